@@ -1,0 +1,3 @@
+from bgdoor.cli import main
+
+raise SystemExit(main())
