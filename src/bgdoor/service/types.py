@@ -1,0 +1,146 @@
+"""What the service layer hands to the UI and transports: plain values and typed errors.
+
+Nothing here is an ORM object; the UI never sees a database session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bgdoor.rules.game import Color, MatchState
+from bgdoor.rules.moves import Move
+
+
+# -------------------------------------------------------------------- errors
+
+
+class ServiceError(Exception):
+    """Base of every error a caller may be shown; str(error) is a readable sentence."""
+
+
+class NotFound(ServiceError):
+    pass
+
+
+class BadHandle(ServiceError):
+    pass
+
+
+class HandleTaken(ServiceError):
+    pass
+
+
+class LoginFailed(ServiceError):
+    pass
+
+
+class NotYourTurn(ServiceError):
+    pass
+
+
+class IllegalAction(ServiceError):
+    """The rules refuse it (wraps RuleError / IllegalPlay), or the game is finished."""
+
+
+class GameChanged(ServiceError):
+    """Someone else acted on this game first; reload and look again."""
+
+
+class StorageError(ServiceError):
+    """The database is busy, locked, read-only or full; nothing was changed."""
+
+
+# -------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Preferences:
+    sound: bool = True
+    theme: str = "classic"
+    charset: str | None = None  # "cp437", "utf8", "ascii", or None to detect
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: int
+    handle: str
+    is_bot: bool
+    has_password: bool
+    rating: float
+    experience: int
+    preferences: Preferences
+    created: datetime
+    last_seen: datetime | None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    id: int
+    status: str  # "open", "active", "finished", "abandoned"
+    length: int
+    white: str | None  # handle, None for an open seat
+    black: str | None
+    score: tuple[int, int]  # white, black
+    turn: str | None  # handle of whoever must act next
+    updated: datetime
+    version: int
+
+
+@dataclass(frozen=True)
+class GameView:
+    """One game as a given viewer sees it (viewer None: a watcher)."""
+
+    id: int
+    status: str
+    version: int
+    white: str | None
+    black: str | None
+    white_id: int | None
+    black_id: int | None
+    state: MatchState
+    viewer_color: Color | None
+    updated: datetime
+
+    @property
+    def my_turn(self) -> bool:
+        return self.viewer_color is not None and self.state.actor is self.viewer_color
+
+    def name(self, color: Color) -> str:
+        return (self.white if color is Color.WHITE else self.black) or "(open seat)"
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """The opponent's last turn, for View Last Moves: start position, dice and single moves."""
+
+    by: Color
+    dice: tuple[int, int]
+    before: MatchState
+    moves: tuple[Move, ...]
+    notation: str
+    when: datetime
+
+
+@dataclass(frozen=True)
+class RankRow:
+    rank: int
+    handle: str
+    rating: float
+    wins: int
+    losses: int
+    experience: int
+    gammons: int
+    last_played: datetime | None
+    is_bot: bool = False
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    player: PlayerInfo
+    games: int
+    wins: int
+    losses: int
+    gammons: int
+    backgammons: int
+    rating_history: list[tuple[datetime, float]] = field(default_factory=list)
