@@ -1,0 +1,87 @@
+"""door.cfg: the sysop's INI configuration, with a default for every key."""
+
+from __future__ import annotations
+
+import configparser
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass
+class Config:
+    host: str = "0.0.0.0"
+    port: int = 2323
+    max_callers: int = 300
+    max_per_address: int = 8
+    negotiation_wait: float = 2.0
+    login_attempts: int = 5
+    login_delay: float = 1.0
+    idle_timeout: float = 600.0
+    poll_interval: float = 2.0
+    database_url: str = "sqlite:///data/bgdoor.db"
+    default_length: int = 3
+    forfeit_days: float = 14.0
+    default_theme: str = "classic"
+    door_idle_timeout: float = 300.0
+    time_warning: float = 2.0
+    texts: str = "data/texts"
+
+
+# (section, key) -> field name
+_KEYS = {
+    ("server", "host"): "host",
+    ("server", "port"): "port",
+    ("server", "max_callers"): "max_callers",
+    ("server", "max_per_address"): "max_per_address",
+    ("server", "negotiation_wait"): "negotiation_wait",
+    ("server", "login_attempts"): "login_attempts",
+    ("server", "login_delay"): "login_delay",
+    ("session", "idle_timeout"): "idle_timeout",
+    ("session", "poll_interval"): "poll_interval",
+    ("database", "url"): "database_url",
+    ("game", "default_length"): "default_length",
+    ("game", "forfeit_days"): "forfeit_days",
+    ("game", "default_theme"): "default_theme",
+    ("door", "idle_timeout"): "door_idle_timeout",
+    ("door", "time_warning"): "time_warning",
+    ("paths", "texts"): "texts",
+}
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Read `path`; a missing default file gives the defaults, a named missing file is an error."""
+    config = Config()
+    if path is None:
+        path = Path("door.cfg")
+        if not path.exists():
+            return config
+    path = Path(path)
+    parser = configparser.ConfigParser(inline_comment_prefixes=(";", "#"))
+    try:
+        with open(path, encoding="utf-8") as fh:
+            parser.read_file(fh)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    except configparser.Error as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    types = {f.name: f.type for f in fields(Config)}
+    for section in parser.sections():
+        for key, raw in parser.items(section):
+            name = _KEYS.get((section, key))
+            if name is None:
+                raise ConfigError(f"{path}: unknown key '{key}' in [{section}]")
+            kind = types[name]
+            try:
+                value: object = int(raw) if kind == "int" else float(raw) if kind == "float" else raw.strip()
+            except ValueError:
+                raise ConfigError(f"{path}: [{section}] {key} must be a number, not {raw!r}") from None
+            setattr(config, name, value)
+    if not 1 <= config.port <= 65535:
+        raise ConfigError(f"{path}: [server] port must be 1 to 65535")
+    if not 1 <= config.default_length <= 25:
+        raise ConfigError(f"{path}: [game] default_length must be 1 to 25")
+    return config
