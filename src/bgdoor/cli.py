@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
+import signal
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+from bgdoor.config import Config, ConfigError, load_config
 from bgdoor.rules import Position, PositionError, legal_plays
+
+if TYPE_CHECKING:
+    from bgdoor.service import Service
+from bgdoor.service.types import ServiceError
 
 
 def _parse_dice(text: str) -> tuple[int, int]:
@@ -47,6 +57,85 @@ def cmd_plays(args: argparse.Namespace) -> int:
     return 0
 
 
+def _setup_logging(verbose: bool = False) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    # telnetlib3 is chatty about every negotiation; keep its warnings only.
+    logging.getLogger("telnetlib3").setLevel(logging.WARNING)
+
+
+def _load(args: argparse.Namespace) -> Config:
+    config = load_config(args.config)
+    if getattr(args, "db", None):
+        config.database_url = args.db
+    return config
+
+
+def _open_service(config: Config) -> Service:
+    from bgdoor.service import Service  # noqa: PLC0415 - keeps `bgdoor plays` light
+
+    return Service(config.database_url)
+
+
+def _make_bot(service: Service) -> object | None:
+    try:
+        from bgdoor.bot.runner import BotRunner  # noqa: PLC0415 - the bot is optional
+    except ImportError:
+        return None
+    return BotRunner(service)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    _setup_logging(args.verbose)
+    log = logging.getLogger("bgdoor")
+    try:
+        config = _load(args)
+        service = _open_service(config)
+    except (ConfigError, ServiceError) as exc:
+        print(f"bgdoor serve: {exc}", file=sys.stderr)
+        return 2
+    if args.host is not None:
+        config.host = args.host
+    if args.port is not None:
+        config.port = args.port
+
+    async def run() -> None:
+        from bgdoor.transport.telnet import TelnetDoorServer  # noqa: PLC0415
+        from bgdoor.ui.runtime import Runtime  # noqa: PLC0415
+
+        bot = _make_bot(service)
+        runtime = Runtime(service, config, bot=bot)
+        if bot is not None:
+            bot.start(runtime)
+        server = TelnetDoorServer(runtime)
+        try:
+            await server.start()
+        except OSError as exc:
+            log.error("cannot listen on %s:%s: %s", config.host, config.port, exc.strerror)
+            raise SystemExit(2) from None
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, stop.set)
+            except (NotImplementedError, RuntimeError):
+                pass
+        if args.ready_file:
+            Path(args.ready_file).write_text(str(server.port))
+        await stop.wait()
+        log.info("shutting down")
+        await server.close()
+        if bot is not None:
+            await bot.stop()
+
+    asyncio.run(run())
+    service.close()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bgdoor", description="A backgammon door for bulletin-board systems.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -55,10 +144,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dice", nargs="?", help="the roll, like 31")
     p.add_argument("--batch", action="store_true", help="read 'POSITION_ID D1 D2' lines from stdin")
     p.set_defaults(func=cmd_plays)
+
+    p = sub.add_parser("serve", help="run the telnet server")
+    p.add_argument("--config", help="configuration file (default: door.cfg if present)")
+    p.add_argument("--host", help="address to listen on (default from door.cfg: all interfaces)")
+    p.add_argument("--port", type=int, help="port to listen on (default from door.cfg: 2323)")
+    p.add_argument("--db", help="SQLAlchemy database URL (default: sqlite:///data/bgdoor.db)")
+    p.add_argument("--ready-file", help=argparse.SUPPRESS)  # tests learn the port from it
+    p.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    p.set_defaults(func=cmd_serve)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except BrokenPipeError:
+        # A reader like `head` went away; that is not an error of ours.
+        sys.stderr.close()
+        return 0

@@ -1,0 +1,150 @@
+"""The telnet server: many callers at once, each session its own asyncio task."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from typing import Any
+
+import telnetlib3
+
+from bgdoor.ui.console import Console, Link
+from bgdoor.ui.runtime import Runtime
+from bgdoor.ui.session import Session
+
+log = logging.getLogger("bgdoor.telnet")
+
+CP437_TERMS = ("syncterm", "ansi", "ansi-bbs", "pcansi", "netrunner", "cterm", "qodem")
+UTF8_TERMS = ("xterm", "rxvt", "screen", "tmux", "linux", "vt", "putty", "konsole", "gnome", "alacritty", "kitty", "foot", "wezterm", "st-")
+
+
+def charset_for(term: str | None, lang: str | None) -> str:
+    """The character set a terminal type most likely wants."""
+    t = (term or "").lower()
+    if any(t == name or t.startswith(name + "-") for name in CP437_TERMS) or t.startswith("syncterm"):
+        return "cp437"
+    if any(t.startswith(name) for name in UTF8_TERMS):
+        return "utf8"
+    if lang and "utf-8" in lang.lower().replace("utf8", "utf-8"):
+        return "utf8"
+    if t in ("dumb", "tty", "ascii"):
+        return "ascii"
+    return "cp437"  # a BBS terminal that does not say is most likely ANSI-BBS
+
+
+class TelnetLink(Link):
+    def __init__(self, reader: Any, writer: Any) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    async def read(self) -> bytes:
+        try:
+            data = await self.reader.read(1024)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            return b""
+        return bytes(data) if data else b""
+
+    def write(self, data: bytes) -> None:
+        if not self.writer.is_closing():
+            self.writer.write(data)
+
+    async def drain(self) -> None:
+        try:
+            await self.writer.drain()
+        except ConnectionError:
+            pass
+
+    def close(self) -> None:
+        try:
+            self.writer.close()
+        except Exception:  # already gone
+            pass
+
+
+class TelnetDoorServer:
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.config = runtime.config
+        self.active = 0
+        self.per_address: Counter[str] = Counter()
+        self.server: asyncio.AbstractServer | None = None
+        self.sessions: set[asyncio.Task[Any]] = set()
+
+    async def start(self, host: str | None = None, port: int | None = None) -> asyncio.AbstractServer:
+        host = host if host is not None else self.config.host
+        port = port if port is not None else self.config.port
+        loop = asyncio.get_running_loop()
+
+        def factory() -> asyncio.Protocol:
+            return telnetlib3.TelnetServer(
+                shell=self.shell,
+                encoding=False,  # bytes both ways: the console does its own CP437/UTF-8
+                connect_maxwait=self.config.negotiation_wait,
+                timeout=0,  # the session has its own idle timeout with a warning
+                term="unknown",
+            )
+
+        # telnetlib3's create_server sets no backlog; hundreds of simultaneous connects need one.
+        self.server = await loop.create_server(factory, host or None, port, backlog=2048, reuse_address=True)
+        for sock in self.server.sockets:
+            log.info("listening on %s", sock.getsockname()[:2])
+        return self.server
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def shell(self, reader: Any, writer: Any) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self.sessions.add(task)
+        peer = writer.get_extra_info("peername") or ("-", 0)
+        addr = str(peer[0])
+        link = TelnetLink(reader, writer)
+        if self.active >= self.config.max_callers:
+            log.info("refused %s: all %d lines busy", addr, self.config.max_callers)
+            link.write(b"\r\nSorry, all lines are busy. Please call again later.\r\n")
+            await link.drain()
+            link.close()
+            return
+        if self.per_address[addr] >= self.config.max_per_address:
+            log.info("refused %s: %d connections from that address", addr, self.per_address[addr])
+            link.write(b"\r\nToo many connections from your address.\r\n")
+            await link.drain()
+            link.close()
+            return
+        self.active += 1
+        self.per_address[addr] += 1
+        term = writer.get_extra_info("TERM") or writer.get_extra_info("term")
+        lang = writer.get_extra_info("LANG")
+        charset = charset_for(term, lang)
+        log.info("connect %s term=%s charset=%s (%d callers)", addr, term, charset, self.active)
+        console = Console(
+            link,
+            charset=charset,
+            syncterm=str(term or "").lower().startswith("syncterm"),
+            idle_timeout=self.config.idle_timeout,
+        )
+        try:
+            await console.start()
+            await Session(console, self.runtime, peer=addr).run()
+        finally:
+            self.active -= 1
+            self.per_address[addr] -= 1
+            if self.per_address[addr] <= 0:
+                del self.per_address[addr]
+            await console.stop()
+            link.close()
+            if task is not None:
+                self.sessions.discard(task)
+            log.info("disconnect %s (%d callers)", addr, self.active)
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for task in list(self.sessions):
+            task.cancel()
+        if self.server is not None:
+            await self.server.wait_closed()

@@ -1,0 +1,421 @@
+"""The game screen: the board, the keypad cursor, and the seed's game commands."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import TYPE_CHECKING
+
+from bgdoor.rules.game import Color, Phase, Win
+from bgdoor.rules.moves import Move, legal_plays
+from bgdoor.rules.parse import IllegalPlay
+from bgdoor.rules.position import Position
+from bgdoor.rules.turn import Turn
+from bgdoor.service import GameChanged, GameView, ServiceError
+from bgdoor.ui.console import Key
+
+if TYPE_CHECKING:
+    from bgdoor.ui.session import Session
+
+WIN_WORDS = {Win.SINGLE: "a single game", Win.GAMMON: "a gammon", Win.BACKGAMMON: "a backgammon"}
+
+
+def _loc_to_point(loc: int | str) -> int:
+    return 25 if loc == "bar" else 0 if loc == "off" else int(loc)
+
+
+def _point_to_loc(point: int) -> int | str:
+    return "bar" if point == 25 else "off" if point == 0 else point
+
+
+class GameScreen:
+    def __init__(self, session: Session, game_id: int) -> None:
+        self.s = session
+        self.con = session.con
+        self.svc = session.svc
+        self.rt = session.rt
+        self.game_id = game_id
+        self.view: GameView | None = None
+        self.turn: Turn | None = None
+        self.cursor: int | str = 13
+        self.hand: int | None = None  # source point of the checker in hand (mover's numbering)
+        self.message = ""
+
+    @property
+    def me(self) -> Color | None:
+        return self.view.viewer_color if self.view else None
+
+    @property
+    def pid(self) -> int:
+        assert self.s.player is not None
+        return self.s.player.id
+
+    # ------------------------------------------------------------ loop
+
+    async def run(self) -> None:
+        await self.reload()
+        while True:
+            self.draw()
+            await self.con.show()
+            event = await self.next_event()
+            if event is None:
+                await self.on_change()
+                continue
+            if not await self.on_key(event):
+                return
+
+    async def reload(self) -> None:
+        self.view = await self.svc.game(self.game_id, self.pid)
+        self.sync_turn()
+
+    def sync_turn(self) -> None:
+        """Start a move-by-move turn when the dice are ours to play; keep one in progress."""
+        v = self.view
+        assert v is not None
+        st = v.state
+        if st.phase is Phase.MOVE and v.my_turn and st.dice is not None:
+            if self.turn is None or self.turn.start != st.position or self.turn.dice != st.dice:
+                self.turn = Turn(st.position, st.dice)
+                self.hand = None
+                plays = legal_plays(st.position, st.dice)
+                if len(plays) == 1:
+                    for m in plays[0].moves:
+                        self.turn.move(m.src, m.dst)
+                    self.message = f"Your only play is {plays[0]}. Enter commits it."
+                elif not plays:
+                    self.message = "You cannot move with this roll. Enter passes the turn."
+        else:
+            self.turn = None
+            self.hand = None
+
+    async def next_event(self) -> Key | None:
+        """The next key, or None when the game changed (here or in another process)."""
+        assert self.view is not None
+        key_task = asyncio.ensure_future(self.con.key(idle=True))
+        try:
+            while True:
+                change = asyncio.ensure_future(self.rt.wait_change(self.game_id, self.view.version))
+                done, _ = await asyncio.wait({key_task, change}, return_when=asyncio.FIRST_COMPLETED)
+                if key_task in done:
+                    change.cancel()
+                    return key_task.result()
+                if change.result():
+                    return None
+        finally:
+            if not key_task.done():
+                key_task.cancel()
+
+    async def on_change(self) -> None:
+        old = self.view
+        await self.reload()
+        assert self.view is not None
+        if old is not None and self.view.version != old.version:
+            if self.me is not None and self.view.state.actor is self.me:
+                self.con.bell("turn")
+            self.message = self.describe_news(old)
+
+    def describe_news(self, old: GameView) -> str:
+        v = self.view
+        assert v is not None
+        st = v.state
+        if st.phase is Phase.DOUBLED and st.actor is self.me:
+            return f"{v.name(st.turn)} doubles to {st.cube * 2}. T)ake or D)rop?" if st.turn else ""
+        if st.phase is Phase.RESIGNED and st.actor is self.me and st.resign_by:
+            return f"{v.name(st.resign_by)} resigns, offering {WIN_WORDS[st.resign_win]}. A)ccept or J)reject?" if st.resign_win else ""
+        if len(st.results) > len(old.state.results) or st.over:
+            return self.result_text()
+        if st.phase is Phase.MOVE and st.dice:
+            return f"{v.name(st.turn)} rolled {st.dice[0]}-{st.dice[1]}." if st.turn else ""
+        return "Your turn: P)lay rolls the dice." if v.my_turn else "The game has moved on."
+
+    def result_text(self) -> str:
+        v = self.view
+        assert v is not None
+        st = v.state
+        if not st.results:
+            return ""
+        r = st.results[-1]
+        text = f"{v.name(r.winner)} wins {WIN_WORDS[r.win]}: {r.points} point{'s' if r.points > 1 else ''}."
+        if r.how == "drop":
+            text = f"{v.name(r.winner.other)} dropped: {v.name(r.winner)} wins {r.points} point{'s' if r.points > 1 else ''}."
+        elif r.how == "forfeit":
+            text = f"{v.name(r.winner.other)} forfeited the match."
+        if st.over:
+            text += f" Match over, {st.score[0]}-{st.score[1]}."
+        else:
+            text += f" Score {st.score[0]}-{st.score[1]}."
+        return text
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, position: Position | None = None, on_roll: Color | None = None, dice: tuple[int, int] | None = None, note: str | None = None) -> None:
+        v = self.view
+        assert v is not None
+        st = v.state
+        viewer = self.me or Color.WHITE
+        sources: set[int | str] = set()
+        dests: set[int | str] = set()
+        if position is None:
+            if self.turn is not None:
+                position = self.turn.position
+                if self.hand is None:
+                    sources = {_point_to_loc(p) for p in self.turn.sources()}
+                else:
+                    dests = {_point_to_loc(p) for p in self.turn.destinations(self.hand)}
+            else:
+                position = st.position
+            on_roll = st.turn or Color.WHITE
+            dice = st.dice
+        self.con.board(
+            position=position,
+            on_roll=on_roll or Color.WHITE,
+            viewer=viewer,
+            names=(v.name(Color.WHITE), v.name(Color.BLACK)),
+            score=st.score,
+            length=st.length,
+            cube=st.cube,
+            cube_owner=st.cube_owner,
+            dice=dice,
+            cursor=self.cursor if self.turn is not None else None,
+            sources=sources,
+            destinations=dests,
+            hand=_point_to_loc(self.hand) if self.hand is not None else None,
+            turn=st.actor,
+            message=note if note is not None else self.message,
+            help=self.help_line(),
+            crawford=st.crawford,
+        )
+
+    def help_line(self) -> str:
+        v = self.view
+        assert v is not None
+        st = v.state
+        if self.me is None:
+            return "Watching. V)iew last moves  I)D  Q)uit"
+        if st.over:
+            return "The match is over. V)iew last moves  I)D  Q)uit"
+        actor = st.actor
+        if st.phase is Phase.OPENING:
+            return "P)lay: roll for who starts  I)D  Q)uit"
+        if actor is not self.me:
+            return "Waiting for your opponent.  V)iew last moves  I)D  G)ive up  Q)uit"
+        if st.phase is Phase.ROLL:
+            return "P)lay rolls  " + ("D)ouble  " if st.can_double() else "") + "V)iew last  G)ive up  Q)uit"
+        if st.phase is Phase.DOUBLED:
+            return "T)ake or D)rop the double.  V)iew last  Q)uit"
+        if st.phase is Phase.RESIGNED:
+            return "A)ccept or J) reject the resignation.  Q)uit"
+        if self.turn is not None and self.turn.is_complete:
+            return "Enter commits the play.  U)ndo  Q)uit"
+        return "Arrows/keypad move  Enter picks up/drops  R)emove  U)ndo  M)ove by notation  V)iew  Q)uit"
+
+    # ------------------------------------------------------------ keys
+
+    async def on_key(self, key: Key) -> bool:
+        """Handle one key; False leaves the screen."""
+        assert self.view is not None
+        st = self.view.state
+        c = key.char.upper() if key.char else ""
+        self.message = ""
+        if key.name == "redraw":
+            self.con.redraw()
+            return True
+        if key.name == "esc" or (c == "Q" and key.name != "move"):
+            return False
+        if c == "I":
+            self.message = f"Position ID {st.position.id}" + (f"  Match ID {self.match_id()}" if self.match_id() else "")
+            return True
+        if c == "V":
+            await self.view_last()
+            return True
+        if self.me is None or st.over:
+            return True
+        try:
+            if st.phase is Phase.OPENING and c == "P":
+                await self.act(self.svc.roll, "")
+            elif st.actor is not self.me:
+                if c == "G" and st.phase in (Phase.ROLL, Phase.MOVE):
+                    await self.give_up()
+                else:
+                    self.message = "It is not your turn."
+            elif st.phase is Phase.ROLL:
+                if c == "P":
+                    await self.roll()
+                elif c == "D":
+                    await self.act(self.svc.double, "You offer a double. Your opponent decides on their next visit.")
+                elif c == "G":
+                    await self.give_up()
+            elif st.phase is Phase.DOUBLED:
+                if c == "T":
+                    await self.act(self.svc.take, "You take. The cube is yours.")
+                elif c == "D":
+                    await self.act(self.svc.drop, "")
+                    self.message = self.result_text()
+            elif st.phase is Phase.RESIGNED:
+                if c in ("A", "J"):
+                    await self.act(lambda p, g, v: self.svc.answer_resign(p, g, v, c == "A"), "")
+                    self.message = self.result_text() if c == "A" else "You reject the resignation; play on."
+            elif st.phase is Phase.MOVE:
+                await self.move_key(key, c)
+        except IllegalPlay as exc:
+            self.message = str(exc)
+        except GameChanged as exc:
+            self.message = str(exc)
+            await self.reload()
+        except ServiceError as exc:
+            self.message = str(exc)
+        return True
+
+    def match_id(self) -> str:
+        try:
+            from bgdoor.rules.matchid import match_id  # noqa: PLC0415 - optional until it exists
+        except ImportError:
+            return ""
+        assert self.view is not None
+        return match_id(self.view.state)
+
+    async def act(self, method, done: str) -> None:  # type: ignore[no-untyped-def]
+        assert self.view is not None
+        self.view = await method(self.pid, self.game_id, self.view.version)
+        await self.rt.game_changed(self.game_id)
+        self.message = done
+        self.sync_turn()
+        if self.view.state.phase is Phase.MOVE and self.view.my_turn and not self.message and self.view.state.dice:
+            d = self.view.state.dice
+            self.message = self.message or f"You rolled {d[0]}-{d[1]}."
+
+    async def roll(self) -> None:
+        assert self.view is not None
+        self.view = await self.svc.roll(self.pid, self.game_id, self.view.version)
+        await self.rt.game_changed(self.game_id)
+        # The dice are already committed; the tumbling is only for show.
+        st = self.view.state
+        for _ in range(4):
+            self.draw(position=st.position, on_roll=st.turn, dice=(random.randint(1, 6), random.randint(1, 6)), note="Rolling...")
+            await self.con.show()
+            await asyncio.sleep(0.08)
+        self.con.bell("roll")
+        self.message = ""
+        self.sync_turn()
+        if not self.message and st.dice:
+            self.message = f"You rolled {st.dice[0]}-{st.dice[1]}."
+
+    async def give_up(self) -> None:
+        self.message = "Give up: 1) single game  2) gammon  3) backgammon, or Esc"
+        self.draw()
+        await self.con.show()
+        key = await self.con.key()
+        wins = {"1": Win.SINGLE, "2": Win.GAMMON, "3": Win.BACKGAMMON}
+        if key.char not in wins:
+            self.message = ""
+            return
+        win = wins[key.char]
+        await self.act(lambda p, g, v: self.svc.resign(p, g, v, win), "You offer to resign; your opponent must accept.")
+
+    # ------------------------------------------------------------ moving
+
+    async def move_key(self, key: Key, c: str) -> None:
+        turn = self.turn
+        if turn is None:
+            return
+        if key.name in ("up", "down", "left", "right", "home", "end", "pgup", "pgdn"):
+            self.cursor = self.con.move_cursor(self.cursor, key.name, self.me or Color.WHITE)
+            return
+        if c == "U":
+            if self.hand is not None:
+                self.hand = None
+            elif turn.moves:
+                turn.undo()
+            else:
+                self.message = "Nothing to undo."
+            return
+        if c == "M":
+            await self.typed_play()
+            return
+        if key.name == "enter" and (turn.is_complete or turn.no_play):
+            await self.commit()
+            return
+        if c == "R":
+            src = self.hand if self.hand is not None else _loc_to_point(self.cursor)
+            self.hand = None
+            turn.move(src, 0)
+            self.after_move()
+            return
+        if key.name in ("enter", "act"):
+            point = _loc_to_point(self.cursor)
+            if self.hand is None:
+                if point in turn.sources():
+                    self.hand = point
+                    if not turn.destinations(point):
+                        self.hand = None
+                        self.message = "That checker has nowhere to go."
+                else:
+                    self.message = "No checker of yours can move from there."
+                return
+            if point == self.hand:
+                self.hand = None
+                return
+            src, self.hand = self.hand, None
+            turn.move(src, point)  # raises IllegalPlay with the reason
+            self.after_move()
+
+    def after_move(self) -> None:
+        turn = self.turn
+        if turn is not None and turn.is_complete and turn.play is not None:
+            self.message = f"Your play: {turn.play}.  Enter commits, U)ndo takes back."
+
+    async def commit(self) -> None:
+        turn = self.turn
+        assert turn is not None and self.view is not None
+        play = "" if turn.no_play else turn.play.position.id  # type: ignore[union-attr]
+        self.view = await self.svc.submit_turn(self.pid, self.game_id, self.view.version, play)
+        await self.rt.game_changed(self.game_id)
+        self.turn = None
+        self.sync_turn()
+        self.message = self.result_text() if self.view.state.results and self.view.state.phase is Phase.OPENING or self.view.state.over else "Turn sent."
+
+    async def typed_play(self) -> None:
+        assert self.view is not None
+        self.message = "Your play (like 24/18 13/11), Enter sends, Esc cancels:"
+        self.draw()
+        await self.con.show()
+        text = await self.con.line(23, 2, 40)
+        self.message = ""
+        if text is None or not text.strip():
+            return
+        self.view = await self.svc.submit_turn(self.pid, self.game_id, self.view.version, text.strip())
+        await self.rt.game_changed(self.game_id)
+        self.turn = None
+        self.sync_turn()
+        self.message = "Turn sent."
+
+    # ------------------------------------------------------------ replay
+
+    async def view_last(self) -> None:
+        last = await self.svc.last_turn(self.game_id, self.pid)
+        if last is None:
+            self.message = "No turn has been played yet."
+            return
+        pos = last.before.position
+        me, opp = list(pos.player), list(pos.opponent)
+        frames: list[Position] = [pos]
+        for m in last.moves:
+            _apply_move(me, opp, m)
+            frames.append(Position(tuple(me), tuple(opp)))
+        assert self.view is not None
+        name = self.view.name(last.by)
+        for i, frame in enumerate(frames):
+            self.draw(position=frame, on_roll=last.by, dice=last.dice, note=f"{name} rolled {last.dice[0]}-{last.dice[1]}: {last.notation or 'no legal play'}")
+            await self.con.show()
+            if i < len(frames) - 1 and await self.con.key(timeout=0.6) is not None:
+                break
+        self.message = f"{name} played {last.dice[0]}-{last.dice[1]}: {last.notation or 'no legal play'}"
+
+
+def _apply_move(me: list[int], opp: list[int], m: Move) -> None:
+    me[m.src - 1] -= 1
+    if m.dst:
+        me[m.dst - 1] += 1
+        if m.hit:
+            opp[24 - m.dst] -= 1
+            opp[24] += 1
