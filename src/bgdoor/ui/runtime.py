@@ -50,9 +50,13 @@ class Runtime:
 
     # ---- change notices: in-process at once, other processes by polling
 
-    async def game_changed(self, game_id: int) -> None:
+    def notify(self, game_id: int) -> None:
+        """Wake the screens showing this game."""
         for event in self._waiters.get(game_id, ()):
             event.set()
+
+    async def game_changed(self, game_id: int) -> None:
+        self.notify(game_id)
         if self.bot is not None:
             self.bot.poke(game_id)
 

@@ -1,0 +1,151 @@
+"""Plays the computer's side of games through the service, like any other caller.
+
+In the server it is a background task woken whenever a game changes; in a
+door the same runner acts the moment the human commits a turn.  Thinking
+runs on its own thread, so no caller waits on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from bgdoor.rules.game import Phase
+from bgdoor.service import GameChanged, GameView, Service, ServiceError
+
+log = logging.getLogger("bgdoor.bot")
+
+SWEEP_SECONDS = 5.0  # also act on games changed by other processes
+MAX_ACTIONS = 40  # per wake-up: a bot never loops forever on one game
+
+
+class BotRunner:
+    def __init__(self, service: Service, seed: int | None = None) -> None:
+        from bgdoor.bot import brain  # noqa: PLC0415 - numpy loads only when a bot is wanted
+
+        self.service = service
+        self.brain = brain
+        self.rng = random.Random(seed)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
+        self._players: dict[int, Any] = {}  # bot player id -> Bot
+        self._labels: list[tuple[str, str]] = []
+        self._wake: asyncio.Event | None = None  # made in start(), inside the running loop
+        self._pending: set[int] = set()
+        self._task: asyncio.Task[None] | None = None
+        self.note = ""
+        self._setup()
+
+    def _setup(self) -> None:
+        levels = self.brain.available_levels()
+        self.note = self.brain.unavailable_reason() or ""
+        for level in levels:
+            info = self.service.ensure_bot_player(level.handle)
+            self._players[info.id] = self.brain.Bot(level, rng=random.Random(self.rng.random()))
+            self._labels.append((level.label, level.handle))
+
+    def levels(self) -> list[tuple[str, str]]:
+        return list(self._labels)
+
+    # ------------------------------------------------------------ running
+
+    def start(self, runtime: Any) -> None:
+        self.runtime = runtime
+        self._wake = asyncio.Event()
+        self._task = asyncio.ensure_future(self._loop())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def poke(self, game_id: int) -> None:
+        self._pending.add(game_id)
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=SWEEP_SECONDS)  # type: ignore[union-attr]
+            except asyncio.TimeoutError:
+                pass
+            self._wake.clear()  # type: ignore[union-attr]
+            pending, self._pending = self._pending, set()
+            try:
+                changed = await loop.run_in_executor(self._pool, self.play_due, pending)
+            except Exception:
+                log.exception("bot sweep failed")
+                continue
+            for game_id in changed:
+                self.runtime.notify(game_id)
+
+    def play_due(self, hint: set[int] | None = None) -> set[int]:
+        """Act in every game where a bot is to act; returns the games changed."""
+        changed: set[int] = set()
+        for bot_id in self._players:
+            try:
+                games = self.service.my_turn_games(bot_id)
+            except ServiceError:
+                continue
+            for g in games:
+                if self.act(bot_id, g.id):
+                    changed.add(g.id)
+        return changed
+
+    def act(self, bot_id: int, game_id: int) -> bool:
+        """Make every move the bot owes in one game. True if anything changed."""
+        bot = self._players[bot_id]
+        acted = False
+        for _ in range(MAX_ACTIONS):
+            try:
+                view = self.service.game(game_id, bot_id)
+                if view.viewer_color is None or view.state.over or (view.state.actor is not view.viewer_color and view.state.phase is not Phase.OPENING):
+                    return acted
+                if view.state.phase is Phase.OPENING and view.state.actor is None and not self._opening_is_ours(view):
+                    return acted
+                self._one(bot, bot_id, view)
+                acted = True
+            except GameChanged:
+                continue
+            except ServiceError as exc:
+                log.warning("bot in game %s: %s", game_id, exc)
+                return acted
+        return acted
+
+    @staticmethod
+    def _opening_is_ours(view: GameView) -> bool:
+        # A human who begins a game against the computer has it roll the opening at once.
+        return view.white_id is not None and view.black_id is not None
+
+    def _one(self, bot: Any, bot_id: int, view: GameView) -> None:
+        st = view.state
+        me = view.viewer_color
+        assert me is not None
+        svc = self.service
+        gid, ver = view.id, view.version
+        if st.phase is Phase.OPENING:
+            svc.roll(bot_id, gid, ver)
+        elif st.phase is Phase.ROLL:
+            if st.can_double() and bot.should_double(st, me):
+                svc.double(bot_id, gid, ver)
+            else:
+                svc.roll(bot_id, gid, ver)
+        elif st.phase is Phase.MOVE:
+            assert st.dice is not None
+            play = bot.choose_play(st.position, st.dice)
+            svc.submit_turn(bot_id, gid, ver, play.position.id if play is not None else "")
+        elif st.phase is Phase.DOUBLED:
+            if bot.should_take(st, me):
+                svc.take(bot_id, gid, ver)
+            else:
+                svc.drop(bot_id, gid, ver)
+        elif st.phase is Phase.RESIGNED:
+            svc.answer_resign(bot_id, gid, ver, bot.should_accept_resign(st, me))

@@ -1,0 +1,229 @@
+"""A caller's console: keys from a byte link, and an off-screen grid sent as the fewest bytes.
+
+Transports give a Link (telnet, stdio, an inherited socket); the session
+code only ever talks to a Console.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any, Protocol
+
+from bgdoor.service import Preferences
+from bgdoor.term.keys import Key, KeyDecoder
+from bgdoor.term.screen import Screen
+from bgdoor.term.sound import sound_bytes
+from bgdoor.ui import board as boardmod
+
+__all__ = ["Console", "Hangup", "Key", "Link"]
+
+ESC_PAUSE = 0.25  # a lone ESC is a key once the line is quiet this long
+MAX_QUEUED_KEYS = 64  # a flood beyond this is dropped, not stored
+IDLE_WARNING = 60.0
+
+
+class Hangup(Exception):
+    """The caller went away (EOF, broken pipe, idle timeout, time used up)."""
+
+
+class Link(Protocol):
+    async def read(self) -> bytes: ...
+
+    def write(self, data: bytes) -> None: ...
+
+    async def drain(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Console:
+    def __init__(
+        self,
+        link: Link,
+        *,
+        charset: str = "cp437",
+        syncterm: bool = False,
+        idle_timeout: float = 600.0,
+        deadline: float | None = None,
+    ) -> None:
+        self.link = link
+        self.charset = charset
+        self.syncterm = syncterm
+        self.idle_timeout = idle_timeout
+        self.deadline = deadline  # time.monotonic() at which the caller's time is up (doors)
+        self.sound = True
+        self.theme = "classic"
+        self.decoder = KeyDecoder(charset)
+        self.screen = Screen(charset=charset)
+        self.keys: asyncio.Queue[Key | None] = asyncio.Queue()
+        self._reader: asyncio.Task[None] | None = None
+        self._full = True
+        self._closed = False
+        self._last_key = time.monotonic()
+        self._warned = False
+        self.dropped_keys = 0
+
+    # ------------------------------------------------------------ input
+
+    async def start(self) -> None:
+        self._reader = asyncio.ensure_future(self._read_loop())
+
+    async def stop(self) -> None:
+        self._closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+
+    def _queue(self, keys: list[Key]) -> None:
+        for key in keys:
+            if self.keys.qsize() >= MAX_QUEUED_KEYS:
+                self.dropped_keys += 1
+                continue
+            self.keys.put_nowait(key)
+
+    async def _read_loop(self) -> None:
+        try:
+            while True:
+                if self.decoder.pending:
+                    try:
+                        data = await asyncio.wait_for(self.link.read(), timeout=ESC_PAUSE)
+                    except asyncio.TimeoutError:
+                        self._queue(self.decoder.flush_timeout())
+                        continue
+                else:
+                    data = await self.link.read()
+                if not data:
+                    break
+                self._queue(self.decoder.feed(data))
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            # Wake whoever waits for a key: the caller has gone.
+            self.keys.put_nowait(None)
+
+    async def key(self, timeout: float | None = None, idle: bool = False) -> Key:
+        """The next key; None when `timeout` passes first.
+
+        Waiting without a timeout, or with `idle`, is subject to the idle timeout (with a
+        warning a minute before); a door caller's time limit applies always.
+        """
+        use_idle = idle or timeout is None
+        start = time.monotonic()
+        while True:
+            now = time.monotonic()
+            waits: list[float] = []
+            if timeout is not None:
+                waits.append(start + timeout - now)
+            if use_idle:
+                idle_left = self.idle_timeout - (now - self._last_key)
+                if idle_left <= 0:
+                    self.message_line("Disconnected: no key was pressed for too long.")
+                    await self.show()
+                    raise Hangup("idle")
+                warn_in = idle_left - IDLE_WARNING
+                waits.append(warn_in if not self._warned and warn_in > 0 else idle_left)
+            if self.deadline is not None:
+                time_left = self.deadline - now
+                if time_left <= 0:
+                    self.message_line("Your time for this call is used up. Goodbye!")
+                    await self.show()
+                    raise Hangup("time")
+                waits.append(time_left)
+            try:
+                key = await asyncio.wait_for(self.keys.get(), timeout=max(0.0, min(waits)) if waits else None)
+            except asyncio.TimeoutError:
+                now = time.monotonic()
+                if timeout is not None and now - start >= timeout:
+                    return None  # type: ignore[return-value]
+                if use_idle and not self._warned and self.idle_timeout - (now - self._last_key) <= IDLE_WARNING:
+                    self._warned = True
+                    self.message_line("Are you there? Press a key within a minute or you will be disconnected.")
+                    self.bell("warning")
+                    await self.show()
+                continue
+            if key is None:
+                self.keys.put_nowait(None)  # stay hung up for every later reader
+                raise Hangup("eof")
+            self._last_key = time.monotonic()
+            self._warned = False
+            return key
+
+    async def line(self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False) -> str | None:
+        """Read a line with echo at (row, col); None when the caller presses Esc."""
+        text = initial
+        while True:
+            shown = ("*" * len(text)) if secret else text
+            self.put(row, col, shown.ljust(width)[:width], "input")
+            self.screen.cursor(row, col + min(len(text), width - 1))
+            await self.show()
+            key = await self.key(idle=True)
+            if key.name == "enter":
+                return text
+            if key.name == "esc":
+                return None
+            if key.name == "backspace":
+                text = text[:-1]
+            elif key.char and key.char.isprintable() and len(text) < width:
+                text += key.char
+
+    # ------------------------------------------------------------ output
+
+    def clear(self) -> None:
+        self.screen.clear()
+
+    def put(self, row: int, col: int, text: str, style: str = "normal") -> None:
+        self.screen.put(row, col, text, boardmod.style(self.theme, style, self.charset))
+
+    def box(self, top: int, left: int, bottom: int, right: int, style: str = "frame") -> None:
+        self.screen.box(top, left, bottom, right, boardmod.style(self.theme, style, self.charset))
+
+    def message_line(self, text: str) -> None:
+        self.put(24, 1, text[:79].ljust(79), "error")
+
+    def redraw(self) -> None:
+        self._full = True
+
+    async def show(self) -> None:
+        if self._closed:
+            return
+        data = self.screen.full_redraw() if self._full else self.screen.render()
+        self._full = False
+        if data:
+            self.link.write(data)
+            with contextlib.suppress(ConnectionError, OSError):
+                await self.link.drain()
+
+    def bell(self, effect: str = "bell") -> None:
+        data = sound_bytes(effect, self.sound, self.syncterm)
+        if data:
+            self.link.write(data)
+
+    def apply_preferences(self, prefs: Preferences) -> None:
+        self.sound = prefs.sound
+        if prefs.theme in boardmod.THEMES:
+            self.theme = prefs.theme
+        if prefs.charset and prefs.charset != self.charset:
+            self.set_charset(prefs.charset)
+        self._full = True
+
+    def set_charset(self, charset: str) -> None:
+        self.charset = charset
+        self.decoder = KeyDecoder(charset)
+        self.screen = Screen(charset=charset)
+        self._full = True
+
+    def sample(self) -> str:
+        return boardmod.sample(self.charset)
+
+    # ------------------------------------------------------------ the board
+
+    def board(self, **fields: Any) -> None:
+        view = boardmod.BoardView(theme=self.theme, **fields)
+        self.screen.clear()
+        boardmod.draw(self.screen, view, self.charset)
+
+    def move_cursor(self, loc: int | str, direction: str, viewer: Any) -> int | str:
+        return boardmod.move_cursor(loc, direction)

@@ -1,0 +1,121 @@
+"""Drive a real telnet server over sockets and read what a caller sees on an 80x25 screen."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+
+import pyte
+import telnetlib3
+
+from bgdoor.config import Config
+from bgdoor.rules.dice import DiceSource
+from bgdoor.service import Service
+from bgdoor.transport.telnet import TelnetDoorServer
+from bgdoor.ui.runtime import Runtime
+
+
+class Caller:
+    """A telnet caller with a pyte screen."""
+
+    def __init__(self, reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter, charset: str) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.charset = charset
+        self.screen = pyte.Screen(80, 25)
+        self.stream = pyte.Stream(self.screen)
+        self.received = bytearray()
+        self.closed = False
+        self._pump = asyncio.ensure_future(self._read())
+        self._changed = asyncio.Event()
+
+    async def _read(self) -> None:
+        decoder = "cp437" if self.charset == "cp437" else "utf-8"
+        import codecs
+
+        inc = codecs.getincrementaldecoder(decoder)(errors="replace")
+        while True:
+            data = await self.reader.read(4096)
+            if not data:
+                self.closed = True
+                self._changed.set()
+                return
+            self.received += data
+            self.stream.feed(inc.decode(bytes(data)))
+            self._changed.set()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def send(self, data: bytes | str) -> None:
+        if isinstance(data, str):
+            data = data.encode("latin-1")
+        self.writer.write(data)
+
+    async def wait_for(self, needle: str, timeout: float = 10.0) -> str:
+        deadline = time.monotonic() + timeout
+        while needle not in self.text:
+            left = deadline - time.monotonic()
+            if left <= 0 or self.closed:
+                raise AssertionError(f"{needle!r} never appeared; the screen shows:\n{self.text}")
+            self._changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), timeout=min(left, 0.5))
+        return self.text
+
+    async def settle(self, quiet: float = 0.3) -> None:
+        """Wait until the server has stopped writing for `quiet` seconds."""
+        while True:
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), timeout=quiet)
+            except asyncio.TimeoutError:
+                return
+
+    async def wait_closed(self, timeout: float = 10.0) -> None:
+        await asyncio.wait_for(self._pump, timeout=timeout)
+
+    def close(self) -> None:
+        self.writer.close()
+        self._pump.cancel()
+
+
+@contextlib.asynccontextmanager
+async def running_server(db_url: str, dice: DiceSource | None = None, **config: object) -> AsyncIterator[TelnetDoorServer]:
+    settings = Config(host="127.0.0.1", port=0, negotiation_wait=0.5, poll_interval=0.5, login_delay=0.05)
+    for key, value in config.items():
+        setattr(settings, key, value)
+    service = Service(db_url, dice=dice)
+    runtime = Runtime(service, settings)
+    server = TelnetDoorServer(runtime)
+    await server.start("127.0.0.1", 0)
+    try:
+        yield server
+    finally:
+        await server.close()
+        runtime.service.close()
+        service.close()
+
+
+async def call(port: int, term: str = "xterm", charset: str = "utf8") -> Caller:
+    reader, writer = await telnetlib3.open_connection("127.0.0.1", port, encoding=False, term=term, cols=80, rows=25, connect_maxwait=1.0)
+    return Caller(reader, writer, charset)
+
+
+async def login(caller: Caller, handle: str, password: str, new: bool) -> None:
+    await caller.wait_for("Handle:")
+    caller.send(handle + "\r")
+    if new:
+        await caller.wait_for("Create it?")
+        caller.send("Y")
+        await caller.wait_for("Choose a password")
+        caller.send(password + "\r")
+        await caller.wait_for("Type it again")
+        caller.send(password + "\r")
+    else:
+        await caller.wait_for("Password:")
+        caller.send(password + "\r")
+    await caller.wait_for("Your choice")
