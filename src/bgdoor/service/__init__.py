@@ -3,6 +3,7 @@
 from bgdoor.service.core import Service
 from bgdoor.service.types import (
     BadHandle,
+    BadPassword,
     GameChanged,
     GameSummary,
     GameView,
@@ -21,7 +22,7 @@ from bgdoor.service.types import (
 )
 
 __all__ = [
-    "BadHandle", "GameChanged", "GameSummary", "GameView", "HandleTaken", "IllegalAction", "LastTurn",
+    "BadHandle", "BadPassword", "GameChanged", "GameSummary", "GameView", "HandleTaken", "IllegalAction", "LastTurn",
     "LoginFailed", "NotFound", "NotYourTurn", "PlayerInfo", "PlayerPage", "Preferences", "RankRow",
     "Service", "ServiceError", "StorageError",
 ]

@@ -4,107 +4,769 @@ Contract for the UI and transports.  Every method either returns the values
 of service.types or raises a ServiceError subclass; none returns ORM objects.
 Methods that change a game take `version`, the GameView.version the caller
 last saw, and raise GameChanged when the game has moved on since.
+
+How it keeps its promises:
+- every change to a game is one transaction that appends its events and
+  bumps games.version with UPDATE ... WHERE version = <the version read>, so
+  of two writers racing on one game exactly one wins (GameChanged for the other);
+- on SQLite, writes BEGIN IMMEDIATE (see store.db) and a busy database is
+  retried with backoff; what still fails becomes StorageError, never a raw
+  driver error, and nothing was changed;
+- dice are drawn inside the transaction that records them, so they are on disk
+  before any caller sees them, and the rules refuse a second roll.
 """
 
 from __future__ import annotations
 
-from bgdoor.rules.dice import DiceSource
-from bgdoor.rules.game import Color, Win
-from bgdoor.service.types import GameSummary, GameView, LastTurn, PlayerInfo, PlayerPage, Preferences, RankRow
+import random
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+from sqlalchemy import and_, exc, insert, or_, select, update
+from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm.attributes import set_committed_value
+
+from bgdoor.rules import game as rules
+from bgdoor.rules.dice import DiceSource, SystemDice
+from bgdoor.rules.game import Color, Event, MatchState, Phase, RuleError, Win
+from bgdoor.rules.moves import legal_plays
+from bgdoor.rules.rating import rating_change
+from bgdoor.service import passwords
+from bgdoor.service.plays import find_play
+from bgdoor.service.types import (
+    BadHandle,
+    BadPassword,
+    GameChanged,
+    GameSummary,
+    GameView,
+    HandleTaken,
+    IllegalAction,
+    LastTurn,
+    LoginFailed,
+    NotFound,
+    NotYourTurn,
+    PlayerInfo,
+    PlayerPage,
+    Preferences,
+    RankRow,
+    ServiceError,
+    StorageError,
+)
+from bgdoor.store import db
+from bgdoor.store.models import Game, GameEvent, Player, RatingEntry
+from bgdoor.store.snapshot import state_from_dict, state_to_dict
+
+T = TypeVar("T")
+
+OPEN, ACTIVE, FINISHED, ABANDONED = "open", "active", "finished", "abandoned"
+OVER = (FINISHED, ABANDONED)
+
+# Retries on a busy database, on top of SQLite's own busy timeout: ~0.02 s doubling to 1 s.
+ATTEMPTS = 10
+FIRST_DELAY = 0.02
+MAX_DELAY = 1.0
+
+_DB_ERRORS: tuple[type[BaseException], ...] = (exc.DBAPIError, exc.TimeoutError, sqlite3.Error)
+try:
+    import psycopg
+
+    _DB_ERRORS += (psycopg.Error,)
+except ImportError:  # PostgreSQL support is optional
+    pass
+
+_STORAGE_MESSAGES = {
+    db.BUSY: "the database is busy; nothing was changed, please try again",
+    db.CONFLICT: "the database is busy; nothing was changed, please try again",
+    db.READ_ONLY: "the database is read-only, so nothing can be saved; tell the sysop",
+    db.FULL: "the disk holding the database is full, so nothing was saved; tell the sysop",
+}
+
+
+def _storage_error(err: BaseException) -> StorageError:
+    kind = db.classify(err)
+    message = _STORAGE_MESSAGES.get(kind) or f"the database failed, nothing was changed: {getattr(err, 'orig', None) or err}"
+    return StorageError(message)
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def derive(length: int, payloads: list[dict[str, Any]], colors: list[str | None] | None = None) -> tuple[MatchState, dict[Color, dict[str, Any]]]:
+    """Replay a game's recorded events: its state, and each side's last play as the games row caches it."""
+    events = [rules.event_from_dict(p) for p in payloads]
+    state = rules.replay(length, events)
+    last: dict[Color, dict[str, Any]] = {}
+    # replay() checked the record; walk it once more for the states before each play.
+    walk = rules.new_match(length)
+    for seq, event in enumerate(events):
+        if event.derived:
+            continue
+        if isinstance(event, rules.Move) and walk.turn is not None:
+            last[walk.turn] = {"seq": seq, "before": state_to_dict(walk)}
+        walk, _ = rules.apply(walk, event)
+    return state, last
 
 
 class Service:
-    def __init__(self, url: str, dice: DiceSource | None = None) -> None:
-        """Open (create or upgrade) the database at SQLAlchemy `url`."""
-        raise NotImplementedError
+    def __init__(
+        self,
+        url: str = db.DEFAULT_URL,
+        dice: DiceSource | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        """Open (create or upgrade) the database at SQLAlchemy `url`.
+
+        `clock` (optional, for tests) returns the current aware UTC time.
+        """
+        self.url = url
+        self.dice: DiceSource = dice or SystemDice()
+        self.clock = clock or _utcnow
+        try:
+            self.engine = db.make_engine(url)
+        except OSError as err:
+            raise StorageError(f"cannot open the database: {err}") from err
+        self._writer = self.engine.execution_options(**{db.WRITE: True})
+        # An in-memory database is one shared connection: one transaction at a time.
+        self._lock = threading.RLock() if self.engine.dialect.name == "sqlite" and db.is_memory(self.engine.url) else nullcontext()
+        try:
+            self._retry(lambda: db.migrate(self.engine))
+        except db.SchemaTooNew as err:
+            raise StorageError(str(err)) from err
 
     def close(self) -> None:
-        raise NotImplementedError
+        self.engine.dispose()
 
-    # ---- players
+    def __enter__(self) -> Service:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ transactions
+
+    def _retry(self, work: Callable[[], T]) -> T:
+        delay = FIRST_DELAY
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                with self._lock:
+                    return work()
+            except ServiceError:
+                raise
+            except _DB_ERRORS as err:
+                if db.classify(err) in (db.BUSY, db.CONFLICT) and attempt < ATTEMPTS:
+                    time.sleep(delay * random.uniform(0.5, 1.5))
+                    delay = min(delay * 2, MAX_DELAY)
+                    continue
+                raise _storage_error(err) from err
+            except OSError as err:
+                raise StorageError(f"cannot reach the database: {err}") from err
+        raise AssertionError("unreachable")
+
+    def _tx(self, fn: Callable[[Session], T], write: bool = True) -> T:
+        """Run fn in one transaction (retried whole when the database is busy)."""
+
+        def work() -> T:
+            with Session(self._writer if write else self.engine, expire_on_commit=False) as session:
+                with session.begin():
+                    return fn(session)
+
+        return self._retry(work)
+
+    # ----------------------------------------------------------------- players
+
+    @staticmethod
+    def _info(p: Player) -> PlayerInfo:
+        return PlayerInfo(
+            id=p.id,
+            handle=p.handle,
+            is_bot=p.is_bot,
+            has_password=p.password_hash is not None,
+            rating=p.rating,
+            experience=p.experience,
+            preferences=Preferences(sound=p.sound, theme=p.theme, charset=p.charset),
+            created=p.created,
+            last_seen=p.last_seen,
+        )
+
+    @staticmethod
+    def _by_handle(s: Session, handle: str) -> Player | None:
+        if not isinstance(handle, str):
+            return None
+        return s.scalars(select(Player).where(Player.handle_key == passwords.handle_key(handle))).one_or_none()
+
+    @staticmethod
+    def _player(s: Session, player_id: int) -> Player:
+        p = s.get(Player, player_id) if isinstance(player_id, int) else None
+        if p is None:
+            raise NotFound(f"there is no player {player_id}")
+        return p
+
+    @staticmethod
+    def _check_handle(handle: str) -> None:
+        problem = passwords.handle_problem(handle)
+        if problem:
+            raise BadHandle(problem)
+
+    def _new_player(self, s: Session, handle: str, password_hash: str | None, is_bot: bool = False) -> Player:
+        now = self.clock()
+        p = Player(
+            handle=handle,
+            handle_key=passwords.handle_key(handle),
+            password_hash=password_hash,
+            is_bot=is_bot,
+            created=now,
+            last_seen=None if is_bot else now,
+        )
+        s.add(p)
+        s.flush()
+        return p
+
     def register(self, handle: str, password: str) -> PlayerInfo:
-        raise NotImplementedError
+        self._check_handle(handle)
+        problem = passwords.password_problem(password)
+        if problem:
+            raise BadPassword(problem)
+        hashed = passwords.hash_password(password)  # slow: outside the transaction
+
+        def fn(s: Session) -> PlayerInfo:
+            if self._by_handle(s, handle) is not None:
+                raise HandleTaken(f"the handle {handle!r} is taken; choose another")
+            return self._info(self._new_player(s, handle, hashed))
+
+        return self._tx(fn)
 
     def login(self, handle: str, password: str) -> PlayerInfo:
-        raise NotImplementedError
+        def lookup(s: Session) -> tuple[int, str, str | None, bool] | None:
+            p = self._by_handle(s, handle)
+            return None if p is None else (p.id, p.handle, p.password_hash, p.is_bot)
+
+        found = self._tx(lookup, write=False)
+        if found is not None and found[2] is None:
+            if found[3]:
+                raise LoginFailed(f"{found[1]} is a computer player and cannot log in")
+            raise LoginFailed(f"{found[1]} plays through the BBS door and has no password; use the BBS door to play")
+        # Checked even for an unknown handle, so the time taken does not tell which handles exist.
+        ok = passwords.check_password(password if isinstance(password, str) else "", found[2] if found else None)
+        if not ok or found is None:
+            raise LoginFailed("wrong handle or password")
+        player_id = found[0]
+
+        def fn(s: Session) -> PlayerInfo:
+            p = self._player(s, player_id)
+            p.last_seen = self.clock()
+            return self._info(p)
+
+        return self._tx(fn)
 
     def handle_exists(self, handle: str) -> bool:
-        raise NotImplementedError
+        return self._tx(lambda s: self._by_handle(s, handle) is not None, write=False)
 
     def enter_from_door(self, alias: str) -> PlayerInfo:
         """A BBS caller; created on first visit. Refuses a handle that has a password (HandleTaken)."""
-        raise NotImplementedError
+        alias = alias.strip() if isinstance(alias, str) else alias
+        self._check_handle(alias)
+
+        def fn(s: Session) -> PlayerInfo:
+            p = self._by_handle(s, alias)
+            if p is None:
+                return self._info(self._new_player(s, alias, None))
+            if p.password_hash is not None:
+                raise HandleTaken(
+                    f"the handle {p.handle!r} belongs to a telnet player with a password and cannot be used "
+                    "from the BBS door; ask the sysop to give you another alias"
+                )
+            if p.is_bot:
+                raise HandleTaken(f"the handle {p.handle!r} belongs to a computer player")
+            p.last_seen = self.clock()
+            return self._info(p)
+
+        return self._tx(fn)
+
+    def ensure_bot_player(self, handle: str) -> PlayerInfo:
+        """The computer player called `handle`, created if missing (for the bot layer's levels)."""
+        self._check_handle(handle)
+
+        def fn(s: Session) -> PlayerInfo:
+            p = self._by_handle(s, handle)
+            if p is None:
+                return self._info(self._new_player(s, handle, None, is_bot=True))
+            if not p.is_bot:
+                raise HandleTaken(f"the handle {p.handle!r} belongs to a human player")
+            return self._info(p)
+
+        return self._tx(fn)
 
     def player(self, player_id: int) -> PlayerInfo:
-        raise NotImplementedError
+        return self._tx(lambda s: self._info(self._player(s, player_id)), write=False)
 
     def set_preferences(self, player_id: int, prefs: Preferences) -> PlayerInfo:
-        raise NotImplementedError
+        if not isinstance(prefs.theme, str) or not 1 <= len(prefs.theme) <= 32:
+            raise IllegalAction("a theme name is 1 to 32 characters")
+        if prefs.charset is not None and (not isinstance(prefs.charset, str) or not 1 <= len(prefs.charset) <= 16):
+            raise IllegalAction("a character set name is 1 to 16 characters")
 
-    # ---- games
-    def begin_game(self, player_id: int, length: int, color: Color | None = None, opponent: str | None = None) -> GameView:
-        """color None: random. opponent None: an open seat; a handle; or a bot player's handle."""
-        raise NotImplementedError
+        def fn(s: Session) -> PlayerInfo:
+            p = self._player(s, player_id)
+            p.sound, p.theme, p.charset = bool(prefs.sound), prefs.theme, prefs.charset
+            return self._info(p)
 
-    def join_game(self, player_id: int, game_id: int) -> GameView:
-        raise NotImplementedError
+        return self._tx(fn)
+
+    # ------------------------------------------------------------------- views
+
+    @staticmethod
+    def _color_of(g: Game, player_id: int | None) -> Color | None:
+        if player_id is None:
+            return None
+        if g.white_id == player_id:
+            return Color.WHITE
+        if g.black_id == player_id:
+            return Color.BLACK
+        return None
+
+    @staticmethod
+    def _handles(s: Session, *ids: int | None) -> dict[int, str]:
+        wanted = [i for i in ids if i is not None]
+        if not wanted:
+            return {}
+        return {pid: h for pid, h in s.execute(select(Player.id, Player.handle).where(Player.id.in_(wanted)))}
+
+    def _view(self, s: Session, g: Game, viewer_id: int | None, state: MatchState | None = None) -> GameView:
+        names = self._handles(s, g.white_id, g.black_id)
+        return GameView(
+            id=g.id,
+            status=g.status,
+            version=g.version,
+            white=names.get(g.white_id) if g.white_id else None,
+            black=names.get(g.black_id) if g.black_id else None,
+            white_id=g.white_id,
+            black_id=g.black_id,
+            state=state or state_from_dict(g.state),
+            viewer_color=self._color_of(g, viewer_id),
+            updated=g.updated,
+        )
+
+    @staticmethod
+    def _game(s: Session, game_id: int) -> Game:
+        g = s.get(Game, game_id) if isinstance(game_id, int) else None
+        if g is None:
+            raise NotFound(f"there is no game {game_id}")
+        return g
 
     def game(self, game_id: int, viewer_id: int | None = None) -> GameView:
-        raise NotImplementedError
+        return self._tx(lambda s: self._view(s, self._game(s, game_id), viewer_id), write=False)
 
     def game_version(self, game_id: int) -> int:
-        """Cheap, for polling: changes whenever the game does."""
-        raise NotImplementedError
+        def fn(s: Session) -> int:
+            v = s.scalar(select(Game.version).where(Game.id == game_id)) if isinstance(game_id, int) else None
+            if v is None:
+                raise NotFound(f"there is no game {game_id}")
+            return v
+
+        return self._tx(fn, write=False)
+
+    def _summaries(self, s: Session, *where: Any, limit: int | None = None) -> list[GameSummary]:
+        white, black, actor = aliased(Player), aliased(Player), aliased(Player)
+        query = (
+            select(Game, white.handle, black.handle, actor.handle)
+            .outerjoin(white, white.id == Game.white_id)
+            .outerjoin(black, black.id == Game.black_id)
+            .outerjoin(actor, actor.id == Game.to_act_id)
+            .where(*where)
+            .order_by(Game.updated.desc(), Game.id.desc())
+        )
+        if limit is not None:
+            query = query.limit(limit)
+        return [
+            GameSummary(
+                id=g.id,
+                status=g.status,
+                length=g.length,
+                white=w,
+                black=b,
+                score=(g.score_white, g.score_black),
+                turn=a,
+                updated=g.updated,
+                version=g.version,
+            )
+            for g, w, b, a in s.execute(query)
+        ]
 
     def games_in_progress(self, limit: int = 50) -> list[GameSummary]:
         """Active and open games, most recent first."""
-        raise NotImplementedError
+        return self._tx(lambda s: self._summaries(s, Game.status.in_((OPEN, ACTIVE)), limit=limit), write=False)
 
     def open_games(self, player_id: int | None = None) -> list[GameSummary]:
         """Games with a free seat (not begun by player_id)."""
-        raise NotImplementedError
+        where: list[Any] = [Game.status == OPEN]
+        if player_id is not None:
+            where.append(Game.creator_id != player_id)
+        return self._tx(lambda s: self._summaries(s, *where), write=False)
 
     def my_turn_games(self, player_id: int) -> list[GameSummary]:
-        raise NotImplementedError
+        seated = or_(Game.white_id == player_id, Game.black_id == player_id)
+        # The opening roll is either player's to make.
+        mine = or_(Game.to_act_id == player_id, and_(Game.phase == Phase.OPENING.value, seated))
+        return self._tx(lambda s: self._summaries(s, Game.status == ACTIVE, mine), write=False)
 
     def my_games(self, player_id: int) -> list[GameSummary]:
         """All unfinished games the player sits in."""
-        raise NotImplementedError
+        seated = or_(Game.white_id == player_id, Game.black_id == player_id)
+        return self._tx(lambda s: self._summaries(s, Game.status.in_((OPEN, ACTIVE)), seated), write=False)
+
+    # --------------------------------------------------------- starting games
+
+    def begin_game(self, player_id: int, length: int, color: Color | None = None, opponent: str | None = None) -> GameView:
+        """color None: random. opponent None: an open seat; a handle; or a bot player's handle."""
+        try:
+            state = rules.new_match(length)
+        except RuleError as err:
+            raise IllegalAction(str(err)) from None
+        if color is None:
+            color = secrets.choice((Color.WHITE, Color.BLACK))
+        color = Color(color)
+
+        def fn(s: Session) -> GameView:
+            me = self._player(s, player_id)
+            other_id = None
+            if opponent is not None:
+                other = self._by_handle(s, opponent)
+                if other is None:
+                    raise NotFound(f"there is no player called {opponent!r}")
+                if other.id == me.id:
+                    raise IllegalAction("you cannot play against yourself")
+                other_id = other.id
+            now = self.clock()
+            g = Game(
+                status=OPEN if other_id is None else ACTIVE,
+                length=length,
+                creator_id=me.id,
+                white_id=me.id if color is Color.WHITE else other_id,
+                black_id=me.id if color is Color.BLACK else other_id,
+                to_act_id=None,
+                phase=state.phase.value,
+                game_no=state.game,
+                score_white=0,
+                score_black=0,
+                cube=1,
+                crawford=False,
+                crawford_done=False,
+                version=1,
+                event_count=0,
+                state=state_to_dict(state),
+                created=now,
+                updated=now,
+            )
+            s.add(g)
+            s.flush()
+            return self._view(s, g, player_id, state)
+
+        return self._tx(fn)
+
+    def join_game(self, player_id: int, game_id: int) -> GameView:
+        def fn(s: Session) -> GameView:
+            g = self._game(s, game_id)
+            me = self._player(s, player_id)
+            if g.status in OVER:
+                raise IllegalAction("that match is over")
+            if self._color_of(g, me.id) is not None:
+                raise IllegalAction("you are already seated in that game")
+            if g.status != OPEN:
+                raise GameChanged("someone else took that seat first")
+            seat = "white_id" if g.white_id is None else "black_id"
+            self._bump(s, g, g.version, {seat: me.id, "status": ACTIVE, "updated": self.clock()})
+            return self._view(s, g, player_id)
+
+        return self._tx(fn)
+
+    # ---------------------------------------------------------------- playing
+
+    def _bump(self, s: Session, g: Game, version: int, values: dict[str, Any]) -> None:
+        """UPDATE the game WHERE version is still the one read; of racing writers, one wins."""
+        values = {**values, "version": version + 1}
+        result = s.execute(
+            update(Game).where(Game.id == g.id, Game.version == version).values(**values),
+            execution_options={"synchronize_session": False},
+        )
+        if result.rowcount != 1:
+            raise GameChanged("someone else acted on this game first; look again")
+        for key, value in values.items():
+            set_committed_value(g, key, value)
+
+    def _act(
+        self,
+        player_id: int,
+        game_id: int,
+        version: int,
+        make: Callable[[MatchState, Color], list[Event]],
+        anyone: bool = False,
+    ) -> GameView:
+        """Apply the events make() returns for the player, recording them and everything they cause.
+
+        anyone: either seated player may act, not only the one the rules wait for.
+        """
+
+        def fn(s: Session) -> GameView:
+            g = self._game(s, game_id)
+            if g.status in OVER:
+                raise IllegalAction("this match is over")
+            if g.status == OPEN:
+                raise IllegalAction("this game is still waiting for an opponent")
+            if g.version != version:
+                raise GameChanged("the game has changed since you last looked; look again")
+            color = self._color_of(g, player_id)
+            if color is None:
+                raise NotYourTurn("you are not playing in this game")
+            state = state_from_dict(g.state)
+            if not anyone and state.actor is not None and state.actor is not color:
+                raise NotYourTurn("it is your opponent's turn")
+            try:
+                submitted = make(state, color)
+            except RuleError as err:
+                raise IllegalAction(str(err)) from None
+            state = self._record(s, g, version, state, [(e, player_id, color) for e in submitted])
+            return self._view(s, g, player_id, state)
+
+        return self._tx(fn)
+
+    def _record(self, s: Session, g: Game, version: int, state: MatchState, submitted: list[tuple[Event, int | None, Color | None]]) -> MatchState:
+        """Apply and append events, update the games row (checking its version), rate a finished match."""
+        now = self.clock()
+        was_over = state.over
+        rows: list[dict[str, Any]] = []
+        last_play: dict[Color, dict[str, Any]] = {}
+        seq = g.event_count
+        for event, pid, color in submitted:
+            before = state
+            try:
+                state, out = rules.apply(state, event)
+            except RuleError as err:
+                raise IllegalAction(str(err)) from None
+            for recorded in out:
+                if isinstance(recorded, rules.Move) and before.turn is not None:
+                    last_play[before.turn] = {"seq": seq, "before": state_to_dict(before)}
+                rows.append(
+                    dict(game_id=g.id, seq=seq, type=recorded.type, payload=recorded.to_dict(), player_id=pid, color=color and color.value, created=now)
+                )
+                seq += 1
+        actor = state.actor
+        ended = state.over and not was_over
+        forfeited = any(isinstance(e, rules.Forfeit) for e, _, _ in submitted)
+        values: dict[str, Any] = {
+            "phase": state.phase.value,
+            "to_act_id": None if actor is None else (g.white_id if actor is Color.WHITE else g.black_id),
+            "game_no": state.game,
+            "score_white": state.score[0],
+            "score_black": state.score[1],
+            "cube": state.cube,
+            "cube_owner": state.cube_owner and state.cube_owner.value,
+            "crawford": state.crawford,
+            "crawford_done": state.crawford_done,
+            "event_count": seq,
+            "state": state_to_dict(state),
+            "updated": now,
+        }
+        for color, data in last_play.items():
+            values[f"last_play_{color.value}"] = data
+        if ended:
+            values["status"] = ABANDONED if forfeited else FINISHED
+            values["winner_id"] = g.white_id if state.winner is Color.WHITE else g.black_id
+        self._bump(s, g, version, values)
+        if rows:
+            s.execute(insert(GameEvent), rows)
+        self._count_wins(s, g, rows)
+        if ended:
+            self._rate(s, g, state, now)
+        return state
+
+    @staticmethod
+    def _count_wins(s: Session, g: Game, rows: list[dict[str, Any]]) -> None:
+        for row in rows:
+            if row["type"] != rules.GameWon.type:
+                continue
+            win = row["payload"]["win"]
+            if win == Win.SINGLE.value:
+                continue
+            winner = g.white_id if row["payload"]["winner"] == Color.WHITE.value else g.black_id
+            counts: dict[str, Any] = {"gammons": Player.gammons + 1}
+            if win == Win.BACKGAMMON.value:
+                counts["backgammons"] = Player.backgammons + 1
+            s.execute(update(Player).where(Player.id == winner).values(**counts))
+
+    @staticmethod
+    def _rate(s: Session, g: Game, state: MatchState, now: datetime) -> None:
+        """FIBS ratings for a finished match, each player with their own experience."""
+        winner_id = g.white_id if state.winner is Color.WHITE else g.black_id
+        loser_id = g.black_id if state.winner is Color.WHITE else g.white_id
+        # Locked in id order (PostgreSQL), so two matches ending together cannot deadlock or lose an update.
+        players = {p.id: p for p in s.scalars(select(Player).where(Player.id.in_([winner_id, loser_id])).order_by(Player.id).with_for_update())}
+        w, l = players[winner_id], players[loser_id]
+        change = rating_change(w.rating, l.rating, g.length, w.experience, l.experience)
+        for p, other, won, new in ((w, l, True, w.rating + change.winner_gain), (l, w, False, l.rating - change.loser_loss)):
+            s.add(
+                RatingEntry(
+                    player_id=p.id,
+                    game_id=g.id,
+                    opponent_id=other.id,
+                    won=won,
+                    rating_before=p.rating,
+                    rating=new,
+                    experience=p.experience + g.length,
+                    created=now,
+                )
+            )
+            p.rating = new
+            p.experience += g.length
+            p.last_played = now
+            if won:
+                p.wins += 1
+            else:
+                p.losses += 1
 
     def roll(self, player_id: int, game_id: int, version: int) -> GameView:
         """Roll the dice (the opening roll too). The dice are committed before they are returned."""
-        raise NotImplementedError
+
+        def make(state: MatchState, color: Color) -> list[Event]:
+            if state.phase is Phase.OPENING:
+                rolls: list[Event] = []
+                while True:  # a tie is rolled again, in this same transaction; each roll is recorded
+                    white, black = self.dice.die(), self.dice.die()
+                    rolls.append(rules.OpeningRoll(white, black))
+                    if white != black:
+                        return rolls
+            if state.phase is not Phase.ROLL:
+                rules.apply(state, rules.Roll((1, 1)))  # raises the rules' own reason; no dice drawn
+            return [rules.Roll((self.dice.die(), self.dice.die()))]
+
+        return self._act(player_id, game_id, version, make, anyone=True)
 
     def submit_turn(self, player_id: int, game_id: int, version: int, play: str) -> GameView:
         """A whole turn, as notation or a resulting Position ID; "" passes a turn with no legal play."""
-        raise NotImplementedError
+
+        def make(state: MatchState, color: Color) -> list[Event]:
+            if state.phase is not Phase.MOVE:
+                rules.apply(state, rules.Move("", state.position.id))  # raises the rules' own reason
+            found = find_play(state, play)
+            after = state.position.swap() if found is None else found.position
+            return [rules.Move("" if found is None else str(found), after.id)]
+
+        return self._act(player_id, game_id, version, make)
 
     def double(self, player_id: int, game_id: int, version: int) -> GameView:
-        raise NotImplementedError
+        return self._act(player_id, game_id, version, lambda state, color: [rules.Double()])
 
     def take(self, player_id: int, game_id: int, version: int) -> GameView:
-        raise NotImplementedError
+        return self._act(player_id, game_id, version, lambda state, color: [rules.Take()])
 
     def drop(self, player_id: int, game_id: int, version: int) -> GameView:
-        raise NotImplementedError
+        return self._act(player_id, game_id, version, lambda state, color: [rules.Drop()])
 
     def resign(self, player_id: int, game_id: int, version: int, win: Win = Win.SINGLE) -> GameView:
-        raise NotImplementedError
+        # Either player may offer to resign while a turn is under way, not only the one on roll.
+        return self._act(player_id, game_id, version, lambda state, color: [rules.Resign(color, Win(win))], anyone=True)
 
     def answer_resign(self, player_id: int, game_id: int, version: int, accept: bool) -> GameView:
-        raise NotImplementedError
+        def make(state: MatchState, color: Color) -> list[Event]:
+            return [rules.AcceptResign() if accept else rules.RejectResign()]
+
+        return self._act(player_id, game_id, version, make)
 
     def last_turn(self, game_id: int, viewer_id: int | None = None) -> LastTurn | None:
         """The last turn played by the viewer's opponent (or by anyone, for a watcher)."""
-        raise NotImplementedError
+
+        def fn(s: Session) -> LastTurn | None:
+            g = self._game(s, game_id)
+            seat = self._color_of(g, viewer_id)
+            plays = {Color.WHITE: g.last_play_white, Color.BLACK: g.last_play_black}
+            if seat is not None:
+                by = seat.other
+            else:
+                seen = [c for c in Color if plays[c] is not None]
+                if not seen:
+                    return None
+                by = max(seen, key=lambda c: plays[c]["seq"])  # type: ignore[index]
+            data = plays[by]
+            if data is None:
+                return None
+            row = s.scalars(select(GameEvent).where(GameEvent.game_id == g.id, GameEvent.seq == data["seq"])).one()
+            before = state_from_dict(data["before"])
+            assert before.dice is not None
+            moves: tuple = ()
+            if row.payload["notation"]:
+                # The record keeps the resulting position; the single moves come back from the rules.
+                moves = next(p.moves for p in legal_plays(before.position, before.dice) if p.position.id == row.payload["position"])
+            return LastTurn(by=by, dice=before.dice, before=before, moves=moves, notation=row.payload["notation"], when=row.created)
+
+        return self._tx(fn, write=False)
 
     def forfeit_stale(self, days: float) -> list[int]:
         """Forfeit games whose player to act has not acted for `days`; returns their ids."""
-        raise NotImplementedError
 
-    # ---- rankings
-    def rankings(self, limit: int = 20) -> list[RankRow]:
-        raise NotImplementedError
+        def fn(s: Session) -> list[int]:
+            cutoff = self.clock() - timedelta(days=days)
+            stale = s.scalars(
+                select(Game).where(Game.status == ACTIVE, Game.to_act_id.is_not(None), Game.updated < cutoff).order_by(Game.id)
+            ).all()
+            done = []
+            for g in stale:
+                state = state_from_dict(g.state)
+                if state.actor is None:
+                    continue
+                self._record(s, g, g.version, state, [(rules.Forfeit(state.actor, "time"), None, None)])
+                done.append(g.id)
+            return done
+
+        return self._tx(fn)
+
+    # ---------------------------------------------------------------- rankings
+
+    def rankings(self, limit: int = 20, include_unrated: bool = False) -> list[RankRow]:
+        """The top `limit` players by rating; players who have finished no match only with include_unrated."""
+
+        def fn(s: Session) -> list[RankRow]:
+            query = select(Player).order_by(Player.rating.desc(), Player.id).limit(limit)
+            if not include_unrated:
+                query = query.where(Player.experience > 0)
+            return [
+                RankRow(
+                    rank=i,
+                    handle=p.handle,
+                    rating=p.rating,
+                    wins=p.wins,
+                    losses=p.losses,
+                    experience=p.experience,
+                    gammons=p.gammons,
+                    last_played=p.last_played,
+                    is_bot=p.is_bot,
+                )
+                for i, p in enumerate(s.scalars(query), 1)
+            ]
+
+        return self._tx(fn, write=False)
 
     def player_page(self, handle: str) -> PlayerPage:
-        raise NotImplementedError
+        def fn(s: Session) -> PlayerPage:
+            p = self._by_handle(s, handle)
+            if p is None:
+                raise NotFound(f"there is no player called {handle!r}")
+            history = s.execute(
+                select(RatingEntry.created, RatingEntry.rating).where(RatingEntry.player_id == p.id).order_by(RatingEntry.id)
+            ).all()
+            return PlayerPage(
+                player=self._info(p),
+                games=p.wins + p.losses,
+                wins=p.wins,
+                losses=p.losses,
+                gammons=p.gammons,
+                backgammons=p.backgammons,
+                rating_history=[(when, rating) for when, rating in history],
+            )
+
+        return self._tx(fn, write=False)

@@ -27,6 +27,10 @@ class BadHandle(ServiceError):
     pass
 
 
+class BadPassword(BadHandle):
+    """A password that will not do (too short, too long, control characters)."""
+
+
 class HandleTaken(ServiceError):
     pass
 

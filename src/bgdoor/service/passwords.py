@@ -1,0 +1,73 @@
+"""Salted, slow password hashes (scrypt) and the handle rules."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+
+# About 16 MiB and some tens of milliseconds per hash: slow for a guesser, fine for a login.
+N, R, P = 2**14, 8, 1
+DKLEN = 32
+MIN_PASSWORD = 4
+MAX_PASSWORD = 128
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _scrypt(password: str, salt: bytes, n: int, r: int, p: int, dklen: int) -> bytes:
+    return hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=256 * 1024 * 1024, dklen=dklen)
+
+
+def hash_password(password: str) -> str:
+    salt = os.urandom(16)
+    digest = _scrypt(password, salt, N, R, P, DKLEN)
+    # The parameters travel with the hash, so they can be raised later without breaking old ones.
+    return f"scrypt${N}${R}${P}${_b64(salt)}${_b64(digest)}"
+
+
+def check_password(password: str, stored: str | None) -> bool:
+    if not stored:
+        # Spend the same time as a real check, so a missing account is not told by the clock.
+        _scrypt(password, b"\0" * 16, N, R, P, DKLEN)
+        return False
+    try:
+        scheme, n, r, p, salt, digest = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        expected = base64.b64decode(digest)
+        actual = _scrypt(password, base64.b64decode(salt), int(n), int(r), int(p), len(expected))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(actual, expected)
+
+
+def handle_problem(handle: str) -> str | None:
+    """Why `handle` cannot be a handle, or None if it can."""
+    if not isinstance(handle, str):
+        return "a handle is text"
+    if not 2 <= len(handle) <= 16:
+        return "a handle is 2 to 16 characters long"
+    if not handle.isprintable():
+        return "a handle cannot contain control characters"
+    if handle[0] == " " or handle[-1] == " ":
+        return "a handle cannot start or end with a space"
+    return None
+
+
+def password_problem(password: str) -> str | None:
+    if not isinstance(password, str) or len(password) < MIN_PASSWORD:
+        return f"a password has at least {MIN_PASSWORD} characters"
+    if len(password) > MAX_PASSWORD:
+        return f"a password has at most {MAX_PASSWORD} characters"
+    if not password.isprintable():
+        return "a password cannot contain control characters"
+    return None
+
+
+def handle_key(handle: str) -> str:
+    """The handle as the unique index sees it: without regard to case."""
+    return handle.casefold()

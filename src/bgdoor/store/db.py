@@ -1,0 +1,167 @@
+"""Engines, SQLite connection settings, schema migrations and database-error sorting."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, create_engine, event, exc
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.pool import StaticPool
+
+DEFAULT_URL = "sqlite:///data/bgdoor.db"
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+# How long SQLite waits for another node's write lock before it reports busy;
+# the service then retries with backoff on top of this.
+BUSY_TIMEOUT_MS = int(os.environ.get("BGDOOR_BUSY_TIMEOUT_MS", "5000"))
+# FULL: a commit (a roll!) survives a power cut, not only a crashed process. NORMAL is faster.
+SQLITE_SYNCHRONOUS = os.environ.get("BGDOOR_SQLITE_SYNCHRONOUS", "FULL").upper()
+
+WRITE = "bgdoor_write"  # execution option: this transaction will write
+
+
+def is_memory(url: URL) -> bool:
+    db = url.database or ""
+    return db in ("", ":memory:") or "mode=memory" in db
+
+
+def make_engine(url: str | URL) -> Engine:
+    """An engine for `url`; SQLite gets WAL, a busy timeout and BEGIN IMMEDIATE for writes."""
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite":
+        return create_engine(u, pool_pre_ping=True)
+    memory = is_memory(u)
+    kwargs: dict = {"connect_args": {"timeout": BUSY_TIMEOUT_MS / 1000}}
+    if memory:
+        # One connection shared by all sessions: a second one would see another, empty database.
+        kwargs["poolclass"] = StaticPool
+        kwargs["connect_args"]["check_same_thread"] = False
+    else:
+        path = u.database or ""
+        if path.startswith("file:"):
+            path = path[5:].split("?", 1)[0]
+        if "mode=ro" not in str(u):
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(u, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
+        # Let SQLAlchemy's begin event emit BEGIN itself, so writes can BEGIN IMMEDIATE.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        try:
+            cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            cur.execute("PRAGMA foreign_keys = ON")
+            if not memory:
+                (mode,) = cur.execute("PRAGMA journal_mode").fetchone()
+                if mode.lower() != "wal":
+                    try:
+                        cur.execute("PRAGMA journal_mode = WAL")
+                    except sqlite3.OperationalError as err:
+                        if "readonly" not in str(err) and "read-only" not in str(err):
+                            raise
+                cur.execute(f"PRAGMA synchronous = {SQLITE_SYNCHRONOUS}")
+        finally:
+            cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        # IMMEDIATE takes the write lock up front: a deferred transaction that reads and then
+        # writes can fail at once with "database is locked", busy timeout or not.
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE) else "BEGIN")
+
+    return engine
+
+
+# ---------------------------------------------------------------- migrations
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic configured in code: the migrations ship inside the package, no alembic.ini."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was upgraded by a newer bgdoor than this one."""
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def head_revision() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def migrate(engine: Engine) -> bool:
+    """Create or upgrade the schema to the newest revision; True if anything was done.
+
+    All migrations run in one transaction holding the write lock (an advisory lock on
+    PostgreSQL), so nodes starting together take turns, and a run that is interrupted
+    leaves the database as it was before it.
+    """
+    script = ScriptDirectory.from_config(alembic_config())
+    head = script.get_current_head()
+    current = current_revision(engine)
+    if current == head:
+        return False
+    if current is not None and current not in {s.revision for s in script.walk_revisions()}:
+        raise SchemaTooNew(f"the database is at schema {current}, newer than this bgdoor knows")
+    with engine.connect() as conn:
+        conn.execution_options(**{WRITE: True})
+        with conn.begin():
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7172023)")
+            command.upgrade(alembic_config(conn), "head")
+    return True
+
+
+# -------------------------------------------------------------------- errors
+
+BUSY = "busy"
+READ_ONLY = "read-only"
+FULL = "full"
+CONFLICT = "conflict"
+OTHER = "other"
+
+_PG_STATES = {
+    "40001": BUSY,  # serialization failure
+    "40P01": BUSY,  # deadlock detected
+    "55P03": BUSY,  # lock not available
+    "57P03": BUSY,  # cannot connect now (starting up)
+    "53100": FULL,  # disk full
+    "25006": READ_ONLY,  # read-only transaction
+    "23505": CONFLICT,  # unique violation
+}
+
+
+def classify(error: BaseException) -> str:
+    """Sort a database error: BUSY and CONFLICT are worth retrying, the rest are not."""
+    orig = getattr(error, "orig", None) or error
+    state = getattr(orig, "sqlstate", None)
+    if state in _PG_STATES:
+        return _PG_STATES[state]
+    if state and state.startswith("08"):
+        return BUSY  # connection lost: the transaction did not commit
+    if isinstance(error, exc.IntegrityError):
+        return CONFLICT
+    if isinstance(error, exc.TimeoutError):
+        return BUSY  # no pooled connection free in time
+    text = str(orig).lower()
+    if "locked" in text or "busy" in text:
+        return BUSY
+    if "readonly" in text or "read-only" in text or "read only" in text:
+        return READ_ONLY
+    if "disk is full" in text or "no space" in text:
+        return FULL
+    return OTHER

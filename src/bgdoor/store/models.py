@@ -1,0 +1,143 @@
+"""The database tables, as SQLAlchemy typed declarative models.
+
+The schema itself is created and changed only by the Alembic migrations in
+store/migrations; a test checks that these models and the migrations agree.
+The events table is the record of every match; the games row caches what
+the service asks often (whose turn, score, a snapshot of the state) so that
+no request has to replay a whole match.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, MetaData, String, UniqueConstraint
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+START_RATING = 1500.0
+
+# Named constraints, so later migrations can alter them on SQLite too (batch mode recreates tables by name).
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes on every backend (SQLite keeps no zone, so it stores naive UTC)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        value = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON()}
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    handle: Mapped[str] = mapped_column(String(16))
+    # casefold()ed handle: uniqueness without regard to case, enforced by the database.
+    handle_key: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255))  # None: a door-only player or a bot
+    is_bot: Mapped[bool] = mapped_column(default=False)
+    rating: Mapped[float] = mapped_column(default=START_RATING)
+    experience: Mapped[int] = mapped_column(default=0)  # sum of the lengths of rated matches
+    # Counters kept as matches end, so rankings need no scan of the events.
+    wins: Mapped[int] = mapped_column(default=0)
+    losses: Mapped[int] = mapped_column(default=0)
+    gammons: Mapped[int] = mapped_column(default=0)  # games won by gammon or backgammon
+    backgammons: Mapped[int] = mapped_column(default=0)
+    sound: Mapped[bool] = mapped_column(default=True)
+    theme: Mapped[str] = mapped_column(String(32), default="classic")
+    charset: Mapped[str | None] = mapped_column(String(16))
+    created: Mapped[datetime]
+    last_seen: Mapped[datetime | None]
+    last_played: Mapped[datetime | None]
+
+
+class Game(Base):
+    """A match: two seats, either of which may be open until someone joins."""
+
+    __tablename__ = "games"
+    __table_args__ = (Index("ix_games_status_updated", "status", "updated"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))  # open, active, finished, abandoned
+    length: Mapped[int]
+    creator_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    white_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    black_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    # Whose move: the one player who must act now (None in the opening roll, when either may).
+    to_act_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    phase: Mapped[str] = mapped_column(String(16))
+    game_no: Mapped[int] = mapped_column(default=1)  # the game within the match
+    score_white: Mapped[int] = mapped_column(default=0)
+    score_black: Mapped[int] = mapped_column(default=0)
+    cube: Mapped[int] = mapped_column(default=1)
+    cube_owner: Mapped[str | None] = mapped_column(String(8))
+    crawford: Mapped[bool] = mapped_column(default=False)  # this game is the Crawford game
+    crawford_done: Mapped[bool] = mapped_column(default=False)
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    # Optimistic concurrency: every change is UPDATE ... WHERE version = the version read.
+    version: Mapped[int] = mapped_column(default=1)
+    event_count: Mapped[int] = mapped_column(default=0)  # the next event's seq
+    # A cache of replay(events); a test checks that it always agrees.
+    state: Mapped[dict[str, Any]]
+    # For View Last Moves: each side's last play, {"seq": n, "before": state before it}.
+    last_play_white: Mapped[dict[str, Any] | None]
+    last_play_black: Mapped[dict[str, Any] | None]
+    created: Mapped[datetime]
+    updated: Mapped[datetime]
+
+
+class GameEvent(Base):
+    """The append-only record of a match: apply() of these, in seq order, is the match."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seq: Mapped[int]
+    type: Mapped[str] = mapped_column(String(20))
+    payload: Mapped[dict[str, Any]]  # Event.to_dict()
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))  # who acted; None for the system
+    color: Mapped[str | None] = mapped_column(String(8))  # the acting side (the winner for win/match_won)
+    created: Mapped[datetime]
+
+
+class RatingEntry(Base):
+    """One player's rating after one rated match."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    won: Mapped[bool]
+    rating_before: Mapped[float]
+    rating: Mapped[float]
+    experience: Mapped[int]
+    created: Mapped[datetime]
