@@ -1,0 +1,213 @@
+"""A turn played one checker move at a time, as the cursor UI does it.
+
+Only moves after which the roll can still be finished as a legal play are
+offered: a first move that would strand the other die is refused when another
+order plays both, and when only one die can be played it must be the higher.
+"""
+
+from __future__ import annotations
+
+from bgdoor.rules.moves import Move, Play, _apply, _check_dice, _sources, _step, _undo, roll_dice
+from bgdoor.rules.parse import IllegalPlay, Path, _higher_die, _pt, _walk_paths, forfeit
+from bgdoor.rules.position import OFF, Position
+
+
+def _can_play(me: list[int], opp: list[int], dice: tuple[int, ...], need: int) -> bool:
+    """Whether `need` more dice of `dice` can be played one after another."""
+    if need == 0:
+        return True
+    for die in sorted(set(dice), reverse=True):
+        i = dice.index(die)
+        rest = dice[:i] + dice[i + 1 :]
+        for src in _sources(me):
+            if not me[src - 1]:
+                continue
+            dst = _step(me, opp, src, die)
+            if dst < 0:
+                continue
+            hit = _apply(me, opp, src, dst)
+            ok = _can_play(me, opp, rest, need - 1)
+            _undo(me, opp, src, dst, hit)
+            if ok:
+                return True
+    return False
+
+
+class Turn:
+    """One roll being played: `start` and `dice` are fixed, `moves` grows and shrinks."""
+
+    def __init__(self, position: Position, dice: tuple[int, int]) -> None:
+        self.start = position
+        self.dice: tuple[int, int] = _check_dice(dice)
+        self._roll = roll_dice(self.dice)
+        self._me = list(position.player)
+        self._opp = list(position.opponent)
+        self._moves: list[Move] = []
+        self._used: list[int] = []  # the die each move used, in step with _moves
+        self._options: list[tuple[Move, int]] | None = None
+        self.required = next(
+            (n for n in range(len(self._roll), 0, -1) if _can_play(self._me, self._opp, self._roll, n)), 0
+        )
+        # Only one die playable, and the higher can be: then it must be.
+        high = max(self._roll)
+        self._high_only = (
+            self.required == 1 and len(self._roll) == 2 and _can_play(self._me, self._opp, (high,), 1)
+        )
+
+    # ------------------------------------------------------------ state
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self._moves)
+
+    @property
+    def position(self) -> Position:
+        """The board now, with the same side still on roll."""
+        return Position._make(tuple(self._me), tuple(self._opp))
+
+    @property
+    def remaining_dice(self) -> tuple[int, ...]:
+        left = list(self._roll)
+        for die in self._used:
+            left.remove(die)
+        return tuple(left)
+
+    @property
+    def no_play(self) -> bool:
+        """The roll cannot be played at all: the turn is forfeited."""
+        return self.required == 0
+
+    @property
+    def is_complete(self) -> bool:
+        """As many dice are played as the roll allows; no further move is possible."""
+        return len(self._moves) == self.required
+
+    @property
+    def play(self) -> Play | None:
+        """The legal play made, once complete (the empty forfeit when nothing can move); else None."""
+        if not self.is_complete:
+            return None
+        if not self._moves:
+            return forfeit(self.start)
+        return Play(tuple(self._moves), Position._make(tuple(self._opp), tuple(self._me)))
+
+    # ------------------------------------------------------------ choices
+
+    def _legal(self) -> list[tuple[Move, int]]:
+        """(move, die) pairs that may be made next; a move two dice could make uses the lower that works."""
+        if self._options is not None:
+            return self._options
+        found: list[tuple[Move, int]] = []
+        seen: set[tuple[int, int]] = set()
+        done = len(self._moves)
+        if done < self.required:
+            me, opp = self._me, self._opp
+            left = self.remaining_dice
+            need = self.required - done - 1
+            for die in sorted(set(left)):
+                if self._high_only and die != max(self._roll):
+                    continue
+                i = left.index(die)
+                rest = left[:i] + left[i + 1 :]
+                for src in _sources(me):
+                    if not me[src - 1]:
+                        continue
+                    dst = _step(me, opp, src, die)
+                    if dst < 0 or (src, dst) in seen:
+                        continue
+                    hit = _apply(me, opp, src, dst)
+                    ok = _can_play(me, opp, rest, need)
+                    _undo(me, opp, src, dst, hit)
+                    if ok:
+                        seen.add((src, dst))
+                        found.append((Move(src, dst, hit), die))
+        found.sort(key=lambda o: (-o[0].src, -o[0].dst))
+        self._options = found
+        return found
+
+    def legal_moves(self) -> list[Move]:
+        """Single-die moves that may be made next, highest source first."""
+        return [m for m, _ in self._legal()]
+
+    def sources(self) -> list[int]:
+        """Points (25 the bar) with a checker that may move now, highest first."""
+        return sorted({m.src for m, _ in self._legal()}, reverse=True)
+
+    def destinations(self, src: int) -> list[int]:
+        """Where the checker on `src` may end up: one die, or several in a row (0 is off), highest first."""
+        return sorted(self._chains(src), reverse=True)
+
+    def _chains(self, src: int) -> dict[int, list[tuple[Move, int]]]:
+        """Each reachable destination with its preferred chain: fewest dice, then fewest hits."""
+        best: dict[int, list[tuple[Move, int]]] = {}
+
+        def explore(point: int, chain: list[tuple[Move, int]]) -> None:
+            for move, die in self._legal():
+                if move.src != point:
+                    continue
+                path = chain + [(move, die)]
+                old = best.get(move.dst)
+                if old is None or (len(path), _hits(path)) < (len(old), _hits(old)):
+                    best[move.dst] = path
+                if move.dst != OFF:
+                    self._push(move, die)
+                    explore(move.dst, path)
+                    self._pop()
+
+        explore(src, [])
+        return best
+
+    # ------------------------------------------------------------ acting
+
+    def move(self, src: int, dst: int) -> Move:
+        """Move one checker from `src` to `dst` (25 the bar, 0 off), by one die or several in a row.
+
+        Returns the last single-die move made; IllegalPlay says why the move is refused.
+        """
+        chain = self._chains(src).get(dst)
+        if chain is None:
+            raise IllegalPlay(self._why(src, dst))
+        for move, die in chain:
+            self._push(move, die)
+        return chain[-1][0]
+
+    def undo(self) -> Move:
+        """Take back the last single-die move."""
+        if not self._moves:
+            raise IllegalPlay("there is no move to take back")
+        move = self._moves[-1]
+        self._pop()
+        return move
+
+    def _push(self, move: Move, die: int) -> None:
+        _apply(self._me, self._opp, move.src, move.dst)
+        self._moves.append(move)
+        self._used.append(die)
+        self._options = None
+
+    def _pop(self) -> None:
+        move = self._moves.pop()
+        self._used.pop()
+        _undo(self._me, self._opp, move.src, move.dst, move.hit)
+        self._options = None
+
+    def _why(self, src: int, dst: int) -> str:
+        if not (isinstance(src, int) and isinstance(dst, int) and 0 < src <= 25 and 0 <= dst < 25 and dst < src):
+            return "checkers move from a point (or the bar) to a lower point, or off"
+        if self.no_play:
+            return "no move is possible with this roll: the turn is forfeited"
+        if self.is_complete:
+            if self.required < len(self._roll):
+                return "no more of the roll can be played: the turn is complete"
+            return "all the dice are played: the turn is complete"
+        left = self.remaining_dice
+        result = _walk_paths(self._me, self._opp, left, [Path((src, dst))])
+        if isinstance(result, str):
+            return result
+        if self._high_only and result[0] != max(self._roll):
+            return _higher_die(self._roll)
+        return f"you must play as much of the roll as you can, and after {_pt(src)}/{_pt(dst)} the rest could not be played"
+
+
+def _hits(chain: list[tuple[Move, int]]) -> int:
+    return sum(m.hit for m, _ in chain)
