@@ -1,0 +1,292 @@
+"""Keyboard input: raw bytes from the caller's terminal in, Key events out.
+
+The decoder is pure and incremental: `feed()` takes whatever one read
+returned and gives back the keys completed so far, keeping half-received
+escape sequences, UTF-8 characters and CR/LF pairs for the next read.  A lone
+ESC cannot be told from the start of a sequence until the line goes quiet, so
+the caller arms a short timer while `pending` is true and calls
+`flush_timeout()` when it fires.
+
+Digits carry two meanings at once: with NUM LOCK on, the keypad is the
+door's cursor pad (8 up, 2 down, 4 left, 6 right, 7 9 1 3 diagonals, 5 acts),
+but prompts need the digit itself.  So '8' arrives as Key('up', '8') and the
+UI decides which half to use: `key.char` for text, `key.name` for meaning.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+from bgdoor.term.charset import Charset
+
+# A parameter string longer than any real key or report is garbage: keep
+# swallowing it, but stop storing it.
+MAX_SEQUENCE = 32
+
+# Ask the terminal who it is; CTerm (SyncTERM) answers CSI = 67;84;101;114;109;... c
+DA_REQUEST = b"\x1b[c"
+_CTERM_DA_PREFIX = "\x1b[=67;84;101;114;109"
+
+# NUM LOCK keypad: digit -> meaning.
+KEYPAD: dict[str, str] = {
+    "8": "up",
+    "2": "down",
+    "4": "left",
+    "6": "right",
+    "7": "home",
+    "9": "pgup",
+    "1": "end",
+    "3": "pgdn",
+    "5": "act",
+}
+
+# CSI <n> ~ forms (VT220, xterm, PuTTY, rxvt).
+_TILDE: dict[int, str] = {
+    1: "home",
+    2: "insert",
+    3: "delete",
+    4: "end",
+    5: "pgup",
+    6: "pgdn",
+    7: "home",
+    8: "end",
+    11: "f1",
+    12: "f2",
+    13: "f3",
+    14: "f4",
+    15: "f5",
+    17: "f6",
+    18: "f7",
+    19: "f8",
+    20: "f9",
+    21: "f10",
+    23: "f11",
+    24: "f12",
+}
+
+# CSI <final> forms; K, V and U are SyncTERM's End, PgUp and PgDn.
+_CSI_FINAL: dict[str, str] = {
+    "A": "up",
+    "B": "down",
+    "C": "right",
+    "D": "left",
+    "H": "home",
+    "F": "end",
+    "K": "end",
+    "V": "pgup",
+    "U": "pgdn",
+    "E": "act",  # keypad 5 with NUM LOCK off (xterm)
+    "G": "act",  # keypad 5 with NUM LOCK off (Linux console)
+    "Z": "backtab",
+    "@": "insert",
+}
+
+# ESC O <final> forms: cursor keys in application mode, F1-F4, keypad in
+# application mode (digits come back through KEYPAD so they keep both halves).
+_SS3_FINAL: dict[str, str] = {
+    "A": "up",
+    "B": "down",
+    "C": "right",
+    "D": "left",
+    "H": "home",
+    "F": "end",
+    "E": "act",
+    "P": "f1",
+    "Q": "f2",
+    "R": "f3",
+    "S": "f4",
+}
+_SS3_KEYPAD_TEXT: dict[str, str] = {"k": "+", "m": "-", "j": "*", "o": "/", "n": ".", "l": ","}
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One key press.
+
+    name: what it means - 'up', 'enter', 'backspace', 'redraw', 'esc', ... for
+      special keys; the lower-cased character for plain text ('u' for U or u).
+    char: the printable character typed, if any ('8' for keypad up, 'U');
+      empty for keys that are not text (Enter, arrows, Backspace).
+    data: the raw sequence of a terminal report (name 'report'), else empty.
+    """
+
+    name: str
+    char: str = ""
+    data: str = ""
+
+    @property
+    def acts(self) -> bool:
+        """Enter or keypad 5: pick up or drop a checker, choose a menu item."""
+        return self.name in ("enter", "act")
+
+    @property
+    def is_text(self) -> bool:
+        return bool(self.char)
+
+
+def is_cterm_reply(key: Key) -> bool:
+    """True if the key is CTerm's answer to DA_REQUEST: the caller runs SyncTERM."""
+    return key.name == "report" and key.data.startswith(_CTERM_DA_PREFIX)
+
+
+def _text_key(ch: str) -> Key:
+    meaning = KEYPAD.get(ch)
+    if meaning is not None:
+        return Key(meaning, ch)
+    return Key(ch.lower(), ch)
+
+
+_GROUND, _ESC, _CSI, _SS3, _STRING, _STRING_ESC = range(6)
+
+
+class KeyDecoder:
+    """Incremental bytes -> keys for one connection."""
+
+    def __init__(self, charset: Charset = "cp437") -> None:
+        self.charset: Charset = charset
+        if charset == "utf8":
+            self._decoder: codecs.IncrementalDecoder | None = codecs.getincrementaldecoder("utf-8")("replace")
+        else:
+            self._decoder = None
+        self._state = _GROUND
+        self._params: list[str] = []
+        self._overflow = False
+        self._after_cr = False
+
+    @property
+    def pending(self) -> bool:
+        """An escape sequence is half-received: arm the pause timer."""
+        return self._state != _GROUND
+
+    def feed(self, data: bytes) -> list[Key]:
+        if self._decoder is not None:
+            text = self._decoder.decode(data)
+        elif self.charset == "cp437":
+            text = data.decode("cp437")
+        else:
+            text = data.decode("ascii", "replace")
+        out: list[Key] = []
+        for ch in text:
+            self._step(ch, out)
+        return out
+
+    def flush_timeout(self) -> list[Key]:
+        """The line went quiet: a lone ESC was the Esc key; any partial sequence is dropped."""
+        was = self._state
+        self._reset()
+        return [Key("esc")] if was == _ESC else []
+
+    def _reset(self) -> None:
+        self._state = _GROUND
+        self._params.clear()
+        self._overflow = False
+
+    def _step(self, ch: str, out: list[Key]) -> None:
+        state = self._state
+        if state == _GROUND:
+            self._ground(ch, out)
+        elif state == _ESC:
+            if ch == "[":
+                self._state = _CSI
+            elif ch == "O":
+                self._state = _SS3
+            elif ch in "]P_^X":
+                self._state = _STRING  # OSC, DCS, APC, PM, SOS: swallowed whole
+            elif ch == "\x1b":
+                out.append(Key("esc"))  # ESC ESC: the first was the key
+            else:
+                # Esc then a key (or Alt+key): both count.
+                out.append(Key("esc"))
+                self._reset()
+                self._ground(ch, out)
+        elif state == _CSI:
+            if "0" <= ch <= "?" or " " <= ch <= "/":
+                if len(self._params) < MAX_SEQUENCE:
+                    self._params.append(ch)
+                else:
+                    self._overflow = True
+            elif "@" <= ch <= "~":
+                if not self._overflow:
+                    key = self._csi("".join(self._params), ch)
+                    if key is not None:
+                        out.append(key)
+                self._reset()
+            else:
+                # A control or 8-bit character cannot be inside a CSI: the
+                # sequence was broken off; drop it and read the character.
+                self._reset()
+                self._ground(ch, out)
+        elif state == _SS3:
+            self._reset()
+            if " " <= ch <= "~":
+                key = self._ss3(ch)
+                if key is not None:
+                    out.append(key)
+            else:
+                self._ground(ch, out)
+        elif state == _STRING:
+            # Nothing is stored, so an endless string costs no memory.
+            if ch in "\x07\x9c":
+                self._reset()
+            elif ch == "\x1b":
+                self._state = _STRING_ESC
+        else:  # _STRING_ESC
+            if ch == "\\":
+                self._reset()
+            else:
+                self._reset()
+                self._state = _ESC
+                self._step(ch, out)
+
+    def _ground(self, ch: str, out: list[Key]) -> None:
+        if self._after_cr:
+            self._after_cr = False
+            if ch in "\n\x00":
+                return  # the second half of CR LF or CR NUL
+        if ch == "\r":
+            self._after_cr = True
+            out.append(Key("enter"))
+        elif ch == "\n":
+            out.append(Key("enter"))
+        elif ch == "\x1b":
+            self._state = _ESC
+        elif ch in "\x08\x7f":
+            out.append(Key("backspace"))
+        elif ch == "\t":
+            out.append(Key("tab"))
+        elif ch == "\x0c":
+            out.append(Key("redraw"))
+        elif ch < " ":
+            if "\x01" <= ch <= "\x1a":
+                out.append(Key("ctrl-" + chr(ord(ch) + 96)))
+            # NUL and the rarely typed 0x1c-0x1f are ignored
+        elif "\x80" <= ch <= "\x9f":
+            pass  # C1 controls only reach us as UTF-8 noise
+        else:
+            out.append(_text_key(ch))
+
+    def _csi(self, params: str, final: str) -> Key | None:
+        if final in "cnR":
+            # Device attributes, status and cursor position reports.
+            return Key("report", data="\x1b[" + params + final)
+        if params[:1] in ("<", "=", ">", "?"):
+            return None
+        if final == "~":
+            first = params.split(";", 1)[0]
+            if first.isdigit():
+                name = _TILDE.get(int(first))
+                return Key(name) if name else None
+            return None
+        name = _CSI_FINAL.get(final)
+        return Key(name) if name else None
+
+    def _ss3(self, final: str) -> Key | None:
+        if "p" <= final <= "y":
+            return _text_key(chr(ord("0") + ord(final) - ord("p")))
+        if final == "M":
+            return Key("enter")
+        text = _SS3_KEYPAD_TEXT.get(final)
+        if text is not None:
+            return _text_key(text)
+        name = _SS3_FINAL.get(final)
+        return Key(name) if name else None

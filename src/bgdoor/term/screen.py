@@ -1,0 +1,335 @@
+"""An off-screen 80x25 grid of cells and the fewest bytes that show it.
+
+Draw onto `Screen.canvas`, then `Screen.render()` returns the bytes that
+bring the caller's terminal from what it last showed to the canvas: only the
+cells that changed, reached by whichever cursor move is shortest (absolute
+CUP, relative moves, CR LF, backspaces, or rewriting the cells in between),
+with an SGR only when the attribute changes.  At 2400 baud (240 bytes a
+second) this is what makes moving a cursor highlight instant.
+
+Rules kept for BBS terminals:
+- colours are SGR 30-37 / 40-47 plus bold (1) and reset (0), nothing else;
+- the bottom-right cell is never written (writing it scrolls many terminals);
+- after writing the last column the cursor position is treated as unknown,
+  because CTerm wraps at once and VT terminals wrap on the next character;
+- line feeds are only sent as CR LF, so a telnet client in newline mode
+  moves the same way;
+- ASCII callers get no SGR at all.
+
+Rows and columns are 1-based throughout, like the terminal's own.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, replace
+
+from bgdoor.term.charset import Charset, encode
+
+ROWS = 25
+COLS = 80
+
+BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE = range(8)
+
+HIDE_CURSOR = b"\x1b[?25l"
+SHOW_CURSOR = b"\x1b[?25h"
+
+
+@dataclass(frozen=True, slots=True)
+class Attr:
+    """fg/bg are colour numbers 0-7, or None for the terminal's default."""
+
+    fg: int | None = None
+    bg: int | None = None
+    bold: bool = False
+
+
+DEFAULT = Attr()
+Cell = tuple[str, Attr]
+_BLANK: Cell = (" ", DEFAULT)
+
+
+def _printable(ch: str) -> str:
+    """One terminal column per grid cell: anything wider, narrower or invisible becomes '?'."""
+    if ch == " ":
+        return ch
+    if len(ch) != 1 or not ch.isprintable():
+        return "?"
+    if unicodedata.east_asian_width(ch) in ("W", "F") or unicodedata.combining(ch):
+        return "?"
+    return ch
+
+
+class Canvas:
+    """A grid of (character, attribute) cells; the bottom-right cell stays blank."""
+
+    def __init__(self, rows: int = ROWS, cols: int = COLS) -> None:
+        self.rows = rows
+        self.cols = cols
+        self.cells: list[list[Cell]] = [[_BLANK] * cols for _ in range(rows)]
+
+    def put(self, row: int, col: int, text: str, attr: Attr = DEFAULT) -> None:
+        """Write text from (row, col) rightwards, clipped at the right edge."""
+        if not 1 <= row <= self.rows:
+            return
+        line = self.cells[row - 1]
+        for i, ch in enumerate(text):
+            c = col + i
+            if c > self.cols:
+                break
+            if c < 1 or (row == self.rows and c == self.cols):
+                continue
+            line[c - 1] = (_printable(ch), attr)
+
+    def fill(self, row: int, col: int, width: int, ch: str = " ", attr: Attr = DEFAULT) -> None:
+        self.put(row, col, ch * width, attr)
+
+    def clear(self, attr: Attr = DEFAULT) -> None:
+        for line in self.cells:
+            line[:] = [(" ", attr)] * self.cols
+        self.cells[-1][-1] = _BLANK
+
+    def get(self, row: int, col: int) -> Cell:
+        return self.cells[row - 1][col - 1]
+
+    def row_text(self, row: int) -> str:
+        return "".join(ch for ch, _ in self.cells[row - 1])
+
+    def copy(self) -> Canvas:
+        other = Canvas(self.rows, self.cols)
+        other.cells = [list(line) for line in self.cells]
+        return other
+
+
+def sgr(old: Attr | None, new: Attr) -> str:
+    """The SGR that turns attribute `old` (None: unknown) into `new`; '' if none is needed."""
+    if old == new:
+        return ""
+    if (
+        old is None
+        or (old.bold and not new.bold)
+        or (old.fg is not None and new.fg is None)
+        or (old.bg is not None and new.bg is None)
+    ):
+        # Only reset can turn bold off or bring back a default colour.
+        params = ["0"]
+        if new.bold:
+            params.append("1")
+        if new.fg is not None:
+            params.append(str(30 + new.fg))
+        if new.bg is not None:
+            params.append(str(40 + new.bg))
+    else:
+        params = []
+        if new.bold and not old.bold:
+            params.append("1")
+        if new.fg != old.fg:
+            params.append(str(30 + new.fg))  # type: ignore[operator]
+        if new.bg != old.bg:
+            params.append(str(40 + new.bg))  # type: ignore[operator]
+    return "\x1b[" + ";".join(params) + "m"
+
+
+def _cup(row: int, col: int) -> str:
+    if col == 1:
+        return "\x1b[H" if row == 1 else f"\x1b[{row}H"
+    return f"\x1b[{row};{col}H"
+
+
+def _rel(n: int, final: str) -> str:
+    return f"\x1b[{final}" if n == 1 else f"\x1b[{n}{final}"
+
+
+class Screen:
+    """What the caller's terminal shows, and the canvas it should show next."""
+
+    def __init__(self, charset: Charset = "utf8", rows: int = ROWS, cols: int = COLS) -> None:
+        self.charset: Charset = charset
+        self.colour = charset != "ascii"
+        self.rows = rows
+        self.cols = cols
+        self.canvas = Canvas(rows, cols)
+        # Where to leave the terminal's own cursor after each render (None: wherever).
+        self.cursor: tuple[int, int] | None = None
+        self._shown: list[list[Cell]] | None = None  # None: unknown, next render redraws all
+        self._pos: tuple[int, int] | None = None
+        self._attr: Attr | None = None
+
+    def load(self, canvas: Canvas) -> None:
+        """Make `canvas` the picture to show next."""
+        self.canvas = canvas.copy()
+
+    def invalidate(self) -> None:
+        """The terminal was disturbed (e.g. another program wrote to it): next render redraws all."""
+        self._shown = None
+
+    def full_redraw(self) -> bytes:
+        """Clear the terminal and draw everything (Ctrl-L)."""
+        head = "\x1b[0m\x1b[2J\x1b[H" if self.colour else "\x1b[2J\x1b[H"
+        self._shown = [[_BLANK] * self.cols for _ in range(self.rows)]
+        self._pos = (1, 1)
+        self._attr = DEFAULT
+        return head.encode("ascii") + self._diff()
+
+    def render(self) -> bytes:
+        """The bytes that bring the terminal from its last state to the canvas."""
+        if self._shown is None:
+            return self.full_redraw()
+        return self._diff()
+
+    # -- internals --------------------------------------------------------
+
+    def _same(self, shown: Cell, want: Cell) -> bool:
+        """Would the caller see the same thing?"""
+        if shown[0] != want[0]:
+            return False
+        if not self.colour:
+            return True
+        if want[0] == " ":
+            return shown[1].bg == want[1].bg  # a blank shows only its background
+        return shown[1] == want[1]
+
+    def _cost(self, ch: str) -> int:
+        return len(encode(ch, self.charset))
+
+    def _diff(self) -> bytes:
+        assert self._shown is not None
+        out: list[bytes] = []
+        rows, cols = self.rows, self.cols
+        for r in range(1, rows + 1):
+            want_line = self.canvas.cells[r - 1]
+            shown_line = self._shown[r - 1]
+            last = cols - 1 if r == rows else cols
+            changed = [c for c in range(1, last + 1) if not self._same(shown_line[c - 1], want_line[c - 1])]
+            if not changed:
+                continue
+            tail = self._blank_tail(want_line)
+            tail_changes = sum(1 for c in changed if c >= tail)
+            for c in changed:
+                if self._same(shown_line[c - 1], want_line[c - 1]):
+                    continue  # already written on the way
+                if c >= tail and tail_changes >= 4:
+                    # Erase to end of line beats writing the blanks one by one.
+                    self._move(r, c, out)
+                    self._set_attr(DEFAULT if self._attr is None or self._attr.bg is not None else self._attr, out)
+                    out.append(b"\x1b[K")
+                    for x in range(c, cols + 1):
+                        shown_line[x - 1] = (" ", self._attr or DEFAULT)
+                    break
+                self._move(r, c, out)
+                self._write(r, c, want_line[c - 1], out)
+        if self.cursor is not None:
+            self._move(*self.cursor, out)
+        return b"".join(out)
+
+    def _blank_tail(self, line: list[Cell]) -> int:
+        """First column from which the wanted line is blank on the default background."""
+        c = self.cols
+        while c >= 1:
+            ch, attr = line[c - 1]
+            if ch != " " or (self.colour and attr.bg is not None):
+                break
+            c -= 1
+        return c + 1
+
+    def _set_attr(self, attr: Attr, out: list[bytes]) -> None:
+        if not self.colour:
+            return
+        code = sgr(self._attr, attr)
+        if code:
+            out.append(code.encode("ascii"))
+        self._attr = attr
+
+    def _write(self, r: int, c: int, cell: Cell, out: list[bytes]) -> None:
+        ch, attr = cell
+        if self.colour:
+            cur = self._attr
+            if ch == " " and cur is not None and cur.bg == attr.bg:
+                attr = cur  # a blank only needs the right background
+            elif ch == " " and cur is not None:
+                attr = replace(cur, bg=attr.bg) if attr.bg is not None else DEFAULT
+            self._set_attr(attr, out)
+        out.append(encode(ch, self.charset))
+        assert self._shown is not None
+        self._shown[r - 1][c - 1] = (ch, self._attr if self.colour and self._attr else DEFAULT)
+        self._pos = None if c == self.cols else (r, c + 1)
+
+    def _through_cost(self, r: int, c0: int, c1: int) -> int | None:
+        """Bytes to reach column c1 by rewriting cells c0..c1-1, or None if that would change them."""
+        assert self._shown is not None
+        shown_line = self._shown[r - 1]
+        want_line = self.canvas.cells[r - 1]
+        total = 0
+        for c in range(c0, c1):
+            want = want_line[c - 1]
+            if not self._same(shown_line[c - 1], want):
+                return None
+            if self.colour and not self._same((want[0], self._attr or DEFAULT), want):
+                return None
+            if self._attr is None and self.colour:
+                return None
+            total += self._cost(want[0])
+            if total > 8:
+                return None  # never beats a relative move
+        return total
+
+    def _move(self, r: int, c: int, out: list[bytes]) -> None:
+        if self._pos == (r, c):
+            return
+        best: list[bytes | tuple[int, int, int]] = [_cup(r, c).encode("ascii")]
+        best_cost = len(best[0])  # type: ignore[arg-type]
+
+        def consider(parts: list[bytes | tuple[int, int, int]]) -> None:
+            nonlocal best, best_cost
+            cost = 0
+            for p in parts:
+                if isinstance(p, bytes):
+                    cost += len(p)
+                else:
+                    through = self._through_cost(*p)
+                    if through is None:
+                        return
+                    cost += through
+            if cost < best_cost:
+                best, best_cost = parts, cost
+
+        def horizontal(prefix: list[bytes | tuple[int, int, int]], from_c: int) -> None:
+            if c > from_c:
+                n = c - from_c
+                consider(prefix + [_rel(n, "C").encode("ascii")])
+                consider(prefix + [(r, from_c, c)])
+            elif c < from_c:
+                n = from_c - c
+                consider(prefix + [b"\x08" * n])
+                consider(prefix + [_rel(n, "D").encode("ascii")])
+                consider(prefix + [b"\r"] + ([] if c == 1 else [_rel(c - 1, "C").encode("ascii")]))
+                if c > 1:
+                    consider(prefix + [b"\r", (r, 1, c)])
+            else:
+                consider(prefix)
+
+        if self._pos is not None:
+            pr, pc = self._pos
+            if pr == r:
+                horizontal([], pc)
+            else:
+                vertical = _rel(abs(r - pr), "B" if r > pr else "A").encode("ascii")
+                horizontal([vertical], pc)
+                if r > pr:
+                    down = b"\r\n" * (r - pr)
+                    if c == 1:
+                        consider([down])
+                    else:
+                        consider([down, _rel(c - 1, "C").encode("ascii")])
+                        consider([down, (r, 1, c)])
+        for part in best:
+            if isinstance(part, bytes):
+                out.append(part)
+            else:
+                row, c0, c1 = part
+                line = self.canvas.cells[row - 1]
+                for x in range(c0, c1):
+                    out.append(encode(line[x - 1][0], self.charset))
+                    assert self._shown is not None
+                    self._shown[row - 1][x - 1] = (line[x - 1][0], self._attr or DEFAULT)
+        self._pos = (r, c)
