@@ -11,9 +11,11 @@ import contextlib
 import time
 from typing import Any, Protocol
 
+from bgdoor.rules.game import Color
 from bgdoor.service import Preferences
-from bgdoor.term.keys import Key, KeyDecoder
-from bgdoor.term.screen import Screen
+from bgdoor.term.charset import glyphs
+from bgdoor.term.keys import DA_REQUEST, Key, KeyDecoder, is_cterm_reply
+from bgdoor.term.screen import HIDE_CURSOR, Attr, Screen
 from bgdoor.term.sound import sound_bytes
 from bgdoor.ui import board as boardmod
 
@@ -22,6 +24,18 @@ __all__ = ["Console", "Hangup", "Key", "Link"]
 ESC_PAUSE = 0.25  # a lone ESC is a key once the line is quiet this long
 MAX_QUEUED_KEYS = 64  # a flood beyond this is dropped, not stored
 IDLE_WARNING = 60.0
+
+# Session styles, taken from the board theme's attributes.
+_STYLE_FIELDS = {
+    "normal": "text",
+    "title": "title",
+    "hot": "heading",
+    "dim": "help",
+    "error": "message",
+    "prompt": "heading",
+    "input": "heading",
+    "frame": "frame",
+}
 
 
 class Hangup(Exception):
@@ -57,7 +71,7 @@ class Console:
         self.theme = "classic"
         self.decoder = KeyDecoder(charset)
         self.screen = Screen(charset=charset)
-        self.keys: asyncio.Queue[Key | None] = asyncio.Queue()
+        self.keys: asyncio.Queue[Key | None] = asyncio.Queue()  # None: the caller hung up
         self._reader: asyncio.Task[None] | None = None
         self._full = True
         self._closed = False
@@ -69,6 +83,9 @@ class Console:
 
     async def start(self) -> None:
         self._reader = asyncio.ensure_future(self._read_loop())
+        if self.charset != "ascii":
+            # Ask who the terminal is (SyncTERM answers as CTerm) and hide its cursor.
+            self.link.write(DA_REQUEST + HIDE_CURSOR)
 
     async def stop(self) -> None:
         self._closed = True
@@ -97,7 +114,12 @@ class Console:
                     data = await self.link.read()
                 if not data:
                     break
-                self._queue(self.decoder.feed(data))
+                keys = self.decoder.feed(data)
+                if any(k.name == "report" for k in keys):
+                    # Terminal reports are answers, not keys: SyncTERM says who it is this way.
+                    self.syncterm = self.syncterm or any(is_cterm_reply(k) for k in keys)
+                    keys = [k for k in keys if k.name != "report"]
+                self._queue(keys)
         except (ConnectionError, OSError):
             pass
         finally:
@@ -141,7 +163,7 @@ class Console:
                 if use_idle and not self._warned and self.idle_timeout - (now - self._last_key) <= IDLE_WARNING:
                     self._warned = True
                     self.message_line("Are you there? Press a key within a minute or you will be disconnected.")
-                    self.bell("warning")
+                    self.bell("error")
                     await self.show()
                 continue
             if key is None:
@@ -157,7 +179,6 @@ class Console:
         while True:
             shown = ("*" * len(text)) if secret else text
             self.put(row, col, shown.ljust(width)[:width], "input")
-            self.screen.cursor(row, col + min(len(text), width - 1))
             await self.show()
             key = await self.key(idle=True)
             if key.name == "enter":
@@ -172,13 +193,24 @@ class Console:
     # ------------------------------------------------------------ output
 
     def clear(self) -> None:
-        self.screen.clear()
+        self.screen.canvas.clear()
+
+    def style(self, name: str) -> Attr:
+        theme = boardmod.theme(self.theme)
+        return getattr(theme, _STYLE_FIELDS.get(name, "text"))
 
     def put(self, row: int, col: int, text: str, style: str = "normal") -> None:
-        self.screen.put(row, col, text, boardmod.style(self.theme, style, self.charset))
+        self.screen.canvas.put(row, col, text, self.style(style))
 
     def box(self, top: int, left: int, bottom: int, right: int, style: str = "frame") -> None:
-        self.screen.box(top, left, bottom, right, boardmod.style(self.theme, style, self.charset))
+        g = glyphs(self.charset)
+        attr = self.style(style)
+        width = right - left - 1
+        self.screen.canvas.put(top, left, g.tl + g.h * width + g.tr, attr)
+        for row in range(top + 1, bottom):
+            self.screen.canvas.put(row, left, g.v, attr)
+            self.screen.canvas.put(row, right, g.v, attr)
+        self.screen.canvas.put(bottom, left, g.bl + g.h * width + g.br, attr)
 
     def message_line(self, text: str) -> None:
         self.put(24, 1, text[:79].ljust(79), "error")
@@ -196,7 +228,7 @@ class Console:
             with contextlib.suppress(ConnectionError, OSError):
                 await self.link.drain()
 
-    def bell(self, effect: str = "bell") -> None:
+    def bell(self, effect: str = "your_turn") -> None:
         data = sound_bytes(effect, self.sound, self.syncterm)
         if data:
             self.link.write(data)
@@ -216,14 +248,31 @@ class Console:
         self._full = True
 
     def sample(self) -> str:
-        return boardmod.sample(self.charset)
+        g = glyphs(self.charset)
+        return f"{g.tl}{g.h * 3}{g.tr} {g.white} {g.black} {g.cursor}{g.source}{g.dest}"
 
     # ------------------------------------------------------------ the board
 
-    def board(self, **fields: Any) -> None:
-        view = boardmod.BoardView(theme=self.theme, **fields)
-        self.screen.clear()
-        boardmod.draw(self.screen, view, self.charset)
+    def board(self, *, viewer: Color, on_roll: Color, names: tuple[str, str], score: tuple[int, int],
+              cube: int, cube_owner: Color | None, turn: Color | None, spectator: bool = False,
+              crawford: bool = False, length: int = 0, **fields: Any) -> None:
+        view = boardmod.BoardView(
+            on_roll=on_roll.value,
+            viewer=viewer.value,
+            white_name=names[0],
+            black_name=names[1],
+            white_score=score[0],
+            black_score=score[1],
+            match_length=length,
+            crawford=crawford,
+            cube_value=None if crawford or length == 1 else cube,
+            cube_owner=cube_owner.value if cube_owner else None,
+            turn=turn.value if turn else None,
+            spectator=spectator,
+            theme=self.theme,
+            **fields,
+        )
+        self.screen.load(boardmod.render_board(view, self.charset))
 
-    def move_cursor(self, loc: int | str, direction: str, viewer: Any) -> int | str:
-        return boardmod.move_cursor(loc, direction)
+    def move_cursor(self, loc: int | str, direction: str, viewer: Color) -> int | str:
+        return boardmod.move_cursor(loc, direction, viewer.value)

@@ -111,7 +111,7 @@ class GameScreen:
         assert self.view is not None
         if old is not None and self.view.version != old.version:
             if self.me is not None and self.view.state.actor is self.me:
-                self.con.bell("turn")
+                self.con.bell("your_turn")
             self.message = self.describe_news(old)
 
     def describe_news(self, old: GameView) -> str:
@@ -155,6 +155,7 @@ class GameScreen:
         viewer = self.me or Color.WHITE
         sources: set[int | str] = set()
         dests: set[int | str] = set()
+        live = position is None  # the current board, not an animation frame
         if position is None:
             if self.turn is not None:
                 position = self.turn.position
@@ -170,17 +171,19 @@ class GameScreen:
             position=position,
             on_roll=on_roll or Color.WHITE,
             viewer=viewer,
+            spectator=self.me is None,
             names=(v.name(Color.WHITE), v.name(Color.BLACK)),
             score=st.score,
             length=st.length,
             cube=st.cube,
             cube_owner=st.cube_owner,
             dice=dice,
-            cursor=self.cursor if self.turn is not None else None,
-            sources=sources,
-            destinations=dests,
-            hand=_point_to_loc(self.hand) if self.hand is not None else None,
-            turn=st.actor,
+            dice_left=self.turn.remaining_dice if self.turn is not None and live else None,
+            cursor=self.cursor if self.turn is not None and live else None,
+            sources=frozenset(sources),
+            destinations=frozenset(dests),
+            in_hand=_point_to_loc(self.hand) if self.hand is not None else None,
+            turn=st.actor or st.turn,
             message=note if note is not None else self.message,
             help=self.help_line(),
             crawford=st.crawford,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -181,8 +180,9 @@ class Session:
                 ("Q", "Quit"),
             ]
             for i, (letter, text) in enumerate(items):
+                # "V)iew ...": the word's own first letter is the key.
                 self.con.put(10 + i, 16, letter, "hot")
-                self.con.put(10 + i, 17, ")" + text)
+                self.con.put(10 + i, 17, ")" + text[1:])
             self.con.put(20, 16, "Your choice: ", "prompt")
             await self.con.show()
             key = await self.con.key(idle=True)
@@ -243,7 +243,8 @@ class Session:
         black = g.black or "(open)"
         turn = g.turn or ("needs a player" if g.status == "open" else "-")
         when = g.updated.strftime("%m-%d %H:%M")
-        return f"#{g.id:<5} {white[:16]:<16} {black[:16]:<16} {g.score[0]:>2}-{g.score[1]:<2}/{g.length:<2} {turn[:14]:<14} {when}"
+        score = f"{g.score[0]}-{g.score[1]}/{g.length}"
+        return f"#{g.id:<5} {white[:14]:<14} {black[:14]:<14} {score:<8} {turn[:14]:<14} {when}"
 
     async def pick(self, title: str, games: list[GameSummary], empty: str) -> GameSummary | None:
         """A numbered list; returns the chosen game, or None to go back."""
@@ -258,7 +259,7 @@ class Session:
                 await self.con.show()
                 await self.con.key(idle=True)
                 return None
-            self.con.put(4, 3, "    Game   White            Black            Score  To act         Last move", "dim")
+            self.con.put(4, 3, "    Game   White          Black          Score    To act         Last move", "dim")
             shown = games[page * per : (page + 1) * per]
             for i, g in enumerate(shown):
                 self.con.put(5 + i, 3, f"{i + 1:>2}) " + self.game_line(g)[:72])
@@ -431,9 +432,6 @@ class Session:
         from bgdoor.ui.game import GameScreen  # noqa: PLC0415 - keeps the menu importable on its own
 
         await GameScreen(self, game_id).run()
-
-    async def random_wait(self) -> None:
-        await asyncio.sleep(random.uniform(0.05, 0.15))
 
     def view_color(self, view: GameView) -> Color:
         return view.viewer_color or Color.WHITE
