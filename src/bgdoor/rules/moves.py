@@ -1,8 +1,9 @@
 """Legal plays: every distinct way to play a roll, and their notation.
 
-Boards inside the generator are lists of 25 counts seen from the side on
-roll, as in `Position`: index i is point i + 1, index 24 the bar.  A move's
-source 25 means the bar and destination 0 means borne off.
+Boards for the step helpers (`_step`, `_apply`, ...) are lists of 25 counts
+seen from the side on roll, as in `Position`: index i is point i + 1, index
+24 the bar.  The generator itself packs both sides in one bytearray (see
+below).  A move's source 25 means the bar and destination 0 means borne off.
 """
 
 from __future__ import annotations
@@ -103,84 +104,161 @@ def _undo(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> None:
             opp[24] -= 1
 
 
-class _Collector:
-    __slots__ = ("best", "found")
+# The generator proper works on one bytearray of 50 counts, the mover's 25 then
+# the opponent's 25 (opponent index j at 25 + j, so the mover's point p is
+# 49 - p there, and the opponent's bar 49).  A result's key is then one
+# bytes() call, and every step is written out in the loops: in Python the
+# function calls, not the arithmetic, are what cost.
 
-    def __init__(self) -> None:
-        self.best = 0
-        self.found: dict[bytes, tuple[Move, ...]] = {}
-
-    def add(self, me: list[int], opp: list[int], moves: list[Move]) -> None:
-        n = len(moves)
-        if n < self.best:
-            return
-        if n > self.best:
-            self.best = n
-            self.found = {}
-        key = bytes(me) + bytes(opp)
-        if key not in self.found:
-            self.found[key] = tuple(moves)
+_Raw = tuple[int, int, bool]  # a move as (src, dst, hit) while generating: cheaper to make than a Move
+_Found = dict[bytes, tuple[_Raw, ...]]  # distinct results and one way to reach each
+_OPP_BAR = 49
+_OUTSIDE = bytes(19)  # the mover's points 7..24 and bar, all empty
+_ABOVE = [bytes(6 - i) for i in range(7)]  # _ABOVE[src]: the home points above src, all empty
 
 
-def _gen_doubles(me: list[int], opp: list[int], die: int, left: int, hi: int, moves: list[Move], out: _Collector) -> None:
-    moved = False
-    if left:
-        for src in _sources(me, hi):
-            if not me[src - 1]:
+def _can_bear_off(b: bytearray, src: int, dst: int) -> bool:
+    """All checkers home, and an overshoot (dst < 0) only from the highest point."""
+    return b[6:25] == _OUTSIDE and (dst == 0 or b[src:6] == _ABOVE[src])
+
+
+def _gen_two(b: bytearray, d1: int, d2: int) -> tuple[_Found, int]:
+    """Results of a roll of two different dice, and how many dice they use."""
+    found: _Found = {}
+    singles: tuple[_Found, _Found] = ({}, {})  # plays of one die only: the higher, the lower
+    high = max(d1, d2)
+    for x, y in ((d1, d2), (d2, d1)):
+        for s1 in (25,) if b[24] else [p for p in range(24, 0, -1) if b[p - 1]]:
+            t1 = s1 - x
+            if t1 > 0:
+                if b[49 - t1] >= 2:
+                    continue
+            elif _can_bear_off(b, s1, t1):
+                t1 = 0
+            else:
                 continue
-            dst = _step(me, opp, src, die)
-            if dst < 0:
-                continue
-            moved = True
-            hit = _apply(me, opp, src, dst)
-            moves.append(Move(src, dst, hit))
-            # Same-die moves commute, so sources never rise: no order is generated twice.
-            _gen_doubles(me, opp, die, left - 1, src, moves, out)
-            moves.pop()
-            _undo(me, opp, src, dst, hit)
-    if not moved:
-        out.add(me, opp, moves)
+            # Make the first move.
+            b[s1 - 1] -= 1
+            h1 = False
+            if t1:
+                b[t1 - 1] += 1
+                if b[49 - t1] == 1:
+                    b[49 - t1] = 0
+                    b[_OPP_BAR] += 1
+                    h1 = True
+            first = (s1, t1, h1)
+            second = False
+            for s2 in (25,) if b[24] else [p for p in range(24, 0, -1) if b[p - 1]]:
+                t2 = s2 - y
+                if t2 > 0:
+                    j = 49 - t2
+                    if b[j] >= 2:
+                        continue
+                    second = True
+                    b[s2 - 1] -= 1
+                    b[t2 - 1] += 1
+                    if b[j] == 1:
+                        b[j] = 0
+                        b[_OPP_BAR] += 1
+                        key = bytes(b)
+                        if key not in found:
+                            found[key] = (first, (s2, t2, True))
+                        b[j] = 1
+                        b[_OPP_BAR] -= 1
+                    else:
+                        key = bytes(b)
+                        if key not in found:
+                            found[key] = (first, (s2, t2, False))
+                    b[t2 - 1] -= 1
+                    b[s2 - 1] += 1
+                elif _can_bear_off(b, s2, t2):
+                    second = True
+                    b[s2 - 1] -= 1
+                    key = bytes(b)
+                    if key not in found:
+                        found[key] = (first, (s2, 0, False))
+                    b[s2 - 1] += 1
+            if not second and not found:
+                singles[x != high].setdefault(bytes(b), (first,))
+            # Take the first move back.
+            b[s1 - 1] += 1
+            if t1:
+                b[t1 - 1] -= 1
+                if h1:
+                    b[49 - t1] = 1
+                    b[_OPP_BAR] -= 1
+    if found:
+        return found, 2
+    # Only one die can be played: the higher one, if it can.
+    for one in singles:
+        if one:
+            return one, 1
+    return {}, 0
 
 
-def _gen_dice(me: list[int], opp: list[int], dice: tuple[int, ...], moves: list[Move], out: _Collector) -> None:
-    """All orders of distinct dice (at most two)."""
-    moved = False
-    for k, die in enumerate(dice):
-        rest = dice[:k] + dice[k + 1 :]
-        for src in _sources(me):
-            if not me[src - 1]:
-                continue
-            dst = _step(me, opp, src, die)
-            if dst < 0:
-                continue
-            moved = True
-            hit = _apply(me, opp, src, dst)
-            moves.append(Move(src, dst, hit))
-            _gen_dice(me, opp, rest, moves, out)
-            moves.pop()
-            _undo(me, opp, src, dst, hit)
-    if not moved:
-        out.add(me, opp, moves)
+def _gen_four(b: bytearray, die: int) -> tuple[_Found, int]:
+    """Results of a double, and how many of its four dice they use."""
+    found: _Found = {}
+    best = 0
+    moves: list[_Raw] = []
+
+    def walk(left: int, hi: int) -> None:
+        nonlocal found, best
+        moved = False
+        if left:
+            if b[24]:
+                sources: range | tuple[int, ...] = (25,) if hi == 25 else ()
+            else:
+                sources = range(min(hi, 24), 0, -1)
+            for src in sources:
+                if not b[src - 1]:
+                    continue
+                dst = src - die
+                if dst > 0:
+                    if b[49 - dst] >= 2:
+                        continue
+                elif _can_bear_off(b, src, dst):
+                    dst = 0
+                else:
+                    continue
+                moved = True
+                b[src - 1] -= 1
+                hit = False
+                if dst:
+                    b[dst - 1] += 1
+                    if b[49 - dst] == 1:
+                        b[49 - dst] = 0
+                        b[_OPP_BAR] += 1
+                        hit = True
+                moves.append((src, dst, hit))
+                # Same-die moves commute, so sources never rise: no order is generated twice.
+                walk(left - 1, src)
+                moves.pop()
+                b[src - 1] += 1
+                if dst:
+                    b[dst - 1] -= 1
+                    if hit:
+                        b[49 - dst] = 1
+                        b[_OPP_BAR] -= 1
+        if not moved:
+            n = len(moves)
+            if n < best:
+                return
+            if n > best:
+                best = n
+                found = {}
+            key = bytes(b)
+            if key not in found:
+                found[key] = tuple(moves)
+
+    walk(4, 25)
+    return found, best
 
 
-def _generate(me: list[int], opp: list[int], dice: tuple[int, ...]) -> _Collector:
-    """Results using as many of `dice` as possible (a tuple of remaining dice)."""
-    out = _Collector()
-    if dice and all(d == dice[0] for d in dice) and len(dice) > 1:
-        _gen_doubles(me, opp, dice[0], len(dice), 25, [], out)
-    else:
-        _gen_dice(me, opp, dice, [], out)
-        if out.best == 1 and len(dice) == 2:
-            # Only one die can be played: the higher one, if it can.
-            high = max(dice)
-            higher = {k: m for k, m in out.found.items() if _die_of(m[0]) == high}
-            if higher:
-                out.found = higher
-    return out
-
-
-def _die_of(move: Move) -> int:
-    return move.src - move.dst if move.dst else -1  # an overshooting bear-off is only known as "off"
+def _generate(position: Position, dice: tuple[int, int]) -> tuple[_Found, int]:
+    d1, d2 = _check_dice(dice)
+    b = bytearray(position.player + position.opponent)
+    return _gen_four(b, d1) if d1 == d2 else _gen_two(b, d1, d2)
 
 
 def _check_dice(dice: tuple[int, int] | list[int]) -> tuple[int, int]:
@@ -198,24 +276,38 @@ def roll_dice(dice: tuple[int, int]) -> tuple[int, ...]:
     return (d1,) * 4 if d1 == d2 else (d1, d2)
 
 
+# Every possible Move, made once: building plays is otherwise a large part of legal_plays' time.
+_MOVES: dict[_Raw, Move] = {(s, d, h): Move(s, d, h) for s in range(1, 26) for d in range(s) for h in (False, True)}
+
+
 def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     """One play per distinct resulting position; empty when the roll cannot be played."""
-    me = list(position.player)
-    opp = list(position.opponent)
-    out = _generate(me, opp, roll_dice(dice))
-    if out.best == 0:
+    found, best = _generate(position, dice)
+    if best == 0:
         return []
-    make = Position._make
+    # Results are valid by construction, so the objects are filled in directly through
+    # their slots (both are slotted dataclasses), skipping the checks and the Python-level
+    # constructor calls: a third of legal_plays' time went on building the results.
+    new = object.__new__
+    set_player, set_opponent = Position.player.__set__, Position.opponent.__set__  # type: ignore[attr-defined]
+    set_moves, set_position = Play.moves.__set__, Play.position.__set__  # type: ignore[attr-defined]
+    move = _MOVES.__getitem__
     plays = []
-    for key, moves in out.found.items():
-        plays.append(Play(moves, make(tuple(key[25:]), tuple(key[:25]))))
+    for key, raw in found.items():
+        pos = new(Position)
+        set_player(pos, tuple(key[25:]))
+        set_opponent(pos, tuple(key[:25]))
+        play = new(Play)
+        set_moves(play, tuple(map(move, raw)))
+        set_position(play, pos)
+        plays.append(play)
     return plays
 
 
 def play_count(position: Position, dice: tuple[int, int]) -> tuple[int, int]:
     """(number of distinct plays, dice used per play), cheaper than building plays."""
-    out = _generate(list(position.player), list(position.opponent), roll_dice(dice))
-    return (len(out.found) if out.best else 0, out.best)
+    found, best = _generate(position, dice)
+    return (len(found) if best else 0, best)
 
 
 # ------------------------------------------------------------------ notation
