@@ -247,12 +247,30 @@ class Screen:
             if ch == " " and cur is not None and cur.bg == attr.bg:
                 attr = cur  # a blank only needs the right background
             elif ch == " " and cur is not None:
-                attr = replace(cur, bg=attr.bg) if attr.bg is not None else DEFAULT
+                attr = self._blank_attr(cur, attr, r, c)
             self._set_attr(attr, out)
         out.append(encode(ch, self.charset))
         assert self._shown is not None
         self._shown[r - 1][c - 1] = (ch, self._attr if self.colour and self._attr else DEFAULT)
         self._pos = None if c == self.cols else (r, c + 1)
+
+    def _blank_attr(self, cur: Attr, want: Attr, r: int, c: int) -> Attr:
+        """The cheapest attribute to write a blank in: any with the right background.
+
+        Either change only the background, or, if the next cell is about to
+        be written with that same background, switch straight to its
+        attribute so it needs no SGR of its own.
+        """
+        only_bg = replace(cur, bg=want.bg) if want.bg is not None else DEFAULT
+        if c >= self.cols:
+            return only_bg
+        assert self._shown is not None
+        nxt = self.canvas.cells[r - 1][c]
+        if nxt[1].bg != want.bg or self._same(self._shown[r - 1][c], nxt):
+            return only_bg
+        direct = len(sgr(cur, nxt[1]))
+        stepwise = len(sgr(cur, only_bg)) + len(sgr(only_bg, nxt[1]))
+        return nxt[1] if direct <= stepwise else only_bg
 
     def _through_cost(self, r: int, c0: int, c1: int) -> int | None:
         """Bytes to reach column c1 by rewriting cells c0..c1-1, or None if that would change them."""

@@ -1,0 +1,623 @@
+"""The board renderer: a pure function from game state and viewer to screen cells.
+
+Colours and sides
+-----------------
+A Position is seen from the side on roll (`position.player`).  `BoardView`
+says which colour that side is (`on_roll`) and which colour is looking
+(`viewer`).  The viewer's checkers are `position.player` when the viewer is
+on roll, else `position.opponent`; either way every point number on the
+screen is counted from the viewer's own side: the viewer's point p holds
+the viewer's side[p - 1] and the other side's side[24 - p].
+
+Layout (80x25)
+--------------
+By default ("own" orientation) every player sees the board from their own
+seat with their home board at the bottom right: 1..6 bottom right, 7..12
+bottom left, 13..18 top left, 19..24 top right; the viewer's checkers travel
+24 -> 1 counter-clockwise.  From White's seat this is the UltraSoft figure:
+White moves counter-clockwise and Black clockwise.  The "table" orientation
+instead shows Black the same table turned round, as in the UltraSoft
+figure's Black view: Black's home at the bottom left, Black moving clockwise.
+
+    row 1       title bar: match length, Crawford
+    row 2       point numbers 13..24 (viewer numbering), BAR
+    row 3       frame
+    rows 4-8    top points, checkers stacked from the edge (row 4) inwards
+    rows 9-11   middle: dice of the side to play (viewer's in the home half)
+    rows 12-16  bottom points, checkers stacked from row 16 upwards
+    row 17      frame
+    row 18      point numbers 12..1, OFF
+    row 20      message line;  row 22  key-help line;  rows 23-25 free for prompts
+
+Columns: cube 1-5 (rows 4-6 opponent owns it, 9-11 centred, 14-16 viewer
+owns it); frame 7-53 with the bar at 27-29 and the trays at 50-52 (the
+opponent's borne-off checkers top, the viewer's bottom, three to a row);
+names, scores and pip counts at 56-80.  A point is three columns with its
+checkers in the middle one; a stack taller than five shows four checkers
+and then its count.  The viewer's checkers on the bar sit in the top half of
+the bar (next to the points they enter on), the opponent's in the bottom half.
+
+Each point number is followed by a marker column: the cursor (and the
+checker in hand), legal sources and legal destinations are marked there,
+so they show even in ASCII where there is no colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union, get_args
+
+from bgdoor.rules import Position
+from bgdoor.term.charset import Charset, Glyphs, glyphs
+from bgdoor.term.screen import (
+    BLACK,
+    BLUE,
+    CYAN,
+    GREEN,
+    RED,
+    WHITE,
+    YELLOW,
+    Attr,
+    Canvas,
+)
+
+Colour = Literal["white", "black"]
+Orientation = Literal["own", "table"]
+Loc = Union[int, Literal["bar", "off"]]
+Direction = Literal["up", "down", "left", "right", "home", "end", "pgup", "pgdn"]
+
+CHECKERS = 15
+POINT_HEIGHT = 5
+
+TITLE_ROW = 1
+TOP_LABEL_ROW = 2
+TOP_FRAME_ROW = 3
+TOP_ROWS = (4, 5, 6, 7, 8)  # from the edge inwards
+MIDDLE_ROWS = (9, 10, 11)
+BOTTOM_ROWS = (16, 15, 14, 13, 12)  # from the edge inwards
+BOTTOM_FRAME_ROW = 17
+BOTTOM_LABEL_ROW = 18
+MESSAGE_ROW = 20
+HELP_ROW = 22
+PROMPT_ROW = 24
+PANEL_COL = 58
+
+# Columns in the "own" layout; the "table" layout mirrors them around the bar.
+_MIRROR = 56
+_CUBE_COLS = (1, 5)
+_OUTER_LEFT, _OUTER_RIGHT = 7, 53
+_BAR_LEFT, _BAR_RIGHT = 26, 30
+_TRAY_LINE = 49
+BAR_COL = 28
+_TRAY_COLS = (50, 51, 52)
+
+
+def other(colour: Colour) -> Colour:
+    return "black" if colour == "white" else "white"
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    name: str
+    title: Attr
+    frame: Attr
+    board: Attr  # the inside of the board; only its background shows
+    point_a: Attr  # empty places on odd points
+    point_b: Attr  # ... on even points
+    white: Attr  # White's checkers
+    black: Attr  # Black's checkers
+    label: Attr  # point numbers
+    cursor: Attr
+    source: Attr
+    dest: Attr
+    in_hand: Attr
+    die: Attr
+    die_used: Attr
+    cube: Attr
+    heading: Attr  # names in the panel
+    text: Attr
+    message: Attr
+    help: Attr
+
+
+_CLASSIC = Theme(
+    name="classic",
+    title=Attr(WHITE, BLUE, True),
+    frame=Attr(YELLOW),
+    board=Attr(),
+    point_a=Attr(RED),
+    point_b=Attr(CYAN),
+    white=Attr(WHITE, None, True),
+    black=Attr(RED, None, True),
+    label=Attr(WHITE),
+    cursor=Attr(BLACK, WHITE),
+    source=Attr(YELLOW, None, True),
+    dest=Attr(GREEN, None, True),
+    in_hand=Attr(YELLOW, None, True),
+    die=Attr(WHITE, None, True),
+    die_used=Attr(BLUE, None, True),
+    cube=Attr(YELLOW, None, True),
+    heading=Attr(YELLOW, None, True),
+    text=Attr(WHITE),
+    message=Attr(GREEN, None, True),
+    help=Attr(CYAN),
+)
+
+_FELT = Theme(
+    name="felt",
+    title=Attr(WHITE, GREEN, True),
+    frame=Attr(YELLOW, GREEN, True),
+    board=Attr(None, GREEN),
+    point_a=Attr(RED, GREEN),
+    point_b=Attr(WHITE, GREEN),
+    white=Attr(WHITE, GREEN, True),
+    black=Attr(BLACK, GREEN),
+    label=Attr(GREEN, None, True),
+    cursor=Attr(BLACK, WHITE),
+    source=Attr(YELLOW, None, True),
+    dest=Attr(CYAN, None, True),
+    in_hand=Attr(YELLOW, GREEN, True),
+    die=Attr(BLACK, WHITE),
+    die_used=Attr(WHITE, GREEN),
+    cube=Attr(BLACK, WHITE),
+    heading=Attr(GREEN, None, True),
+    text=Attr(WHITE),
+    message=Attr(YELLOW, None, True),
+    help=Attr(GREEN),
+)
+
+_AMBER = Attr(YELLOW)
+_AMBER_BOLD = Attr(YELLOW, None, True)
+_MONO = Theme(
+    name="mono",
+    title=Attr(BLACK, YELLOW),
+    frame=_AMBER,
+    board=Attr(),
+    point_a=_AMBER,
+    point_b=_AMBER,
+    white=_AMBER_BOLD,
+    black=_AMBER,
+    label=_AMBER,
+    cursor=Attr(BLACK, YELLOW),
+    source=_AMBER_BOLD,
+    dest=_AMBER_BOLD,
+    in_hand=Attr(BLACK, YELLOW),
+    die=_AMBER_BOLD,
+    die_used=_AMBER,
+    cube=_AMBER_BOLD,
+    heading=_AMBER_BOLD,
+    text=_AMBER,
+    message=_AMBER_BOLD,
+    help=_AMBER,
+)
+
+_WOOD = Theme(
+    name="wood",
+    title=Attr(YELLOW, RED, True),
+    frame=Attr(RED, YELLOW),
+    board=Attr(None, YELLOW),
+    point_a=Attr(RED, YELLOW),
+    point_b=Attr(BLACK, YELLOW),
+    white=Attr(WHITE, YELLOW, True),
+    black=Attr(BLACK, YELLOW),
+    label=Attr(YELLOW),
+    cursor=Attr(BLACK, WHITE),
+    source=Attr(WHITE, None, True),
+    dest=Attr(GREEN, None, True),
+    in_hand=Attr(CYAN, YELLOW, True),
+    die=Attr(BLACK, WHITE),
+    die_used=Attr(WHITE, YELLOW),
+    cube=Attr(YELLOW, RED, True),
+    heading=Attr(YELLOW, None, True),
+    text=Attr(WHITE),
+    message=Attr(WHITE, None, True),
+    help=Attr(YELLOW),
+)
+
+THEMES: dict[str, Theme] = {t.name: t for t in (_CLASSIC, _FELT, _MONO, _WOOD)}
+THEMES["green"] = _FELT
+THEMES["tournament"] = _FELT
+THEMES["amber"] = _MONO
+
+
+def theme(name: str) -> Theme:
+    try:
+        return THEMES[name]
+    except KeyError:
+        raise ValueError(f"unknown theme {name!r}; one of {', '.join(sorted(THEMES))}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """Everything the board shows, for one viewer.
+
+    Locations (cursor, sources, destinations, in_hand) are the viewer's point
+    numbers 1..24, 'bar' (the viewer's checkers on the bar) or 'off' (the
+    viewer's tray).  `in_hand` is where the picked-up checker came from; the
+    position still counts it there.
+    """
+
+    position: Position
+    on_roll: Colour = "white"
+    viewer: Colour = "white"
+    white_name: str = "White"
+    black_name: str = "Black"
+    white_score: int = 0
+    black_score: int = 0
+    match_length: int = 0  # 0: unlimited / money session
+    crawford: bool = False
+    cube_value: int | None = 1  # None: no cube on the board (Crawford game, cubeless)
+    cube_owner: Colour | None = None  # None: centred
+    dice: tuple[int, int] | None = None
+    dice_left: tuple[int, ...] | None = None  # dice still to play; None: all
+    turn: Colour | None = None  # whose turn it is; None: the side on roll
+    cursor: Loc | None = None
+    sources: frozenset[Loc] = field(default_factory=frozenset)
+    destinations: frozenset[Loc] = field(default_factory=frozenset)
+    in_hand: Loc | None = None
+    message: str = ""
+    help: str = ""
+    theme: str = "classic"
+    orientation: Orientation = "own"
+    spectator: bool = False  # the viewer only watches: no "you"
+    show_pips: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("on_roll", "viewer"):
+            if getattr(self, name) not in get_args(Colour):
+                raise ValueError(f"{name} must be 'white' or 'black'")
+        if self.orientation not in get_args(Orientation):
+            raise ValueError("orientation must be 'own' or 'table'")
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        """The viewer's 25 counts, in the viewer's numbering."""
+        p = self.position
+        return p.player if self.viewer == self.on_roll else p.opponent
+
+    @property
+    def theirs(self) -> tuple[int, ...]:
+        """The other side's 25 counts, in their own numbering."""
+        p = self.position
+        return p.opponent if self.viewer == self.on_roll else p.player
+
+    def checkers_on(self, point: int) -> tuple[Colour | None, int]:
+        """Who has how many checkers on the viewer's point 1..24."""
+        n = self.mine[point - 1]
+        if n:
+            return self.viewer, n
+        n = self.theirs[24 - point]
+        if n:
+            return other(self.viewer), n
+        return None, 0
+
+    def name_of(self, colour: Colour) -> str:
+        return self.white_name if colour == "white" else self.black_name
+
+    def score_of(self, colour: Colour) -> int:
+        return self.white_score if colour == "white" else self.black_score
+
+    def pips_of(self, colour: Colour) -> int:
+        side = self.mine if colour == self.viewer else self.theirs
+        return sum(n * (i + 1) for i, n in enumerate(side))
+
+    def off_of(self, colour: Colour) -> int:
+        side = self.mine if colour == self.viewer else self.theirs
+        return CHECKERS - sum(side)
+
+
+# -- geometry -----------------------------------------------------------------
+
+
+def _mirrored(viewer: Colour, orientation: Orientation) -> bool:
+    return orientation == "table" and viewer == "black"
+
+
+def _x(col: int, mirrored: bool) -> int:
+    return _MIRROR - col if mirrored else col
+
+
+def point_column(point: int, viewer: Colour = "white", orientation: Orientation = "own") -> tuple[int, str]:
+    """Screen column of a point's checkers and whether it is in the 'top' or 'bottom' half."""
+    if not 1 <= point <= 24:
+        raise ValueError(f"no point {point}")
+    if point <= 6:
+        col, half = 32 + 3 * (6 - point), "bottom"
+    elif point <= 12:
+        col, half = 9 + 3 * (12 - point), "bottom"
+    elif point <= 18:
+        col, half = 9 + 3 * (point - 13), "top"
+    else:
+        col, half = 32 + 3 * (point - 19), "top"
+    return _x(col, _mirrored(viewer, orientation)), half
+
+
+def tray_columns(viewer: Colour = "white", orientation: Orientation = "own") -> tuple[int, int, int]:
+    m = _mirrored(viewer, orientation)
+    cols = sorted(_x(c, m) for c in _TRAY_COLS)
+    return cols[0], cols[1], cols[2]
+
+
+def label_cell(loc: Loc, viewer: Colour = "white", orientation: Orientation = "own") -> tuple[int, int]:
+    """(row, first column) of a location's 3-column label; its marker column follows it."""
+    if loc == "bar":
+        return TOP_LABEL_ROW, BAR_COL - 1
+    if loc == "off":
+        return BOTTOM_LABEL_ROW, tray_columns(viewer, orientation)[0]
+    col, half = point_column(loc, viewer, orientation)
+    return (TOP_LABEL_ROW if half == "top" else BOTTOM_LABEL_ROW), col - 1
+
+
+def _cursor_rows(viewer: Colour, orientation: Orientation) -> tuple[list[Loc], list[Loc]]:
+    """The cursor's stops, left to right on screen: (top row, bottom row)."""
+    top: list[tuple[int, Loc]] = [(BAR_COL, "bar")]
+    bottom: list[tuple[int, Loc]] = [(tray_columns(viewer, orientation)[1], "off")]
+    for p in range(1, 25):
+        col, half = point_column(p, viewer, orientation)
+        (top if half == "top" else bottom).append((col, p))
+    return [loc for _, loc in sorted(top, key=lambda t: t[0])], [loc for _, loc in sorted(bottom, key=lambda t: t[0])]
+
+
+_DIAGONALS: dict[str, tuple[str, str]] = {
+    "home": ("up", "left"),
+    "pgup": ("up", "right"),
+    "end": ("down", "left"),
+    "pgdn": ("down", "right"),
+}
+
+
+def move_cursor(loc: Loc, direction: str, viewer: Colour = "white", orientation: Orientation = "own") -> Loc:
+    """Where the cursor goes from `loc` on a keypad move.
+
+    left/right step along the row of points on screen (the top row has the
+    bar between 18 and 19, the bottom row ends in the tray right of point 1)
+    and stop at the ends; up/down jump to the facing point in the other row
+    (the bar faces the viewer's 6-point side, the tray the 24-point); the
+    keypad diagonals (7 9 1 3 = home pgup end pgdn) do both.
+    """
+    if direction in _DIAGONALS:
+        vertical, horizontal = _DIAGONALS[direction]
+        return move_cursor(move_cursor(loc, vertical, viewer, orientation), horizontal, viewer, orientation)
+    top, bottom = _cursor_rows(viewer, orientation)
+    row = top if loc in top else bottom
+    if loc not in row:
+        raise ValueError(f"no cursor location {loc!r}")
+    i = row.index(loc)
+    if direction == "left":
+        return row[max(0, i - 1)]
+    if direction == "right":
+        return row[min(len(row) - 1, i + 1)]
+    if direction in ("up", "down"):
+        going_up = direction == "up"
+        if (row is top) == going_up:
+            return loc  # already in that row
+        if loc == "bar":
+            return 6  # the bar sits between 7 and 6 below it; 6 is the home side
+        if loc == "off":
+            return 24
+        return 25 - loc if isinstance(loc, int) else loc
+    raise ValueError(f"unknown direction {direction!r}")
+
+
+# -- drawing ------------------------------------------------------------------
+
+
+def _cube_text(value: int) -> str:
+    if value <= 1:
+        return "64"
+    if value < 1000:
+        return str(value)
+    return f"{value // 1024}K"
+
+
+class _Painter:
+    def __init__(self, view: BoardView, charset: Charset) -> None:
+        self.v = view
+        self.g: Glyphs = glyphs(charset)
+        self.t = theme(view.theme)
+        self.m = _mirrored(view.viewer, view.orientation)
+        self.c = Canvas()
+
+    def x(self, col: int) -> int:
+        return _x(col, self.m)
+
+    def checker(self, colour: Colour) -> tuple[str, Attr]:
+        if colour == "white":
+            return self.g.white, self.t.white
+        return self.g.black, self.t.black
+
+    def paint(self) -> Canvas:
+        self.title()
+        self.frame()
+        self.points()
+        self.bar()
+        self.trays()
+        self.labels()
+        self.dice()
+        self.cube()
+        self.panel()
+        v, t = self.v, self.t
+        if v.message:
+            self.c.put(MESSAGE_ROW, 2, v.message[:78], t.message)
+        if v.help:
+            self.c.put(HELP_ROW, 2, v.help[:78], t.help)
+        return self.c
+
+    def title(self) -> None:
+        v, t, c = self.v, self.t, self.c
+        c.fill(TITLE_ROW, 1, 80, " ", t.title)
+        c.put(TITLE_ROW, 2, "BACKGAMMON", t.title)
+        if v.match_length:
+            info = f"Match to {v.match_length}"
+            if v.crawford:
+                info += f" {self.g.dot} Crawford"
+        else:
+            info = "Unlimited match"
+        c.put(TITLE_ROW, 80 - len(info), info, t.title)
+
+    def frame(self) -> None:
+        g, t, c = self.g, self.t, self.c
+        left, right = sorted((self.x(_OUTER_LEFT), self.x(_OUTER_RIGHT)))
+        inner = [self.x(_BAR_LEFT), self.x(_BAR_RIGHT), self.x(_TRAY_LINE)]
+        for row, corner_l, corner_r, tee in (
+            (TOP_FRAME_ROW, g.tl, g.tr, g.t_down),
+            (BOTTOM_FRAME_ROW, g.bl, g.br, g.t_up),
+        ):
+            c.put(row, left, corner_l + g.h * (right - left - 1) + corner_r, t.frame)
+            for col in inner:
+                c.put(row, col, tee, t.frame)
+        for row in range(TOP_FRAME_ROW + 1, BOTTOM_FRAME_ROW):
+            c.put(row, left, g.v, t.frame)
+            c.put(row, right, g.v, t.frame)
+            c.fill(row, left + 1, right - left - 1, " ", t.board)
+            for col in inner:
+                c.put(row, col, g.iv, t.frame)
+        # The line between the two trays.
+        mid = MIDDLE_ROWS[1]
+        tray_line, outer = self.x(_TRAY_LINE), self.x(_OUTER_RIGHT)
+        lo, hi = sorted((tray_line, outer))
+        c.put(mid, lo + 1, g.ih * (hi - lo - 1), t.frame)
+        if self.m:
+            c.put(mid, outer, g.t_right, t.frame)
+            c.put(mid, tray_line, g.ij_left, t.frame)
+        else:
+            c.put(mid, tray_line, g.ij_right, t.frame)
+            c.put(mid, outer, g.t_left, t.frame)
+
+    def stack(self, col: int, rows: tuple[int, ...], colour: Colour, n: int, highlight_top: bool) -> None:
+        """n checkers of one colour in a column, from the edge inwards; a count past the fifth."""
+        glyph, attr = self.checker(colour)
+        shown = n if n <= POINT_HEIGHT else POINT_HEIGHT - 1
+        for i in range(shown):
+            top = i == shown - 1 and n <= POINT_HEIGHT
+            self.c.put(rows[i], col, glyph, self.t.in_hand if highlight_top and top else attr)
+        if n > POINT_HEIGHT:
+            count_attr = self.t.in_hand if highlight_top else attr
+            self.c.put(rows[POINT_HEIGHT - 1], col - 1, f"{n:>2}", count_attr)
+
+    def points(self) -> None:
+        v, g, t = self.v, self.g, self.t
+        for p in range(1, 25):
+            col, half = point_column(p, v.viewer, v.orientation)
+            rows = TOP_ROWS if half == "top" else BOTTOM_ROWS
+            empty = t.point_a if p % 2 else t.point_b
+            for row in rows:
+                self.c.put(row, col, g.point, empty)
+            owner, n = v.checkers_on(p)
+            if owner is not None:
+                self.stack(col, rows, owner, n, v.in_hand == p and owner == v.viewer)
+
+    def bar(self) -> None:
+        v = self.v
+        mine, theirs = v.mine[24], v.theirs[24]
+        if mine:
+            self.stack(BAR_COL, TOP_ROWS, v.viewer, mine, v.in_hand == "bar")
+        if theirs:
+            self.stack(BAR_COL, tuple(reversed(BOTTOM_ROWS)), other(v.viewer), theirs, False)
+
+    def trays(self) -> None:
+        v = self.v
+        cols = tray_columns(v.viewer, v.orientation)
+        for colour, rows in ((other(v.viewer), TOP_ROWS), (v.viewer, BOTTOM_ROWS)):
+            glyph, attr = self.checker(colour)
+            n = v.off_of(colour)
+            for i in range(n):
+                self.c.put(rows[i // 3], cols[i % 3], glyph, attr)
+
+    def labels(self) -> None:
+        v, g, t = self.v, self.g, self.t
+        locs: list[Loc] = [*range(1, 25), "bar", "off"]
+        for loc in locs:
+            row, col = label_cell(loc, v.viewer, v.orientation)
+            text = f"{loc:>2} " if isinstance(loc, int) else ("BAR" if loc == "bar" else "OFF")
+            attr, mark = t.label, " "
+            if loc == v.cursor:
+                attr = t.cursor
+                if v.in_hand is not None:
+                    mark = self.checker(v.viewer)[0]
+                else:
+                    mark = g.cursor
+            elif loc in v.destinations:
+                attr, mark = t.dest, g.dest
+            elif loc in v.sources:
+                attr, mark = t.source, g.source
+            if isinstance(loc, int):
+                self.c.put(row, col, text[:2] + mark, attr)
+            else:
+                self.c.put(row, col, text, attr)
+                self.c.put(row, col + 3, mark, attr)
+
+    def dice(self) -> None:
+        v, g, t = self.v, self.g, self.t
+        if v.dice is None:
+            return
+        turn = v.turn or v.on_roll
+        # The side to play rolls in its own home half: the viewer's is points 1-6.
+        starts = (35, 41) if turn == v.viewer else (12, 18)
+        left = list(v.dice_left) if v.dice_left is not None else None
+        for start, die in zip(starts, v.dice):
+            used = False
+            if left is not None:
+                if die in left:
+                    left.remove(die)
+                else:
+                    used = True
+            attr = t.die_used if used else t.die
+            col = self.x(start + 2) if self.m else start
+            r0 = MIDDLE_ROWS[0]
+            self.c.put(r0, col, g.stl + g.sh + g.str_, attr)
+            self.c.put(r0 + 1, col, g.sv + str(die) + g.sv, attr)
+            self.c.put(r0 + 2, col, g.sbl + g.sh + g.sbr, attr)
+
+    def cube(self) -> None:
+        v, g, t = self.v, self.g, self.t
+        if v.cube_value is None:
+            return
+        if v.cube_owner is None:
+            r0 = MIDDLE_ROWS[0]
+        elif v.cube_owner == v.viewer:
+            r0 = 14
+        else:
+            r0 = 4
+        left = self.x(_CUBE_COLS[1]) if self.m else _CUBE_COLS[0]
+        self.c.put(r0, left, g.stl + g.sh * 3 + g.str_, t.cube)
+        self.c.put(r0 + 1, left, g.sv + f"{_cube_text(v.cube_value):^3}" + g.sv, t.cube)
+        self.c.put(r0 + 2, left, g.sbl + g.sh * 3 + g.sbr, t.cube)
+
+    def panel(self) -> None:
+        v, g, t, c = self.v, self.g, self.t, self.c
+        turn = v.turn or v.on_roll
+        col = PANEL_COL
+        for colour, row in ((other(v.viewer), 4), (v.viewer, 14)):
+            glyph, attr = self.checker(colour)
+            name = v.name_of(colour)
+            you = colour == v.viewer and not v.spectator
+            width = 80 - col - 2 - (6 if you else 0)
+            c.put(row, col, glyph, attr)
+            c.put(row, col + 2, name[:width] + (" (you)" if you else ""), t.heading)
+            score = f"Score {v.score_of(colour)}"
+            if v.match_length:
+                score += f"/{v.match_length}"
+            c.put(row + 1, col + 2, score, t.text)
+            extra = f"Off {v.off_of(colour)}"
+            if v.show_pips:
+                extra = f"Pips {v.pips_of(colour):<4}" + extra
+            c.put(row + 2, col + 2, extra, t.text)
+            if colour == turn:
+                c.put(row, col - 2, g.turn, t.heading)  # column 56, clear of a mirrored cube
+        mid = MIDDLE_ROWS[1]
+        if turn == v.viewer and not v.spectator:
+            line = "Your turn"
+        else:
+            line = f"{v.name_of(turn)[:16]} to play"
+        if v.dice is not None:
+            line += f" {v.dice[0]}-{v.dice[1]}"
+        c.put(mid, col, line[: 80 - col], t.heading)
+        if v.cube_value is not None and v.cube_value > 1:
+            owner = "centred" if v.cube_owner is None else v.name_of(v.cube_owner)[:12]
+            c.put(mid + 1, col, f"Cube {v.cube_value} {owner}"[: 80 - col], t.text)
+
+
+def render_board(view: BoardView, charset: Charset = "utf8") -> Canvas:
+    """The full 80x25 screen for one viewer: a fresh Canvas, nothing else touched."""
+    return _Painter(view, charset).paint()

@@ -1,0 +1,344 @@
+"""Board layout: numbering from each seat, cursor keys, highlights, dice, cube, panel, themes."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+
+import pyte
+import pytest
+
+from bgdoor.rules import Position
+from bgdoor.term.charset import glyphs
+from bgdoor.term.screen import COLS, ROWS, Attr, Screen
+from bgdoor.ui.board import (
+    HELP_ROW,
+    MESSAGE_ROW,
+    THEMES,
+    BoardView,
+    Loc,
+    label_cell,
+    move_cursor,
+    point_column,
+    render_board,
+    theme,
+)
+
+PYTE_COLOURS = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]
+START = Position.start()
+
+
+def shown(view: BoardView, charset: str = "utf8") -> pyte.Screen:
+    screen = Screen(charset)  # type: ignore[arg-type]
+    screen.load(render_board(view, charset))  # type: ignore[arg-type]
+    term = pyte.Screen(COLS, ROWS)
+    pyte.Stream(term).feed(screen.full_redraw().decode("cp437" if charset == "cp437" else "utf-8"))
+    return term
+
+
+def pyte_attr(attr: Attr) -> tuple[str, str, bool]:
+    fg = "default" if attr.fg is None else PYTE_COLOURS[attr.fg]
+    bg = "default" if attr.bg is None else PYTE_COLOURS[attr.bg]
+    return fg, bg, attr.bold
+
+
+def numbers(line: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", line)]
+
+
+# -- numbering from each seat -------------------------------------------------------
+
+
+@pytest.mark.parametrize("viewer", ["white", "black"])
+def test_own_seat_home_board_bottom_right(viewer: str) -> None:
+    term = shown(BoardView(START, viewer=viewer))  # type: ignore[arg-type]
+    assert numbers(term.display[1]) == list(range(13, 25))
+    assert numbers(term.display[17]) == list(range(12, 0, -1))
+    assert term.display[1].index("BAR") < term.display[1].index("19")
+    assert term.display[17].index("OFF") > term.display[17].index(" 1 ")
+
+
+def test_table_orientation_turns_blacks_board_round() -> None:
+    term = shown(BoardView(START, viewer="black", orientation="table"))
+    assert numbers(term.display[1]) == list(range(24, 12, -1))
+    assert numbers(term.display[17]) == list(range(1, 13))
+    assert term.display[17].index("OFF") < term.display[17].index(" 1 ")
+    # White's seat is the same in both orientations.
+    assert shown(BoardView(START, viewer="white", orientation="table")).display == shown(BoardView(START)).display
+
+
+def test_point_columns_match_the_printed_numbers() -> None:
+    for viewer in ("white", "black"):
+        for orientation in ("own", "table"):
+            view = BoardView(START, viewer=viewer, orientation=orientation)  # type: ignore[arg-type]
+            term = shown(view)
+            for p in range(1, 25):
+                col, half = point_column(p, viewer, orientation)  # type: ignore[arg-type]
+                row = 2 if half == "top" else 18
+                assert term.display[row - 1][col - 2 : col].strip() == str(p)
+                assert label_cell(p, viewer, orientation) == (row, col - 1)  # type: ignore[arg-type]
+
+
+def test_white_counter_clockwise_black_clockwise_from_whites_seat() -> None:
+    # White's 24 -> 1 path, as screen positions from White's seat.
+    path = [point_column(p, "white") for p in range(24, 0, -1)]
+    top = [c for c, h in path if h == "top"]
+    bottom = [c for c, h in path if h == "bottom"]
+    assert top == sorted(top, reverse=True)  # right to left along the top
+    assert bottom == sorted(bottom)  # then left to right along the bottom: counter-clockwise
+    # Black's path 24 -> 1 is White's 1 -> 24: the reverse, clockwise.
+    black_path = [point_column(25 - p, "white") for p in range(24, 0, -1)]
+    assert black_path == list(reversed(path))
+
+
+def test_black_moves_clockwise_on_the_table_view() -> None:
+    path = [point_column(p, "black", "table") for p in range(24, 0, -1)]
+    top = [c for c, h in path if h == "top"]
+    bottom = [c for c, h in path if h == "bottom"]
+    assert top == sorted(top)  # left to right along the top
+    assert bottom == sorted(bottom, reverse=True)  # right to left along the bottom
+
+
+# -- keypad cursor ---------------------------------------------------------------------
+
+ALL_LOCS: list[Loc] = [*range(1, 25), "bar", "off"]
+
+
+def test_left_right_along_the_rows() -> None:
+    loc: Loc = 13
+    seen = [loc]
+    for _ in range(20):
+        loc = move_cursor(loc, "right")
+        seen.append(loc)
+    assert seen[:14] == [13, 14, 15, 16, 17, 18, "bar", 19, 20, 21, 22, 23, 24, 24]
+    loc = 12
+    seen = [loc]
+    for _ in range(14):
+        loc = move_cursor(loc, "right")
+        seen.append(loc)
+    assert seen[:15] == [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, "off", "off", "off"]
+    assert move_cursor(13, "left") == 13
+    assert move_cursor(19, "left") == "bar"
+    assert move_cursor("bar", "left") == 18
+    assert move_cursor("off", "left") == 1
+
+
+def test_up_and_down_between_the_rows() -> None:
+    for p in range(1, 13):
+        assert move_cursor(p, "up") == 25 - p
+        assert move_cursor(25 - p, "down") == p
+        assert move_cursor(p, "down") == p
+        assert move_cursor(25 - p, "up") == 25 - p
+    assert move_cursor("bar", "down") == 6
+    assert move_cursor("off", "up") == 24
+    assert move_cursor("bar", "up") == "bar"
+
+
+def test_diagonals() -> None:
+    assert move_cursor(5, "home") == 19  # 7: up and left
+    assert move_cursor(5, "pgup") == 21  # 9: up and right
+    assert move_cursor(20, "end") == 6  # 1: down and left
+    assert move_cursor(20, "pgdn") == 4  # 3: down and right
+    assert move_cursor(19, "end") == 7
+
+
+@pytest.mark.parametrize("viewer, orientation", [("white", "own"), ("black", "own"), ("black", "table")])
+def test_right_always_moves_right_on_screen(viewer: str, orientation: str) -> None:
+    for loc in ALL_LOCS:
+        nxt = move_cursor(loc, "right", viewer, orientation)  # type: ignore[arg-type]
+        r0, c0 = label_cell(loc, viewer, orientation)  # type: ignore[arg-type]
+        r1, c1 = label_cell(nxt, viewer, orientation)  # type: ignore[arg-type]
+        assert r0 == r1 and c1 >= c0
+        prev = move_cursor(loc, "left", viewer, orientation)  # type: ignore[arg-type]
+        assert label_cell(prev, viewer, orientation)[1] <= c0  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("viewer, orientation", [("white", "own"), ("black", "table")])
+def test_every_location_reachable(viewer: str, orientation: str) -> None:
+    for start in ALL_LOCS:
+        seen = {start}
+        todo: deque[Loc] = deque([start])
+        while todo:
+            loc = todo.popleft()
+            for d in ("up", "down", "left", "right", "home", "end", "pgup", "pgdn"):
+                nxt = move_cursor(loc, d, viewer, orientation)  # type: ignore[arg-type]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        assert seen == set(ALL_LOCS)
+
+
+def test_bad_cursor_moves() -> None:
+    with pytest.raises(ValueError):
+        move_cursor(25, "left")
+    with pytest.raises(ValueError):
+        move_cursor(5, "sideways")
+
+
+# -- highlights ------------------------------------------------------------------------
+
+
+def test_cursor_highlight_and_marker() -> None:
+    t = theme("classic")
+    g = glyphs("utf8")
+    term = shown(BoardView(START, cursor=8))
+    row, col = label_cell(8)
+    assert term.display[row - 1][col - 1 : col + 2] == " 8" + g.cursor
+    for c in range(col, col + 3):
+        cell = term.buffer[row - 1][c - 1]
+        if cell.data == " ":
+            assert cell.bg == pyte_attr(t.cursor)[1]  # a blank shows only its background
+        else:
+            assert (cell.fg, cell.bg, cell.bold) == pyte_attr(t.cursor)
+
+
+@pytest.mark.parametrize("loc", ["bar", "off"])
+def test_cursor_on_bar_and_tray(loc: Loc) -> None:
+    g = glyphs("ascii")
+    term = shown(BoardView(START, cursor=loc), "ascii")
+    row, col = label_cell(loc)
+    assert term.display[row - 1][col - 1 : col + 3] == ("BAR" if loc == "bar" else "OFF") + g.cursor
+
+
+def test_sources_and_destinations_marked_without_colour() -> None:
+    g = glyphs("ascii")
+    view = BoardView(START, sources=frozenset({13, 8, "bar"}), destinations=frozenset({3, "off"}), cursor=24)
+    term = shown(view, "ascii")
+
+    def mark(loc: Loc) -> str:
+        row, col = label_cell(loc)
+        width = 3 if isinstance(loc, int) else 4
+        return term.display[row - 1][col - 1 + width - 1]
+
+    assert [mark(x) for x in (13, 8, "bar")] == [g.source] * 3
+    assert [mark(x) for x in (3, "off")] == [g.dest] * 2
+    assert mark(24) == g.cursor
+    assert mark(6) == " "
+
+
+def test_checker_in_hand() -> None:
+    t = theme("classic")
+    g = glyphs("utf8")
+    view = BoardView(START, viewer="white", cursor=3, in_hand=8, destinations=frozenset({3, 5}))
+    term = shown(view)
+    row, col = label_cell(3)
+    assert term.display[row - 1][col + 1] == g.white  # the checker rides with the cursor
+    pcol, _ = point_column(8)
+    top = term.buffer[14 - 1][pcol - 1]  # 8-point: three checkers, rows 16, 15, 14
+    assert top.data == g.white and (top.fg, top.bg, top.bold) == pyte_attr(t.in_hand)
+    below = term.buffer[15 - 1][pcol - 1]
+    assert below.data == g.white and (below.fg, below.bg, below.bold) == pyte_attr(t.white)
+
+
+# -- dice, cube, panel ----------------------------------------------------------------
+
+
+def test_dice_in_the_home_half_of_the_side_to_play() -> None:
+    mine = shown(BoardView(START, viewer="white", on_roll="white", dice=(6, 2)))
+    theirs = shown(BoardView(START, viewer="black", on_roll="white", dice=(6, 2)))
+    bar = mine.display[1].index("BAR") + 1
+    row = mine.display[9]
+    assert "6" in row[bar:49] and "2" in row[bar:49] and not re.search(r"\d", row[6:bar])  # cube in 1-5
+    row = theirs.display[9]
+    assert "6" in row[6:bar] and "2" in row[6:bar] and not re.search(r"\d", row[bar:49])
+
+
+def test_used_dice_are_dimmed() -> None:
+    t = theme("classic")
+    term = shown(BoardView(START, dice=(5, 3), dice_left=(3,)))
+    row = term.buffer[9]
+    five = next(c for c in row.values() if c.data == "5")
+    three = next(c for c in row.values() if c.data == "3")
+    assert (five.fg, five.bold) == pyte_attr(t.die_used)[::2]
+    assert (three.fg, three.bold) == pyte_attr(t.die)[::2]
+
+
+@pytest.mark.parametrize(
+    "owner, value, rows, text",
+    [(None, 1, (9, 11), "64"), ("white", 4, (14, 16), "4"), ("black", 2, (4, 6), "2"), ("black", 1024, (4, 6), "1K")],
+)
+def test_cube_position_and_value(owner: str | None, value: int, rows: tuple[int, int], text: str) -> None:
+    term = shown(BoardView(START, viewer="white", cube_value=value, cube_owner=owner))  # type: ignore[arg-type]
+    mid = (rows[0] + rows[1]) // 2
+    assert term.display[mid - 1][:5].strip("│ ") == text
+    for r in range(2, 19):
+        if not rows[0] <= r <= rows[1]:
+            assert term.display[r - 1][:5].strip() == ""
+
+
+def test_no_cube() -> None:
+    term = shown(BoardView(START, cube_value=None, match_length=5, crawford=True))
+    assert all(line[:5].strip() == "" for line in term.display[1:18])
+    assert "Crawford" in term.display[0]
+
+
+def test_panel_names_scores_turn() -> None:
+    view = BoardView(
+        START, on_roll="black", viewer="white", white_name="Wanda", black_name="Blake",
+        white_score=3, black_score=1, match_length=7, dice=(4, 4),
+    )
+    text = "\n".join(shown(view).display)
+    assert "Wanda (you)" in text and "Blake" in text
+    assert "Score 3/7" in text and "Score 1/7" in text
+    assert "Blake to play 4-4" in text
+    assert "Match to 7" in text
+    mine = shown(BoardView(START, on_roll="white", viewer="white"))
+    assert "Your turn" in "\n".join(mine.display)
+    watching = shown(BoardView(START, spectator=True))
+    assert "(you)" not in "\n".join(watching.display)
+
+
+def test_long_names_are_cut_to_fit() -> None:
+    term = shown(BoardView(START, white_name="W" * 60, black_name="B" * 60))
+    assert all(len(line) == COLS for line in term.display)
+    assert "(you)" in term.display[13]
+
+
+def test_message_and_help_lines() -> None:
+    term = shown(BoardView(START, message="Blake doubles.", help="A accept  R refuse"))
+    assert term.display[MESSAGE_ROW - 1].strip() == "Blake doubles."
+    assert term.display[HELP_ROW - 1].strip() == "A accept  R refuse"
+
+
+def test_bottom_right_and_last_row_stay_empty() -> None:
+    view = BoardView(START, message="m" * 200, help="h" * 200, cursor="off", dice=(1, 2))
+    canvas = render_board(view)
+    assert canvas.get(ROWS, COLS)[0] == " "
+    assert canvas.row_text(ROWS).strip() == ""
+
+
+# -- themes -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+@pytest.mark.parametrize("charset", ["utf8", "cp437", "ascii"])
+def test_every_theme_draws_in_every_charset(name: str, charset: str) -> None:
+    term = shown(BoardView(START, theme=name, cursor=1, dice=(3, 1)), charset)
+    assert numbers(term.display[17]) == list(range(12, 0, -1))
+
+
+def test_at_least_three_distinct_themes() -> None:
+    assert len({id(t) for t in THEMES.values()}) >= 3
+    for name in ("classic", "felt", "mono"):
+        assert theme(name).name == name
+
+
+def test_mono_theme_is_one_colour() -> None:
+    t = theme("mono")
+    colours = {a.fg for a in vars_of(t)} | {a.bg for a in vars_of(t)}
+    assert colours <= {None, 0, 3}
+
+
+def vars_of(t: object) -> list[Attr]:
+    return [getattr(t, f) for f in t.__slots__ if isinstance(getattr(t, f), Attr)]  # type: ignore[attr-defined]
+
+
+def test_unknown_theme_and_bad_colours() -> None:
+    with pytest.raises(ValueError):
+        theme("plaid")
+    with pytest.raises(ValueError):
+        render_board(BoardView(START, theme="plaid"))
+    with pytest.raises(ValueError):
+        BoardView(START, viewer="red")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        BoardView(START, orientation="sideways")  # type: ignore[arg-type]

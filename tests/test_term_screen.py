@@ -1,0 +1,259 @@
+"""The screen diff, replayed into a real terminal emulator (pyte).
+
+Whatever sequence of canvases is rendered, full redraw then diffs, the
+emulator must end up showing exactly the canvas: same characters, and the
+same colours wherever colour shows (a blank shows only its background).
+The emulator also checks the BBS rules: nothing is ever written to the
+bottom-right cell, the screen never scrolls, and the only SGR codes are
+0, 1, 30-37 and 40-47 (none at all in ASCII).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pyte
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgdoor.term.charset import encode, glyphs
+from bgdoor.term.screen import COLS, DEFAULT, ROWS, Attr, Canvas, Screen, sgr
+
+PYTE_COLOURS = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]
+
+
+class StrictScreen(pyte.Screen):
+    """A pyte screen that fails on writing the bottom-right cell or scrolling."""
+
+    def draw(self, data: str) -> None:
+        for ch in data:
+            assert not (self.cursor.y == self.lines - 1 and self.cursor.x >= self.columns - 1), "bottom-right written"
+            super().draw(ch)
+
+    def index(self) -> None:
+        assert self.cursor.y < self.lines - 1, "screen scrolled"
+        super().index()
+
+
+class Terminal:
+    def __init__(self, charset: str) -> None:
+        self.charset = charset
+        self.screen = StrictScreen(COLS, ROWS)
+        self.stream = pyte.Stream(self.screen)
+        self.bytes: list[bytes] = []
+
+    def feed(self, data: bytes) -> None:
+        self.bytes.append(data)
+        self.stream.feed(data.decode("cp437" if self.charset == "cp437" else "utf-8"))
+
+    def cell(self, row: int, col: int) -> pyte.screens.Char:
+        return self.screen.buffer[row - 1][col - 1]
+
+
+def shown_char(ch: str, charset: str) -> str:
+    """What the terminal shows for a canvas character, after the charset's fallbacks."""
+    return encode(ch, charset).decode("cp437" if charset == "cp437" else "utf-8")
+
+
+def assert_shows(term: Terminal, canvas: Canvas) -> None:
+    colour = term.charset != "ascii"
+    for r in range(1, ROWS + 1):
+        for c in range(1, COLS + 1):
+            ch, attr = canvas.get(r, c)
+            got = term.cell(r, c)
+            where = f"row {r} col {c}"
+            assert got.data == shown_char(ch, term.charset), where
+            if not colour:
+                assert (got.fg, got.bg, got.bold) == ("default", "default", False), where
+                continue
+            want_bg = "default" if attr.bg is None else PYTE_COLOURS[attr.bg]
+            assert got.bg == want_bg, where
+            if ch != " ":
+                want_fg = "default" if attr.fg is None else PYTE_COLOURS[attr.fg]
+                assert (got.fg, got.bold) == (want_fg, attr.bold), where
+
+
+SGR_RE = re.compile(rb"\x1b\[([0-9;]*)m")
+ALLOWED_SGR = {0, 1, *range(30, 38), *range(40, 48)}
+
+
+def assert_clean(data: bytes, charset: str) -> None:
+    codes = SGR_RE.findall(data)
+    if charset == "ascii":
+        assert codes == []
+        assert all(b < 0x80 for b in data)
+        return
+    for params in codes:
+        for p in params.split(b";"):
+            assert int(p or b"0") in ALLOWED_SGR, params
+
+
+# -- canvases -------------------------------------------------------------------
+
+
+def test_canvas_never_holds_the_bottom_right_cell() -> None:
+    c = Canvas()
+    c.put(ROWS, COLS - 2, "abc", Attr(1))
+    assert c.row_text(ROWS)[-3:] == "ab "
+    assert c.get(ROWS, COLS) == (" ", DEFAULT)
+    c.clear(Attr(None, 4))
+    assert c.get(ROWS, COLS) == (" ", DEFAULT)
+
+
+def test_canvas_clips_and_sanitises() -> None:
+    c = Canvas()
+    c.put(1, 78, "abcdef")
+    assert c.row_text(1)[-3:] == "abc"
+    c.put(2, 1, "a\tb\u0301c漢")
+    assert c.row_text(2)[:7] == "a?b?c? "  # tab, combining accent, double-width
+    c.put(0, 1, "x")
+    c.put(26, 1, "x")
+    c.put(3, -2, "abcd")
+    assert c.row_text(3)[:1] == "d"
+
+
+# -- SGR ------------------------------------------------------------------------------
+
+
+def test_sgr_changes_only_what_changed() -> None:
+    assert sgr(Attr(1), Attr(1)) == ""
+    assert sgr(Attr(1), Attr(2)) == "\x1b[32m"
+    assert sgr(Attr(1), Attr(1, 4)) == "\x1b[44m"
+    assert sgr(Attr(1), Attr(1, None, True)) == "\x1b[1m"
+    assert sgr(Attr(1, None, True), Attr(1)) == "\x1b[0;31m"
+    assert sgr(Attr(1, 4), Attr(1)) == "\x1b[0;31m"
+    assert sgr(None, DEFAULT) == "\x1b[0m"
+    assert sgr(None, Attr(7, 0, True)) == "\x1b[0;1;37;40m"
+
+
+# -- full redraw and diffs -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("charset", ["utf8", "cp437", "ascii"])
+def test_full_redraw_and_diff(charset: str) -> None:
+    g = glyphs(charset)
+    screen = Screen(charset)  # type: ignore[arg-type]
+    term = Terminal(charset)
+    c = screen.canvas
+    c.put(1, 1, g.tl + g.h * 78 + g.tr, Attr(3, None, True))
+    c.put(2, 1, g.v + " hello é " + g.white + g.black, Attr(7, 4))
+    c.put(ROWS, 1, "x" * COLS, Attr(2))
+    term.feed(screen.full_redraw())
+    assert_shows(term, c)
+    c.put(2, 5, "Z", Attr(1))
+    data = screen.render()
+    assert len(data) <= 16
+    term.feed(data)
+    assert_shows(term, c)
+    assert screen.render() == b""
+    for chunk in term.bytes:
+        assert_clean(chunk, charset)
+
+
+def test_one_cell_costs_a_few_bytes() -> None:
+    screen = Screen("cp437")
+    screen.full_redraw()
+    screen.canvas.put(12, 40, "X", Attr(7))
+    first = screen.render()
+    assert first == b"\x1b[12;40H\x1b[37mX"
+    screen.canvas.put(12, 41, "Y", Attr(7))
+    assert screen.render() == b"Y"  # the cursor is already there
+    screen.canvas.put(12, 39, "W", Attr(7))
+    assert len(screen.render()) <= 5
+
+
+def test_blank_line_tail_uses_erase_to_end_of_line() -> None:
+    screen = Screen("utf8")
+    term = Terminal("utf8")
+    screen.canvas.put(20, 1, "a long message that will be replaced", Attr(2, None, True))
+    term.feed(screen.full_redraw())
+    screen.canvas.fill(20, 1, COLS)
+    screen.canvas.put(20, 1, "ok")
+    data = screen.render()
+    assert b"\x1b[K" in data and len(data) < 20
+    term.feed(data)
+    assert_shows(term, screen.canvas)
+
+
+def test_writing_the_last_column_then_moving_on() -> None:
+    screen = Screen("utf8")
+    term = Terminal("utf8")
+    term.feed(screen.full_redraw())
+    for r in range(1, ROWS + 1):
+        screen.canvas.put(r, COLS - 1, "ab", Attr(r % 8))
+        screen.canvas.put(r, 1, "c")
+    term.feed(screen.render())
+    assert_shows(term, screen.canvas)
+
+
+def test_parked_cursor() -> None:
+    screen = Screen("utf8")
+    term = Terminal("utf8")
+    screen.cursor = (24, 1)
+    screen.canvas.put(5, 5, "abc")
+    term.feed(screen.full_redraw())
+    assert (term.screen.cursor.y, term.screen.cursor.x) == (23, 0)
+    screen.canvas.put(6, 6, "d")
+    term.feed(screen.render())
+    assert (term.screen.cursor.y, term.screen.cursor.x) == (23, 0)
+
+
+def test_invalidate_forces_a_full_redraw() -> None:
+    screen = Screen("utf8")
+    screen.canvas.put(3, 3, "abc")
+    screen.render()
+    assert screen.render() == b""
+    screen.invalidate()
+    assert screen.render().startswith(b"\x1b[0m\x1b[2J\x1b[H")
+
+
+def test_load_copies() -> None:
+    screen = Screen("utf8")
+    c = Canvas()
+    c.put(1, 1, "a")
+    screen.load(c)
+    c.put(1, 1, "b")
+    assert screen.canvas.get(1, 1)[0] == "a"
+
+
+def test_ascii_fallbacks() -> None:
+    assert encode("╔═╗║●○┊·◄", "ascii") == b"+-+|XO|.<"
+    assert encode("╔═●", "cp437") == b"\xc9\xcdX"
+    assert encode("snow ☃", "ascii") == b"snow ?"
+
+
+# -- random edits, replayed --------------------------------------------------------------
+
+_attrs = st.builds(
+    Attr,
+    st.one_of(st.none(), st.integers(0, 7)),
+    st.one_of(st.none(), st.integers(0, 7)),
+    st.booleans(),
+)
+_text = st.text(alphabet=" ab═║╔○●·┊é-|", min_size=1, max_size=12)
+_edit = st.tuples(st.integers(1, ROWS), st.integers(1, COLS), _text, _attrs)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.sampled_from(["utf8", "cp437", "ascii"]),
+    st.lists(st.lists(_edit, max_size=25), min_size=1, max_size=6),
+    st.booleans(),
+)
+def test_random_edits_replay_exactly(charset: str, frames: list[list[tuple[int, int, str, Attr]]], park: bool) -> None:
+    screen = Screen(charset)  # type: ignore[arg-type]
+    if park:
+        screen.cursor = (ROWS, 1)
+    term = Terminal(charset)
+    term.feed(screen.full_redraw())
+    for i, frame in enumerate(frames):
+        for row, col, text, attr in frame:
+            screen.canvas.put(row, col, text, attr)
+        if i == len(frames) - 1 and park:
+            screen.invalidate()
+        data = screen.render()
+        assert_clean(data, charset)
+        term.feed(data)
+        assert_shows(term, screen.canvas)
+        assert screen.render() == b"" or park
