@@ -1,0 +1,1 @@
+"""Records a door publishes: match files, the score bulletin, rating charts."""
