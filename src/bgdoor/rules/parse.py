@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from bgdoor.rules.moves import Play, _apply, _undo, legal_plays, roll_dice
+from bgdoor.rules.moves import Play, _apply, _plays_leaving, _undo, roll_dice
 from bgdoor.rules.position import BAR, OFF, Position
 
 
@@ -37,19 +37,18 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
     """The legal play `text` names; IllegalPlay says which rule it breaks otherwise."""
     roll = roll_dice(dice)
     paths = read_paths(text)
-    plays = legal_plays(position, dice)
-    if not paths:
-        if not plays:
-            return forfeit(position)
-        raise IllegalPlay(f"you must move: {_play_using(len(plays[0].moves), roll)}")
     me = list(position.player)
     for path in paths:
         me[path.points[0] - 1] -= 1
         if path.points[-1] != OFF:
             me[path.points[-1] - 1] += 1
-    target = tuple(me)
-    matches = [p for p in plays if p.position.opponent == target]
-    if matches:
+    # Only the plays leaving the mover's checkers where the text puts them are built.
+    matches, best = _plays_leaving(position, dice, tuple(max(n, 0) for n in me))
+    if not paths:
+        if not best:
+            return forfeit(position)
+        raise IllegalPlay(f"you must move: {_play_using(best, roll)}")
+    if matches and min(me) >= 0:
         marks = frozenset().union(*(p.marks for p in paths))
 
         def rank(play: Play) -> tuple[int, int]:
@@ -57,8 +56,8 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
             return (-len(hits & marks), len(hits - marks))
 
         return min(matches, key=rank)
-    message = explain(list(position.player), list(position.opponent), roll, paths, len(plays[0].moves) if plays else 0)
-    if not plays:
+    message = explain(list(position.player), list(position.opponent), roll, paths, best)
+    if not best:
         message += f" (no move at all is possible with {_dice_text(roll)}, so the turn is forfeited)"
     raise IllegalPlay(message)
 
@@ -180,7 +179,7 @@ def _walk_paths(me: list[int], opp: list[int], dice: tuple[int, ...], paths: lis
                 return f"{_pt(a)}/{_pt(b)} is {a - b} pips, which does not match the dice: you have {_dice_text(dice)} to play"
             steps_needed += min(len(o) for o in options)
     if steps_needed > len(dice):
-        return f"too many moves for the roll: {_dice_text(dice)} gives {_moves_word(len(dice))}"
+        return f"too many moves for the roll: you have {_dice_text(dice)} to play"
     result = _search(me, opp, paths, list(dice), 0, tuple(me))
     if isinstance(result, _Failure):
         return _render(result)
@@ -349,10 +348,6 @@ def _dice_text(dice: tuple[int, ...] | list[int]) -> str:
     if len(dice) == 2 and dice[0] != dice[1]:
         return f"{dice[0]}-{dice[1]}"
     return f"{_NUMBERS[len(dice)]} {dice[0]}s"
-
-
-def _moves_word(n: int) -> str:
-    return "one move" if n == 1 else f"{_NUMBERS[n]} moves"
 
 
 def _whole_roll(best: int, dice: tuple[int, ...]) -> str:
