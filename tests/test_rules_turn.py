@@ -1,0 +1,249 @@
+"""Turn: one checker move at a time, never into a dead end, always ending in a legal play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgdoor.rules.moves import Move, legal_plays
+from bgdoor.rules.parse import IllegalPlay, forfeit
+from bgdoor.rules.position import Position
+from bgdoor.rules.turn import Turn
+from test_rules_support import board, dice_rolls, positions, random_game_positions
+
+
+def refused(turn: Turn, src: int, dst: int) -> str:
+    before = turn.moves
+    with pytest.raises(IllegalPlay) as info:
+        turn.move(src, dst)
+    assert turn.moves == before  # nothing half-done
+    return str(info.value)
+
+
+# ----------------------------------------------------------------- known answers
+
+
+def test_opening_65() -> None:
+    turn = Turn(Position.start(), (6, 5))
+    assert turn.start == Position.start() and turn.dice == (6, 5)
+    assert turn.sources() == [24, 13, 8]
+    assert turn.destinations(24) == [18, 13]  # 24/19 is blocked; 13 by way of 18
+    assert turn.destinations(13) == [8, 7, 2]
+    assert not turn.is_complete and turn.play is None
+    turn.move(13, 7)
+    assert turn.moves == (Move(13, 7),)
+    assert turn.remaining_dice == (5,)
+    assert turn.position.player[12] == 4 and turn.position.player[6] == 1  # same side still on roll
+    turn.move(13, 8)
+    assert turn.is_complete
+    assert str(turn.play) == "13/8 13/7"
+    assert turn.play in legal_plays(Position.start(), (6, 5))
+
+
+def test_combined_move_is_decomposed_and_undone_one_die_at_a_time() -> None:
+    turn = Turn(Position.start(), (6, 5))
+    last = turn.move(24, 13)
+    assert last == Move(18, 13)
+    assert turn.moves == (Move(24, 18), Move(18, 13))
+    assert turn.is_complete and str(turn.play) == "24/13"
+    assert turn.undo() == Move(18, 13)
+    assert turn.moves == (Move(24, 18),) and turn.remaining_dice == (5,)
+    assert turn.undo() == Move(24, 18)
+    assert turn.position == Position.start() and turn.remaining_dice == (6, 5)
+    with pytest.raises(IllegalPlay, match="no move to take back"):
+        turn.undo()
+
+
+def test_combined_move_touch_down_points() -> None:
+    """5-3 from 13: 8 blocked and 10 open gives one path; both blocked gives none."""
+    turn = Turn(board({13: 1}, {8: 2}), (5, 3))
+    assert turn.destinations(13) == [10, 5]
+    turn.move(13, 5)
+    assert turn.moves == (Move(13, 10), Move(10, 5))
+    turn = Turn(board({13: 1}, {8: 2, 10: 3}), (5, 3))
+    assert turn.no_play and turn.destinations(13) == []
+
+
+def test_combined_move_prefers_not_to_hit() -> None:
+    turn = Turn(board({13: 1}, {7: 1}), (6, 3))
+    assert turn.destinations(13) == [10, 7, 4]
+    turn.move(13, 4)
+    assert turn.moves == (Move(13, 10), Move(10, 4))
+    turn.undo()
+    turn.undo()
+    turn.move(13, 7)
+    turn.move(7, 4)
+    assert turn.moves == (Move(13, 7, True), Move(7, 4))
+    assert turn.play is not None and turn.play.position.player[24] == 1
+
+
+def test_bar_first() -> None:
+    turn = Turn(board({"bar": 1, 13: 5, 6: 5}, {19: 2}), (6, 1))
+    assert turn.sources() == [25]
+    assert turn.destinations(25) == [24, 18]
+    assert refused(turn, 13, 7) == "you must enter your checker from the bar first"
+    assert refused(turn, 25, 19) == "point 19 is blocked"
+    turn.move(25, 24)
+    assert 13 in turn.sources()
+
+
+def test_bearing_off() -> None:
+    turn = Turn(board({8: 1, 6: 5, 5: 5, 4: 4}), (6, 5))
+    assert refused(turn, 6, 0) == "you cannot bear off while you have checkers outside your home board"
+    turn.move(8, 3)
+    turn.move(6, 0)
+    assert str(turn.play) == "8/3 6/off"
+    turn = Turn(board({5: 1, 3: 1}), (6, 4))
+    assert "may bear off only from your highest point" in refused(turn, 3, 0)
+    turn = Turn(board({2: 4, 1: 3}), (6, 5))
+    assert turn.legal_moves() == [Move(2, 0)]
+    turn.move(2, 0)
+    turn.move(2, 0)
+    assert str(turn.play) == "2/off(2)"
+
+
+def test_either_die_bearing_off_uses_the_lower() -> None:
+    turn = Turn(board({3: 1, 1: 1}), (6, 5))
+    turn.move(3, 0)
+    assert turn.remaining_dice == (6,)
+    turn.move(1, 0)
+    assert str(turn.play) == "3/off 1/off"
+
+
+def test_a_first_move_that_strands_the_other_die_is_refused() -> None:
+    turn = Turn(board({13: 1, 10: 1}, {8: 2}), (6, 5))
+    assert Move(10, 4) not in turn.legal_moves()
+    assert refused(turn, 10, 4) == (
+        "you must play as much of the roll as you can, and after 10/4 the rest could not be played"
+    )
+
+
+def test_higher_die_when_only_one_can_be_played() -> None:
+    turn = Turn(board({13: 1}, {2: 2}), (6, 5))
+    assert turn.required == 1
+    assert turn.legal_moves() == [Move(13, 7)]
+    assert refused(turn, 13, 8) == "only one die can be played, so it must be the higher one: play the 6"
+    turn.move(13, 7)
+    assert turn.is_complete and turn.remaining_dice == (5,)
+    assert refused(turn, 7, 2) == "no more of the roll can be played: the turn is complete"
+
+
+def test_doubles() -> None:
+    turn = Turn(Position.start(), (3, 3))
+    assert turn.remaining_dice == (3, 3, 3, 3)
+    turn.move(8, 2)  # two 3s in one go
+    assert turn.remaining_dice == (3, 3)
+    assert refused(turn, 13, 4) == "13/4 is 9 pips, which does not match the dice: you have two 3s to play"
+    turn.move(6, 3)
+    turn.move(6, 3)
+    assert str(turn.play) == "8/2 6/3(2)"
+    assert refused(turn, 13, 10) == "all the dice are played: the turn is complete"
+
+
+def test_forfeit() -> None:
+    pos = board({"bar": 1, 6: 14}, {p: 2 for p in range(19, 25)})
+    turn = Turn(pos, (6, 5))
+    assert turn.no_play and turn.is_complete
+    assert turn.legal_moves() == [] and turn.sources() == []
+    assert turn.play == forfeit(pos)
+    assert refused(turn, 25, 20) == "no move is possible with this roll: the turn is forfeited"
+
+
+def test_malformed_moves_are_refused() -> None:
+    turn = Turn(Position.start(), (6, 5))
+    assert "lower point" in refused(turn, 5, 8)
+    assert "lower point" in refused(turn, 26, 20)
+    assert refused(turn, 9, 3) == "you have no checker on point 9"
+
+
+# ------------------------------------------------------------------- properties
+
+
+def _reachable(turn: Turn) -> set[Position]:
+    """Every play the turn can end in, by trying each legal move in turn (states memoised)."""
+    out: set[Position] = set()
+    seen: set[tuple[Position, tuple[int, ...]]] = set()
+
+    def walk() -> None:
+        state = (turn.position, turn.remaining_dice)
+        if state in seen:
+            return
+        seen.add(state)
+        moves = turn.legal_moves()
+        if turn.is_complete:
+            assert not moves
+            assert turn.play is not None
+            out.add(turn.play.position)
+            return
+        assert moves, "a dead end: not complete but nothing to move"
+        for m in moves:
+            turn.move(m.src, m.dst)
+            walk()
+            turn.undo()
+
+    walk()
+    return out
+
+
+@given(positions(), dice_rolls)
+@settings(max_examples=150, deadline=None)
+def test_legal_moves_reach_exactly_the_legal_plays(pos: Position, dice: tuple[int, int]) -> None:
+    """Following legal_moves never dead-ends, and every legal play (and nothing else) is reachable."""
+    turn = Turn(pos, dice)
+    plays = {p.position for p in legal_plays(pos, dice)}
+    if not plays:
+        assert turn.no_play and turn.play == forfeit(pos)
+        return
+    assert _reachable(turn) == plays
+
+
+@given(positions(), dice_rolls)
+@settings(max_examples=200, deadline=None)
+def test_every_legal_play_can_be_made_move_by_move(pos: Position, dice: tuple[int, int]) -> None:
+    for play in legal_plays(pos, dice):
+        turn = Turn(pos, dice)
+        for m in play.moves:
+            assert not turn.is_complete
+            assert m in turn.legal_moves()
+            turn.move(m.src, m.dst)
+        assert turn.is_complete
+        assert turn.play == play
+        assert len(turn.moves) == len(play.moves)
+
+
+@given(positions(), dice_rolls, st.randoms(use_true_random=False))
+@settings(max_examples=200, deadline=None)
+def test_random_cursor_play_never_dead_ends(pos: Position, dice: tuple[int, int], rng: random.Random) -> None:
+    """Pick a source, then any destination offered (combined ones too), with undos mixed in."""
+    plays = {p.position for p in legal_plays(pos, dice)}
+    turn = Turn(pos, dice)
+    for _ in range(12):
+        if turn.is_complete:
+            break
+        sources = turn.sources()
+        assert sources
+        src = rng.choice(sources)
+        dests = turn.destinations(src)
+        assert dests
+        turn.move(src, rng.choice(dests))
+        if turn.moves and rng.random() < 0.2:
+            turn.undo()
+    while not turn.is_complete:
+        move = rng.choice(turn.legal_moves())
+        turn.move(move.src, move.dst)
+    assert turn.play is not None
+    assert turn.play.position in plays or (not plays and turn.play == forfeit(pos))
+
+
+def test_random_games_played_out_with_turns() -> None:
+    """A few hundred real positions: each legal play made move by move gives itself back."""
+    for pos, dice in random_game_positions(seed=99, count=300):
+        plays = legal_plays(pos, dice)
+        for play in plays[:8]:
+            turn = Turn(pos, dice)
+            for m in play.moves:
+                turn.move(m.src, m.dst)
+            assert turn.play == play
