@@ -24,6 +24,7 @@ __all__ = ["Console", "Hangup", "Key", "Link"]
 ESC_PAUSE = 0.25  # a lone ESC is a key once the line is quiet this long
 MAX_QUEUED_KEYS = 64  # a flood beyond this is dropped, not stored
 IDLE_WARNING = 60.0
+WAKE = Key("wake")
 
 # Session styles, taken from the board theme's attributes.
 _STYLE_FIELDS = {
@@ -126,7 +127,11 @@ class Console:
             # Wake whoever waits for a key: the caller has gone.
             self.keys.put_nowait(None)
 
-    async def key(self, timeout: float | None = None, idle: bool = False) -> Key:
+    def wake(self) -> None:
+        """Make a waiting key(wake=True) return Key('wake'): another task has news for this screen."""
+        self.keys.put_nowait(WAKE)
+
+    async def key(self, timeout: float | None = None, idle: bool = False, wake: bool = False) -> Key:
         """The next key; None when `timeout` passes first.
 
         Waiting without a timeout, or with `idle`, is subject to the idle timeout (with a
@@ -169,6 +174,10 @@ class Console:
             if key is None:
                 self.keys.put_nowait(None)  # stay hung up for every later reader
                 raise Hangup("eof")
+            if key is WAKE:
+                if wake:
+                    return key
+                continue
             self._last_key = time.monotonic()
             self._warned = False
             return key

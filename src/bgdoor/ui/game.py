@@ -54,15 +54,19 @@ class GameScreen:
 
     async def run(self) -> None:
         await self.reload()
-        while True:
-            self.draw()
-            await self.con.show()
-            event = await self.next_event()
-            if event is None:
-                await self.on_change()
-                continue
-            if not await self.on_key(event):
-                return
+        self.rt.watch(self.game_id, self.con.wake)
+        try:
+            while True:
+                self.draw()
+                await self.con.show()
+                event = await self.next_event()
+                if event is None:
+                    await self.on_change()
+                    continue
+                if not await self.on_key(event):
+                    return
+        finally:
+            self.rt.unwatch(self.game_id, self.con.wake)
 
     async def reload(self) -> None:
         self.view = await self.svc.game(self.game_id, self.pid)
@@ -89,21 +93,15 @@ class GameScreen:
             self.hand = None
 
     async def next_event(self) -> Key | None:
-        """The next key, or None when the game changed (here or in another process)."""
+        """The next key, or None when the game changed (here, or in another process)."""
         assert self.view is not None
-        key_task = asyncio.ensure_future(self.con.key(idle=True))
-        try:
-            while True:
-                change = asyncio.ensure_future(self.rt.wait_change(self.game_id, self.view.version))
-                done, _ = await asyncio.wait({key_task, change}, return_when=asyncio.FIRST_COMPLETED)
-                if key_task in done:
-                    change.cancel()
-                    return key_task.result()
-                if change.result():
-                    return None
-        finally:
-            if not key_task.done():
-                key_task.cancel()
+        while True:
+            # Waiting on the key queue alone: racing a second task against it could lose a key.
+            key = await self.con.key(timeout=self.rt.config.poll_interval, idle=True, wake=True)
+            if key is not None and key.name != "wake":
+                return key
+            if await self.svc.game_version(self.game_id) != self.view.version:
+                return None
 
     async def on_change(self) -> None:
         old = self.view
@@ -214,11 +212,15 @@ class GameScreen:
 
     # ------------------------------------------------------------ keys
 
-    async def on_key(self, key: Key) -> bool:
+    async def on_key(self, key: Key, retried: bool = False) -> bool:
         """Handle one key; False leaves the screen."""
         assert self.view is not None
-        st = self.view.state
         c = key.char.upper() if key.char else ""
+        if c in "PDTAJGM" and c or key.name == "enter":
+            # An action key may beat the change notice to us: act on the game as it is now.
+            if await self.svc.game_version(self.game_id) != self.view.version:
+                await self.reload()
+        st = self.view.state
         self.message = ""
         if key.name == "redraw":
             self.con.redraw()
@@ -263,8 +265,12 @@ class GameScreen:
         except IllegalPlay as exc:
             self.message = str(exc)
         except GameChanged as exc:
-            self.message = str(exc)
             await self.reload()
+            now = self.view.state
+            if not retried and (now.phase, now.actor, now.dice) == (st.phase, st.actor, st.dice):
+                # Something that does not touch this action moved the version on (a join): try once more.
+                return await self.on_key(key, retried=True)
+            self.message = str(exc)
         except ServiceError as exc:
             self.message = str(exc)
         return True

@@ -46,39 +46,29 @@ class Runtime:
         self.service = AsyncService(service)
         self.config = config
         self.bot = bot  # bgdoor.bot runner, when there is one
-        self._waiters: dict[int, set[asyncio.Event]] = {}
+        self._watchers: dict[int, set[Callable[[], None]]] = {}
 
     # ---- change notices: in-process at once, other processes by polling
 
     def notify(self, game_id: int) -> None:
         """Wake the screens showing this game."""
-        for event in self._waiters.get(game_id, ()):
-            event.set()
+        for wake in list(self._watchers.get(game_id, ())):
+            wake()
 
     async def game_changed(self, game_id: int) -> None:
         self.notify(game_id)
         if self.bot is not None:
             self.bot.poke(game_id)
 
-    async def wait_change(self, game_id: int, version: int) -> bool:
-        """True when the game's version differs from `version`; waits up to one poll interval."""
-        event = asyncio.Event()
-        self._waiters.setdefault(game_id, set()).add(event)
-        try:
-            try:
-                await asyncio.wait_for(event.wait(), timeout=self.config.poll_interval)
-            except asyncio.TimeoutError:
-                pass
-            try:
-                return await self.service.game_version(game_id) != version
-            except ServiceError:
-                return False
-        finally:
-            waiters = self._waiters.get(game_id)
-            if waiters is not None:
-                waiters.discard(event)
-                if not waiters:
-                    del self._waiters[game_id]
+    def watch(self, game_id: int, wake: Callable[[], None]) -> None:
+        self._watchers.setdefault(game_id, set()).add(wake)
+
+    def unwatch(self, game_id: int, wake: Callable[[], None]) -> None:
+        watchers = self._watchers.get(game_id)
+        if watchers is not None:
+            watchers.discard(wake)
+            if not watchers:
+                del self._watchers[game_id]
 
     # ---- the computer opponent
 

@@ -287,6 +287,7 @@ class Session:
             await self.con.show()
             if await self.yes_no(default=True):
                 view = await self.svc.join_game(self.player.id, g.id)
+                await self.rt.game_changed(view.id)
                 await self.game_screen(view.id)
                 return
         await self.game_screen(g.id)

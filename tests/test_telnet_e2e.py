@@ -1,0 +1,266 @@
+"""End to end over real sockets: telnet callers, a pyte screen each, the keypad cursor."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import deque
+
+import pytest
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Phase
+from bgdoor.rules.moves import legal_plays
+from bgdoor.service import Service
+from bgdoor.ui.board import move_cursor
+from harness import Caller, call, login, running_server
+
+pytestmark = pytest.mark.timeout(180)
+
+KEYPAD = {"up": "8", "down": "2", "left": "4", "right": "6"}
+
+
+def keys_to(start: int | str, target: int | str, viewer: Color) -> str:
+    """The NUM-LOCK keypad digits that take the cursor from start to target."""
+    seen = {start: ""}
+    todo = deque([start])
+    while todo:
+        loc = todo.popleft()
+        if loc == target:
+            return seen[loc]
+        for direction, digit in KEYPAD.items():
+            nxt = move_cursor(loc, direction, viewer.value)
+            if nxt not in seen:
+                seen[nxt] = seen[loc] + digit
+                todo.append(nxt)
+    raise AssertionError(f"cannot reach {target} from {start}")
+
+
+class Player:
+    """A caller at the game screen, with the cursor where the server has it."""
+
+    def __init__(self, caller: Caller, color: Color) -> None:
+        self.caller = caller
+        self.color = color
+        self.cursor: int | str = 13
+
+    def goto(self, loc: int | str) -> str:
+        keys = keys_to(self.cursor, loc, self.color)
+        self.cursor = loc
+        return keys
+
+    def move_keys(self, src: int, dst: int) -> str:
+        """Pick up on src, drop on dst (0 is off: R removes the checker in hand)."""
+        keys = self.goto("bar" if src == 25 else src) + "\r"
+        if dst == 0:
+            return keys + "R"
+        return keys + self.goto(dst) + "\r"
+
+
+async def wait_version(db: Service, game_id: int, above: int, timeout: float = 10.0) -> int:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        v = db.game_version(game_id)
+        if v > above:
+            return v
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"game {game_id} stayed at version {above}")
+
+
+async def begin_and_join(port: int, a_charset: str = "utf8", b_charset: str = "cp437") -> tuple[Caller, Caller]:
+    alice = await call(port, term="xterm" if a_charset == "utf8" else "ansi", charset=a_charset)
+    await login(alice, "alice", "alice-pw", new=True)
+    alice.send("B")
+    await alice.wait_for("Match length")
+    alice.send("1\r")
+    await alice.wait_for("Play as")
+    alice.send("W")
+    await alice.wait_for("Opponent")
+    alice.send("O")
+    await alice.wait_for("roll for who starts")
+    bob = await call(port, term="ansi" if b_charset == "cp437" else "xterm", charset=b_charset)
+    await login(bob, "bob", "bob-pw", new=True)
+    bob.send("V")
+    await bob.wait_for("needs a player")
+    bob.send("1\r")
+    await bob.wait_for("Join it?")
+    bob.send("Y")
+    await bob.wait_for("roll for who starts")
+    return alice, bob
+
+
+async def test_register_begin_join_and_play_with_the_keypad(tmp_path):
+    url = f"sqlite:///{tmp_path}/game.db"
+    # Opening 3-1 to White; Black rolls 4-2; White 1-2.
+    dice = ScriptedDice([3, 1, 4, 2, 1, 2] + [1] * 40)
+    async with running_server(url, dice=dice) as srv:
+        db = Service(url)
+        alice, bob = await begin_and_join(srv.port)
+        a, b = Player(alice, Color.WHITE), Player(bob, Color.BLACK)
+        bob.send("P")  # either player may make the opening roll
+        await alice.wait_for("Your turn 3-1")
+
+        # A drop the roll cannot make is refused with the reason, and nothing moves.
+        alice.send(a.move_keys(13, 11))
+        await alice.wait_for("3-1")
+        await alice.settle()
+        assert "cannot" in alice.text.lower() or "not" in alice.text.lower()
+        assert db.game(1).state.phase is Phase.MOVE
+
+        # 13/10, undo it, then 13/10 6/5 for real, leaving blots on 10 and 5.
+        alice.send(a.move_keys(13, 10))
+        await alice.settle()
+        alice.send("U")
+        await alice.settle()
+        alice.send(a.move_keys(13, 10) + a.move_keys(6, 5))
+        await alice.wait_for("Enter commits")
+        version = db.game_version(1)
+        alice.send("\r")
+        await wait_version(db, 1, version)
+        st = db.game(1).state
+        assert st.turn is Color.BLACK and st.position.opponent[9] == 1 and st.position.opponent[4] == 1
+
+        # Bob rolls 4-2 and hits the blot on White's 5 (his 20) from his 24.
+        await bob.wait_for("Your turn")
+        bob.send("P")
+        await bob.wait_for("4-2")
+        bob.send(b.move_keys(24, 20) + b.move_keys(13, 11))
+        await bob.wait_for("Enter commits")
+        version = db.game_version(1)
+        bob.send("\r")
+        await wait_version(db, 1, version)
+        st = db.game(1).state
+        assert st.position.player[24] == 1  # White is on the bar
+        # Alice sees the hit live on her screen, without pressing a key.
+        await alice.wait_for("Your turn")
+
+        # Alice enters from the bar with the 1 and plays the 2.
+        alice.send("P")
+        await alice.wait_for("1-2")
+        alice.send(a.move_keys(25, 24) + a.move_keys(24, 22))
+        await alice.wait_for("Enter commits")
+        version = db.game_version(1)
+        alice.send("\r")
+        await wait_version(db, 1, version)
+        assert db.game(1).state.position.opponent[24] == 0
+        alice.close()
+        bob.close()
+        db.close()
+
+
+async def test_hang_up_after_rolling_finds_the_same_dice(tmp_path):
+    url = f"sqlite:///{tmp_path}/game.db"
+    dice = ScriptedDice([3, 1, 6, 5, 2, 2, 4, 4] + [1] * 20)
+    async with running_server(url, dice=dice) as srv:
+        db = Service(url)
+        alice, bob = await begin_and_join(srv.port)
+        a = Player(alice, Color.WHITE)
+        alice.send("P")
+        await alice.wait_for("Your turn 3-1")
+        alice.send("M")
+        await alice.wait_for("Your play")
+        alice.send("8/5 6/5\r")
+        await bob.wait_for("Your turn")
+        bob.send("P")
+        await bob.wait_for("6-5")
+        bob.close()  # hangs up with the dice showing
+        await asyncio.sleep(0.3)
+        bob = await call(srv.port, term="ansi", charset="cp437")
+        await login(bob, "bob", "bob-pw", new=False)
+        assert "1 game waiting" in bob.text
+        bob.send("P")
+        await bob.wait_for("6-5")
+        assert db.game(1).state.dice == (6, 5)
+        # Rolling again is refused: nothing re-rolls.
+        bob.send("P")
+        await bob.settle()
+        assert db.game(1).state.dice == (6, 5)
+        del a
+        alice.close()
+        bob.close()
+        db.close()
+
+
+async def test_watcher_sees_turns_live_and_ascii_board(tmp_path):
+    url = f"sqlite:///{tmp_path}/game.db"
+    dice = ScriptedDice([3, 1] + [6, 5] * 10)
+    async with running_server(url, dice=dice) as srv:
+        db = Service(url)
+        alice, bob = await begin_and_join(srv.port)
+        carol = await call(srv.port, term="dumb", charset="ascii")
+        await login(carol, "carol", "carol-pw", new=True)
+        carol.send("V")
+        await carol.wait_for("Game:")
+        carol.send("1\r")
+        await carol.wait_for("Watching")
+        assert "\x1b" not in bytes(carol.received[-2000:]).decode("latin-1").split("Watching")[-1]
+        alice.send("P")
+        await alice.wait_for("Your turn 3-1")
+        alice.send("M")
+        await alice.wait_for("Your play")
+        alice.send("8/5 6/5\r")
+        await carol.wait_for("bob to play")
+        st = db.game(1).state
+        assert st.turn is Color.BLACK
+        alice.close()
+        bob.close()
+        carol.close()
+        db.close()
+
+
+async def test_whole_game_to_the_end_and_rankings(tmp_path):
+    url = f"sqlite:///{tmp_path}/game.db"
+    rng = random.Random(11)
+    dice = ScriptedDice([rng.randint(1, 6) for _ in range(2000)])
+    async with running_server(url, dice=dice) as srv:
+        db = Service(url)
+        alice, bob = await begin_and_join(srv.port)
+        players = {Color.WHITE: Player(alice, Color.WHITE), Color.BLACK: Player(bob, Color.BLACK)}
+        alice.send("P")
+        turns = 0
+        bear_offs = 0
+        while True:
+            view = db.game(1)
+            st = view.state
+            if st.over:
+                break
+            version = view.version
+            if st.phase is Phase.OPENING:
+                alice.send("P")
+            else:
+                p = players[st.actor]
+                if st.phase is Phase.ROLL:
+                    p.caller.send("P")
+                else:
+                    plays = legal_plays(st.position, st.dice)
+                    if len(plays) > 1:
+                        play = min(plays, key=lambda pl: (-sum(m.dst == 0 for m in pl.moves), str(pl)))
+                        keys = "".join(p.move_keys(m.src, m.dst) for m in play.moves)
+                        bear_offs += sum(m.dst == 0 for m in play.moves)
+                        p.caller.send(keys)
+                        await p.caller.wait_for("Enter commits")
+                    p.caller.send("\r")
+                    turns += 1
+            try:
+                await wait_version(db, 1, version, timeout=15)
+            except AssertionError:
+                raise AssertionError(f"stuck at {st.phase} {st.dice} {st.position.id}:\n{alice.text}\n{bob.text}") from None
+        assert turns > 20 and bear_offs > 0
+        winner = view.state.winner
+        assert winner is not None
+        await players[winner].caller.wait_for("Match over")
+        loser = players[winner.other].caller
+        await loser.wait_for("Match over")
+        loser.send("Q")
+        await loser.wait_for("Your choice")
+        loser.send("R")
+        await loser.wait_for("The top players")
+        text = loser.text
+        assert "alice" in text and "bob" in text
+        rows = {r.handle: r for r in db.rankings()}
+        assert rows[view.name(winner)].wins == 1 and rows[view.name(winner.other)].losses == 1
+        assert rows[view.name(winner)].rating > 1500 > rows[view.name(winner.other)].rating
+        alice.close()
+        bob.close()
+        db.close()
