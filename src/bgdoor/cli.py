@@ -136,6 +136,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_door(args: argparse.Namespace) -> int:
+    from bgdoor.transport.dropfile import DropFileError, read_dropfile  # noqa: PLC0415
+
+    try:
+        info = read_dropfile(args.dropfile)
+    except DropFileError as exc:
+        print(f"bgdoor door: {exc}", file=sys.stderr)
+        return 2
+    # The caller's connection first: nothing else may take its descriptor number.
+    from bgdoor.transport.door import run_door  # noqa: PLC0415
+    from bgdoor.transport.door_io import open_link  # noqa: PLC0415
+
+    link = open_link(info, args.local)
+    try:
+        config = _load(args)
+    except ConfigError as exc:
+        link.close()
+        print(f"bgdoor door: {exc}", file=sys.stderr)
+        return 2
+    return run_door(info, link, config, node=args.node, log_file=args.log)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bgdoor", description="A backgammon door for bulletin-board systems.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -153,6 +175,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ready-file", help=argparse.SUPPRESS)  # tests learn the port from it
     p.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("door", help="play one BBS caller, as a door")
+    p.add_argument("--dropfile", required=True, help="DOOR32.SYS, DOOR.SYS, DORINFOx.DEF or CHAIN.TXT")
+    p.add_argument("--config", help="configuration file (default: door.cfg if present)")
+    p.add_argument("--db", help="SQLAlchemy database URL (default: sqlite:///data/bgdoor.db)")
+    p.add_argument("--node", type=int, help="BBS node number, where the drop file does not say")
+    p.add_argument("--local", action="store_true", help="the sysop plays on this console")
+    p.add_argument("--log", help="log file (default: data/door.log); the screen is the caller's")
+    p.set_defaults(func=cmd_door)
     return parser
 
 

@@ -62,12 +62,15 @@ class Console:
         syncterm: bool = False,
         idle_timeout: float = 600.0,
         deadline: float | None = None,
+        time_warning: float = 120.0,
     ) -> None:
         self.link = link
         self.charset = charset
         self.syncterm = syncterm
         self.idle_timeout = idle_timeout
         self.deadline = deadline  # time.monotonic() at which the caller's time is up (doors)
+        self.time_warning = time_warning
+        self._time_warned = False
         self.sound = True
         self.theme = "classic"
         self.decoder = KeyDecoder(charset)
@@ -158,7 +161,12 @@ class Console:
                     self.message_line("Your time for this call is used up. Goodbye!")
                     await self.show()
                     raise Hangup("time")
-                waits.append(time_left)
+                if not self._time_warned and time_left <= self.time_warning:
+                    self._time_warned = True
+                    self.message_line(f"You have {max(1, round(time_left / 60))} minute(s) left on this call.")
+                    self.bell("error")
+                    await self.show()
+                waits.append(time_left if self._time_warned else time_left - self.time_warning)
             try:
                 key = await asyncio.wait_for(self.keys.get(), timeout=max(0.0, min(waits)) if waits else None)
             except asyncio.TimeoutError:

@@ -1,0 +1,83 @@
+"""Door mode: one caller handed over by a BBS, on the same session code as the server."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+from bgdoor.config import Config
+from bgdoor.service import Service, ServiceError
+from bgdoor.transport.door_io import FdLink, install_hangup
+from bgdoor.transport.dropfile import DropInfo
+from bgdoor.ui.console import Console
+from bgdoor.ui.runtime import Runtime
+from bgdoor.ui.session import Session
+
+log = logging.getLogger("bgdoor.door")
+
+
+def _log_to_file(path: str) -> None:
+    # Standard output is the caller's screen, and stderr may be too: log to a file only.
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    logging.getLogger("telnetlib3").setLevel(logging.WARNING)
+
+
+def run_door(info: DropInfo, link: FdLink, config: Config, *, node: int | None = None, log_file: str | None = None) -> int:
+    node = info.node if info.node is not None else node
+    try:
+        _log_to_file(log_file or "data/door.log")
+    except OSError:
+        logging.getLogger().handlers[:] = [logging.NullHandler()]
+    log.info("door start: %s (%s) node %s, %d minutes, %s", info.alias, info.kind, node, info.minutes_left, info.charset)
+    try:
+        service = Service(config.database_url)
+    except ServiceError as exc:
+        link.write(f"\r\nSorry, the backgammon database cannot be opened: {exc}\r\n".encode("ascii", "replace"))
+        link.close()
+        log.error("cannot open the database: %s", exc)
+        return 1
+    try:
+        asyncio.run(_session(info, link, config, service))
+    finally:
+        service.close()
+        link.close()
+        log.info("door end: %s", info.alias)
+    return 0
+
+
+async def _session(info: DropInfo, link: FdLink, config: Config, service: Service) -> None:
+    loop = asyncio.get_running_loop()
+    remove_hangup = install_hangup(loop, link.hang_up)
+    bot = None
+    try:
+        from bgdoor.bot.runner import BotRunner  # noqa: PLC0415
+
+        bot = BotRunner(service)
+    except Exception:  # the computer opponent is optional
+        log.exception("no computer opponent")
+    runtime = Runtime(service, config, bot=bot)
+    if bot is not None:
+        bot.start(runtime)
+    console = Console(
+        link,
+        charset=info.charset,
+        idle_timeout=config.door_idle_timeout,
+        deadline=time.monotonic() + info.minutes_left * 60,
+        time_warning=config.time_warning * 60,
+    )
+    try:
+        await console.start()
+        await Session(console, runtime, peer=f"node {info.node}", door_alias=info.alias).run()
+    finally:
+        await console.stop()
+        if bot is not None:
+            await bot.stop()
+        runtime.service.close()
+        remove_hangup()

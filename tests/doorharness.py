@@ -1,0 +1,101 @@
+"""Run `bgdoor door` as a BBS would: a subprocess on a pty (or a socket), read through pyte."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyte
+
+
+def door32(path: Path, alias: str, *, comm: int = 2, handle: int = -1, minutes: int = 60, emulation: int = 1, node: int = 1) -> Path:
+    lines = [str(comm), str(handle), "38400", "Mystic 1.12", "7", f"{alias} Realname", alias, "20", str(minutes), str(emulation), str(node)]
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode("ascii"))
+    return path
+
+
+class Screen:
+    def __init__(self, charset: str = "cp437") -> None:
+        self.screen = pyte.Screen(80, 25)
+        self.stream = pyte.Stream(self.screen)
+        self.decoder = codecs.getincrementaldecoder("cp437" if charset == "cp437" else "utf-8")(errors="replace")
+        self.raw = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self.raw += data
+        self.stream.feed(self.decoder.decode(data))
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+
+class PtyDoor:
+    """`bgdoor door` with its stdin and stdout on a pty, as ENiGMA and Synchronet run stdio doors."""
+
+    def __init__(self, dropfile: Path, db_url: str, log: Path, *extra: str, charset: str = "cp437") -> None:
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(dropfile), "--db", db_url, "--log", str(log), *extra],
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            close_fds=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        os.close(slave)
+        self.view = Screen(charset)
+
+    def pump(self, timeout: float = 0.1) -> None:
+        r, _, _ = select.select([self.master], [], [], timeout)
+        if r:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                return
+            self.view.feed(data)
+
+    def wait_for(self, needle: str, timeout: float = 15.0) -> str:
+        end = time.monotonic() + timeout
+        while needle not in self.view.text:
+            if time.monotonic() > end:
+                raise AssertionError(f"{needle!r} never appeared; the screen shows:\n{self.view.text}")
+            if self.proc.poll() is not None:
+                self.pump(0)
+                if needle in self.view.text:
+                    break
+                raise AssertionError(f"the door exited ({self.proc.returncode}) before {needle!r}:\n{self.view.text}\n{self.proc.stderr.read().decode() if self.proc.stderr else ''}")
+            self.pump()
+        return self.view.text
+
+    def send(self, data: str) -> None:
+        os.write(self.master, data.encode("latin-1"))
+
+    def settle(self, quiet: float = 0.4) -> None:
+        end = time.monotonic() + quiet
+        while time.monotonic() < end:
+            before = len(self.view.raw)
+            self.pump(0.05)
+            if len(self.view.raw) != before:
+                end = time.monotonic() + quiet
+
+    def wait_exit(self, timeout: float = 15.0) -> int:
+        end = time.monotonic() + timeout
+        while self.proc.poll() is None and time.monotonic() < end:
+            self.pump(0.05)
+        return self.proc.wait(timeout=max(0.1, end - time.monotonic()))
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        try:
+            os.close(self.master)
+        except OSError:
+            pass

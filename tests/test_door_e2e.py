@@ -1,0 +1,233 @@
+"""`bgdoor door` as a BBS runs it: drop files, a pty or an inherited socket, many nodes on one database."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Phase
+from bgdoor.rules.moves import legal_plays
+from bgdoor.service import Service
+from doorharness import PtyDoor, Screen, door32
+from harness import call, login, running_server
+from test_dropfile import chain_lines, door32_lines, doorsys_lines, dorinfo_lines, write
+
+pytestmark = pytest.mark.timeout(120)
+
+KINDS = [
+    ("door32.sys", door32_lines(alias="Gammon Joe", comm="2", handle="-1"), "Gammon Joe"),
+    ("DOOR.SYS", doorsys_lines(alias="Stud"), "Stud"),
+    ("DORINFO1.DEF", dorinfo_lines(), "Jose Canseco"),
+    ("CHAIN.TXT", chain_lines(), "MRBILL"),
+]
+
+
+def game_waiting_for(url: str, alias: str) -> int:
+    """A 1-point game where `alias` (White) is to play an opening 3-1."""
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        opp = svc.register("Opponent", "opp-pass")
+        svc.enter_from_door(alias)
+        view = svc.begin_game(opp.id, 1, Color.BLACK, opponent=alias)
+        view = svc.roll(opp.id, view.id, view.version)
+        assert view.state.turn is Color.WHITE and view.state.dice == (3, 1)
+        return view.id
+
+
+@pytest.mark.parametrize(("name", "lines", "alias"), KINDS, ids=[k[0] for k in KINDS])
+def test_each_drop_file_plays_a_turn_and_quits(tmp_path: Path, name: str, lines: list[str], alias: str) -> None:
+    url = f"sqlite:///{tmp_path}/bg.db"
+    game_id = game_waiting_for(url, alias)
+    drop = write(tmp_path, name, lines)
+    door = PtyDoor(drop, url, tmp_path / "door.log")
+    try:
+        door.wait_for(f"Welcome, {alias}")
+        door.wait_for("1 game waiting")
+        door.send("P")
+        door.wait_for("Your turn 3-1")
+        door.send("M")
+        door.wait_for("Your play")
+        door.send("8/5 6/5\r")
+        door.wait_for("Turn sent")
+        door.send("Q")
+        door.wait_for("Your choice")
+        door.send("Q")
+        assert door.wait_exit() == 0
+    finally:
+        door.close()
+    with Service(url) as svc:
+        st = svc.game(game_id).state
+        assert st.turn is Color.BLACK and st.phase is Phase.ROLL
+        assert st.position.opponent[4] == 2  # White made its 5 point
+        assert svc.handle_exists(alias)
+
+
+def test_inherited_socket(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/bg.db"
+    game_id = game_waiting_for(url, "Sock")
+    ours, theirs = socket.socketpair()
+    drop = door32(tmp_path / "door32.sys", "Sock", comm=2, handle=theirs.fileno())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(drop), "--db", url, "--log", str(tmp_path / "door.log")],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        pass_fds=(theirs.fileno(),),
+    )
+    theirs.close()
+    view = Screen("cp437")
+    ours.settimeout(0.1)
+
+    def wait_for(needle: str, timeout: float = 15.0) -> None:
+        end = time.monotonic() + timeout
+        while needle not in view.text:
+            assert time.monotonic() < end, f"{needle!r} never appeared:\n{view.text}"
+            try:
+                data = ours.recv(65536)
+            except TimeoutError:
+                continue
+            if not data:
+                raise AssertionError(f"socket closed before {needle!r}:\n{view.text}")
+            view.feed(data)
+
+    try:
+        wait_for("1 game waiting")
+        ours.sendall(b"P")
+        wait_for("Your turn 3-1")
+        ours.sendall(b"M")
+        wait_for("Your play")
+        ours.sendall(b"8/5 6/5\r")
+        wait_for("Turn sent")
+        ours.sendall(b"QQ")
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        ours.close()
+    with Service(url) as svc:
+        assert svc.game(game_id).state.turn is Color.BLACK
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        (None, "no such"),
+        (b"", "empty"),
+        (b"2\r\n-1\r\n38400\r\n", "line"),
+        (b"2\r\n-1\r\n38400\r\nBBS\r\n1\r\nReal\r\nAlias\r\n20\r\nabc\r\n1\r\n1\r\n", "minutes"),
+        (bytes(range(256)) * 4, ""),
+    ],
+)
+def test_malformed_drop_files_exit_2_and_write_nothing(tmp_path: Path, content: bytes | None, why: str) -> None:
+    drop = tmp_path / "door32.sys"
+    if content is not None:
+        drop.write_bytes(content)
+    db = tmp_path / "bg.db"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(drop), "--db", f"sqlite:///{db}"],
+        capture_output=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2
+    err = proc.stderr.decode()
+    assert err.count("\n") == 1 and err.startswith("bgdoor door:") and why in err.lower()
+    assert "Traceback" not in err and proc.stdout == b""
+    assert not db.exists()
+
+
+def test_idle_timeout_and_hangup_return_to_the_bbs(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/bg.db"
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[door]\nidle_timeout = 2\n")
+    door = PtyDoor(door32(tmp_path / "door32.sys", "Idler"), url, tmp_path / "door.log", "--config", str(cfg))
+    try:
+        door.wait_for("Your choice")
+        start = time.monotonic()
+        assert door.wait_exit(timeout=20) == 0
+        assert time.monotonic() - start < 10
+        assert "no key was pressed" in door.view.text
+    finally:
+        door.close()
+    door = PtyDoor(door32(tmp_path / "door32.sys", "Hanger"), url, tmp_path / "door.log")
+    try:
+        door.wait_for("Your choice")
+        door.send("B")
+        door.wait_for("Match length")
+        door.proc.send_signal(signal.SIGHUP)
+        assert door.wait_exit(timeout=10) == 0
+    finally:
+        door.close()
+    with Service(url) as svc:
+        assert svc.handle_exists("Idler") and svc.handle_exists("Hanger")
+
+
+async def test_two_door_nodes_and_a_telnet_watcher_share_one_game(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/bg.db"
+    async with running_server(url) as srv:
+        db = Service(url)
+        ann = PtyDoor(door32(tmp_path / "ann.sys", "Ann", node=1), url, tmp_path / "ann.log")
+        ben = PtyDoor(door32(tmp_path / "ben.sys", "Ben", node=2), url, tmp_path / "ben.log")
+        loop = asyncio.get_running_loop()
+
+        async def wait(door: PtyDoor, needle: str) -> None:
+            await loop.run_in_executor(None, door.wait_for, needle)
+
+        try:
+            await wait(ann, "Your choice")
+            ann.send("B")
+            await wait(ann, "Match length")
+            ann.send("\r")
+            await wait(ann, "Play as")
+            ann.send("W")
+            await wait(ann, "Opponent")
+            ann.send("O")
+            await wait(ann, "roll for who starts")
+            await wait(ben, "Your choice")
+            ben.send("V")
+            await wait(ben, "needs a player")
+            ben.send("1\r")
+            await wait(ben, "Join it?")
+            ben.send("Y")
+            await wait(ben, "roll for who starts")
+            carol = await call(srv.port, term="xterm", charset="utf8")
+            await login(carol, "carol", "carol-pw", new=True)
+            carol.send("V")
+            await carol.wait_for("Game:")
+            carol.send("1\r")
+            await carol.wait_for("Watching")
+            ben.send("P")  # the opening roll, made on node 2
+            deadline = time.monotonic() + 10
+            while db.game(1).state.phase is not Phase.MOVE:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.05)
+            st = db.game(1).state
+            mover, waiter = (ann, ben) if st.turn is Color.WHITE else (ben, ann)
+            await wait(mover, "Your turn")
+            play = legal_plays(st.position, st.dice)[0]
+            version = db.game_version(1)
+            mover.send("M")
+            await wait(mover, "Your play")
+            mover.send(str(play) + "\r")
+            await wait(mover, "Turn sent")
+            assert db.game_version(1) > version
+            # The other node and the telnet watcher see it within a few seconds, without a key.
+            await wait(waiter, "Your turn")
+            await carol.wait_for(f"{'Ben' if st.turn is Color.WHITE else 'Ann'} to play")
+            for door in (ann, ben):
+                door.send("QQ")
+                assert await loop.run_in_executor(None, door.wait_exit) == 0
+            carol.close()
+        finally:
+            ann.close()
+            ben.close()
+            db.close()
+        assert os.path.exists(tmp_path / "ann.log")
