@@ -18,8 +18,6 @@ from test_rules_support import board, random_game_positions, reference_step
 
 gnubg = pytest.importorskip("gnubg")
 
-Board = tuple[list[int], list[int]]
-
 
 def _move(me: list[int], opp: list[int], src: int, dst: int) -> None:
     me[src - 1] -= 1

@@ -140,6 +140,8 @@ def read_paths(text: str) -> list[Path]:
         count = int(m.group(2) or 1)
         if count < 1:
             raise IllegalPlay(f"cannot read {token!r}: a repeat count is at least 1")
+        if len(paths) + count > 4:  # checked here so that 8/5(99999) is not expanded
+            raise IllegalPlay("too many moves: no roll moves checkers more than four times")
         paths.extend([Path(tuple(points), frozenset(marks))] * count)
     return paths
 
