@@ -167,6 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", action="store_true", help="read 'POSITION_ID D1 D2' lines from stdin")
     p.set_defaults(func=cmd_plays)
 
+    from bgdoor.ui.boardcmd import add_board_parser  # noqa: PLC0415
+
+    add_board_parser(sub)
+
     p = sub.add_parser("serve", help="run the telnet server")
     p.add_argument("--config", help="configuration file (default: door.cfg if present)")
     p.add_argument("--host", help="address to listen on (default from door.cfg: all interfaces)")
