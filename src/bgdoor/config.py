@@ -20,6 +20,7 @@ class Config:
     negotiation_wait: float = 2.0
     login_attempts: int = 5
     login_delay: float = 1.0
+    login_timeout: float = 120.0
     idle_timeout: float = 600.0
     poll_interval: float = 2.0
     database_url: str = "sqlite:///data/bgdoor.db"
@@ -40,6 +41,7 @@ _KEYS = {
     ("server", "negotiation_wait"): "negotiation_wait",
     ("server", "login_attempts"): "login_attempts",
     ("server", "login_delay"): "login_delay",
+    ("server", "login_timeout"): "login_timeout",
     ("session", "idle_timeout"): "idle_timeout",
     ("session", "poll_interval"): "poll_interval",
     ("database", "url"): "database_url",

@@ -47,9 +47,16 @@ class Session:
     async def run(self) -> None:
         try:
             if self.door_alias is not None:
-                self.player = await self.svc.enter_from_door(self.door_alias)
+                # Handles are at most 16 characters; a longer BBS alias is cut, not refused.
+                self.player = await self.svc.enter_from_door(self.door_alias.strip()[:16].strip())
             else:
-                self.player = await self.login()
+                # A caller who says nothing (or a scanner) is not kept for the whole idle timeout.
+                idle = self.con.idle_timeout
+                self.con.idle_timeout = min(idle, self.config.login_timeout)
+                try:
+                    self.player = await self.login()
+                finally:
+                    self.con.idle_timeout = idle
             if self.player is None:
                 return
             log.info("login %s from %s", self.player.handle, self.peer)
