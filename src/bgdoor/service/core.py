@@ -133,6 +133,9 @@ class Service:
         except OSError as err:
             raise StorageError(f"cannot open the database: {err}") from err
         self._writer = self.engine.execution_options(**{db.WRITE: True})
+        self._handle_cache: dict[int, str] = {}
+        path = db.sqlite_path(self.engine.url)
+        self._queue = db.WriterQueue(path.absolute()) if path is not None and "mode=ro" not in str(url) else None
         # An in-memory database is one shared connection: one transaction at a time.
         self._lock = threading.RLock() if self.engine.dialect.name == "sqlite" and db.is_memory(self.engine.url) else nullcontext()
         try:
@@ -142,6 +145,8 @@ class Service:
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._queue is not None:
+            self._queue.close()
 
     def __enter__(self) -> Service:
         return self
@@ -173,7 +178,8 @@ class Service:
         """Run fn in one transaction (retried whole when the database is busy)."""
 
         def work() -> T:
-            with Session(self._writer if write else self.engine, expire_on_commit=False) as session:
+            queue = self._queue.turn(db.BUSY_TIMEOUT_MS / 1000) if write and self._queue else nullcontext()
+            with queue, Session(self._writer if write else self.engine, expire_on_commit=False) as session:
                 with session.begin():
                     return fn(session)
 
@@ -331,12 +337,13 @@ class Service:
             return Color.BLACK
         return None
 
-    @staticmethod
-    def _handles(s: Session, *ids: int | None) -> dict[int, str]:
-        wanted = [i for i in ids if i is not None]
-        if not wanted:
-            return {}
-        return {pid: h for pid, h in s.execute(select(Player.id, Player.handle).where(Player.id.in_(wanted)))}
+    def _handles(self, s: Session, *ids: int | None) -> dict[int, str]:
+        # Handles never change once taken, so each process may remember them.
+        wanted = [i for i in ids if i is not None and i not in self._handle_cache]
+        if wanted:
+            rows = s.execute(select(Player.id, Player.handle).where(Player.id.in_(wanted)))
+            self._handle_cache.update({pid: handle for pid, handle in rows})
+        return {i: self._handle_cache[i] for i in ids if i is not None and i in self._handle_cache}
 
     def _view(self, s: Session, g: Game, viewer_id: int | None, state: MatchState | None = None) -> GameView:
         names = self._handles(s, g.white_id, g.black_id)
@@ -491,10 +498,8 @@ class Service:
     def _bump(self, s: Session, g: Game, version: int, values: dict[str, Any]) -> None:
         """UPDATE the game WHERE version is still the one read; of racing writers, one wins."""
         values = {**values, "version": version + 1}
-        result = s.execute(
-            update(Game).where(Game.id == g.id, Game.version == version).values(**values),
-            execution_options={"synchronize_session": False},
-        )
+        games = Game.__table__  # Core, not ORM: this runs on every action
+        result = s.execute(update(games).where(games.c.id == g.id, games.c.version == version).values(**values))
         if result.rowcount != 1:
             raise GameChanged("someone else acted on this game first; look again")
         for key, value in values.items():
@@ -549,6 +554,8 @@ class Service:
                 state, out = rules.apply(state, event)
             except RuleError as err:
                 raise IllegalAction(str(err)) from None
+            if not out or type(out[0]) is not type(event):
+                out = [event, *out]  # apply(Forfeit) returns only what follows; the record needs the cause too
             for recorded in out:
                 if isinstance(recorded, rules.Move) and before.turn is not None:
                     last_play[before.turn] = {"seq": seq, "before": state_to_dict(before)}
@@ -580,7 +587,7 @@ class Service:
             values["winner_id"] = g.white_id if state.winner is Color.WHITE else g.black_id
         self._bump(s, g, version, values)
         if rows:
-            s.execute(insert(GameEvent), rows)
+            s.execute(insert(GameEvent.__table__), rows)
         self._count_wins(s, g, rows)
         if ended:
             self._rate(s, g, state, now)

@@ -24,7 +24,7 @@ def find_play(state: MatchState, text: str) -> Play | None:
         return None
     if not text:
         raise RuleError("the dice must be played: give a play such as 13/7 8/7")
-    if len(text) == 14 and " " not in text and "/" not in text:
+    if len(text) == 14 and " " not in text:
         try:
             wanted = Position.from_id(text)
         except PositionError:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
@@ -77,6 +82,69 @@ def make_engine(url: str | URL) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE) else "BEGIN")
 
     return engine
+
+
+def sqlite_path(url: str | URL) -> Path | None:
+    """The file of a SQLite URL; None for other databases and in-memory ones."""
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite" or is_memory(u):
+        return None
+    path = u.database or ""
+    return Path(path[5:].split("?", 1)[0] if path.startswith("file:") else path)
+
+
+class WriterQueue:
+    """Writers to one SQLite file take turns through a lock file beside it.
+
+    SQLite's busy handler sleeps longer and longer (up to 100 ms a time) while it
+    waits, so with several nodes writing the lock often lies idle while all of them
+    sleep.  Polling a lock file every millisecond hands it on almost at once.  After
+    `timeout` a writer goes ahead anyway and leaves the rest to SQLite's own locking,
+    so a node that hangs holding the file slows the others but cannot stop them.
+    """
+
+    POLL = 0.001
+
+    def __init__(self, db_file: Path) -> None:
+        self.path = Path(f"{db_file}-writers")
+        self._fd: int | None = None
+        self._threads = threading.Lock()  # flock is per open file: threads of one process queue here
+
+    def _open(self) -> int | None:
+        if self._fd is None:
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError:
+                return None  # a read-only folder: nobody can write anyway
+        return self._fd
+
+    @contextmanager
+    def turn(self, timeout: float) -> Iterator[None]:
+        deadline = time.monotonic() + timeout
+        mine = self._threads.acquire(timeout=timeout)
+        locked = False
+        try:
+            fd = self._open() if mine else None
+            while fd is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    locked = True
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        break
+                    time.sleep(self.POLL)
+            yield
+        finally:
+            if locked and self._fd is not None:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+            if mine:
+                self._threads.release()
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 # ---------------------------------------------------------------- migrations
