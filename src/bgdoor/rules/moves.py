@@ -205,42 +205,50 @@ def _gen_four(b: bytearray, die: int) -> tuple[_Found, int]:
 
     def walk(left: int, hi: int) -> None:
         nonlocal found, best
+        if b[24]:
+            sources: range | tuple[int, ...] = (25,) if hi == 25 else ()
+        else:
+            # Same-die moves commute, so sources never rise: no order is generated twice.
+            sources = range(min(hi, 24), 0, -1)
         moved = False
-        if left:
-            if b[24]:
-                sources: range | tuple[int, ...] = (25,) if hi == 25 else ()
+        for src in sources:
+            if not b[src - 1]:
+                continue
+            dst = src - die
+            if dst > 0:
+                if b[49 - dst] >= 2:
+                    continue
+            elif _can_bear_off(b, src, dst):
+                dst = 0
             else:
-                sources = range(min(hi, 24), 0, -1)
-            for src in sources:
-                if not b[src - 1]:
-                    continue
-                dst = src - die
-                if dst > 0:
-                    if b[49 - dst] >= 2:
-                        continue
-                elif _can_bear_off(b, src, dst):
-                    dst = 0
-                else:
-                    continue
-                moved = True
-                b[src - 1] -= 1
-                hit = False
-                if dst:
-                    b[dst - 1] += 1
-                    if b[49 - dst] == 1:
-                        b[49 - dst] = 0
-                        b[_OPP_BAR] += 1
-                        hit = True
+                continue
+            moved = True
+            b[src - 1] -= 1
+            hit = False
+            if dst:
+                b[dst - 1] += 1
+                if b[49 - dst] == 1:
+                    b[49 - dst] = 0
+                    b[_OPP_BAR] += 1
+                    hit = True
+            if left > 1:
                 moves.append((src, dst, hit))
-                # Same-die moves commute, so sources never rise: no order is generated twice.
                 walk(left - 1, src)
                 moves.pop()
-                b[src - 1] += 1
-                if dst:
-                    b[dst - 1] -= 1
-                    if hit:
-                        b[49 - dst] = 1
-                        b[_OPP_BAR] -= 1
+            else:
+                # The last die: results are kept here rather than by one more call each.
+                if best < 4:
+                    best = 4
+                    found = {}
+                key = bytes(b)
+                if key not in found:
+                    found[key] = (*moves, (src, dst, hit))
+            b[src - 1] += 1
+            if dst:
+                b[dst - 1] -= 1
+                if hit:
+                    b[49 - dst] = 1
+                    b[_OPP_BAR] -= 1
         if not moved:
             n = len(moves)
             if n < best:
