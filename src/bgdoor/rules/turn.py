@@ -34,7 +34,13 @@ def _can_play(me: list[int], opp: list[int], dice: tuple[int, ...], need: int) -
 
 
 class Turn:
-    """One roll being played: `start` and `dice` are fixed, `moves` grows and shrinks."""
+    """One roll being played: `start` and `dice` are fixed, `moves` grows and shrinks.
+
+    Points are the mover's: 25 is the bar as a source, 0 is off as a destination.
+    `required` is how many single-die moves complete the turn (0 when the roll
+    cannot be played at all).  Mistakes raise IllegalPlay with a reason for the
+    player, and leave the turn as it was.
+    """
 
     def __init__(self, position: Position, dice: tuple[int, int]) -> None:
         self.start = position
