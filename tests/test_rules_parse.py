@@ -169,6 +169,13 @@ def test_distance_must_match_the_dice() -> None:
     assert reason(START, (3, 3), "13/8") == "13/8 is 5 pips, which does not match the dice: you have four 3s to play"
 
 
+def test_each_written_hop_must_fit_the_dice() -> None:
+    # The points joined fit 24/13, but the hops as written do not fit 6-5.
+    assert reason(START, (6, 5), "24/20 20/13") == (
+        "24/20 is 4 pips, which does not match the dice: you have 6-5 to play"
+    )
+
+
 def test_too_many_moves() -> None:
     assert reason(START, (6, 5), "24/18 13/8 8/3").startswith("too many moves for the roll")
     assert reason(START, (3, 3), "24/21(5)").startswith("too many moves")

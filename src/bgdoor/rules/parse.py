@@ -48,7 +48,10 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
         if not best:
             return forfeit(position)
         raise IllegalPlay(f"you must move: {_play_using(best, roll)}")
-    if matches and min(me) >= 0:
+    # Each written hop must fit the dice even when the points it joins fit a legal play:
+    # "24/20 20/13" with 6-5 is a mistake, not another way to write 24/13.
+    fault = _distance_fault(paths, roll)
+    if matches and not fault and min(me) >= 0:
         marks = frozenset().union(*(p.marks for p in paths))
 
         def rank(play: Play) -> tuple[int, int]:
@@ -56,7 +59,7 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
             return (-len(hits & marks), len(hits - marks))
 
         return min(matches, key=rank)
-    message = explain(list(position.player), list(position.opponent), roll, paths, best)
+    message = fault or explain(list(position.player), list(position.opponent), roll, paths, best)
     if not best:
         message += f" (no move at all is possible with {_dice_text(roll)}, so the turn is forfeited)"
     raise IllegalPlay(message)
@@ -173,6 +176,17 @@ def explain(me: list[int], opp: list[int], dice: tuple[int, ...], paths: list[Pa
 
 def _walk_paths(me: list[int], opp: list[int], dice: tuple[int, ...], paths: list[Path]) -> str | list[int]:
     """The dice used by one way to make `paths` step by step, or why no way works."""
+    fault = _distance_fault(paths, dice)
+    if fault:
+        return fault
+    result = _search(me, opp, paths, list(dice), 0, tuple(me))
+    if isinstance(result, _Failure):
+        return _render(result)
+    return result
+
+
+def _distance_fault(paths: list[Path], dice: tuple[int, ...]) -> str | None:
+    """Why the written hops cannot fit `dice` whatever the board, if they cannot."""
     steps_needed = 0
     for path in paths:
         for a, b in zip(path.points, path.points[1:]):
@@ -182,10 +196,7 @@ def _walk_paths(me: list[int], opp: list[int], dice: tuple[int, ...], paths: lis
             steps_needed += min(len(o) for o in options)
     if steps_needed > len(dice):
         return f"too many moves for the roll: you have {_dice_text(dice)} to play"
-    result = _search(me, opp, paths, list(dice), 0, tuple(me))
-    if isinstance(result, _Failure):
-        return _render(result)
-    return result
+    return None
 
 
 def _render(failure: _Failure) -> str:
