@@ -1,10 +1,12 @@
 """Reading a play typed in standard notation, and saying why one is illegal.
 
 Text is matched to a legal play by the position it leads to, so `13/4`,
-`13/7/4` and `13/7 7/4` all name the same play.  Hit marks (`*`) only choose
-between plays that reach the same points but hit different blots on the way;
-without marks the play hitting the fewest blots is taken.  A mark where
-nothing can be hit is ignored.
+`13/7/4` and `13/7 7/4` all name the same play (with 6-3).  Each hop written
+must fit the dice, but a written touch-down point is not insisted on: `13/7/4`
+is read as 13/10/4 when 7 is blocked.  Hit marks (`*`) only choose between
+plays that reach the same points but hit different blots on the way; without
+marks the play hitting the fewest blots is taken.  A mark where nothing can
+be hit is ignored.
 
 Accepted: `24/18 13/11`, `bar/22*`, `25/22`, `6/off 5/off`, `6/0`,
 `8/5(2)`, `13/7*/4`; any case, extra spaces, `-` for `/`, commas between moves.
