@@ -238,6 +238,18 @@ def test_a_finished_match_refuses_everything(svc):
     assert svc.my_games(w) == [] and svc.my_turn_games(b) == [] and svc.games_in_progress() == []
 
 
+def test_only_the_player_on_roll_may_roll(svc):
+    gid, w, b = started(svc, [3, 1, 6, 6])
+    v = svc.submit_turn(w, gid, svc.game_version(gid), "8/5 6/5").version
+    before = fingerprint(svc, gid)
+    with pytest.raises(NotYourTurn):
+        svc.roll(w, gid, v)
+    with pytest.raises(NotYourTurn):
+        svc.double(w, gid, v)
+    assert fingerprint(svc, gid) == before
+    assert svc.roll(b, gid, v).state.dice == (6, 6)
+
+
 # ------------------------------------------------------------ cube, resign
 
 

@@ -652,7 +652,8 @@ class Service:
                 rules.apply(state, rules.Roll((1, 1)))  # raises the rules' own reason; no dice drawn
             return [rules.Roll((self.dice.die(), self.dice.die()))]
 
-        return self._act(player_id, game_id, version, make, anyone=True)
+        # The opening roll has no actor, so either seated player passes the turn check for it.
+        return self._act(player_id, game_id, version, make)
 
     def submit_turn(self, player_id: int, game_id: int, version: int, play: str) -> GameView:
         """A whole turn, as notation or a resulting Position ID; "" passes a turn with no legal play."""
