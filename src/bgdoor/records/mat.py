@@ -23,9 +23,14 @@ was played.  A turn without a legal play is the roll alone (`62:`).
 The importer tells the player who wins from the column of the `Wins` line,
 and a `Wins` line while the game is still on means the loser resigned: it
 counts the resignation as a single, gammon or backgammon from the points and
-the cube.  Resignations and forfeits are written that way.  A forfeit that
-awards more than a backgammon at the current cube cannot be said in this
-format; the line still carries the points awarded.
+the cube.  Resignations and forfeits are written that way.  The format has
+no word for a forfeit, so:
+- a forfeit is also named in a `;` comment at the top, which the importer
+  keeps as the match's comment;
+- one that awards more than a backgammon at the current cube is read as a
+  backgammon (the `Wins` line still carries the points awarded);
+- one before a game's first roll is not read at all: the importer counts a
+  resignation only in a game under way, and shows an empty game.
 """
 
 from __future__ import annotations
@@ -102,15 +107,14 @@ class _Game:
             left_text, right_text = row.cells
             if row.numbered:
                 number += 1
-                if right_text:
-                    line = f"{number:3d}) {left_text:<{LEFT_WIDTH}} {right_text}"
-                else:
-                    line = f"{number:3d}) {left_text}"
+                # Padded even when the right cell is empty, as GNU Backgammon writes it: its
+                # importer looks for the right column from the 16th character, and on a
+                # shorter line it finds what was left there from the line before.
+                out.append(f"{number:3d}) {left_text:<{LEFT_WIDTH}} {right_text}")
             elif left_text:
-                line = " " * 6 + left_text
+                out.append(" " * 6 + left_text)
             else:
-                line = " " * (RIGHT_COLUMN + 1) + right_text
-            out.append(line.rstrip())
+                out.append(" " * (RIGHT_COLUMN + 1) + right_text)
         return out
 
 
@@ -146,7 +150,9 @@ def export_mat(
 
     The events are replayed through the rules, so a record that does not
     follow raises RuleError.  An unfinished match is written as far as it
-    went; dice rolled but not yet played are left out.
+    went.  Dice rolled but not played are left out (the importer would
+    play a forced move by itself), except on a game's first roll, where the
+    importer needs them to see the game begun.
     """
     white = mat_name(white_name, "White")
     black = mat_name(black_name, "Black")
@@ -189,6 +195,10 @@ def export_mat(
 
         for follow in out:
             if isinstance(follow, GameWon):
+                if not game.rows and before.dice is not None and before.turn is not None:
+                    # Resigned or forfeited on the opening roll: the importer only counts a
+                    # resignation in a game under way, and the roll is what gets it under way.
+                    game.add(before.turn, turn_text(before.dice, ()))
                 final = any(isinstance(e, MatchWon) for e in out)
                 game.add_win(follow.winner, _wins(follow.points, final))
                 game = None
