@@ -181,7 +181,8 @@ def test_forfeit_awards_the_match():
     s = at(new_match(5), score=(1, 3), phase=Phase.ROLL, turn=Color.BLACK)
     s, ev = apply(s, Forfeit(Color.BLACK))
     assert s.over and s.winner is Color.WHITE and s.score == (5, 3)
-    assert isinstance(ev[-1], MatchWon)
+    assert ev[0] == Forfeit(Color.BLACK) and isinstance(ev[-1], MatchWon)
+    assert replay(5, [OpeningRoll(3, 1), Forfeit(Color.BLACK), *ev[1:]]).winner is Color.WHITE
 
 
 def test_derived_events_cannot_be_submitted():

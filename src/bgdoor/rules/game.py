@@ -319,7 +319,8 @@ def apply(state: MatchState, event: Event) -> tuple[MatchState, list[Event]]:
             raise RuleError("the match is already over")
         winner = event.loser.other
         needed = state.length - state.score_of(winner)
-        return _end_game(state, winner, Win.SINGLE, "forfeit", points=max(needed, 1))
+        new, more = _end_game(state, winner, Win.SINGLE, "forfeit", points=max(needed, 1))
+        return new, [event, *more]
     if phase is Phase.OVER:
         raise RuleError("the match is over")
 
