@@ -98,7 +98,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def derive(length: int, payloads: list[dict[str, Any]], colors: list[str | None] | None = None) -> tuple[MatchState, dict[Color, dict[str, Any]]]:
+def derive(length: int, payloads: list[dict[str, Any]]) -> tuple[MatchState, dict[Color, dict[str, Any]]]:
     """Replay a game's recorded events: its state, and each side's last play as the games row caches it."""
     events = [rules.event_from_dict(p) for p in payloads]
     state = rules.replay(length, events)
@@ -134,8 +134,8 @@ class Service:
             raise StorageError(f"cannot open the database: {err}") from err
         self._writer = self.engine.execution_options(**{db.WRITE: True})
         self._handle_cache: dict[int, str] = {}
-        path = db.sqlite_path(self.engine.url)
-        self._queue = db.WriterQueue(path.absolute()) if path is not None and "mode=ro" not in str(url) else None
+        path = db.sqlite_path(self.engine.url, writable=True)
+        self._queue = db.WriterQueue(path.absolute()) if path is not None else None
         # An in-memory database is one shared connection: one transaction at a time.
         self._lock = threading.RLock() if self.engine.dialect.name == "sqlite" and db.is_memory(self.engine.url) else nullcontext()
         try:

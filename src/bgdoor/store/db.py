@@ -33,7 +33,11 @@ WRITE = "bgdoor_write"  # execution option: this transaction will write
 
 def is_memory(url: URL) -> bool:
     db = url.database or ""
-    return db in ("", ":memory:") or "mode=memory" in db
+    return db in ("", ":memory:") or "mode=memory" in db or url.query.get("mode") == "memory"
+
+
+def _read_only(url: URL) -> bool:
+    return "mode=ro" in (url.database or "") or url.query.get("mode") == "ro"
 
 
 def make_engine(url: str | URL) -> Engine:
@@ -47,12 +51,10 @@ def make_engine(url: str | URL) -> Engine:
         # One connection shared by all sessions: a second one would see another, empty database.
         kwargs["poolclass"] = StaticPool
         kwargs["connect_args"]["check_same_thread"] = False
-    else:
-        path = u.database or ""
-        if path.startswith("file:"):
-            path = path[5:].split("?", 1)[0]
-        if "mode=ro" not in str(u):
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    elif not _read_only(u):
+        path = sqlite_path(u)
+        assert path is not None
+        path.parent.mkdir(parents=True, exist_ok=True)  # the default data/ folder, for one
     engine = create_engine(u, **kwargs)
 
     @event.listens_for(engine, "connect")
@@ -84,10 +86,10 @@ def make_engine(url: str | URL) -> Engine:
     return engine
 
 
-def sqlite_path(url: str | URL) -> Path | None:
-    """The file of a SQLite URL; None for other databases and in-memory ones."""
+def sqlite_path(url: str | URL, writable: bool = False) -> Path | None:
+    """The file of a SQLite URL; None for other databases and in-memory ones (and read-only ones if `writable`)."""
     u = make_url(url)
-    if u.get_backend_name() != "sqlite" or is_memory(u):
+    if u.get_backend_name() != "sqlite" or is_memory(u) or (writable and _read_only(u)):
         return None
     path = u.database or ""
     return Path(path[5:].split("?", 1)[0] if path.startswith("file:") else path)
@@ -222,7 +224,8 @@ def classify(error: BaseException) -> str:
     if state and state.startswith("08"):
         return BUSY  # connection lost: the transaction did not commit
     if isinstance(error, exc.IntegrityError):
-        return CONFLICT
+        # A unique key taken by a concurrent writer: a retry sees it and answers properly.
+        return CONFLICT if "unique" in str(orig).lower() else OTHER
     if isinstance(error, exc.TimeoutError):
         return BUSY  # no pooled connection free in time
     text = str(orig).lower()
