@@ -554,8 +554,6 @@ class Service:
                 state, out = rules.apply(state, event)
             except RuleError as err:
                 raise IllegalAction(str(err)) from None
-            if not out or type(out[0]) is not type(event):
-                out = [event, *out]  # apply(Forfeit) returns only what follows; the record needs the cause too
             for recorded in out:
                 if isinstance(recorded, rules.Move) and before.turn is not None:
                     last_play[before.turn] = {"seq": seq, "before": state_to_dict(before)}
