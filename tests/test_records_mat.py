@@ -67,8 +67,6 @@ def random_match(
     def do(event: Event) -> None:
         nonlocal state
         state, out = apply(state, event)
-        if isinstance(event, Forfeit):
-            out = [event, *out]  # apply returns only what follows a forfeit; a record keeps the cause
         events.extend(out)
         for e in out:
             seen.counts[e.type] += 1
@@ -275,7 +273,7 @@ def play_out(length: int, events: list[Event], *, plays: dict[int, str] | None =
             play = next(p for p in options if str(p) == want) if want else options[0]
             event = Move(str(play), play.position.id)
         state, out = apply(state, event)
-        record += [event, *out] if isinstance(event, Forfeit) else out  # apply leaves the forfeit itself out
+        record += out
     return record
 
 
