@@ -94,8 +94,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         config = _load(args)
         service = _open_service(config)
-    except (ConfigError, ServiceError) as exc:
+    except ConfigError as exc:
         print(f"bgdoor serve: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a ServiceError, or a URL SQLAlchemy cannot use
+        print(f"bgdoor serve: cannot open the database: {exc}", file=sys.stderr)
         return 2
     if args.host is not None:
         config.host = args.host
