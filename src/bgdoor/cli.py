@@ -15,7 +15,6 @@ from bgdoor.rules import Position, PositionError, legal_plays
 
 if TYPE_CHECKING:
     from bgdoor.service import Service
-from bgdoor.service.types import ServiceError
 
 
 def _parse_dice(text: str) -> tuple[int, int]:
