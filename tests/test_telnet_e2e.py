@@ -258,6 +258,9 @@ async def test_whole_game_to_the_end_and_rankings(tmp_path):
         await loser.wait_for("The top players")
         text = loser.text
         assert "alice" in text and "bob" in text
+        loser.send("1\r")  # the winner's page, with the rating chart
+        await loser.wait_for("Rating history")
+        assert view.name(winner) in loser.text and "won 1" in loser.text
         rows = {r.handle: r for r in db.rankings()}
         assert rows[view.name(winner)].wins == 1 and rows[view.name(winner.other)].losses == 1
         assert rows[view.name(winner)].rating > 1500 > rows[view.name(winner.other)].rating

@@ -311,15 +311,44 @@ class Session:
 
     async def rankings(self) -> None:
         rows = await self.svc.rankings(limit=18)
+        while True:
+            self.con.clear()
+            self.con.put(2, 3, "The top players", "title")
+            self.con.put(4, 3, "Rank  Player            Rating   Won  Lost  Gammons  Exp.   Last played", "dim")
+            for i, r in enumerate(rows):
+                last = r.last_played.strftime("%Y-%m-%d") if r.last_played else "-"
+                name = r.handle + ("*" if r.is_bot else "")
+                self.con.put(5 + i, 3, f"{r.rank:>3}.  {name[:17]:<17} {r.rating:>7.1f} {r.wins:>5} {r.losses:>5} {r.gammons:>8} {r.experience:>5}   {last}")
+            if not rows:
+                self.con.put(6, 6, "Nobody has finished a match yet.")
+                self.con.put(24, 3, "Press any key.", "dim")
+                await self.con.show()
+                await self.con.key(idle=True)
+                return
+            self.con.put(23, 3, "* a computer player.  Type a rank and Enter for that player's page; Enter goes back.", "dim")
+            self.con.put(24, 3, "Rank: ", "prompt")
+            await self.con.show()
+            text = await self.con.line(24, 9, 3, idle=True)
+            if not text or not text.strip().isdigit():
+                return
+            chosen = next((r for r in rows if r.rank == int(text)), None)
+            if chosen is not None:
+                await self.player_page(chosen.handle)
+
+    async def player_page(self, handle: str) -> None:
+        from bgdoor.records.chart import rating_chart  # noqa: PLC0415
+
+        page = await self.svc.player_page(handle)
+        p = page.player
         self.con.clear()
-        self.con.put(2, 3, "The top players", "title")
-        self.con.put(4, 3, "Rank  Player            Rating   Won  Lost  Gammons  Exp.   Last played", "dim")
-        for i, r in enumerate(rows):
-            last = r.last_played.strftime("%Y-%m-%d") if r.last_played else "-"
-            name = r.handle + (" (computer)" if r.is_bot else "")
-            self.con.put(5 + i, 3, f"{r.rank:>3}.  {name[:16]:<16} {r.rating:>7.1f} {r.wins:>5} {r.losses:>5} {r.gammons:>8} {r.experience:>5}   {last}")
-        if not rows:
-            self.con.put(6, 6, "Nobody has finished a match yet.")
+        self.con.put(2, 3, f"{p.handle}" + (" (computer)" if p.is_bot else ""), "title")
+        since = p.created.strftime("%Y-%m-%d")
+        seen = p.last_seen.strftime("%Y-%m-%d") if p.last_seen else "-"
+        self.con.put(4, 3, f"Rating {p.rating:.1f}   Experience {p.experience}   Playing since {since}, last seen {seen}")
+        self.con.put(5, 3, f"Matches {page.games}: won {page.wins}, lost {page.losses}.  Games won by gammon {page.gammons}, by backgammon {page.backgammons}.")
+        self.con.put(7, 3, "Rating history", "hot")
+        for i, line in enumerate(rating_chart(page.rating_history, 70, 12, self.con.charset)):
+            self.con.put(8 + i, 5, line)
         self.con.put(24, 3, "Press any key.", "dim")
         await self.con.show()
         await self.con.key(idle=True)
