@@ -127,7 +127,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 pass
         if args.ready_file:
             Path(args.ready_file).write_text(str(server.port))
+        forfeits = asyncio.ensure_future(_forfeit_loop(runtime, config, log))
         await stop.wait()
+        forfeits.cancel()
         log.info("shutting down")
         await server.close()
         if bot is not None:
@@ -158,6 +160,21 @@ def cmd_door(args: argparse.Namespace) -> int:
         print(f"bgdoor door: {exc}", file=sys.stderr)
         return 2
     return run_door(info, link, config, node=args.node, log_file=args.log)
+
+
+async def _forfeit_loop(runtime: object, config: Config, log: logging.Logger) -> None:
+    """Forfeit games left too long, once at start and then hourly."""
+    if config.forfeit_days <= 0:
+        return
+    while True:
+        try:
+            ids = await runtime.service.forfeit_stale(config.forfeit_days)  # type: ignore[attr-defined]
+            for game_id in ids:
+                log.info("game %s forfeited: no move for %s days", game_id, config.forfeit_days)
+                runtime.notify(game_id)  # type: ignore[attr-defined]
+        except Exception:
+            log.exception("forfeiting stale games failed")
+        await asyncio.sleep(3600)
 
 
 def build_parser() -> argparse.ArgumentParser:
