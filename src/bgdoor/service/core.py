@@ -18,6 +18,8 @@ How it keeps its promises:
 
 from __future__ import annotations
 
+import logging
+import os
 import random
 import secrets
 import sqlite3
@@ -63,6 +65,22 @@ from bgdoor.store.models import Game, GameEvent, Player, RatingEntry
 from bgdoor.store.snapshot import state_from_dict, state_to_dict
 
 T = TypeVar("T")
+
+log = logging.getLogger("bgdoor.service")
+
+# Fault-test hook, off unless set: while the file this names exists, every write transaction
+# pauses (for the seconds written in it) after its last statement and before COMMIT, so a
+# test can kill the process with a turn half-committed.
+PAUSE_FILE = os.environ.get("BGDOOR_TEST_PAUSE_BEFORE_COMMIT")
+
+
+def _pause_before_commit(path: str) -> None:
+    try:
+        seconds = float(open(path).read().strip() or 5)
+    except (OSError, ValueError):
+        return
+    log.warning("test hook: pausing %.1f s before commit", seconds)
+    time.sleep(seconds)
 
 OPEN, ACTIVE, FINISHED, ABANDONED = "open", "active", "finished", "abandoned"
 OVER = (FINISHED, ABANDONED)
@@ -181,7 +199,10 @@ class Service:
             queue = self._queue.turn(db.BUSY_TIMEOUT_MS / 1000) if write and self._queue else nullcontext()
             with queue, Session(self._writer if write else self.engine, expire_on_commit=False) as session:
                 with session.begin():
-                    return fn(session)
+                    result = fn(session)
+                    if write and PAUSE_FILE:
+                        _pause_before_commit(PAUSE_FILE)
+                    return result
 
         return self._retry(work)
 

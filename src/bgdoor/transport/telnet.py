@@ -80,6 +80,9 @@ class TelnetDoorServer:
             return telnetlib3.TelnetServer(
                 shell=self.shell,
                 encoding=False,  # bytes both ways: the console does its own CP437/UTF-8
+                # Bytes pass 8-bit either way, so a client that declines BINARY need not
+                # make every caller wait out negotiation_wait for it.
+                force_binary=True,
                 connect_maxwait=self.config.negotiation_wait,
                 timeout=0,  # the session has its own idle timeout with a warning
                 term="unknown",

@@ -1,0 +1,248 @@
+"""A light telnet caller on a bare socket, for hostile-caller tests and the load bench.
+
+It answers option negotiation the way a plain BBS terminal does (a terminal
+type, a window size, no to everything else), keeps the data bytes it receives
+with telnet commands taken out, and can feed them to a pyte screen.  Unlike
+telnetlib3's client it sends exactly the bytes it is given, so a test can
+send broken option sequences, and it costs little CPU per caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import time
+from collections.abc import Callable
+
+import pyte
+
+IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+BINARY, ECHO, SGA, TTYPE, NAWS = 0, 1, 3, 24, 31
+
+# Options a plain terminal agrees to when the server offers them.
+_ACCEPT_WILL = {BINARY, ECHO, SGA}
+
+# Traceback text that must never reach a caller.
+LEAKS = (b"Traceback", b'File "', b"Error:")
+
+
+def escape_iac(data: bytes) -> bytes:
+    return data.replace(b"\xff", b"\xff\xff")
+
+
+class RawCaller:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, term: str, screen: bool) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.term = term
+        self.data = bytearray()  # every data byte received, telnet commands taken out
+        self.closed = False
+        self.changed = asyncio.Event()
+        self.last_data = 0.0  # time.monotonic() of the last data byte
+        self.connected_at = time.monotonic()
+        self.first_data: float | None = None
+        self._screen = pyte.Screen(80, 25) if screen else None
+        self._stream = pyte.Stream(self._screen) if screen else None
+        self._text = codecs.getincrementaldecoder("utf-8" if term.startswith("xterm") else "cp437")("replace")
+        self._state = 0  # 0 data, 1 after IAC, 2 option verb, 3 in SB, 4 IAC in SB
+        self._verb = 0
+        self._sb = bytearray()
+        self._pump = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def connect(cls, port: int, host: str = "127.0.0.1", *, term: str = "ansi", screen: bool = True,
+                      timeout: float = 30.0) -> RawCaller:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, limit=1 << 20), timeout)
+        return cls(reader, writer, term, screen)
+
+    # ------------------------------------------------------------ receiving
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                chunk = await self.reader.read(65536)
+                if not chunk:
+                    break
+                self._feed(chunk)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.closed = True
+            self.changed.set()
+
+    def _feed(self, chunk: bytes) -> None:
+        out = bytearray()
+        for b in chunk:
+            st = self._state
+            if st == 0:
+                if b == IAC:
+                    self._state = 1
+                else:
+                    out.append(b)
+            elif st == 1:
+                if b == IAC:
+                    out.append(IAC)
+                    self._state = 0
+                elif b in (DO, DONT, WILL, WONT):
+                    self._verb, self._state = b, 2
+                elif b == SB:
+                    self._sb.clear()
+                    self._state = 3
+                else:
+                    self._state = 0
+            elif st == 2:
+                self._answer(self._verb, b)
+                self._state = 0
+            elif st == 3:
+                if b == IAC:
+                    self._state = 4
+                else:
+                    self._sb.append(b)
+            else:  # IAC inside SB
+                if b == SE:
+                    self._subneg(bytes(self._sb))
+                    self._state = 0
+                else:
+                    self._sb.append(b)
+                    self._state = 3
+        if out:
+            now = time.monotonic()
+            if self.first_data is None:
+                self.first_data = now
+            self.last_data = now
+            self.data += out
+            if self._stream is not None:
+                self._stream.feed(self._text.decode(bytes(out)))
+            self.changed.set()
+
+    def _answer(self, verb: int, opt: int) -> None:
+        if verb == DO:
+            if opt == TTYPE:
+                self._raw(bytes([IAC, WILL, TTYPE]))
+            elif opt == BINARY:
+                self._raw(bytes([IAC, WILL, BINARY]))  # 8-bit clean, as BBS terminals are
+            elif opt == NAWS:
+                self._raw(bytes([IAC, WILL, NAWS, IAC, SB, NAWS, 0, 80, 0, 25, IAC, SE]))
+            else:
+                self._raw(bytes([IAC, WONT, opt]))
+        elif verb == WILL:
+            self._raw(bytes([IAC, DO if opt in _ACCEPT_WILL else DONT, opt]))
+
+    def _subneg(self, body: bytes) -> None:
+        if body[:2] == bytes([TTYPE, 1]):  # SEND: answer IS <term>
+            self._raw(bytes([IAC, SB, TTYPE, 0]) + self.term.encode("ascii") + bytes([IAC, SE]))
+
+    # ------------------------------------------------------------ sending
+
+    def _raw(self, data: bytes) -> None:
+        if not self.writer.is_closing():
+            self.writer.write(data)
+
+    def send_raw(self, data: bytes) -> None:
+        """Exactly these bytes, telnet commands and all."""
+        self._raw(data)
+
+    def send(self, text: str | bytes) -> None:
+        """Keys as a terminal sends them: a data byte 255 is doubled."""
+        data = text.encode("latin-1") if isinstance(text, str) else text
+        self._raw(escape_iac(data))
+
+    async def drain(self) -> None:
+        with contextlib.suppress(ConnectionError, OSError):
+            await self.writer.drain()
+
+    # ------------------------------------------------------------ looking
+
+    @property
+    def text(self) -> str:
+        assert self._screen is not None, "this caller keeps no screen"
+        return "\n".join(self._screen.display)
+
+    def leaked(self) -> bytes | None:
+        """Traceback text that reached this caller, if any."""
+        for needle in LEAKS:
+            if needle in self.data:
+                return needle
+        return None
+
+    async def wait_for(self, needle: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        while needle not in self.text:
+            left = deadline - time.monotonic()
+            if left <= 0 or self.closed:
+                state = "closed" if self.closed else "timed out"
+                raise AssertionError(f"{needle!r} never appeared ({state}); the screen shows:\n{self.text}")
+            self.changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), timeout=min(left, 0.5))
+        return self.text
+
+    async def wait_until(self, test: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+        """Wait until test(screen text) holds."""
+        deadline = time.monotonic() + timeout
+        while not test(self.text):
+            left = deadline - time.monotonic()
+            if left <= 0 or self.closed:
+                state = "closed" if self.closed else "timed out"
+                raise AssertionError(f"never saw {what} ({state}); the screen shows:\n{self.text}")
+            self.changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), timeout=min(left, 0.5))
+        return self.text
+
+    async def wait_data(self, since: int, timeout: float = 20.0) -> bool:
+        """Wait until more than `since` data bytes have arrived; False on timeout or close."""
+        deadline = time.monotonic() + timeout
+        while len(self.data) <= since:
+            left = deadline - time.monotonic()
+            if left <= 0 or self.closed:
+                return False
+            self.changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), timeout=left)
+        return True
+
+    async def settle(self, quiet: float = 0.3, timeout: float = 20.0) -> None:
+        """Wait until the server has written nothing for `quiet` seconds."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and not self.closed:
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), timeout=quiet)
+            except asyncio.TimeoutError:
+                return
+
+    async def wait_closed(self, timeout: float = 20.0) -> bool:
+        """True if the server closed the connection within `timeout`."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._pump), timeout)
+        return self.closed
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        self._pump.cancel()
+
+    def abort(self) -> None:
+        """Drop the connection without a FIN handshake (a caller whose line went dead)."""
+        transport = self.writer.transport
+        with contextlib.suppress(Exception):
+            transport.abort()
+        self._pump.cancel()
+
+
+async def login(caller: RawCaller, handle: str, password: str, new: bool, timeout: float = 30.0) -> None:
+    await caller.wait_for("Handle:", timeout)
+    caller.send(handle + "\r")
+    if new:
+        await caller.wait_for("Create it?", timeout)
+        caller.send("Y")
+        await caller.wait_for("Choose a password", timeout)
+        caller.send(password + "\r")
+        await caller.wait_for("Type it again", timeout)
+        caller.send(password + "\r")
+    else:
+        await caller.wait_for("Password:", timeout)
+        caller.send(password + "\r")
+    await caller.wait_for("Your choice", timeout)
