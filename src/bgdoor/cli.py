@@ -7,6 +7,8 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +17,8 @@ from bgdoor.rules import Position, PositionError, legal_plays
 
 if TYPE_CHECKING:
     from bgdoor.service import Service
+    from bgdoor.service.sysop import Sysop
+    from bgdoor.service.types import GameSummary
 
 
 def _parse_dice(text: str) -> tuple[int, int]:
@@ -177,6 +181,338 @@ async def _forfeit_loop(runtime: object, config: Config, log: logging.Logger) ->
         await asyncio.sleep(3600)
 
 
+# ---------------------------------------------------------------- sysop tools
+# sysop, bulletin and export: the service layer is imported inside each command.
+
+
+def _open_for(args: argparse.Namespace, name: str) -> tuple[Config, Service] | None:
+    """The configuration and service the command runs on, or None after a one-line error."""
+    try:
+        config = _load(args)
+        return config, _open_service(config)
+    except ConfigError as exc:
+        print(f"bgdoor {name}: {exc}", file=sys.stderr)
+    except Exception as exc:  # a ServiceError, or a URL SQLAlchemy cannot use
+        print(f"bgdoor {name}: cannot open the database: {exc}", file=sys.stderr)
+    return None
+
+
+def _when(moment: datetime | None) -> str:
+    return "-" if moment is None else moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def _table(headers: list[str], rows: list[list[str]], right: tuple[int, ...] = ()) -> str:
+    """A plain text table: columns two spaces apart, numbers (columns in `right`) right-aligned."""
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def _confirm(question: str) -> bool:
+    print(f"{question} [y/N] ", end="", flush=True)
+    answer = sys.stdin.readline()
+    if not sys.stdin.isatty():
+        print()  # the answer was not echoed: keep the next line off the prompt's
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"  {line}" for line in text.splitlines())
+
+
+def _change(args: argparse.Namespace, preview: Callable[[], str], act: Callable[[], str]) -> int:
+    """Show what will change and ask, unless --yes; then change it and say what changed."""
+    if not args.yes:
+        plan = preview()  # refusals and unknown names come out here, before any question
+        print("This will change:")
+        print(_indent(plan))
+        if not _confirm("Go ahead?"):
+            print("Nothing was changed.")
+            return 1
+    print(act())
+    return 0
+
+
+def _sysop_players(args: argparse.Namespace, sysop: Sysop) -> int:
+    rows = sysop.players()
+    table = [
+        [str(p.id), p.handle, f"{p.rating:.1f}", f"{p.wins}-{p.losses}", str(p.experience), _when(p.created), _when(p.last_seen), p.login]
+        for p in rows
+    ]
+    print(_table(["ID", "Handle", "Rating", "W-L", "Exp", "Created (UTC)", "Last seen (UTC)", "Login"], table, right=(0, 2, 3, 4)))
+    print(f"{len(rows)} player{'' if len(rows) == 1 else 's'}")
+    return 0
+
+
+def _game_rows(games: list[GameSummary]) -> str:
+    table = [
+        [
+            str(g.id),
+            g.status,
+            str(g.length),
+            g.white or "(open seat)",
+            g.black or "(open seat)",
+            f"{g.score[0]}-{g.score[1]}",
+            g.turn or "-",
+            _when(g.updated),
+        ]
+        for g in games
+    ]
+    return _table(["ID", "Status", "Len", "White", "Black", "Score", "To act", "Last activity (UTC)"], table, right=(0, 2))
+
+
+def _sysop_games(args: argparse.Namespace, sysop: Sysop) -> int:
+    games = sysop.games(status=args.status, player=args.player, stale_days=args.stale)
+    if not games:
+        print("No games.")
+        return 0
+    print(_game_rows(games))
+    print(f"{len(games)} game{'' if len(games) == 1 else 's'}")
+    return 0
+
+
+def _sysop_game(args: argparse.Namespace, sysop: Sysop) -> int:
+    record = sysop.game(args.game_id)
+    g = record.summary
+    facts = [
+        ("Game", f"{g.id}, a {g.length}-point match, {g.status}"),
+        ("White", g.white or "(open seat)"),
+        ("Black", g.black or "(open seat)"),
+        ("Score", f"{g.score[0]}-{g.score[1]} (white-black), cube {record.cube}"),
+        ("Phase", record.phase + (f", {g.turn} to act" if g.turn else "")),
+        ("Winner", record.winner or "-"),
+        ("Started", _when(record.created) + " UTC"),
+        ("Last activity", _when(g.updated) + " UTC"),
+        ("Position ID", record.position_id),
+        ("Match ID", record.match_id),
+    ]
+    for label, value in facts:
+        print(f"{label + ':':<15}{value}")
+    print()
+    if not record.events:
+        print("No events recorded yet.")
+        return 0
+    table = [[str(e.seq), e.when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"), e.player or "(door)", e.color or "-", e.text] for e in record.events]
+    print(_table(["Seq", "When (UTC)", "Player", "Side", "Event"], table, right=(0,)))
+    return 0
+
+
+def _sysop_password(args: argparse.Namespace, sysop: Sysop) -> int:
+    return _change(
+        args,
+        lambda: sysop.set_password(args.handle, args.password, dry_run=True),
+        lambda: sysop.set_password(args.handle, args.password),
+    )
+
+
+def _sysop_rename(args: argparse.Namespace, sysop: Sysop) -> int:
+    return _change(args, lambda: sysop.rename(args.old, args.new, dry_run=True), lambda: sysop.rename(args.old, args.new))
+
+
+def _sysop_delete_player(args: argparse.Namespace, sysop: Sysop) -> int:
+    from bgdoor.service.sysop import PlayerInGames  # noqa: PLC0415
+
+    try:
+        return _change(
+            args,
+            lambda: sysop.delete_player(args.handle, force=args.force, dry_run=True),
+            lambda: sysop.delete_player(args.handle, force=args.force),
+        )
+    except PlayerInGames as exc:
+        print(
+            f"bgdoor sysop: {exc}; nothing was changed. With --force, their active games are forfeited "
+            "(the opponent wins) and games waiting for an opponent are deleted",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _sysop_delete_game(args: argparse.Namespace, sysop: Sysop) -> int:
+    return _change(args, lambda: sysop.delete_game(args.game_id, dry_run=True), lambda: sysop.delete_game(args.game_id))
+
+
+def _sysop_forfeit_stale(args: argparse.Namespace, sysop: Sysop, config: Config) -> int:
+    days = args.days if args.days is not None else config.forfeit_days
+    if days <= 0:
+        print("bgdoor sysop: forfeit_days in door.cfg is 0 (never forfeit); give --days N", file=sys.stderr)
+        return 2
+    stale = sysop.stale_games(days)
+    if not stale:
+        print(f"No game has waited {days:g} days for a move; nothing to forfeit.")
+        return 0
+    if not args.yes:
+        print(f"These games have waited {days:g} days or more for the player to act:")
+        print(_game_rows(stale))
+        if not _confirm(f"Forfeit {'it' if len(stale) == 1 else f'all {len(stale)}'}? The player to act loses the match."):
+            print("Nothing was changed.")
+            return 1
+    done = sysop.forfeit_stale(days)
+    print(done or "Nothing was forfeited: the games moved on in the meantime.")
+    return 0
+
+
+def cmd_sysop(args: argparse.Namespace) -> int:
+    from bgdoor.service import NotFound, ServiceError  # noqa: PLC0415 - keeps `bgdoor plays` light
+    from bgdoor.service.sysop import Sysop  # noqa: PLC0415
+
+    opened = _open_for(args, "sysop")
+    if opened is None:
+        return 2
+    config, service = opened
+    sysop = Sysop(service)
+    try:
+        if args.action == "forfeit-stale":
+            return _sysop_forfeit_stale(args, sysop, config)
+        return int(args.action_func(args, sysop))
+    except NotFound as exc:
+        print(f"bgdoor sysop: {exc}", file=sys.stderr)
+        return 2
+    except ServiceError as exc:
+        print(f"bgdoor sysop: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        service.close()
+
+
+def cmd_bulletin(args: argparse.Namespace) -> int:
+    from bgdoor.records.bulletin import ROWS_PER_SCREEN, render_bulletin, write_atomically  # noqa: PLC0415
+    from bgdoor.service import ServiceError  # noqa: PLC0415
+
+    top = ROWS_PER_SCREEN if args.top is None else args.top
+    if top < 1:
+        print("bgdoor bulletin: --top is at least 1", file=sys.stderr)
+        return 2
+    opened = _open_for(args, "bulletin")
+    if opened is None:
+        return 2
+    _, service = opened
+    try:
+        rows = service.rankings(limit=top)
+    except ServiceError as exc:
+        print(f"bgdoor bulletin: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        service.close()
+    screens = -(-top // ROWS_PER_SCREEN)  # enough 24-line screens for --top rows
+    data = render_bulletin(rows, args.charset, title=args.title, screens=screens)
+    if args.output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return 0
+    try:
+        write_atomically(args.output, data)
+    except OSError as exc:
+        print(f"bgdoor bulletin: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from bgdoor.records.bulletin import write_atomically  # noqa: PLC0415
+    from bgdoor.service import NotFound, ServiceError  # noqa: PLC0415
+    from bgdoor.service.sysop import Sysop  # noqa: PLC0415
+
+    opened = _open_for(args, "export")
+    if opened is None:
+        return 2
+    _, service = opened
+    try:
+        text = Sysop(service).export_match(args.game_id)
+    except NotFound as exc:
+        print(f"bgdoor export: {exc}", file=sys.stderr)
+        return 2
+    except ServiceError as exc:
+        print(f"bgdoor export: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        service.close()
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        write_atomically(args.output, text.encode("utf-8"))
+    except OSError as exc:
+        print(f"bgdoor export: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _add_sysop_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    def where(p: argparse.ArgumentParser, default: object = None) -> None:
+        p.add_argument("--config", default=default, help="configuration file (default: door.cfg if present)")
+        p.add_argument("--db", default=default, help="SQLAlchemy database URL (default: door.cfg's, else sqlite:///data/bgdoor.db)")
+
+    # Accepted after the action too; SUPPRESS keeps an action's parser from resetting them.
+    after = argparse.ArgumentParser(add_help=False)
+    where(after, argparse.SUPPRESS)
+
+    def destructive(p: argparse.ArgumentParser) -> None:
+        p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
+
+    p = sub.add_parser("sysop", help="look after players and games", description="Look after players and games.")
+    where(p)
+    p.set_defaults(func=cmd_sysop)
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    a = actions.add_parser("players", parents=[after], help="list the players")
+    a.set_defaults(action_func=_sysop_players)
+
+    a = actions.add_parser("games", parents=[after], help="list games, most recently active first")
+    a.add_argument("--status", choices=["open", "active", "finished", "abandoned"], help="only games in this state")
+    a.add_argument("--player", metavar="HANDLE", help="only games this player sits in")
+    a.add_argument("--stale", type=float, metavar="DAYS", help="only unfinished games with no activity for DAYS days")
+    a.set_defaults(action_func=_sysop_games)
+
+    a = actions.add_parser("game", parents=[after], help="show one game and its record")
+    a.add_argument("game_id", type=int, metavar="ID")
+    a.set_defaults(action_func=_sysop_game)
+
+    a = actions.add_parser("password", parents=[after], help="set a player's password (generated unless given)")
+    a.add_argument("handle", metavar="HANDLE")
+    a.add_argument("--password", help="the new password (default: generate one and print it once)")
+    destructive(a)
+    a.set_defaults(action_func=_sysop_password)
+
+    a = actions.add_parser("rename", parents=[after], help="change a player's handle")
+    a.add_argument("old", metavar="OLD")
+    a.add_argument("new", metavar="NEW")
+    destructive(a)
+    a.set_defaults(action_func=_sysop_rename)
+
+    a = actions.add_parser("delete-player", parents=[after], help="delete a player")
+    a.add_argument("handle", metavar="HANDLE")
+    a.add_argument("--force", action="store_true", help="forfeit their active games and delete their waiting ones")
+    destructive(a)
+    a.set_defaults(action_func=_sysop_delete_player)
+
+    a = actions.add_parser("delete-game", parents=[after], help="delete a game and its record")
+    a.add_argument("game_id", type=int, metavar="ID")
+    destructive(a)
+    a.set_defaults(action_func=_sysop_delete_game)
+
+    a = actions.add_parser("forfeit-stale", parents=[after], help="forfeit games whose player to act has not for DAYS days")
+    a.add_argument("--days", type=float, help="days without a move (default: door.cfg's forfeit_days)")
+    destructive(a)
+
+    p = sub.add_parser("bulletin", help="write the top players as an ANSI bulletin for the BBS")
+    where(p)
+    p.add_argument("-o", "--output", metavar="FILE", help="replace FILE atomically (default: standard output)")
+    p.add_argument("--charset", choices=["cp437", "utf8", "ascii"], default="cp437", help="the BBS's character set (default cp437)")
+    p.add_argument("--top", type=int, help="how many players (default: one screen's worth, 17)")
+    p.add_argument("--title", default="Backgammon Rankings", help="the title line")
+    p.set_defaults(func=cmd_bulletin)
+
+    p = sub.add_parser("export", help="write a match in the Jellyfish .mat format")
+    p.add_argument("game_id", type=int, metavar="GAME_ID")
+    where(p)
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: standard output)")
+    p.set_defaults(func=cmd_export)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bgdoor", description="A backgammon door for bulletin-board systems.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -207,6 +543,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--local", action="store_true", help="the sysop plays on this console")
     p.add_argument("--log", help="log file (default: data/door.log); the screen is the caller's")
     p.set_defaults(func=cmd_door)
+
+    _add_sysop_parsers(sub)
     return parser
 
 

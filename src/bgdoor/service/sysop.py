@@ -1,0 +1,462 @@
+"""What a sysop does to the database without opening it: list, fix and remove players and games.
+
+Each operation is one transaction through the service's own transaction
+helper, so it takes the same locks and retries as a caller's turn and can run
+while the door is up.  Operations that change something take `dry_run`: the
+change is made, described and rolled back, so the confirmation a sysop is
+shown comes from the same code that will do the work.  They return the
+description, one line per thing changed.
+
+Deleting a player:
+- a player who sits in unfinished games is refused unless `force`; with it,
+  each active game is forfeited by them (recorded, rated, the opponent wins,
+  as when a player lets a game go stale) and each game still waiting for an
+  opponent is deleted;
+- a player with no recorded games left is deleted outright;
+- otherwise the row stays, as a tombstone: the handle becomes "(deleted)",
+  the password and counters are cleared (experience 0 keeps it out of the
+  rankings), and the handle is free again.  Finished games, their events and
+  the opponents' rating history stay as they were, under "(deleted)".
+
+A process that is already running (a `bgdoor serve`, a door node) keeps the
+handles it has seen in memory, so it shows a renamed or deleted player under
+the old handle until it restarts.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any, TypeVar
+
+from sqlalchemy import delete, func, or_, select
+from sqlalchemy.orm import Session
+
+from bgdoor.records.mat import export_mat
+from bgdoor.rules import game as rules
+from bgdoor.rules.game import Color
+from bgdoor.rules.matchid import match_id
+from bgdoor.service import passwords
+from bgdoor.service.core import ACTIVE, OPEN, Service
+from bgdoor.service.types import BadHandle, BadPassword, GameSummary, HandleTaken, IllegalAction, NotFound
+from bgdoor.store.models import START_RATING, Game, GameEvent, Player, RatingEntry
+from bgdoor.store.snapshot import state_from_dict
+
+T = TypeVar("T")
+
+STATUSES = ("open", "active", "finished", "abandoned")
+DELETED_NAME = "(deleted)"
+# A tombstone's handle_key starts with a control character: no handle can casefold to it,
+# so the tombstone never blocks a new player's handle and nobody can log in as it.
+DELETED_KEY = "\x01deleted:"
+# Generated passwords: no 0/O, 1/l/I, so they survive being read out over the phone.
+PASSWORD_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+PASSWORD_LENGTH = 12
+FORFEIT_REASON = "player deleted"
+
+
+class PlayerInGames(IllegalAction):
+    """The player sits in unfinished games; deleting them needs force."""
+
+    def __init__(self, handle: str, game_ids: list[int]) -> None:
+        self.handle = handle
+        self.game_ids = game_ids
+        listed = ", ".join(str(i) for i in game_ids)
+        super().__init__(f"{handle} sits in unfinished game{'s' if len(game_ids) != 1 else ''} {listed}")
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    id: int
+    handle: str
+    rating: float
+    wins: int
+    losses: int
+    experience: int
+    created: datetime
+    last_seen: datetime | None
+    login: str  # "password" (telnet), "door" (BBS door only) or "bot"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.login == "bot"
+
+
+@dataclass(frozen=True)
+class EventRow:
+    seq: int
+    when: datetime
+    player: str | None  # who acted; None when the door itself did (a forfeit for time)
+    color: str | None
+    type: str
+    text: str
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    summary: GameSummary
+    created: datetime
+    winner: str | None
+    cube: int
+    phase: str
+    position_id: str
+    match_id: str
+    events: list[EventRow]
+
+
+def is_deleted(player: Player) -> bool:
+    return player.handle_key.startswith(DELETED_KEY)
+
+
+def generate_password() -> str:
+    return "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(PASSWORD_LENGTH))
+
+
+def _tense(dry_run: bool) -> Callable[[str], str]:
+    """`did("deleted")`: "deleted" after the change, "will be deleted" in its preview."""
+    return (lambda done: f"will be {done}") if dry_run else (lambda done: done)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def event_text(payload: dict[str, Any]) -> str:
+    """One recorded event in words, for the sysop's view of a game."""
+    kind = payload.get("type")
+    if kind == "opening_roll":
+        return f"opening roll: white {payload['white']}, black {payload['black']}"
+    if kind == "roll":
+        return "rolls {}-{}".format(*payload["dice"])
+    if kind == "play":
+        return f"plays {payload['notation']}" if payload["notation"] else "cannot move"
+    if kind == "resign":
+        return f"{payload['by']} offers to resign a {payload['win']}"
+    if kind == "forfeit":
+        return f"{payload['loser']} forfeits the match ({payload.get('reason', '')})"
+    if kind == "win":
+        return f"{payload['winner']} wins {_plural(payload['points'], 'point')} ({payload['win']}, {payload['how']})"
+    if kind == "match_won":
+        return f"{payload['winner']} wins the match"
+    words = {"double": "doubles", "take": "takes", "drop": "drops", "accept_resign": "accepts the resignation", "reject_resign": "rejects the resignation"}
+    return words.get(str(kind), str(kind))
+
+
+class _Rollback(Exception):
+    """Raised inside a dry run's transaction so that it rolls back; carries the description."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+
+
+class Sysop:
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    # ------------------------------------------------------------- helpers
+
+    def _read(self, fn: Callable[[Session], T]) -> T:
+        return self.service._tx(fn, write=False)
+
+    def _change(self, fn: Callable[[Session], list[str]], dry_run: bool) -> str:
+        def work(s: Session) -> list[str]:
+            lines = fn(s)
+            if dry_run:
+                raise _Rollback(lines)
+            return lines
+
+        try:
+            lines = self.service._tx(work)
+        except _Rollback as preview:
+            lines = preview.lines
+        return "\n".join(lines)
+
+    def _find(self, s: Session, handle: str) -> Player:
+        p = self.service._by_handle(s, handle)
+        if p is None:
+            raise NotFound(f"there is no player called {handle!r}")
+        return p
+
+    def _names(self, s: Session, ids: set[int | None]) -> dict[int, str]:
+        wanted = [i for i in ids if i is not None]
+        if not wanted:
+            return {}
+        return {pid: handle for pid, handle in s.execute(select(Player.id, Player.handle).where(Player.id.in_(wanted)))}
+
+    def _forget_handle(self, player_id: int, handle: str | None) -> None:
+        # The service remembers handles by id; this process at least must see the change.
+        if handle is None:
+            self.service._handle_cache.pop(player_id, None)
+        else:
+            self.service._handle_cache[player_id] = handle
+
+    # --------------------------------------------------------------- lists
+
+    def players(self) -> list[PlayerRow]:
+        """Every player but deleted ones, by handle without regard to case."""
+
+        def fn(s: Session) -> list[PlayerRow]:
+            rows = []
+            for p in s.scalars(select(Player).order_by(Player.handle_key)):
+                if is_deleted(p):
+                    continue
+                login = "bot" if p.is_bot else "door" if p.password_hash is None else "password"
+                rows.append(PlayerRow(p.id, p.handle, p.rating, p.wins, p.losses, p.experience, p.created, p.last_seen, login))
+            return rows
+
+        return self._read(fn)
+
+    def games(self, status: str | None = None, player: str | None = None, stale_days: float | None = None) -> list[GameSummary]:
+        """Games, most recently active first; stale_days: unfinished games with no activity for that long."""
+        if status is not None and status not in STATUSES:
+            raise IllegalAction(f"a game's status is one of {', '.join(STATUSES)}, not {status!r}")
+        if stale_days is not None and stale_days < 0:
+            raise IllegalAction("a number of days cannot be negative")
+
+        def fn(s: Session) -> list[GameSummary]:
+            where: list[Any] = []
+            if status is not None:
+                where.append(Game.status == status)
+            if player is not None:
+                p = self._find(s, player)
+                where.append(or_(Game.white_id == p.id, Game.black_id == p.id))
+            if stale_days is not None:
+                cutoff = self.service.clock() - timedelta(days=stale_days)
+                where += [Game.status.in_((OPEN, ACTIVE)), Game.updated < cutoff]
+            return self.service._summaries(s, *where)
+
+        return self._read(fn)
+
+    def game(self, game_id: int) -> GameRecord:
+        """One game and its whole record, event by event."""
+
+        def fn(s: Session) -> GameRecord:
+            g = self.service._game(s, game_id)
+            (summary,) = self.service._summaries(s, Game.id == g.id)
+            rows = list(s.scalars(select(GameEvent).where(GameEvent.game_id == g.id).order_by(GameEvent.seq)))
+            names = self._names(s, {r.player_id for r in rows} | {g.winner_id})
+            state = state_from_dict(g.state)
+            events = [
+                EventRow(r.seq, r.created, names.get(r.player_id) if r.player_id else None, r.color, r.type, event_text(r.payload))
+                for r in rows
+            ]
+            return GameRecord(
+                summary=summary,
+                created=g.created,
+                winner=names.get(g.winner_id) if g.winner_id else None,
+                cube=g.cube,
+                phase=g.phase,
+                position_id=state.position.id,
+                match_id=match_id(state),
+                events=events,
+            )
+
+        return self._read(fn)
+
+    def stale_games(self, days: float) -> list[GameSummary]:
+        """The games forfeit_stale(days) would forfeit now: active, and the player to act has not for `days`."""
+        if days < 0:
+            raise IllegalAction("a number of days cannot be negative")
+
+        def fn(s: Session) -> list[GameSummary]:
+            cutoff = self.service.clock() - timedelta(days=days)
+            found = self.service._summaries(s, Game.status == ACTIVE, Game.to_act_id.is_not(None), Game.updated < cutoff)
+            return sorted(found, key=lambda g: g.id)
+
+        return self._read(fn)
+
+    # ------------------------------------------------------------- changes
+
+    def set_password(self, handle: str, password: str | None = None, dry_run: bool = False) -> str:
+        """Give the player `password`, or a generated one, which the description shows (and nothing keeps)."""
+        if password is not None:
+            problem = passwords.password_problem(password)
+            if problem:
+                raise BadPassword(problem)
+        chosen = password if password is not None or dry_run else generate_password()
+        hashed = passwords.hash_password(chosen) if chosen is not None and not dry_run else None  # slow: outside
+
+        def fn(s: Session) -> list[str]:
+            p = self._find(s, handle)
+            if p.is_bot:
+                raise IllegalAction(f"{p.handle} is a computer player and cannot log in")
+            did = _tense(dry_run)
+            door_only = p.password_hash is None
+            p.password_hash = hashed
+            lines = [f"password of {p.handle} (player {p.id}) {did('replaced')}"]
+            if door_only:
+                lines.append(
+                    f"{p.handle} played through the BBS door only; from now on they log in by telnet "
+                    "with this password, and the BBS door refuses the handle"
+                )
+            if password is None and not dry_run:
+                lines.append(f"the new password is: {chosen}")
+            return lines
+
+        return self._change(fn, dry_run)
+
+    def rename(self, old: str, new: str, dry_run: bool = False) -> str:
+        problem = passwords.handle_problem(new)
+        if problem:
+            raise BadHandle(problem)
+        if new.casefold() == DELETED_NAME:
+            raise BadHandle(f"{DELETED_NAME} is the name deleted players are kept under")
+        renamed: list[tuple[int, str]] = []
+
+        def fn(s: Session) -> list[str]:
+            p = self._find(s, old)
+            if p.is_bot:
+                raise IllegalAction(f"{p.handle} is a computer player; the bot's levels name those")
+            other = self.service._by_handle(s, new)
+            if other is not None and other.id != p.id:
+                raise HandleTaken(f"the handle {other.handle!r} is taken")
+            if p.handle == new:
+                raise IllegalAction(f"{p.handle} is already called that")
+            was = p.handle
+            p.handle, p.handle_key = new, passwords.handle_key(new)
+            renamed.append((p.id, new))
+            lines = [f"player {was} (player {p.id}) {_tense(dry_run)('renamed')} {new}"]
+            if p.password_hash is None:
+                lines.append(f"{new} plays through the BBS door: the caller's BBS alias must now be {new}, or their next visit makes a new player")
+            return lines
+
+        description = self._change(fn, dry_run)
+        if not dry_run:
+            for player_id, handle in renamed:
+                self._forget_handle(player_id, handle)
+        return description
+
+    def delete_player(self, handle: str, force: bool = False, dry_run: bool = False) -> str:
+        """See the module's docstring for what happens to the player's games."""
+        outcome: list[tuple[int, str | None]] = []
+        did = _tense(dry_run)
+
+        def fn(s: Session) -> list[str]:
+            p = self._find(s, handle)
+            name = p.handle
+            seated = or_(Game.white_id == p.id, Game.black_id == p.id)
+            unfinished = list(s.scalars(select(Game).where(seated, Game.status.in_((OPEN, ACTIVE))).order_by(Game.id)))
+            if unfinished and not force:
+                raise PlayerInGames(name, [g.id for g in unfinished])
+            lines: list[str] = []
+            for g in unfinished:
+                if g.status == OPEN:
+                    # Nobody else has sat down: there is no match to keep.
+                    s.execute(delete(GameEvent).where(GameEvent.game_id == g.id))
+                    s.delete(g)
+                    s.flush()
+                    lines.append(f"game {g.id} ({g.length}-point match waiting for an opponent) {did('deleted')}")
+                    continue
+                lines.append(self._forfeit(s, g, Color.WHITE if g.white_id == p.id else Color.BLACK, did))
+            if self._referenced(s, p.id):
+                finished = s.scalar(select(func.count()).select_from(Game).where(seated)) or 0
+                p.handle, p.handle_key = DELETED_NAME, f"{DELETED_KEY}{p.id}"
+                p.password_hash, p.charset, p.last_seen, p.last_played = None, None, None, None
+                p.rating, p.experience = START_RATING, 0
+                p.wins = p.losses = p.gammons = p.backgammons = 0
+                lines.append(
+                    f"player {name} (player {p.id}) {did('deleted')}: the handle is free again; "
+                    f"{_plural(finished, 'finished game')} {'keeps its' if finished == 1 else 'keep their'} record "
+                    f"under the name {DELETED_NAME}"
+                )
+                outcome.append((p.id, DELETED_NAME))
+            else:
+                s.delete(p)
+                lines.append(f"player {name} (player {p.id}) {did('deleted')}; no games of theirs are on record")
+                outcome.append((p.id, None))
+            return lines
+
+        description = self._change(fn, dry_run)
+        if not dry_run:
+            for player_id, now_called in outcome:
+                self._forget_handle(player_id, now_called)
+        return description
+
+    def _forfeit(self, s: Session, g: Game, loser: Color, did: Callable[[str], str]) -> str:
+        state = state_from_dict(g.state)
+        state = self.service._record(s, g, g.version, state, [(rules.Forfeit(loser, FORFEIT_REASON), None, None)])
+        names = self._names(s, {g.white_id, g.black_id})
+        winner = names.get((g.black_id if loser is Color.WHITE else g.white_id) or -1, "?")
+        lost = names.get((g.white_id if loser is Color.WHITE else g.black_id) or -1, "?")
+        won, other = state.score if loser is Color.BLACK else state.score[::-1]
+        return f"game {g.id} {did('forfeited')} by {lost}: {winner} wins the match {won}-{other}, rated"
+
+    @staticmethod
+    def _referenced(s: Session, player_id: int) -> bool:
+        """Whether any game, event or rating entry still names the player."""
+        games = select(Game.id).where(
+            or_(
+                Game.creator_id == player_id,
+                Game.white_id == player_id,
+                Game.black_id == player_id,
+                Game.to_act_id == player_id,
+                Game.winner_id == player_id,
+            )
+        )
+        events = select(GameEvent.id).where(GameEvent.player_id == player_id)
+        ratings = select(RatingEntry.id).where(or_(RatingEntry.player_id == player_id, RatingEntry.opponent_id == player_id))
+        return any(s.execute(q.limit(1)).first() is not None for q in (games, events, ratings))
+
+    def delete_game(self, game_id: int, dry_run: bool = False) -> str:
+        """The game, its events and its rating-history entries; the ratings it gave stay with the players."""
+        did = _tense(dry_run)
+
+        def fn(s: Session) -> list[str]:
+            g = self.service._game(s, game_id)
+            names = self._names(s, {g.white_id, g.black_id})
+            white = names.get(g.white_id or -1, "(open seat)")
+            black = names.get(g.black_id or -1, "(open seat)")
+            events = s.execute(delete(GameEvent).where(GameEvent.game_id == g.id)).rowcount
+            ratings = s.execute(delete(RatingEntry).where(RatingEntry.game_id == g.id)).rowcount
+            s.delete(g)
+            s.flush()
+            lines = [f"game {g.id} ({g.status} {g.length}-point match, {white} v {black}) {did('deleted')} with its {_plural(events, 'event')}"]
+            if ratings:
+                lines.append(
+                    f"its {ratings} rating-history entr{'y' if ratings == 1 else 'ies'} {did('deleted')}; "
+                    f"the ratings and win/loss counts the match gave {white} and {black} stay as they are"
+                )
+            return lines
+
+        return self._change(fn, dry_run)
+
+    def forfeit_stale(self, days: float) -> str:
+        """Forfeit now what the door forfeits on its own schedule (Service.forfeit_stale)."""
+        if days < 0:
+            raise IllegalAction("a number of days cannot be negative")
+        ids = self.service.forfeit_stale(days)
+
+        def fn(s: Session) -> list[str]:
+            lines = []
+            for g in s.scalars(select(Game).where(Game.id.in_(ids)).order_by(Game.id)):
+                names = self._names(s, {g.white_id, g.black_id})
+                winner = names.get(g.winner_id or -1, "?")
+                white_won = g.winner_id == g.white_id
+                loser = names.get((g.black_id if white_won else g.white_id) or -1, "?")
+                won, other = (g.score_white, g.score_black) if white_won else (g.score_black, g.score_white)
+                lines.append(f"game {g.id} forfeited by {loser} (no move for {days:g} days): {winner} wins the match {won}-{other}, rated")
+            return lines
+
+        return "\n".join(self._read(fn)) if ids else ""
+
+    # -------------------------------------------------------------- export
+
+    def export_match(self, game_id: int) -> str:
+        """The game's match as Jellyfish .mat text (as far as it has gone)."""
+
+        def fn(s: Session) -> tuple[str, str, int, list[dict[str, Any]], date]:
+            g = self.service._game(s, game_id)
+            names = self._names(s, {g.white_id, g.black_id})
+            payloads = list(s.scalars(select(GameEvent.payload).where(GameEvent.game_id == g.id).order_by(GameEvent.seq)))
+            return names.get(g.white_id or -1, ""), names.get(g.black_id or -1, ""), g.length, payloads, g.created.date()
+
+        white, black, length, payloads, created = self._read(fn)
+        return export_mat(white, black, length, [rules.event_from_dict(p) for p in payloads], date=created)
+
+
+__all__ = [
+    "DELETED_NAME", "EventRow", "GameRecord", "PlayerInGames", "PlayerRow", "STATUSES", "Sysop",
+    "event_text", "generate_password", "is_deleted",
+]

@@ -1,0 +1,122 @@
+"""bgdoor sysop players / games / game, in-process: what a sysop reads."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bgdoor import cli
+from bgdoor.service import Service
+from bgdoor.service.sysop import Sysop, event_text
+from test_sysop_support import World, fresh_world
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    return fresh_world(tmp_path)
+
+
+def run(capsys: pytest.CaptureFixture[str], world: World, *args: str) -> tuple[int, str, str]:
+    code = cli.main(["sysop", "--db", world.url, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def rows(out: str) -> list[list[str]]:
+    """A table's body rows, cut at runs of two or more spaces (no cell holds two spaces)."""
+    lines = out.splitlines()
+    body = lines[2:]  # past the header and its rule
+    return [re.split(r"\s{2,}", line.strip()) for line in body if line and not re.match(r"\d+ (game|player)s?$", line)]
+
+
+def ids(out: str) -> list[int]:
+    return [int(r[0]) for r in rows(out)]
+
+
+def test_players_lists_each_with_rating_record_and_login(capsys: pytest.CaptureFixture[str], world: World) -> None:
+    code, out, err = run(capsys, world, "players")
+    assert code == 0 and err == ""
+    header = out.splitlines()[0].split()
+    assert header[:4] == ["ID", "Handle", "Rating", "W-L"]
+    table = {r[1]: r for r in rows(out)}
+    assert list(table) == ["alice", "bob", "carol", "Computer", "dave", "erin"]  # by handle, case aside
+    assert table["alice"][-1] == "password" and table["bob"][-1] == "door" and table["Computer"][-1] == "bot"
+    assert table["alice"][3] == "1-0" and table["bob"][3] == "1-1" and table["erin"][3] == "0-0"
+    with Service(world.url) as svc:
+        alice = svc.player_page("alice").player
+    assert table["alice"][2] == f"{alice.rating:.1f}"
+    assert table["Computer"][6] == "-"  # a bot is never seen
+    assert out.rstrip().endswith("6 players")
+
+
+def test_games_filters(capsys: pytest.CaptureFixture[str], world: World) -> None:
+    code, out, _ = run(capsys, world, "games")
+    assert code == 0
+    assert ids(out) == [world.recent, world.waiting, world.stale, *reversed(world.quick), world.match]  # latest first
+    assert ids(run(capsys, world, "games", "--status", "finished")[1]) == [*reversed(world.quick), world.match]
+    assert ids(run(capsys, world, "games", "--status", "open")[1]) == [world.waiting]
+    assert ids(run(capsys, world, "games", "--player", "DAVE")[1]) == [world.recent, world.waiting, world.stale, world.quick[0]]
+    assert ids(run(capsys, world, "games", "--stale", "10")[1]) == [world.waiting, world.stale]
+    assert ids(run(capsys, world, "games", "--stale", "25")[1]) == [world.stale]
+    assert ids(run(capsys, world, "games", "--stale", "10", "--player", "carol")[1]) == [world.stale]
+    code, out, _ = run(capsys, world, "games", "--stale", "50")
+    assert code == 0 and out == "No games.\n"
+    waiting = next(r for r in rows(run(capsys, world, "games")[1]) if int(r[0]) == world.waiting)
+    assert waiting[1:6] == ["open", "5", "(open seat)", "dave", "0-0"]
+
+
+def test_game_shows_the_record_with_players_and_times(capsys: pytest.CaptureFixture[str], world: World) -> None:
+    code, out, err = run(capsys, world, "game", str(world.match))
+    assert code == 0 and err == ""
+    assert f"Game:          {world.match}, a 3-point match, finished" in out
+    assert "White:         alice" in out and "Black:         bob" in out and "Winner:        alice" in out
+    assert "Score:         3-1 (white-black)" in out
+    with Service(world.url) as svc:
+        record = Sysop(svc).game(world.match)
+    table = out.split("\n\n", 1)[1]
+    body = rows(table)
+    assert len(body) == len(record.events) > 50
+    for row, event in zip(body, record.events, strict=True):
+        assert int(row[0]) == event.seq
+        assert row[1] == event.when.strftime("%Y-%m-%d %H:%M:%S")
+        assert row[2] == (event.player or "(door)") and row[4] == event.text
+    texts = [r[4] for r in body]
+    assert texts[0].startswith("opening roll: white ")
+    assert "doubles" in texts and "takes" in texts and "drops" in texts
+    assert any(t.startswith("plays ") for t in texts) and any(t.startswith("rolls ") for t in texts)
+    assert texts[-1] == "white wins the match"
+    assert {r[2] for r in body} == {"alice", "bob"}
+
+
+def test_event_text_for_the_system_events() -> None:
+    assert event_text({"type": "forfeit", "loser": "black", "reason": "time"}) == "black forfeits the match (time)"
+    assert event_text({"type": "play", "notation": "", "position": ""}) == "cannot move"
+    assert event_text({"type": "resign", "by": "white", "win": "gammon"}) == "white offers to resign a gammon"
+    assert event_text({"type": "win", "winner": "black", "points": 1, "win": "single", "how": "resign"}) == "black wins 1 point (single, resign)"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["game", "999"], ["games", "--player", "nobody"], ["password", "nobody", "--yes"], ["rename", "nobody", "somebody"],
+     ["delete-player", "nobody"], ["delete-game", "999"]],
+)
+def test_unknown_player_or_game_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], world: World, args: list[str]) -> None:
+    code, out, err = run(capsys, world, *args)
+    assert code == 2
+    assert out == ""  # not even the confirmation: the name is checked first
+    assert len(err.splitlines()) == 1 and err.startswith("bgdoor sysop: there is no ")
+    assert ("nobody" in err) or ("999" in err)
+
+
+def test_options_after_the_action_and_a_bad_database(capsys: pytest.CaptureFixture[str], world: World, tmp_path: Path) -> None:
+    assert cli.main(["sysop", "players", "--db", world.url]) == 0
+    assert "alice" in capsys.readouterr().out
+    config = tmp_path / "door.cfg"
+    config.write_text(f"[database]\nurl = {world.url}\n")
+    assert cli.main(["sysop", "--config", str(config), "games", "--status", "open"]) == 0
+    assert ids(capsys.readouterr().out) == [world.waiting]
+    code = cli.main(["sysop", "--db", "nosuchdriver://x", "players"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.splitlines()) == 1 and "cannot open the database" in err
