@@ -10,7 +10,7 @@ import random
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -38,7 +38,7 @@ class Clock:
 @dataclass(frozen=True)
 class World:
     url: str
-    path: Path
+    path: Path | None  # the SQLite file, where there is one
     match: int  # alice (white) v bob (black), 3 points, played to the end: three games, alice wins 3-1
     quick: tuple[int, ...]  # 1-point matches ended by resignation: carol beat dave, bob beat carol
     stale: int  # carol (white) v dave (black), active, nothing for 30 days
@@ -75,38 +75,49 @@ def resign_at_once(svc: Service, game_id: int, ids: dict[Color, int], loser: Col
     svc.answer_resign(ids[loser.other], game_id, view.version, True)
 
 
-def build(path: Path, seed: int = 9) -> World:
-    url = f"sqlite:///{path}"
-    rng = random.Random(seed)
+def populate(svc: Service, clock: Clock, rng: random.Random) -> World:
+    """The players and games below, on a service whose dice are scripted and whose clock is `clock`."""
     now = datetime.now(UTC)
-    clock = Clock(now - timedelta(days=40))
-    with Service(url, dice=ScriptedDice(rng.randint(1, 6) for _ in range(20000)), clock=clock) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob, carol, dave = (svc.enter_from_door(h).id for h in ("bob", "carol", "dave"))
-        svc.enter_from_door("erin")  # never plays
-        svc.ensure_bot_player("Computer")
+    clock.now = now - timedelta(days=40)
+    alice = svc.register("alice", "alice-pw").id
+    bob, carol, dave = (svc.enter_from_door(h).id for h in ("bob", "carol", "dave"))
+    svc.enter_from_door("erin")  # never plays
+    svc.ensure_bot_player("Computer")
 
-        match = svc.begin_game(alice, 3, Color.WHITE, opponent="bob").id
-        play_to_the_end(svc, match, {Color.WHITE: alice, Color.BLACK: bob}, rng)
+    match = svc.begin_game(alice, 3, Color.WHITE, opponent="bob").id
+    play_to_the_end(svc, match, {Color.WHITE: alice, Color.BLACK: bob}, rng)
 
-        quick = []
-        for white, black, loser in ((carol, dave, Color.BLACK), (bob, carol, Color.BLACK)):
-            game = svc.begin_game(white, 1, Color.WHITE, opponent=svc.player(black).handle).id
-            resign_at_once(svc, game, {Color.WHITE: white, Color.BLACK: black}, loser)
-            quick.append(game)
+    quick = []
+    for white, black, loser in ((carol, dave, Color.BLACK), (bob, carol, Color.BLACK)):
+        game = svc.begin_game(white, 1, Color.WHITE, opponent=svc.player(black).handle).id
+        resign_at_once(svc, game, {Color.WHITE: white, Color.BLACK: black}, loser)
+        quick.append(game)
 
-        clock.now = now - timedelta(days=30)
-        stale = svc.begin_game(carol, 3, Color.WHITE, opponent="dave").id
-        view = svc.roll(carol, stale, 1)
-        svc.submit_turn(view.state.turn is Color.WHITE and carol or dave, stale, view.version, str(view.state.plays()[0]))
+    clock.now = now - timedelta(days=30)
+    stale = svc.begin_game(carol, 3, Color.WHITE, opponent="dave").id
+    view = svc.roll(carol, stale, 1)
+    svc.submit_turn(view.state.turn is Color.WHITE and carol or dave, stale, view.version, str(view.state.plays()[0]))
 
-        clock.now = now - timedelta(days=20)
-        waiting = svc.begin_game(dave, 5, Color.BLACK).id
+    clock.now = now - timedelta(days=20)
+    waiting = svc.begin_game(dave, 5, Color.BLACK).id
 
-        clock.now = now - timedelta(hours=1)
-        recent = svc.begin_game(bob, 3, Color.WHITE, opponent="dave").id
-        svc.roll(bob, recent, 1)
-    return World(url, path, match, tuple(quick), stale, recent, waiting)
+    clock.now = now - timedelta(hours=1)
+    recent = svc.begin_game(bob, 3, Color.WHITE, opponent="dave").id
+    svc.roll(bob, recent, 1)
+    clock.now = now
+    return World(svc.url, None, match, tuple(quick), stale, recent, waiting)
+
+
+def scripted(seed: int = 9) -> tuple[ScriptedDice, Clock, random.Random]:
+    rng = random.Random(seed)
+    return ScriptedDice(rng.randint(1, 6) for _ in range(20000)), Clock(datetime.now(UTC)), rng
+
+
+def build(path: Path, seed: int = 9) -> World:
+    dice, clock, rng = scripted(seed)
+    with Service(f"sqlite:///{path}", dice=dice, clock=clock) as svc:
+        world = populate(svc, clock, rng)
+    return replace(world, path=path)
 
 
 _template: World | None = None
@@ -120,8 +131,9 @@ def fresh_world(tmp_path: Path) -> World:
         base.mkdir(exist_ok=True)
         _template = build(base / "template.db")
     target = tmp_path / "bgdoor.db"
+    assert _template.path is not None
     shutil.copyfile(_template.path, target)  # closed service: no WAL file is left beside it
-    return World(f"sqlite:///{target}", target, _template.match, _template.quick, _template.stale, _template.recent, _template.waiting)
+    return replace(_template, url=f"sqlite:///{target}", path=target)
 
 
 def check_record(svc: Service, game_id: int) -> None:
