@@ -306,6 +306,7 @@ class Sysop:
         renamed: list[tuple[int, str]] = []
 
         def fn(s: Session) -> list[str]:
+            renamed.clear()  # a busy database runs fn again
             p = self._find(s, old)
             if p.is_bot:
                 raise IllegalAction(f"{p.handle} is a computer player; the bot's levels name those")
@@ -334,6 +335,7 @@ class Sysop:
         did = _tense(dry_run)
 
         def fn(s: Session) -> list[str]:
+            outcome.clear()  # a busy database runs fn again
             p = self._find(s, handle)
             name = p.handle
             seated = or_(Game.white_id == p.id, Game.black_id == p.id)
