@@ -494,7 +494,7 @@ def _add_sysop_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore
     destructive(a)
     a.set_defaults(action_func=_sysop_delete_game)
 
-    a = actions.add_parser("forfeit-stale", parents=[after], help="forfeit games whose player to act has not for DAYS days")
+    a = actions.add_parser("forfeit-stale", parents=[after], help="forfeit games that have waited DAYS days for a move")
     a.add_argument("--days", type=float, help="days without a move (default: door.cfg's forfeit_days)")
     destructive(a)
 
