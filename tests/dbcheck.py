@@ -28,9 +28,19 @@ def sqlite_integrity(path: str) -> str:
         conn.close()
 
 
-def records(url: str) -> dict[int, GameRecord]:
-    """Every game's version and events, read straight from the tables."""
-    with Service(url) as svc, Session(svc.engine) as s:
+def records(url: str | Service) -> dict[int, GameRecord]:
+    """Every game's version and events, read straight from the tables (through `url`'s own Service if given one)."""
+    own = isinstance(url, str)
+    svc = Service(url) if isinstance(url, str) else url
+    try:
+        return _records(svc)
+    finally:
+        if own:
+            svc.close()
+
+
+def _records(svc: Service) -> dict[int, GameRecord]:
+    with Session(svc.engine) as s:
         out = {}
         for g in s.scalars(select(Game).order_by(Game.id)):
             rows = s.scalars(select(GameEvent).where(GameEvent.game_id == g.id).order_by(GameEvent.seq)).all()
