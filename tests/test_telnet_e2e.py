@@ -250,6 +250,8 @@ async def test_whole_game_to_the_end_and_rankings(tmp_path):
         winner = view.state.winner
         assert winner is not None
         await players[winner].caller.wait_for("Match over")
+        await players[winner].caller.wait_for("Ratings:")
+        assert "(+" in players[winner].caller.text and "(-" in players[winner].caller.text
         loser = players[winner.other].caller
         await loser.wait_for("Match over")
         loser.send("Q")

@@ -10,6 +10,7 @@ from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
+from bgdoor.rules.rating import START_RATING
 from bgdoor.rules.turn import Turn
 from bgdoor.service import GameChanged, GameView, ServiceError
 from bgdoor.ui.console import Key
@@ -40,6 +41,7 @@ class GameScreen:
         self.cursor: int | str = 13
         self.hand: int | None = None  # source point of the checker in hand (mover's numbering)
         self.message = ""
+        self.ratings = ""  # shown once the match is over
 
     @property
     def me(self) -> Color | None:
@@ -71,6 +73,29 @@ class GameScreen:
     async def reload(self) -> None:
         self.view = await self.svc.game(self.game_id, self.pid)
         self.sync_turn()
+        await self.note_match_end()
+
+    async def note_match_end(self) -> None:
+        if self.view is not None and self.view.state.over and not self.ratings:
+            self.ratings = await self.rating_changes()
+
+    async def rating_changes(self) -> str:
+        """'alice 1510.3 (+10.3)  bob 1489.7 (-10.3)': each player's rating after the match, and its change."""
+        v = self.view
+        assert v is not None
+        parts = []
+        for color in (Color.WHITE, Color.BLACK):
+            try:
+                page = await self.svc.player_page(v.name(color))
+            except ServiceError:
+                continue
+            history = page.rating_history
+            if history:
+                before = history[-2][1] if len(history) >= 2 else START_RATING
+                parts.append(f"{page.player.handle} {page.player.rating:.1f} ({history[-1][1] - before:+.1f})")
+            else:
+                parts.append(f"{page.player.handle} {page.player.rating:.1f}")
+        return "Ratings: " + "  ".join(parts) if parts else ""
 
     def sync_turn(self) -> None:
         """Start a move-by-move turn when the dice are ours to play; keep one in progress."""
@@ -191,10 +216,10 @@ class GameScreen:
         v = self.view
         assert v is not None
         st = v.state
+        if st.over:
+            return (self.ratings + "   Q)uit") if self.ratings else "The match is over. V)iew last moves  I)D  Q)uit"
         if self.me is None:
             return "Watching. V)iew last moves  I)D  Q)uit"
-        if st.over:
-            return "The match is over. V)iew last moves  I)D  Q)uit"
         actor = st.actor
         if st.phase is Phase.OPENING:
             return "P)lay: roll for who starts  I)D  Q)uit"
@@ -287,6 +312,7 @@ class GameScreen:
         assert self.view is not None
         self.view = await method(self.pid, self.game_id, self.view.version)
         await self.rt.game_changed(self.game_id)
+        await self.note_match_end()
         self.message = done
         self.sync_turn()
         if self.view.state.phase is Phase.MOVE and self.view.my_turn and not self.message and self.view.state.dice:
@@ -381,6 +407,7 @@ class GameScreen:
         await self.rt.game_changed(self.game_id)
         self.turn = None
         self.sync_turn()
+        await self.note_match_end()
         self.message = self.result_text() if self.view.state.results and self.view.state.phase is Phase.OPENING or self.view.state.over else "Turn sent."
 
     async def typed_play(self) -> None:
@@ -396,7 +423,8 @@ class GameScreen:
         await self.rt.game_changed(self.game_id)
         self.turn = None
         self.sync_turn()
-        self.message = "Turn sent."
+        await self.note_match_end()
+        self.message = self.result_text() if self.view.state.over else "Turn sent."
 
     # ------------------------------------------------------------ replay
 
