@@ -87,8 +87,10 @@ OVER = (FINISHED, ABANDONED)
 
 # Retries on a busy database, on top of SQLite's own busy timeout: ~0.02 s doubling to 1 s.
 ATTEMPTS = 10
+HANDLE_CACHE_SECONDS = 60.0  # how long a renamed player may still show under the old handle
 FIRST_DELAY = 0.02
 MAX_DELAY = 1.0
+MIN_PATIENCE = 5.0  # seconds; twice SQLite's busy timeout when that is longer
 
 _DB_ERRORS: tuple[type[BaseException], ...] = (exc.DBAPIError, exc.TimeoutError, sqlite3.Error)
 try:
@@ -152,6 +154,7 @@ class Service:
             raise StorageError(f"cannot open the database: {err}") from err
         self._writer = self.engine.execution_options(**{db.WRITE: True})
         self._handle_cache: dict[int, str] = {}
+        self._handle_cache_at = time.monotonic()
         path = db.sqlite_path(self.engine.url, writable=True)
         self._queue = db.WriterQueue(path.absolute()) if path is not None else None
         # An in-memory database is one shared connection: one transaction at a time.
@@ -176,6 +179,9 @@ class Service:
 
     def _retry(self, work: Callable[[], T]) -> T:
         delay = FIRST_DELAY
+        # A caller waits this long at most for a busy database, however many attempts that
+        # allows: each attempt may itself wait out SQLite's busy timeout.
+        give_up = time.monotonic() + max(MIN_PATIENCE, 2 * db.BUSY_TIMEOUT_MS / 1000)
         for attempt in range(1, ATTEMPTS + 1):
             try:
                 with self._lock:
@@ -183,10 +189,15 @@ class Service:
             except ServiceError:
                 raise
             except _DB_ERRORS as err:
-                if db.classify(err) in (db.BUSY, db.CONFLICT) and attempt < ATTEMPTS:
+                kind = db.classify(err)
+                if kind in (db.BUSY, db.CONFLICT) and attempt < ATTEMPTS and time.monotonic() + delay < give_up:
                     time.sleep(delay * random.uniform(0.5, 1.5))
                     delay = min(delay * 2, MAX_DELAY)
                     continue
+                if kind == db.READ_ONLY and not db.is_memory(self.engine.url):
+                    # SQLite opens a file it cannot write read-only and stays so: drop the pooled
+                    # connections, so writing works again once the sysop fixes the permissions.
+                    self.engine.dispose()
                 raise _storage_error(err) from err
             except OSError as err:
                 raise StorageError(f"cannot reach the database: {err}") from err
@@ -290,7 +301,12 @@ class Service:
             p.last_seen = self.clock()
             return self._info(p)
 
-        return self._tx(fn)
+        try:
+            return self._tx(fn)
+        except StorageError:
+            # The password was right: a database that cannot take the last-seen time right
+            # now (read-only, full, busy) still lets the player in to look around.
+            return self.player(player_id)
 
     def handle_exists(self, handle: str) -> bool:
         return self._tx(lambda s: self._by_handle(s, handle) is not None, write=False)
@@ -359,7 +375,10 @@ class Service:
         return None
 
     def _handles(self, s: Session, *ids: int | None) -> dict[int, str]:
-        # Handles never change once taken, so each process may remember them.
+        # Handles change only when a sysop renames one, so each process may remember them a while.
+        if time.monotonic() - self._handle_cache_at > HANDLE_CACHE_SECONDS:
+            self._handle_cache.clear()
+            self._handle_cache_at = time.monotonic()
         wanted = [i for i in ids if i is not None and i not in self._handle_cache]
         if wanted:
             rows = s.execute(select(Player.id, Player.handle).where(Player.id.in_(wanted)))

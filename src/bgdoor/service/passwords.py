@@ -12,6 +12,7 @@ N, R, P = 2**14, 8, 1
 DKLEN = 32
 MIN_PASSWORD = 4
 MAX_PASSWORD = 128
+RESERVED = frozenset({"(deleted)", "(open seat)", "(open)"})  # names the door itself shows
 
 
 def _b64(data: bytes) -> str:
@@ -55,6 +56,8 @@ def handle_problem(handle: str) -> str | None:
         return "a handle cannot contain control characters"
     if handle[0] == " " or handle[-1] == " ":
         return "a handle cannot start or end with a space"
+    if handle_key(handle) in RESERVED:
+        return f"{handle!r} cannot be a handle"
     return None
 
 

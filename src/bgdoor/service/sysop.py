@@ -298,11 +298,11 @@ class Sysop:
         return self._change(fn, dry_run)
 
     def rename(self, old: str, new: str, dry_run: bool = False) -> str:
+        if isinstance(new, str) and new.casefold() == DELETED_NAME:
+            raise BadHandle(f"{DELETED_NAME} is the name deleted players are kept under")
         problem = passwords.handle_problem(new)
         if problem:
             raise BadHandle(problem)
-        if new.casefold() == DELETED_NAME:
-            raise BadHandle(f"{DELETED_NAME} is the name deleted players are kept under")
         renamed: list[tuple[int, str]] = []
 
         def fn(s: Session) -> list[str]:
