@@ -47,6 +47,7 @@ class ServerProcess:
     def start(self, timeout: float = 60.0) -> ServerProcess:
         self.starts += 1
         ready = self.folder / f"ready-{self.starts}"
+        ready.unlink(missing_ok=True)  # another ServerProcess may have used this folder
         self.stderr_path = self.folder / f"server-stderr-{self.starts}.log"
         with open(self.stderr_path, "wb") as err:
             self.proc = subprocess.Popen(
