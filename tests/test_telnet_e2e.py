@@ -269,3 +269,27 @@ async def test_whole_game_to_the_end_and_rankings(tmp_path):
         alice.close()
         bob.close()
         db.close()
+
+
+async def test_black_may_turn_the_board_as_the_seed_shows_it(tmp_path):
+    url = f"sqlite:///{tmp_path}/game.db"
+    async with running_server(url) as srv:
+        alice, bob = await begin_and_join(srv.port)
+        # bob's own view: home board bottom right, points 12..1 along the bottom.
+        assert " 6  5  4  3  2  1" in bob.text
+        bob.send("Q")
+        await bob.wait_for("Your choice")
+        bob.send("O")
+        await bob.wait_for("Board:")
+        bob.send("B")
+        await bob.wait_for("as the table stands")
+        bob.send("Q")
+        await bob.wait_for("Your choice")
+        bob.send("V")
+        await bob.wait_for("Game:")
+        bob.send("1\r")
+        await bob.wait_for(" 1  2  3  4  5  6")
+        with Service(url) as db:
+            assert db.player(2).preferences.orientation == "table"
+        alice.close()
+        bob.close()

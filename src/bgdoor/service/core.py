@@ -228,7 +228,7 @@ class Service:
             has_password=p.password_hash is not None,
             rating=p.rating,
             experience=p.experience,
-            preferences=Preferences(sound=p.sound, theme=p.theme, charset=p.charset),
+            preferences=Preferences(sound=p.sound, theme=p.theme, charset=p.charset, orientation=p.orientation),
             created=p.created,
             last_seen=p.last_seen,
         )
@@ -352,12 +352,15 @@ class Service:
     def set_preferences(self, player_id: int, prefs: Preferences) -> PlayerInfo:
         if not isinstance(prefs.theme, str) or not 1 <= len(prefs.theme) <= 32:
             raise IllegalAction("a theme name is 1 to 32 characters")
+        if prefs.orientation not in ("own", "table"):
+            raise IllegalAction("the board is turned 'own' or 'table'")
         if prefs.charset is not None and (not isinstance(prefs.charset, str) or not 1 <= len(prefs.charset) <= 16):
             raise IllegalAction("a character set name is 1 to 16 characters")
 
         def fn(s: Session) -> PlayerInfo:
             p = self._player(s, player_id)
             p.sound, p.theme, p.charset = bool(prefs.sound), prefs.theme, prefs.charset
+            p.orientation = prefs.orientation
             return self._info(p)
 
         return self._tx(fn)

@@ -63,6 +63,7 @@ class Preferences:
     sound: bool = True
     theme: str = "classic"
     charset: str | None = None  # "cp437", "utf8", "ascii", or None to detect
+    orientation: str = "own"  # "own" or "table" (Black's home at the bottom left, as in the seed figure)
 
 
 @dataclass(frozen=True)

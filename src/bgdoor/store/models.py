@@ -71,6 +71,8 @@ class Player(Base):
     sound: Mapped[bool] = mapped_column(default=True)
     theme: Mapped[str] = mapped_column(String(32), default="classic")
     charset: Mapped[str | None] = mapped_column(String(16))
+    # "own": home board bottom right for both colours; "table": Black sees the seed's table, home bottom left.
+    orientation: Mapped[str] = mapped_column(String(8), default="own", server_default="own")
     created: Mapped[datetime]
     last_seen: Mapped[datetime | None]
     last_played: Mapped[datetime | None]

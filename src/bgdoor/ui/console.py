@@ -73,6 +73,7 @@ class Console:
         self._time_warned = False
         self.sound = True
         self.theme = "classic"
+        self.orientation = "own"
         self.decoder = KeyDecoder(charset)
         self.screen = Screen(charset=charset)
         self.keys: asyncio.Queue[Key | None] = asyncio.Queue()  # None: the caller hung up
@@ -252,6 +253,7 @@ class Console:
 
     def apply_preferences(self, prefs: Preferences) -> None:
         self.sound = prefs.sound
+        self.orientation = prefs.orientation
         if prefs.theme in boardmod.THEMES:
             self.theme = prefs.theme
         if prefs.charset and prefs.charset != self.charset:
@@ -287,9 +289,10 @@ class Console:
             turn=turn.value if turn else None,
             spectator=spectator,
             theme=self.theme,
+            orientation=self.orientation,
             **fields,
         )
         self.screen.load(boardmod.render_board(view, self.charset))
 
     def move_cursor(self, loc: int | str, direction: str, viewer: Color) -> int | str:
-        return boardmod.move_cursor(loc, direction, viewer.value)
+        return boardmod.move_cursor(loc, direction, viewer.value, self.orientation)

@@ -225,9 +225,11 @@ class Session:
             self.con.put(2, 4, "Options", "title")
             self.con.put(4, 4, f"Colour theme: {self.con.theme}   (T changes it)")
             self.con.put(5, 4, f"Character set: {self.con.charset}   (C changes it)")
-            self.con.put(7, 4, "Sample: ")
-            self.con.put(7, 12, self.con.sample())
-            self.con.put(9, 4, "Q or Enter goes back.", "dim")
+            turned = "your home board bottom right" if self.con.orientation == "own" else "as the table stands (Black's home bottom left)"
+            self.con.put(6, 4, f"Board: {turned}   (B changes it)")
+            self.con.put(8, 4, "Sample: ")
+            self.con.put(8, 12, self.con.sample())
+            self.con.put(10, 4, "Q or Enter goes back.", "dim")
             await self.con.show()
             key = await self.con.key(idle=True)
             c = key.char.upper()
@@ -240,6 +242,8 @@ class Session:
                 nxt = order[(order.index(self.con.charset) + 1) % 3] if self.con.charset in order else "cp437"
                 await self.set_prefs(charset=nxt)
                 self.con.redraw()
+            elif c == "B":
+                await self.set_prefs(orientation="table" if self.con.orientation == "own" else "own")
             elif c == "Q" or key.name in ("enter", "esc"):
                 return
 
