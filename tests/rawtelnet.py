@@ -246,3 +246,56 @@ async def login(caller: RawCaller, handle: str, password: str, new: bool, timeou
         await caller.wait_for("Password:", timeout)
         caller.send(password + "\r")
     await caller.wait_for("Your choice", timeout)
+
+
+# ---------------------------------------------------------------- what may reach a screen
+
+# The only escape sequences the server itself sends: SGR, cursor moves and positioning,
+# erase in line/display, the device-attributes request, hiding and showing the cursor.
+_CSI_FINALS = frozenset(b"ABCDHJKmchl")
+_CSI_PARAMS = frozenset(b"0123456789;?")
+
+
+def screen_bytes_problem(data: bytes, charset: str, *, allow_bell: bool = False) -> str | None:
+    """Why `data` (telnet commands already removed) could not all be the server's own drawing.
+
+    Every ESC must start one of the server's own CSI sequences; the only other controls are
+    CR, LF and backspace (and BEL, a sound, where allowed); the text itself must be printable
+    in the caller's character set: no C1 controls, no bidi overrides, no zero-width tricks.
+    """
+    i, n = 0, len(data)
+    text = bytearray()
+    while i < n:
+        b = data[i]
+        if b == 0x1B:
+            if i + 1 >= n or data[i + 1] != ord("["):
+                return f"ESC not followed by [ at byte {i}: {data[i:i + 12]!r}"
+            j = i + 2
+            while j < n and data[j] in _CSI_PARAMS:
+                j += 1
+            if j >= n or data[j] not in _CSI_FINALS or j - i > 24:
+                return f"a CSI the server never sends at byte {i}: {data[i:i + 24]!r}"
+            i = j + 1
+            continue
+        if b in (0x0D, 0x0A, 0x08) or (allow_bell and b == 0x07):
+            i += 1
+            continue
+        if b < 0x20 or b == 0x7F:
+            return f"control byte {b:#04x} at byte {i}: {data[max(0, i - 12):i + 12]!r}"
+        text.append(b)
+        i += 1
+    if charset == "utf8":
+        try:
+            decoded = bytes(text).decode("utf-8", "strict")
+        except UnicodeDecodeError as err:
+            return f"invalid UTF-8 on the screen: {err}"
+    elif charset == "ascii":
+        if any(b >= 0x80 for b in text):
+            return "a byte above 127 on an ASCII screen"
+        decoded = bytes(text).decode("ascii")
+    else:
+        return None  # every CP437 byte from 0x20 up is a glyph
+    for ch in decoded:
+        if ch != " " and not ch.isprintable():
+            return f"non-printable character U+{ord(ch):04X} on the screen"
+    return None

@@ -262,6 +262,8 @@ class KeyDecoder:
             # NUL and the rarely typed 0x1c-0x1f are ignored
         elif "\x80" <= ch <= "\x9f":
             pass  # C1 controls only reach us as UTF-8 noise
+        elif not ch.isprintable():
+            pass  # bidi overrides, zero-width and other format characters are nobody's key
         else:
             out.append(_text_key(ch))
 
