@@ -1,7 +1,10 @@
 """Train the built-in bot's net by distilling GNU Backgammon's evaluations.
 
-    python scripts/train_bot.py generate --games 20000 --data DIR
-    python scripts/train_bot.py label --data DIR --plies 1 [--limit N]
+The shipped src/bgdoor/bot/weights.npz came from these three steps (gnubg
+installed; about 12 minutes, a few seconds and 7 minutes on one core):
+
+    python scripts/train_bot.py generate --games 20000 --data DIR --seed 1
+    python scripts/train_bot.py races --count 400000 --data DIR --seed 2
     python scripts/train_bot.py train --data DIR --out src/bgdoor/bot/weights.npz
 
 `generate` plays seeded self-play games with varied strength (gnubg's 0-ply
@@ -9,9 +12,10 @@ choice with noise, some random plays, some games against a random player)
 so the positions cover what the bot will meet, including the poor plays it
 must rank below the good ones.  It keeps every position reached plus a few
 of the plays not chosen, each labelled with gnubg's 0-ply cubeless
-probabilities.  `label` can relabel positions with a deeper gnubg search.
-`train` fits the net with plain numpy (Adam, cross-entropy on the five
-probabilities) and writes the weights the package ships.
+probabilities.  `races` adds random race positions, which self-play meets
+in too few shapes.  `train` fits the net with plain numpy (Adam,
+cross-entropy on the five probabilities, cosine learning-rate decay) and
+writes the weights the package ships.
 
 Everything is seeded, so a run can be repeated.  numpy uses one thread
 unless told otherwise, to leave the machine's other core free.
@@ -161,36 +165,13 @@ def races(count: int, data: Path, seed: int) -> None:
     print(f"wrote {len(boards)} race positions in {time.time() - t0:.0f}s", file=sys.stderr)
 
 
-def label_deeper(data: Path, plies: int, limit: int, seed: int) -> None:
-    """Relabel up to `limit` positions (a seeded sample) with gnubg at `plies`."""
-    gnubg = _gnubg()
-    cube = gnubg.cubeinfo()
-    ctx = gnubg.evalcontext(0, plies, 1, 0, 0.0)
-    boards, labels = _load(data, deep=False)
-    rng = np.random.default_rng(seed)
-    pick = rng.permutation(len(boards))[:limit]
-    out = np.empty((len(pick), 5), dtype=np.float32)
-    t0 = time.time()
-    for k, i in enumerate(pick):
-        b = boards[i]
-        out[k] = gnubg.evaluate((tuple(int(x) for x in b[25:]), tuple(int(x) for x in b[:25])), cube, ctx)[:5]
-        if (k + 1) % 20000 == 0:
-            print(f"{k + 1} relabelled, {time.time() - t0:.0f}s", file=sys.stderr, flush=True)
-    np.savez_compressed(data / f"deep-{plies}-{seed}.npz", boards=boards[pick], labels=out)
-
-
-def _load(data: Path, deep: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """All positions, deeper labels replacing shallow ones where there are some."""
+def _load(data: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled position in `data`, each once."""
     table: dict[bytes, np.ndarray] = {}
     for f in sorted(data.glob("positions-*.npz")):
         z = np.load(f)
         for b, y in zip(z["boards"], z["labels"]):
             table[b.tobytes()] = y
-    if deep:
-        for f in sorted(data.glob("deep-*.npz")):
-            z = np.load(f)
-            for b, y in zip(z["boards"], z["labels"]):
-                table[b.tobytes()] = y
     boards = np.frombuffer(b"".join(table.keys()), dtype=np.int8).reshape(-1, 50)
     labels = np.array(list(table.values()), dtype=np.float32)
     return boards, labels
@@ -290,17 +271,12 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--count", type=int, default=300000)
     r.add_argument("--data", type=Path, required=True)
     r.add_argument("--seed", type=int, default=2)
-    lab = sub.add_parser("label")
-    lab.add_argument("--data", type=Path, required=True)
-    lab.add_argument("--plies", type=int, default=1)
-    lab.add_argument("--limit", type=int, default=200000)
-    lab.add_argument("--seed", type=int, default=1)
     t = sub.add_parser("train")
     t.add_argument("--data", type=Path, required=True)
     t.add_argument("--out", type=Path, default=Path("src/bgdoor/bot/weights.npz"))
-    t.add_argument("--hidden", type=int, nargs="+", default=[128, 64])
-    t.add_argument("--epochs", type=int, default=20)
-    t.add_argument("--batch", type=int, default=256)
+    t.add_argument("--hidden", type=int, nargs="+", default=[192, 96])
+    t.add_argument("--epochs", type=int, default=16)
+    t.add_argument("--batch", type=int, default=512)
     t.add_argument("--lr", type=float, default=0.002)
     t.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
@@ -308,8 +284,6 @@ def main(argv: list[str] | None = None) -> int:
         generate(a.games, a.data, a.seed)
     elif a.cmd == "races":
         races(a.count, a.data, a.seed)
-    elif a.cmd == "label":
-        label_deeper(a.data, a.plies, a.limit, a.seed)
     else:
         train(a.data, a.out, a.hidden, a.epochs, a.seed, a.batch, a.lr)
     return 0

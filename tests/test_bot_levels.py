@@ -10,7 +10,8 @@ import pytest
 
 from bgdoor.bot import brain
 from bgdoor.bot.brain import Bot, CubeContext, Level, available_levels, unavailable_reason
-from bgdoor.bot.gnubg_engine import GnubgError
+from bgdoor.bot import gnubg_engine as gnubg_engine_module
+from bgdoor.bot.gnubg_engine import CubeSpec, GnubgEngine, GnubgError
 from bgdoor.rules.moves import legal_plays
 from bgdoor.rules.position import Position
 from test_rules_support import board, random_game_positions
@@ -119,3 +120,18 @@ def test_engine_works_from_another_thread_and_survives_a_crash() -> None:
     engine._proc.kill()
     engine._proc.wait()
     assert str(bot.choose_play(Position.start(), (6, 5))) == "24/13"
+
+
+@pytest.mark.usefixtures("gnubg_present")
+def test_a_stuck_engine_is_killed_and_restarted(monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = GnubgEngine()
+    try:
+        engine.request({"op": "hello"})
+        monkeypatch.setattr(gnubg_engine_module, "REQUEST_TIMEOUT", 0.001)
+        with pytest.raises(GnubgError):
+            engine.cube_values(Position.start().to_gnubg(), CubeSpec(), 1)
+        assert engine._proc is None
+        monkeypatch.setattr(gnubg_engine_module, "REQUEST_TIMEOUT", 60.0)
+        assert engine.probabilities(Position.start().to_gnubg())[0] == pytest.approx(0.52, abs=0.02)
+    finally:
+        engine.close()

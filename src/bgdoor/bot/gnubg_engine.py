@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 import threading
@@ -22,6 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 _ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+# No request takes near this long (a close world-class cube decision takes about a second);
+# a child that does is stuck, and is killed so the bots can carry on with the built-in net.
+REQUEST_TIMEOUT = 60.0
 
 
 class GnubgError(RuntimeError):
@@ -80,6 +84,11 @@ class GnubgEngine:
         try:
             proc.stdin.write(json.dumps(request) + "\n")
             proc.stdin.flush()
+            # The child writes each answer as one whole line, so once it is readable readline will not wait long.
+            ready, _, _ = select.select([proc.stdout], [], [], REQUEST_TIMEOUT)
+            if not ready:
+                self._kill()
+                raise GnubgError(f"the gnubg engine did not answer in {REQUEST_TIMEOUT:.0f}s")
             line = proc.stdout.readline()
         except (OSError, ValueError) as exc:
             self._kill()
