@@ -84,18 +84,27 @@ class Caller:
 
 
 @contextlib.asynccontextmanager
-async def running_server(db_url: str, dice: DiceSource | None = None, **config: object) -> AsyncIterator[TelnetDoorServer]:
+async def running_server(db_url: str, dice: DiceSource | None = None, bot: bool = False, **config: object) -> AsyncIterator[TelnetDoorServer]:
     settings = Config(host="127.0.0.1", port=0, negotiation_wait=0.5, poll_interval=0.5, login_delay=0.05)
     for key, value in config.items():
         setattr(settings, key, value)
     service = Service(db_url, dice=dice)
-    runtime = Runtime(service, settings)
+    runner = None
+    if bot:
+        from bgdoor.bot.runner import BotRunner
+
+        runner = BotRunner(service, seed=1)
+    runtime = Runtime(service, settings, bot=runner)
+    if runner is not None:
+        runner.start(runtime)
     server = TelnetDoorServer(runtime)
     await server.start("127.0.0.1", 0)
     try:
         yield server
     finally:
         await server.close()
+        if runner is not None:
+            await runner.stop()
         runtime.service.close()
         service.close()
 

@@ -293,3 +293,47 @@ async def test_black_may_turn_the_board_as_the_seed_shows_it(tmp_path):
             assert db.player(2).preferences.orientation == "table"
         alice.close()
         bob.close()
+
+
+async def test_the_computer_answers_at_once(tmp_path):
+    url = f"sqlite:///{tmp_path}/game.db"
+    async with running_server(url, bot=True) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        alice.send("B")
+        await alice.wait_for("Match length")
+        alice.send("\r")
+        await alice.wait_for("Play as")
+        alice.send("W")
+        await alice.wait_for("Opponent")
+        alice.send("C")
+        await alice.wait_for("Intermediate")
+        alice.send("2")
+        await alice.wait_for("Intermediate Bot")
+        # The computer makes the opening roll, and plays at once if it won it.
+        with Service(url) as db:
+            for _ in range(200):
+                st = db.game(1).state
+                if st.actor is Color.WHITE:
+                    break
+                await asyncio.sleep(0.05)
+            assert st.actor is Color.WHITE and db.game(1).black == "Intermediate Bot"
+            await alice.wait_for("Your turn")
+            if st.phase is Phase.ROLL:
+                alice.send("P")
+                await alice.wait_for("You rolled")
+            version = db.game_version(1)
+            alice.send("M")
+            await alice.wait_for("Your play")
+            st = db.game(1).state
+            alice.send(str(legal_plays(st.position, st.dice)[0]) + "\r")
+            # Its answer comes without anyone pressing a key.
+            for _ in range(200):
+                st = db.game(1).state
+                if db.game_version(1) > version + 2 and st.actor is Color.WHITE:
+                    break
+                await asyncio.sleep(0.05)
+            assert st.actor is Color.WHITE
+            last = db.last_turn(1, db.game(1).white_id)
+            assert last is not None and last.by is Color.BLACK
+        alice.close()

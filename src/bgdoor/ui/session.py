@@ -420,7 +420,8 @@ class Session:
         levels = self.rt.bot_levels()
         bot_text = "C)omputer, " if levels else ""
         self.con.put(9, 3, f"Opponent: O)pen seat, {bot_text}or N)amed player [O]: ", "prompt")
-        if not levels and self.rt.bot_note:
+        if self.rt.bot_note:
+            # Say why the strongest levels are missing (GNU Backgammon's engine is not installed).
             self.con.put(10, 5, self.rt.bot_note[:74], "dim")
         await self.con.show()
         opponent: str | None = None
