@@ -134,6 +134,18 @@ def derive(length: int, payloads: list[dict[str, Any]]) -> tuple[MatchState, dic
     return state, last
 
 
+_WHITE, _BLACK, _ACTOR = aliased(Player), aliased(Player), aliased(Player)
+_SUMMARY_QUERY = (
+    select(
+        Game.id, Game.status, Game.length, Game.score_white, Game.score_black, Game.updated, Game.version,
+        _WHITE.handle, _BLACK.handle, _ACTOR.handle,
+    )
+    .outerjoin(_WHITE, _WHITE.id == Game.white_id)
+    .outerjoin(_BLACK, _BLACK.id == Game.black_id)
+    .outerjoin(_ACTOR, _ACTOR.id == Game.to_act_id)
+)
+
+
 class Service:
     def __init__(
         self,
@@ -423,30 +435,23 @@ class Service:
         return self._tx(fn, write=False)
 
     def _summaries(self, s: Session, *where: Any, limit: int | None = None) -> list[GameSummary]:
-        white, black, actor = aliased(Player), aliased(Player), aliased(Player)
-        query = (
-            select(Game, white.handle, black.handle, actor.handle)
-            .outerjoin(white, white.id == Game.white_id)
-            .outerjoin(black, black.id == Game.black_id)
-            .outerjoin(actor, actor.id == Game.to_act_id)
-            .where(*where)
-            .order_by(Game.updated.desc(), Game.id.desc())
-        )
+        # The list columns only (not the JSON state), with aliases made once: the menu asks on every key.
+        query = _SUMMARY_QUERY.where(*where).order_by(Game.updated.desc(), Game.id.desc())
         if limit is not None:
             query = query.limit(limit)
         return [
             GameSummary(
-                id=g.id,
-                status=g.status,
-                length=g.length,
+                id=gid,
+                status=status,
+                length=length,
                 white=w,
                 black=b,
-                score=(g.score_white, g.score_black),
+                score=(score_white, score_black),
                 turn=a,
-                updated=g.updated,
-                version=g.version,
+                updated=updated,
+                version=version,
             )
-            for g, w, b, a in s.execute(query)
+            for gid, status, length, score_white, score_black, updated, version, w, b, a in s.execute(query)
         ]
 
     def games_in_progress(self, limit: int = 50) -> list[GameSummary]:

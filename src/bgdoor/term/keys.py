@@ -129,11 +129,17 @@ def is_cterm_reply(key: Key) -> bool:
     return key.name == "report" and key.data.startswith(_CTERM_DA_PREFIX)
 
 
+_TEXT_KEYS: dict[str, Key] = {}  # keys are immutable, so one per character serves every caller
+
+
 def _text_key(ch: str) -> Key:
-    meaning = KEYPAD.get(ch)
-    if meaning is not None:
-        return Key(meaning, ch)
-    return Key(ch.lower(), ch)
+    key = _TEXT_KEYS.get(ch)
+    if key is None:
+        meaning = KEYPAD.get(ch)
+        key = Key(meaning, ch) if meaning is not None else Key(ch.lower(), ch)
+        if len(_TEXT_KEYS) < 4096:  # the characters people type; exotic floods are not kept
+            _TEXT_KEYS[ch] = key
+    return key
 
 
 _GROUND, _ESC, _CSI, _SS3, _STRING, _STRING_ESC = range(6)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from typing import Any
 
@@ -31,6 +32,96 @@ def charset_for(term: str | None, lang: str | None) -> str:
     if t in ("dumb", "tty", "ascii"):
         return "ascii"
     return "cp437"  # a BBS terminal that does not say is most likely ANSI-BBS
+
+
+class ProtocolNoise(logging.Filter):
+    """Keeps telnetlib3's complaints about malformed client negotiation to a trickle.
+
+    It logs each one as a warning, and an exception in one a traceback line at a time,
+    so a hostile caller could write megabytes of log a second.  Traceback lines are
+    dropped, and at most `burst` warnings pass per `window` seconds across all callers.
+    """
+
+    def __init__(self, burst: int = 20, window: float = 60.0) -> None:
+        super().__init__()
+        self.burst = burst
+        self.window = window
+        self.started = time.monotonic()
+        self.passed = 0
+        self.dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR:
+            return True
+        text = record.getMessage()
+        if text.startswith(" ") or text.startswith("Traceback"):
+            return False  # a line of a traceback about a client's malformed bytes
+        now = time.monotonic()
+        if now - self.started >= self.window:
+            if self.dropped:
+                record.msg, record.args = f"{text} ({self.dropped} more telnet protocol warnings not logged)", ()
+            self.started, self.passed, self.dropped = now, 0, 0
+        if self.passed >= self.burst:
+            self.dropped += 1
+            return False
+        self.passed += 1
+        return True
+
+
+_noise = ProtocolNoise()
+
+
+def quiet_protocol_warnings() -> None:
+    """Put the noise filter on every telnetlib3 logger (a logger's filters do not reach its children)."""
+    names = [name for name in logging.Logger.manager.loggerDict if name == "telnetlib3" or name.startswith("telnetlib3.")]
+    for name in names:
+        logger = logging.getLogger(name)
+        if _noise not in logger.filters:
+            logger.addFilter(_noise)
+
+
+# Bytes a second a caller may send for long, after a burst: far beyond keys and negotiation.
+# Past it the connection is not read for a while, so a flood of any bytes at all, telnet
+# commands included (which never reach the console's key rate), waits in TCP.
+READ_RATE = 32 * 1024
+READ_BURST = 128 * 1024
+
+
+class MeteredTelnetServer(telnetlib3.TelnetServer):  # type: ignore[misc]
+    """telnetlib3's server protocol, reading each caller at most READ_RATE bytes a second."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._allowance = float(READ_BURST)
+        self._metered_at = time.monotonic()
+        self._resume: asyncio.TimerHandle | None = None
+        super().connection_made(transport)
+        # Every key is the console's to read; telnetlib3's line-editing snoop (whose handlers
+        # only log) costs a Python step per byte received.
+        self.writer.slc_simulated = False
+
+    def data_received(self, data: bytes) -> None:
+        now = time.monotonic()
+        self._allowance = min(float(READ_BURST), self._allowance + (now - self._metered_at) * READ_RATE) - len(data)
+        self._metered_at = now
+        super().data_received(data)
+        transport = self._transport
+        if self._allowance < 0 and transport is not None and not transport.is_closing():
+            transport.pause_reading()
+            if self._resume is None:
+                self._resume = asyncio.get_running_loop().call_later(-self._allowance / READ_RATE, self._read_again)
+
+    def _read_again(self) -> None:
+        self._resume = None
+        transport = self._transport
+        # The reader pauses the transport itself while its buffer is full; it resumes it then.
+        if transport is not None and not transport.is_closing() and not getattr(self.reader, "_paused", False):
+            transport.resume_reading()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._resume is not None:
+            self._resume.cancel()
+            self._resume = None
+        super().connection_lost(exc)
 
 
 class TelnetLink(Link):
@@ -75,9 +166,10 @@ class TelnetDoorServer:
         host = host if host is not None else self.config.host
         port = port if port is not None else self.config.port
         loop = asyncio.get_running_loop()
+        quiet_protocol_warnings()
 
         def factory() -> asyncio.Protocol:
-            return telnetlib3.TelnetServer(
+            return MeteredTelnetServer(
                 shell=self.shell,
                 encoding=False,  # bytes both ways: the console does its own CP437/UTF-8
                 # Bytes pass 8-bit either way, so a client that declines BINARY need not

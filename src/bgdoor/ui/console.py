@@ -23,6 +23,11 @@ __all__ = ["Console", "Hangup", "Key", "Link"]
 
 ESC_PAUSE = 0.25  # a lone ESC is a key once the line is quiet this long
 MAX_QUEUED_KEYS = 64  # a flood beyond this is dropped, not stored
+# Keys a second a caller may keep up, beyond a burst of MAX_QUEUED_KEYS (a pasted line): more
+# than typing or key repeat.  Past it the console stops reading, so a flood waits in TCP
+# rather than costing the server a decode and a screen update for every byte.
+KEY_RATE = 30.0
+QUEUE_FULL_WAIT = 0.05
 IDLE_WARNING = 60.0
 WAKE = Key("wake")
 
@@ -83,6 +88,8 @@ class Console:
         self._last_key = time.monotonic()
         self._warned = False
         self.dropped_keys = 0
+        self._tokens = float(MAX_QUEUED_KEYS)
+        self._refilled = time.monotonic()
 
     # ------------------------------------------------------------ input
 
@@ -99,16 +106,32 @@ class Console:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
 
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self._tokens = min(float(MAX_QUEUED_KEYS), self._tokens + (now - self._refilled) * KEY_RATE)
+        self._refilled = now
+
     def _queue(self, keys: list[Key]) -> None:
+        self._refill()
         for key in keys:
-            if self.keys.qsize() >= MAX_QUEUED_KEYS:
+            if self.keys.qsize() >= MAX_QUEUED_KEYS or self._tokens < 1:
                 self.dropped_keys += 1
                 continue
+            self._tokens -= 1
             self.keys.put_nowait(key)
+
+    async def _pace(self) -> None:
+        """Wait while this caller is over the key rate or has a full queue, before reading more."""
+        self._refill()
+        if self._tokens < 1:
+            await asyncio.sleep((1 - self._tokens) / KEY_RATE)
+        while self.keys.qsize() >= MAX_QUEUED_KEYS and not self._closed:
+            await asyncio.sleep(QUEUE_FULL_WAIT)
 
     async def _read_loop(self) -> None:
         try:
             while True:
+                await self._pace()
                 if self.decoder.pending:
                     try:
                         data = await asyncio.wait_for(self.link.read(), timeout=ESC_PAUSE)
