@@ -140,7 +140,8 @@ class BotRunner:
                 svc.roll(bot_id, gid, ver)
         elif st.phase is Phase.MOVE:
             assert st.dice is not None
-            play = bot.choose_play(st.position, st.dice)
+            # The match score decides what gammons are worth.
+            play = bot.choose_play(st.position, st.dice, self.brain.context_of(st, me))
             svc.submit_turn(bot_id, gid, ver, play.position.id if play is not None else "")
         elif st.phase is Phase.DOUBLED:
             if bot.should_take(st, me):
