@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import socket
 import time
 from collections.abc import Callable
 
@@ -52,8 +53,21 @@ class RawCaller:
 
     @classmethod
     async def connect(cls, port: int, host: str = "127.0.0.1", *, term: str = "ansi", screen: bool = True,
-                      timeout: float = 30.0) -> RawCaller:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, limit=1 << 20), timeout)
+                      timeout: float = 30.0, source: str | None = None, rcvbuf: int | None = None) -> RawCaller:
+        """source: a local address to call from (any of 127.0.0.0/8 works on Linux);
+        rcvbuf: a small receive buffer, for a caller whose terminal takes little."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        if source is not None:
+            sock.bind((source, 0))
+        sock.setblocking(False)
+        try:
+            await asyncio.wait_for(asyncio.get_running_loop().sock_connect(sock, (host, port)), timeout)
+        except BaseException:
+            sock.close()
+            raise
+        reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 20)
         return cls(reader, writer, term, screen)
 
     # ------------------------------------------------------------ receiving
@@ -212,6 +226,10 @@ class RawCaller:
                 await asyncio.wait_for(self.changed.wait(), timeout=quiet)
             except asyncio.TimeoutError:
                 return
+
+    def stop_reading(self) -> None:
+        """Read nothing more: the terminal has stopped taking output (the window closes)."""
+        self.writer.transport.pause_reading()  # type: ignore[attr-defined]
 
     async def wait_closed(self, timeout: float = 20.0) -> bool:
         """True if the server closed the connection within `timeout`."""

@@ -33,12 +33,13 @@ class ServerProcess:
     """One `python -m bgdoor serve`; start() may be called again after kill() (same database)."""
 
     def __init__(self, folder: Path, db_url: str, *, env: dict[str, str] | None = None, user: list[str] | None = None,
-                 **config: dict[str, object]) -> None:
+                 args: list[str] | None = None, **config: dict[str, object]) -> None:
         self.folder = folder
         self.db_url = db_url
         self.config_path = write_config(folder / "door.cfg", **config)
         self.env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
-        self.user = user or []  # e.g. runuser -u nobody --
+        self.user = user or []  # e.g. setpriv ... --
+        self.args = args or []  # more `bgdoor serve` options, such as -v
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.starts = 0
@@ -52,7 +53,7 @@ class ServerProcess:
         with open(self.stderr_path, "wb") as err:
             self.proc = subprocess.Popen(
                 [*self.user, sys.executable, "-m", "bgdoor", "serve", "--config", str(self.config_path),
-                 "--db", self.db_url, "--port", "0", "--host", "127.0.0.1", "--ready-file", str(ready)],
+                 "--db", self.db_url, "--port", "0", "--host", "127.0.0.1", "--ready-file", str(ready), *self.args],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=err,
@@ -91,6 +92,16 @@ class ServerProcess:
 
     def fd_count(self) -> int:
         return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+    def socket_count(self) -> int:
+        """Open sockets (the listener and callers; database files come and go with the pool)."""
+        count = 0
+        for fd in os.listdir(f"/proc/{self.pid}/fd"):
+            try:
+                count += os.readlink(f"/proc/{self.pid}/fd/{fd}").startswith("socket:")
+            except OSError:
+                pass
+        return count
 
     def kill(self) -> None:
         """SIGKILL: no cleanup, no flush, exactly as a power-cut of the process."""

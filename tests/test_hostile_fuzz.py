@@ -129,17 +129,6 @@ async def canary(port: int, stop: asyncio.Event, times: list[float]) -> None:
             pass
 
 
-def sockets(pid: int) -> int:
-    """The process's open sockets (its database connections come and go with the pool)."""
-    count = 0
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
-        except OSError:
-            pass
-    return count
-
-
 async def test_ten_thousand_hostile_payloads(tmp_path):
     url = f"sqlite:///{tmp_path}/fuzz.db"
     with Service(url) as svc:
@@ -159,7 +148,7 @@ async def test_ten_thousand_hostile_payloads(tmp_path):
         await canary(srv.port, stop, canary_times)
         during = len(canary_times)
         await asyncio.sleep(0.5)
-        sockets_before = sockets(srv.pid)
+        sockets_before = srv.socket_count()
         stop = asyncio.Event()
         watcher = asyncio.ensure_future(canary(srv.port, stop, canary_times))
         start = time.monotonic()
@@ -192,10 +181,10 @@ async def test_ten_thousand_hostile_payloads(tmp_path):
         end = time.monotonic() + 60
         while time.monotonic() < end:
             log = srv.stderr()
-            if log.count("bgdoor.telnet: connect ") == log.count("bgdoor.telnet: disconnect ") and sockets(srv.pid) <= sockets_before:
+            if log.count("bgdoor.telnet: connect ") == log.count("bgdoor.telnet: disconnect ") and srv.socket_count() <= sockets_before:
                 break
             await asyncio.sleep(0.5)
         assert log.count("bgdoor.telnet: connect ") == log.count("bgdoor.telnet: disconnect "), "sessions left running"
-        assert sockets(srv.pid) <= sockets_before, f"{sockets(srv.pid)} sockets open, {sockets_before} before"
+        assert srv.socket_count() <= sockets_before, f"{srv.socket_count()} sockets open, {sockets_before} before"
     finally:
         srv.kill()

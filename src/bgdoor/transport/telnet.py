@@ -10,6 +10,7 @@ from typing import Any
 
 import telnetlib3
 
+from bgdoor.service import LoginFailed
 from bgdoor.ui.console import Console, Link
 from bgdoor.ui.runtime import Runtime
 from bgdoor.ui.session import Session
@@ -124,10 +125,15 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):  # type: ignore[misc]
         super().connection_lost(exc)
 
 
+CLOSE_GRACE = 10.0  # seconds a closed line may take to send its last screen before it is cut
+
+
 class TelnetLink(Link):
-    def __init__(self, reader: Any, writer: Any) -> None:
+    def __init__(self, reader: Any, writer: Any, stall_timeout: float = 600.0) -> None:
         self.reader = reader
         self.writer = writer
+        # A caller whose terminal takes nothing for this long is as gone as a silent one.
+        self.stall_timeout = stall_timeout
 
     async def read(self) -> bytes:
         try:
@@ -142,15 +148,114 @@ class TelnetLink(Link):
 
     async def drain(self) -> None:
         try:
-            await self.writer.drain()
+            await asyncio.wait_for(self.writer.drain(), timeout=self.stall_timeout)
+        except asyncio.TimeoutError:
+            log.info("dropping a caller who has read nothing for %.0f s", self.stall_timeout)
+            self.abort()
         except ConnectionError:
             pass
 
+    def abort(self) -> None:
+        transport = self.writer.transport
+        if transport is not None:
+            transport.abort()
+
     def close(self) -> None:
+        transport = self.writer.transport  # close() forgets it
         try:
             self.writer.close()
         except Exception:  # already gone
             pass
+        if transport is not None and not getattr(transport, "_conn_lost", 0):
+            # close() waits for the last bytes to go; from a caller who reads nothing they never
+            # go, and the socket would stay open for good.
+            asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
+
+
+class LoginGuard:
+    """Wrong passwords remembered across connections, by address and by handle.
+
+    The session delays and hangs up within one connection; this keeps a guesser from simply
+    calling again.  Each address or handle with recent failures waits `delay` seconds per
+    failure before its next password is checked (at most MAX_DELAY: slow, but never locked
+    out, so an attacker cannot lock the real player out), and an address with `limit` recent
+    failures is refused outright until they age out of the window.
+    """
+
+    WINDOW = 900.0
+    MAX_DELAY = 30.0
+    MAX_KEYS = 10_000  # addresses and handles remembered at most
+
+    def __init__(self, limit: int, delay: float) -> None:
+        self.limit = limit
+        self.delay_step = delay
+        self.by_address: dict[str, list[float]] = {}
+        self.by_handle: dict[str, list[float]] = {}
+
+    def _recent(self, table: dict[str, list[float]], key: str) -> int:
+        times = table.get(key)
+        if not times:
+            return 0
+        cutoff = time.monotonic() - self.WINDOW
+        times[:] = [t for t in times if t > cutoff]
+        if not times:
+            del table[key]
+        return len(times)
+
+    def refused(self, addr: str) -> bool:
+        return self._recent(self.by_address, addr) >= self.limit
+
+    def delay(self, addr: str, handle: str) -> float:
+        failures = max(self._recent(self.by_address, addr), self._recent(self.by_handle, handle.casefold()))
+        return min(self.MAX_DELAY, failures * self.delay_step)
+
+    def failed(self, addr: str, handle: str) -> None:
+        now = time.monotonic()
+        for table, key in ((self.by_address, addr), (self.by_handle, handle.casefold()[:64])):
+            if key not in table and len(table) >= self.MAX_KEYS:
+                table.pop(next(iter(table)))  # the oldest remembered
+            table.setdefault(key, []).append(now)
+
+    def succeeded(self, handle: str) -> None:
+        self.by_handle.pop(handle.casefold(), None)
+
+
+class GuardedService:
+    """One caller's view of the service: logins pass through the LoginGuard first."""
+
+    def __init__(self, service: Any, guard: LoginGuard, addr: str) -> None:
+        self._service = service
+        self._guard = guard
+        self._addr = addr
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._service, name)
+
+    async def login(self, handle: str, password: str) -> Any:
+        if self._guard.refused(self._addr):
+            log.info("login refused from %s: too many wrong passwords", self._addr)
+            raise LoginFailed("too many wrong passwords from your address; try again later")
+        wait = self._guard.delay(self._addr, str(handle))
+        if wait:
+            await asyncio.sleep(wait)
+        try:
+            info = await self._service.login(handle, password)
+        except LoginFailed:
+            self._guard.failed(self._addr, str(handle))
+            raise
+        self._guard.succeeded(str(handle))
+        return info
+
+
+class SessionRuntime:
+    """The shared runtime, but with this caller's guarded service."""
+
+    def __init__(self, runtime: Runtime, service: GuardedService) -> None:
+        self._runtime = runtime
+        self.service = service
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._runtime, name)
 
 
 class TelnetDoorServer:
@@ -161,6 +266,7 @@ class TelnetDoorServer:
         self.per_address: Counter[str] = Counter()
         self.server: asyncio.AbstractServer | None = None
         self.sessions: set[asyncio.Task[Any]] = set()
+        self.guard = LoginGuard(limit=4 * self.config.login_attempts, delay=self.config.login_delay)
 
     async def start(self, host: str | None = None, port: int | None = None) -> asyncio.AbstractServer:
         host = host if host is not None else self.config.host
@@ -195,9 +301,16 @@ class TelnetDoorServer:
         task = asyncio.current_task()
         if task is not None:
             self.sessions.add(task)
+        try:
+            await self._serve(reader, writer)
+        finally:
+            if task is not None:
+                self.sessions.discard(task)
+
+    async def _serve(self, reader: Any, writer: Any) -> None:
         peer = writer.get_extra_info("peername") or ("-", 0)
         addr = str(peer[0])
-        link = TelnetLink(reader, writer)
+        link = TelnetLink(reader, writer, stall_timeout=self.config.idle_timeout)
         if self.active >= self.config.max_callers:
             log.info("refused %s: all %d lines busy", addr, self.config.max_callers)
             link.write(b"\r\nSorry, all lines are busy. Please call again later.\r\n")
@@ -222,19 +335,28 @@ class TelnetDoorServer:
             syncterm=str(term or "").lower().startswith("syncterm"),
             idle_timeout=self.config.idle_timeout,
         )
+        session = Session(console, SessionRuntime(self.runtime, GuardedService(self.runtime.service, self.guard, addr)), peer=addr)  # type: ignore[arg-type]
+        # The session's login timeout counts from the last key; a caller who keeps typing but
+        # never logs in is cut off here, login_timeout after connecting.
+        overdue = asyncio.get_running_loop().call_later(self.config.login_timeout, self._login_overdue, session, link, addr)
         try:
             await console.start()
-            await Session(console, self.runtime, peer=addr).run()
+            await session.run()
         finally:
+            overdue.cancel()
             self.active -= 1
             self.per_address[addr] -= 1
             if self.per_address[addr] <= 0:
                 del self.per_address[addr]
             await console.stop()
             link.close()
-            if task is not None:
-                self.sessions.discard(task)
             log.info("disconnect %s (%d callers)", addr, self.active)
+
+    def _login_overdue(self, session: Session, link: TelnetLink, addr: str) -> None:
+        if session.player is None:
+            log.info("hanging up on %s: not logged in after %.0f s", addr, self.config.login_timeout)
+            link.write(b"\r\n\r\nTime to log in is up. Goodbye.\r\n")
+            link.close()
 
     async def close(self) -> None:
         if self.server is not None:
