@@ -212,6 +212,11 @@ class Console:
                 continue
             self._last_key = time.monotonic()
             self._warned = False
+            if key.name == "redraw":
+                # Ctrl-L anywhere: send the whole screen again, then keep waiting.
+                self._full = True
+                await self.show()
+                continue
             return key
 
     async def line(self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False) -> str | None:
