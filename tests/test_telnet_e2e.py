@@ -337,3 +337,16 @@ async def test_the_computer_answers_at_once(tmp_path):
             last = db.last_turn(1, db.game(1).white_id)
             assert last is not None and last.by is Color.BLACK
         alice.close()
+
+
+async def test_ctrl_l_redraws_everything(tmp_path):
+    async with running_server(f"sqlite:///{tmp_path}/game.db") as srv:
+        caller = await call(srv.port)
+        await login(caller, "dora", "dora-pw", new=True)
+        await caller.settle()
+        before = len(caller.received)
+        caller.send("\x0c")
+        await caller.settle()
+        again = bytes(caller.received[before:])
+        assert b"\x1b[2J" in again and b"Your choice" in again
+        caller.close()
