@@ -233,7 +233,7 @@ class GameScreen:
             return "A)ccept or J) reject the resignation.  Q)uit"
         if self.turn is not None and self.turn.is_complete:
             return "Enter commits the play.  U)ndo  Q)uit"
-        return "Arrows/keypad move  Enter picks up/drops  R)emove  U)ndo  M)ove by notation  V)iew  Q)uit"
+        return "Keypad/arrows move  Enter picks up/drops  R)emove  U)ndo  M)ove  V)iew  Q)uit"
 
     # ------------------------------------------------------------ keys
 
