@@ -1,0 +1,171 @@
+"""Passwords against a guesser: slow salted hashes, constant-time compares, throttles, clean logs.
+
+- hashes are scrypt with a fresh salt each, slow by design, compared with hmac.compare_digest,
+  and an unknown handle costs the same hash as a wrong password;
+- over telnet (a server subprocess): each connection gets login_attempts tries with a growing
+  delay and is then hung up on; across connections, each failure on a handle makes the next
+  try of that handle wait longer (from any address, but never a lock-out), and an address with
+  4 x login_attempts recent failures is refused outright, while the real player still gets in
+  from elsewhere;
+- no password, hash or salt reaches the server's log, even with -v.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import statistics
+import time
+
+import pytest
+
+from bgdoor.service import Service, passwords
+from rawtelnet import RawCaller, login
+from serverproc import ServerProcess
+
+pytestmark = pytest.mark.timeout(180)
+
+FAILED = ("wrong handle or password", "too many wrong passwords from your address", "Too many wrong passwords. Goodbye")
+
+
+def test_hashes_are_salted_slow_scrypt():
+    a, b = passwords.hash_password("correct horse"), passwords.hash_password("correct horse")
+    assert a != b  # a fresh salt each time
+    scheme, n, r, p, salt, digest = a.split("$")
+    assert scheme == "scrypt" and int(n) >= 2**14 and int(r) >= 8 and len(salt) >= 20
+    assert passwords.check_password("correct horse", a) and passwords.check_password("correct horse", b)
+    assert not passwords.check_password("correct hors", a)
+    start = time.perf_counter()
+    passwords.check_password("guess", a)
+    assert time.perf_counter() - start > 0.01  # slow for a guesser by design
+
+
+def test_compared_in_constant_time(monkeypatch):
+    calls = []
+    real = hmac.compare_digest
+
+    def spy(x, y):  # type: ignore[no-untyped-def]
+        calls.append((len(x), len(y)))
+        return real(x, y)
+
+    monkeypatch.setattr(passwords.hmac, "compare_digest", spy)
+    stored = passwords.hash_password("s3cret-pass")
+    assert passwords.check_password("s3cret-pass", stored)
+    assert not passwords.check_password("s3cret-pasz", stored)
+    assert calls == [(32, 32), (32, 32)]
+
+
+def test_an_unknown_handle_costs_the_same_as_a_wrong_password(tmp_path):
+    with Service(f"sqlite:///{tmp_path}/pw.db") as svc:
+        svc.register("known", "known-password")
+
+        def timed(handle: str) -> float:
+            start = time.perf_counter()
+            with pytest.raises(Exception):
+                svc.login(handle, "not it")
+            return time.perf_counter() - start
+
+        known = statistics.median(timed("known") for _ in range(5))
+        unknown = statistics.median(timed("nobody-here") for _ in range(5))
+    assert 0.5 < unknown / known < 2, (known, unknown)
+
+
+async def attempt(port: int, source: str, handle: str, password: str, tries: int) -> list[tuple[str, float]]:
+    """One connection's scripted guesses: (what the screen said, seconds from Enter to the answer)."""
+    c = await RawCaller.connect(port, source=source)
+    out: list[tuple[str, float]] = []
+    try:
+        for _ in range(tries):
+            await c.wait_for("Handle:")
+            await c.settle(0.05)
+            c.send(handle + "\r")
+            await c.wait_for("Password:")
+            c.send(password + "\r")
+            start = time.monotonic()
+            text = await c.wait_until(lambda t: any(m in t for m in (*FAILED, "Your choice")), "an answer", timeout=60)
+            said = next((m for m in (*FAILED, "Your choice") if m in text), "")
+            out.append((said, time.monotonic() - start))
+            if said != FAILED[0]:
+                if said != "Your choice":
+                    c.send("\r")  # past the last notice too
+                break
+            c.send("\r")  # past the notice at once
+            await c.wait_until(lambda t: FAILED[0] not in t, "the login screen drawn afresh", timeout=60)
+        return out
+    finally:
+        if out and out[-1][0] in (FAILED[2],):
+            assert await c.wait_closed(20), "still connected after too many wrong passwords"
+        c.close()
+
+
+async def test_guessing_is_throttled_per_connection_per_handle_and_per_address(tmp_path):
+    url = f"sqlite:///{tmp_path}/pw.db"
+    with Service(url) as svc:
+        for h in ("victim", "other1", "other2", "other3", "other4"):
+            svc.register(h, f"{h}-real-password")
+    srv = ServerProcess(tmp_path, url, server={"login_attempts": 3, "login_delay": 0.1}).start()
+    try:
+        # Each connection: three wrong passwords, then "Goodbye" and the line is closed.
+        times: list[float] = []
+        for i in range(4):
+            said = await attempt(srv.port, f"127.0.0.{2 + i}", "victim", "guess", 5)
+            assert [s for s, _ in said] == [FAILED[0], FAILED[0], FAILED[2]], said
+            times += [t for _, t in said]
+        # The handle's failures pile up across addresses: later guesses wait longer.
+        first, last = statistics.mean(times[:3]), statistics.mean(times[-3:])
+        print(f"\nguessing one handle from four addresses: answers took {first:.2f} s at first, {last:.2f} s at the end")
+        assert last > first + 0.4, times
+
+        # One address guessing several handles reaches 4 x 3 failures and is refused, right password or not.
+        for i in range(4):
+            said = await attempt(srv.port, "127.0.0.9", f"other{i + 1}", "guess", 3)
+            assert [s for s, _ in said][-1] == FAILED[2]
+        said = await attempt(srv.port, "127.0.0.9", "other1", "other1-real-password", 1)
+        assert said[0][0] == FAILED[1], said
+        assert "login refused from 127.0.0.9" in srv.stderr()
+
+        # The real player is never locked out: from their own address they get in.
+        c = await RawCaller.connect(srv.port, source="127.0.0.20")
+        await login(c, "victim", "victim-real-password", new=False, timeout=60)
+        c.close()
+        assert srv.alive()
+    finally:
+        srv.kill()
+
+
+async def test_no_secret_reaches_the_log(tmp_path):
+    url = f"sqlite:///{tmp_path}/pw.db"
+    secret, wrong = "Sup3r-Secret-Pw!", "Wr0ng-Guess-Pw!"
+    srv = ServerProcess(tmp_path, url, args=["-v"], server={"login_delay": 0.05}).start()
+    try:
+        c = await RawCaller.connect(srv.port)
+        await login(c, "keeper", secret, new=True)
+        c.close()
+        c = await RawCaller.connect(srv.port)
+        await c.wait_for("Handle:")
+        c.send("keeper\r")
+        await c.wait_for("Password:")
+        c.send(wrong + "\r")
+        await c.wait_for("wrong handle or password")
+        c.send("\r")
+        await c.wait_for("Handle:")
+        c.close()
+        c = await RawCaller.connect(srv.port)
+        await login(c, "keeper", secret, new=False)
+        c.close()
+        await asyncio.sleep(0.5)
+    finally:
+        srv.stop()
+    log = srv.all_stderr()
+    with Service(url) as svc:
+        from sqlalchemy import select
+        from sqlalchemy.orm import Session as OrmSession
+
+        from bgdoor.store.models import Player
+
+        with OrmSession(svc.engine) as s:
+            stored = s.scalars(select(Player.password_hash).where(Player.handle == "keeper")).one()
+    _, _, _, _, salt, digest = stored.split("$")
+    assert "login keeper" in log and "DEBUG" in log  # it did log, verbosely
+    for needle in (secret, wrong, stored, salt, digest):
+        assert needle not in log, f"{needle!r} is in the server's log"
