@@ -227,6 +227,10 @@ class RawCaller:
             except asyncio.TimeoutError:
                 return
 
+    def drop_screen(self) -> None:
+        """Stop feeding the pyte screen (it costs CPU); data bytes are still kept."""
+        self._stream = None
+
     def stop_reading(self) -> None:
         """Read nothing more: the terminal has stopped taking output (the window closes)."""
         self.writer.transport.pause_reading()  # type: ignore[attr-defined]

@@ -6,6 +6,7 @@ import base64
 import hashlib
 import hmac
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 # About 16 MiB and some tens of milliseconds per hash: slow for a guesser, fine for a login.
 N, R, P = 2**14, 8, 1
@@ -19,8 +20,22 @@ def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def _scrypt(password: str, salt: bytes, n: int, r: int, p: int, dklen: int) -> bytes:
+def _scrypt_here(password: str, salt: bytes, n: int, r: int, p: int, dklen: int) -> bytes:
     return hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=256 * 1024 * 1024, dklen=dklen)
+
+
+# Every hash runs on one thread of its own.  scrypt takes 16 MiB, which the C allocator then
+# keeps in the arena of the thread that asked, so hashing on each database thread held 16 MiB
+# on every one of them (65 MB of a server's memory); and a crowd logging in at once, or a
+# guesser, can take at most one core.
+_hasher: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _scrypt(password: str, salt: bytes, n: int, r: int, p: int, dklen: int) -> bytes:
+    global _hasher
+    if _hasher is None or _hasher[0] != os.getpid():  # a forked child has no such thread
+        _hasher = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="scrypt"))
+    return _hasher[1].submit(_scrypt_here, password, salt, n, r, p, dklen).result()
 
 
 def hash_password(password: str) -> str:

@@ -60,6 +60,45 @@ def _printable(ch: str) -> str:
     return ch
 
 
+_SAFE: dict[str, str] = {}  # character -> what a cell shows for it; every board redraw asks again
+
+
+def _remember(ch: str) -> str:
+    shown = _printable(ch)
+    if len(_SAFE) < 4096:  # the characters screens use; exotic text is not kept
+        _SAFE[ch] = shown
+    return shown
+
+
+# Cells are shared: one (character, attribute) tuple per pair in use, found by the attribute's
+# identity (the themes' attributes live for good).  A screen is then two lists of references,
+# not 4,000 tuples of its own, and unchanged cells compare by identity.
+_CELLS: dict[tuple[str, int], Cell] = {}
+
+
+def _new_cell(ch: str, attr: Attr) -> Cell:
+    cell = (_SAFE.get(ch) or _remember(ch), attr)
+    if len(_CELLS) < 16384:  # kept for good, and with it `attr`, so its id is never reused
+        _CELLS[(ch, id(attr))] = cell
+    return cell
+
+
+def _cell(ch: str, attr: Attr) -> Cell:
+    return _CELLS.get((ch, id(attr))) or _new_cell(ch, attr)
+
+
+_ATTRS: dict[Attr, Attr] = {}  # one object per attribute value the renderer makes, so cells compare by identity
+
+
+def _shared(attr: Attr) -> Attr:
+    found = _ATTRS.get(attr)
+    if found is None:
+        found = attr
+        if len(_ATTRS) < 1024:  # 8 x 9 x 9 x 2 values exist at most; anything else is not kept
+            _ATTRS[attr] = attr
+    return found
+
+
 class Canvas:
     """A grid of (character, attribute) cells; the bottom-right cell stays blank."""
 
@@ -72,21 +111,25 @@ class Canvas:
         """Write text from (row, col) rightwards, clipped at the right edge."""
         if not 1 <= row <= self.rows:
             return
-        line = self.cells[row - 1]
-        for i, ch in enumerate(text):
-            c = col + i
-            if c > self.cols:
-                break
-            if c < 1 or (row == self.rows and c == self.cols):
-                continue
-            line[c - 1] = (_printable(ch), attr)
+        if len(text) == 1 and 1 <= col < self.cols:  # a glyph: most of a board
+            self.cells[row - 1][col - 1] = _CELLS.get((text, id(attr))) or _new_cell(text, attr)
+            return
+        first = max(col, 1)
+        last = min(col + len(text) - 1, self.cols - 1 if row == self.rows else self.cols)
+        if last < first:
+            return
+        cells, aid = _CELLS, id(attr)
+        self.cells[row - 1][first - 1 : last] = [
+            cells.get((ch, aid)) or _new_cell(ch, attr) for ch in text[first - col : last - col + 1]
+        ]
 
     def fill(self, row: int, col: int, width: int, ch: str = " ", attr: Attr = DEFAULT) -> None:
         self.put(row, col, ch * width, attr)
 
     def clear(self, attr: Attr = DEFAULT) -> None:
+        blank = _cell(" ", attr)
         for line in self.cells:
-            line[:] = [(" ", attr)] * self.cols
+            line[:] = [blank] * self.cols
         self.cells[-1][-1] = _BLANK
 
     def get(self, row: int, col: int) -> Cell:
@@ -155,9 +198,9 @@ class Screen:
         self._pos: tuple[int, int] | None = None
         self._attr: Attr | None = None
 
-    def load(self, canvas: Canvas) -> None:
-        """Make `canvas` the picture to show next."""
-        self.canvas = canvas.copy()
+    def load(self, canvas: Canvas, *, copy: bool = True) -> None:
+        """Make `canvas` the picture to show next (copy=False: a fresh canvas nobody else draws on)."""
+        self.canvas = canvas.copy() if copy else canvas
 
     def invalidate(self) -> None:
         """The terminal was disturbed (e.g. another program wrote to it): next render redraws all."""
@@ -184,6 +227,8 @@ class Screen:
         if shown[0] != want[0]:
             return False
         if not self.colour:
+            return True
+        if shown[1] is want[1]:
             return True
         if want[0] == " ":
             return shown[1].bg == want[1].bg  # a blank shows only its background
@@ -216,7 +261,7 @@ class Screen:
                     self._set_attr(DEFAULT if self._attr is None or self._attr.bg is not None else self._attr, out)
                     out.append(b"\x1b[K")
                     for x in range(c, cols + 1):
-                        shown_line[x - 1] = (" ", self._attr or DEFAULT)
+                        shown_line[x - 1] = _cell(" ", self._attr or DEFAULT)
                     break
                 self._move(r, c, out)
                 self._write(r, c, want_line[c - 1], out)
@@ -253,7 +298,7 @@ class Screen:
             self._set_attr(attr, out)
         out.append(encode(ch, self.charset))
         assert self._shown is not None
-        self._shown[r - 1][c - 1] = (ch, self._attr if self.colour and self._attr else DEFAULT)
+        self._shown[r - 1][c - 1] = _cell(ch, self._attr if self.colour and self._attr else DEFAULT)
         self._pos = None if c == self.cols else (r, c + 1)
 
     def _blank_attr(self, cur: Attr, want: Attr, r: int, c: int) -> Attr:
@@ -263,7 +308,7 @@ class Screen:
         be written with that same background, switch straight to its
         attribute so it needs no SGR of its own.
         """
-        only_bg = replace(cur, bg=want.bg) if want.bg is not None else DEFAULT
+        only_bg = _shared(replace(cur, bg=want.bg)) if want.bg is not None else DEFAULT
         if c >= self.cols:
             return only_bg
         assert self._shown is not None
@@ -351,5 +396,5 @@ class Screen:
                 for x in range(c0, c1):
                     out.append(encode(line[x - 1][0], self.charset))
                     assert self._shown is not None
-                    self._shown[row - 1][x - 1] = (line[x - 1][0], self._attr or DEFAULT)
+                    self._shown[row - 1][x - 1] = _cell(line[x - 1][0], self._attr or DEFAULT)
         self._pos = (r, c)

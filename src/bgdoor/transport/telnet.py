@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import time
 from collections import Counter
@@ -125,6 +126,7 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):  # type: ignore[misc]
         super().connection_lost(exc)
 
 
+GC_THRESHOLDS = (10_000, 50, 100)
 CLOSE_GRACE = 10.0  # seconds a closed line may take to send its last screen before it is cut
 
 
@@ -273,6 +275,10 @@ class TelnetDoorServer:
         port = port if port is not None else self.config.port
         loop = asyncio.get_running_loop()
         quiet_protocol_warnings()
+        # Every key redraws a screen of cells, so hundreds of sessions make objects fast; at the
+        # default thresholds the collector ran dozens of times a second and its older passes held
+        # every caller up for 100-300 ms (keypress p99 125 ms with 300 callers; 10 ms with these).
+        gc.set_threshold(*GC_THRESHOLDS)
 
         def factory() -> asyncio.Protocol:
             return MeteredTelnetServer(

@@ -320,7 +320,7 @@ class Console:
             orientation=self.orientation,
             **fields,
         )
-        self.screen.load(boardmod.render_board(view, self.charset))
+        self.screen.load(boardmod.render_board(view, self.charset), copy=False)  # a fresh canvas each time
 
     def move_cursor(self, loc: int | str, direction: str, viewer: Color) -> int | str:
         return boardmod.move_cursor(loc, direction, viewer.value, self.orientation)

@@ -1,0 +1,261 @@
+"""Many telnet callers at once against a real server subprocess.
+
+    python bench/load.py [--callers 300] [--seconds 60] [--json FILE]
+
+Each caller dials in from an address of its own (127.1.x.y, so door.cfg's
+max_per_address holds as for real callers), registers, and sits down at a game:
+callers go in pairs, one begins a match naming the other, the other opens it
+from P)lay, and the opening roll is made.  Then, for --seconds, every caller
+presses a key once a second: the player on roll moves the keypad cursor
+(6 and 4 in turn); the other presses I and 6 in turn (the Position ID, then
+"not your turn"), so each key changes the screen.
+
+Reported: time from dialling to the first screen (p50/p99, all callers dialling
+at once), keypress-to-screen latency (from sending a key to the first byte of the
+screen update; p50/p99, cursor moves alone too), errors (no answer within 5 s,
+traceback text) and dropped connections, and the server's resident memory (VmRSS)
+idle, with everyone playing, and per caller.  The server runs with door.cfg's
+defaults (poll_interval 2 s: each game screen asks the database for news).
+
+The callers use a light client of their own (tests/rawtelnet.py: a bare socket,
+and a pyte screen only while they find their way to the board), since they share
+the machine with the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from rawtelnet import RawCaller, login  # noqa: E402
+from serverproc import ServerProcess  # noqa: E402
+
+ANSWER_TIMEOUT = 5.0
+ROLLED = re.compile(r"(Your turn|to play) [1-6]-[1-6]")
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+def source(i: int) -> str:
+    return f"127.1.{i // 250}.{i % 250 + 1}"
+
+
+class Bench:
+    def __init__(self, srv: ServerProcess, n: int) -> None:
+        self.srv = srv
+        self.n = n
+        self.callers: list[RawCaller | None] = [None] * n
+        self.first_screen: list[float] = []
+        self.latency: list[float] = []
+        self.cursor_latency: list[float] = []
+        self.errors: list[str] = []
+        self.movers: set[int] = set()
+
+    async def dial(self, i: int) -> None:
+        start = time.monotonic()
+        try:
+            c = await RawCaller.connect(self.srv.port, source=source(i), timeout=60)
+        except OSError as err:
+            self.errors.append(f"caller {i}: cannot connect: {err}")
+            return
+        self.callers[i] = c
+        if not await c.wait_data(0, timeout=60) or not await self._until(c, b"Handle:", 60):
+            self.errors.append(f"caller {i}: no first screen")
+            return
+        self.first_screen.append(time.monotonic() - start)
+
+    @staticmethod
+    async def _until(c: RawCaller, needle: bytes, timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while needle not in c.data:
+            if not await c.wait_data(len(c.data), timeout=max(0.0, end - time.monotonic())):
+                return needle in c.data
+        return True
+
+    async def seat_pair(self, a: int, b: int) -> None:
+        ca, cb = self.callers[a], self.callers[b]
+        if ca is None or cb is None:
+            return
+        try:
+            await login(cb, f"load{b}", "load-password", new=True, timeout=120)
+            await login(ca, f"load{a}", "load-password", new=True, timeout=120)
+            ca.send("B")
+            await ca.wait_for("Match length", 60)
+            ca.send("\r")
+            await ca.wait_for("Play as", 60)
+            ca.send("W")
+            await ca.wait_for("Opponent", 60)
+            ca.send("N")
+            await ca.wait_for("Opponent's handle", 60)
+            ca.send(f"load{b}\r")
+            await ca.wait_for("roll for who starts", 60)
+            cb.send("P")
+            await cb.wait_for("roll for who starts", 60)
+            ca.send("P")  # the opening roll
+            for i, c in ((a, ca), (b, cb)):
+                # The dice are on both boards once the opening roll is made ("Your turn" alone
+                # shows for White before it, too).
+                text = await c.wait_until(lambda t: ROLLED.search(t) is not None, "the opening roll", 120)
+                if ROLLED.search(text).group(1) == "Your turn":  # type: ignore[union-attr]
+                    self.movers.add(i)
+        except AssertionError as err:
+            self.errors.append(f"pair {a},{b}: could not sit down: {str(err).splitlines()[0]}")
+
+    async def press(self, i: int, seconds: float) -> None:
+        c = self.callers[i]
+        if c is None:
+            return
+        c.drop_screen()  # from here on only bytes are counted: the client stays light
+        mover = i in self.movers
+        keys = ["6", "4"] if mover else ["I", "6"]
+        await asyncio.sleep(random.uniform(0, 1))  # spread the callers over the second
+        end = time.monotonic() + seconds
+        k = 0
+        while time.monotonic() < end:
+            tick = time.monotonic()
+            if c.closed:
+                self.errors.append(f"caller {i}: dropped")
+                return
+            before = len(c.data)
+            c.send(keys[k % 2])
+            sent = time.monotonic()
+            if await c.wait_data(before, timeout=ANSWER_TIMEOUT):
+                took = time.monotonic() - sent
+                self.latency.append(took)
+                if mover:
+                    self.cursor_latency.append(took)
+            else:
+                self.errors.append(f"caller {i}: no answer to {keys[k % 2]!r} in {ANSWER_TIMEOUT:.0f} s")
+            k += 1
+            await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - tick)))
+
+
+async def run(n: int, seconds: float, folder: Path, profile: str | None = None) -> dict[str, object]:
+    url = f"sqlite:///{folder}/load.db"
+    # door.cfg defaults throughout, but for room for more callers than the default 300.
+    srv = ServerProcess(folder, url, server={"max_callers": max(300, n), "negotiation_wait": 2.0, "login_delay": 1.0},
+                        session={"poll_interval": 2.0}).start()
+    report: dict[str, object] = {"callers": n, "seconds": seconds}
+    try:
+        await asyncio.sleep(2)  # the bot and the database settle
+        rss_idle = srv.rss_kb()
+        bench = Bench(srv, n)
+        t0 = time.monotonic()
+        await asyncio.gather(*(bench.dial(i) for i in range(n)))
+        dial_time = time.monotonic() - t0
+        t0 = time.monotonic()
+        await asyncio.gather(*(bench.seat_pair(i, i + 1) for i in range(0, n - 1, 2)))
+        seat_time = time.monotonic() - t0
+        await asyncio.sleep(2)
+        rss_seated = srv.rss_kb()
+        seated = sum(1 for c in bench.callers if c is not None and not c.closed)
+        print(f"{seated} callers seated ({len(bench.movers)} on roll) in {seat_time:.1f} s; playing for {seconds:.0f} s...", flush=True)
+        rss_samples: list[int] = []
+
+        async def sample() -> None:
+            while True:
+                rss_samples.append(srv.rss_kb())
+                await asyncio.sleep(1)
+
+        sampler = asyncio.ensure_future(sample())
+        spy = None
+        if profile:
+            # Sampling profile of the server while everyone plays (py-spy must be installed).
+            spy = await asyncio.create_subprocess_exec(
+                "py-spy", "record", "--nonblocking", "-r", "100", "-d", str(int(seconds)), "-f", "raw",
+                "-o", profile, "-p", str(srv.pid), stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        await asyncio.gather(*(bench.press(i, seconds) for i in range(n)))
+        sampler.cancel()
+        if spy is not None:
+            await spy.wait()
+        dropped = sum(1 for c in bench.callers if c is None or c.closed)
+        leaks = [i for i, c in enumerate(bench.callers) if c is not None and c.leaked()]
+        for c in bench.callers:
+            if c is not None:
+                c.close()
+        await asyncio.sleep(3)
+        log = srv.stderr()
+        rss_playing = max(rss_samples) if rss_samples else rss_seated
+        report.update(
+            dial_seconds=round(dial_time, 2),
+            seat_seconds=round(seat_time, 1),
+            first_screen_p50_ms=round(1000 * pct(bench.first_screen, 50), 1),
+            first_screen_p99_ms=round(1000 * pct(bench.first_screen, 99), 1),
+            first_screen_max_ms=round(1000 * max(bench.first_screen, default=float("nan")), 1),
+            keypresses=len(bench.latency),
+            key_p50_ms=round(1000 * pct(bench.latency, 50), 1),
+            key_p99_ms=round(1000 * pct(bench.latency, 99), 1),
+            key_max_ms=round(1000 * max(bench.latency, default=float("nan")), 1),
+            cursor_keypresses=len(bench.cursor_latency),
+            cursor_p50_ms=round(1000 * pct(bench.cursor_latency, 50), 1),
+            cursor_p99_ms=round(1000 * pct(bench.cursor_latency, 99), 1),
+            errors=len(bench.errors),
+            error_samples=bench.errors[:10],
+            dropped=dropped,
+            traceback_leaks=len(leaks),
+            server_tracebacks=log.count("Traceback"),
+            rss_idle_mb=round(rss_idle / 1024, 1),
+            rss_seated_mb=round(rss_seated / 1024, 1),
+            rss_playing_max_mb=round(rss_playing / 1024, 1),
+            rss_playing_mean_mb=round(statistics.mean(rss_samples) / 1024, 1) if rss_samples else None,
+            rss_per_caller_kb=round((rss_playing - rss_idle) / max(1, n), 1),
+            rss_after_mb=round(srv.rss_kb() / 1024, 1),
+            server_alive=srv.alive(),
+        )
+    finally:
+        srv.stop()
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--callers", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--profile", help="py-spy the server while everyone plays; collapsed stacks to this file")
+    args = parser.parse_args()
+    if args.callers < 2 or args.callers % 2:
+        parser.error("--callers is an even number, two to a game")
+    with tempfile.TemporaryDirectory(prefix="bgdoor-load-") as folder:
+        report = asyncio.run(run(args.callers, args.seconds, Path(folder), args.profile))
+    goals = {
+        "first_screen_p99_ms": ("<=", 1000.0),
+        "key_p99_ms": ("<", 50.0),
+        "errors": ("==", 0),
+        "dropped": ("==", 0),
+        "rss_per_caller_kb": ("<", 200.0),
+    }
+    width = max(len(k) for k in report)
+    for key, value in report.items():
+        goal = goals.get(key)
+        mark = ""
+        if goal is not None and isinstance(value, (int, float)):
+            op, target = goal
+            ok = {"<=": value <= target, "<": value < target, "==": value == target}[op]
+            mark = f"   goal {op} {target:g}: {'met' if ok else 'MISSED'}"
+        print(f"{key:<{width}}  {value}{mark}")
+    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
