@@ -71,7 +71,7 @@ class Bench:
     async def dial(self, i: int) -> None:
         start = time.monotonic()
         try:
-            c = await RawCaller.connect(self.srv.port, source=source(i), timeout=60)
+            c = await RawCaller.connect(self.srv.port, source=source(i), timeout=60, screen=False)
         except OSError as err:
             self.errors.append(f"caller {i}: cannot connect: {err}")
             return
@@ -93,6 +93,8 @@ class Bench:
         ca, cb = self.callers[a], self.callers[b]
         if ca is None or cb is None:
             return
+        for c in (ca, cb):
+            c.start_screen()  # pyte only now, so that dialling measures the server, not the screens
         try:
             await login(cb, f"load{b}", "load-password", new=True, timeout=120)
             await login(ca, f"load{a}", "load-password", new=True, timeout=120)

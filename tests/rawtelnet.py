@@ -227,6 +227,13 @@ class RawCaller:
             except asyncio.TimeoutError:
                 return
 
+    def start_screen(self) -> None:
+        """Begin keeping a pyte screen now (a caller made with screen=False), from every byte so far."""
+        if self._screen is None:
+            self._screen = pyte.Screen(80, 25)
+            self._stream = pyte.Stream(self._screen)
+            self._stream.feed(self._text.decode(bytes(self.data)))
+
     def drop_screen(self) -> None:
         """Stop feeding the pyte screen (it costs CPU); data bytes are still kept."""
         self._stream = None

@@ -4,7 +4,8 @@ Callers come and go in every way a line can end: a polite close at the Handle
 prompt, a hang-up in the middle of telnet negotiation, a reset (RST) with no
 goodbye, a close halfway through typing a handle.  Afterwards the server's
 resident memory (VmRSS) and its sockets are back where they were after a
-warm-up round of the same, within a small tolerance for memory.
+warm-up round of the same, within a small tolerance for memory (the collector
+runs its oldest pass only now and then, so some garbage waits for it).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.timeout(240)
 
 CYCLES = 1000
 AT_ONCE = 20
-RSS_TOLERANCE_KB = 3 * 1024
+RSS_TOLERANCE_KB = 5 * 1024  # 5 KB a call: a session left behind costs far more than that
 
 
 async def one_cycle(port: int, rng: random.Random, counts: dict[str, int]) -> None:
@@ -80,7 +81,7 @@ async def test_a_thousand_calls_leave_memory_and_sockets_where_they_were(tmp_pat
     srv = ServerProcess(tmp_path, url, server={"max_per_address": 100, "max_callers": 300}).start()
     try:
         listening = srv.socket_count()
-        await cycles(srv.port, 200, seed=1)  # warm-up: imports, caches, allocator arenas
+        await cycles(srv.port, 300, seed=1)  # warm-up: imports, caches, allocator arenas, the collector's pace
         await settled(srv, listening)
         await asyncio.sleep(1)
         rss_before, fds_before, sockets_before = srv.rss_kb(), srv.fd_count(), srv.socket_count()

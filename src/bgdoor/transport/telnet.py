@@ -126,7 +126,7 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):  # type: ignore[misc]
         super().connection_lost(exc)
 
 
-GC_THRESHOLDS = (10_000, 50, 100)
+GC_THRESHOLDS = (10_000, 10, 10)
 CLOSE_GRACE = 10.0  # seconds a closed line may take to send its last screen before it is cut
 
 
@@ -277,7 +277,8 @@ class TelnetDoorServer:
         quiet_protocol_warnings()
         # Every key redraws a screen of cells, so hundreds of sessions make objects fast; at the
         # default thresholds the collector ran dozens of times a second and its older passes held
-        # every caller up for 100-300 ms (keypress p99 125 ms with 300 callers; 10 ms with these).
+        # every caller up for 100-300 ms (bench/load.py, 300 callers: keypress p99 125 ms, ~25 ms
+        # with these).  The oldest generation still runs often enough that memory levels off.
         gc.set_threshold(*GC_THRESHOLDS)
 
         def factory() -> asyncio.Protocol:
