@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections import deque
 
 import pytest
@@ -43,6 +44,20 @@ class Player:
         self.caller = caller
         self.color = color
         self.cursor: int | str = 13
+        self.tokens = 48.0
+        self.at = time.monotonic()
+
+    async def type(self, keys: str) -> None:
+        """Send keys no faster than the server's per-caller key rate (a burst, then 30 a second)."""
+        for key in keys:
+            now = time.monotonic()
+            self.tokens = min(48.0, self.tokens + (now - self.at) * 25)
+            self.at = now
+            if self.tokens < 1:
+                await asyncio.sleep((1 - self.tokens) / 25)
+                self.tokens, self.at = 1.0, time.monotonic()
+            self.tokens -= 1
+            self.caller.send(key)
 
     def goto(self, loc: int | str) -> str:
         keys = keys_to(self.cursor, loc, self.color)
@@ -238,7 +253,7 @@ async def test_whole_game_to_the_end_and_rankings(tmp_path):
                         play = min(plays, key=lambda pl: (-sum(m.dst == 0 for m in pl.moves), str(pl)))
                         keys = "".join(p.move_keys(m.src, m.dst) for m in play.moves)
                         bear_offs += sum(m.dst == 0 for m in play.moves)
-                        p.caller.send(keys)
+                        await p.type(keys)
                         await p.caller.wait_for("Enter commits")
                     p.caller.send("\r")
                     turns += 1
