@@ -115,6 +115,10 @@ async def test_register_begin_join_and_play_with_the_keypad(tmp_path):
         a, b = Player(alice, Color.WHITE), Player(bob, Color.BLACK)
         bob.send("P")  # either player may make the opening roll
         await alice.wait_for("Your turn 3-1")
+        # I shows the IDs to paste into GNU Backgammon.
+        alice.send("I")
+        await alice.wait_for("Position ID 4HPwATDgc/ABMA")
+        assert "Match ID " in alice.text
 
         # A drop the roll cannot make is refused with the reason, and nothing moves.
         alice.send(a.move_keys(13, 11))
