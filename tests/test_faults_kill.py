@@ -141,6 +141,7 @@ async def test_server_killed_at_random_moments_while_turns_stream(tmp_path):
         assert_whole(url, db_file)
         final = records(url)[table.game_id]
         assert committed is not None and is_prefix(committed, final)
+        print(f"\nkilled -9 {kills} times mid-stream: {len(final.events)} events kept, {len(rolls_seen)} rolls seen on screens, all still there")
         assert kills == 6 and len(final.events) > 10 and rolls_seen
     finally:
         table.close()

@@ -100,6 +100,7 @@ def test_two_processes_race_the_same_turn_a_hundred_times(tmp_path):
             parent.send(None)
         for p in racers:
             p.join(30)
+    print(f"\ntwo processes: {races['play']} play races and {races['roll']} roll races, one winner each")
     assert races["play"] == RACES and races["roll"] >= RACES - 10
     assert check_games(url) == 1
 
@@ -161,6 +162,7 @@ async def test_two_telnet_sessions_race_the_same_keys(tmp_path):
                 winner = second if told[0] else first
                 assert new[0][2]["notation"] == winner
             races[kind] += 1
+        print(f"\ntwo telnet sessions: {races['play']} play races and {races['roll']} roll races, one winner each")
         assert races["play"] >= 30 and races["roll"] >= 30
         assert check_games(url) == 1
     finally:

@@ -62,6 +62,7 @@ async def test_silent_and_trickling_callers_are_hung_up_on(tmp_path):
         took = time.monotonic() - start
         keys.cancel()
         assert all(closed), f"still connected after {took:.1f} s: {closed}"
+        print(f"\nsilent, bare and trickling callers hung up on after {took:.1f} s (login_timeout 3 s)")
         assert 2.5 < took < 30
         assert "Time to log in is up" in silent.text
         await asyncio.sleep(4)

@@ -144,6 +144,11 @@ class TelnetLink(Link):
             return b""
         return bytes(data) if data else b""
 
+    @property
+    def gone(self) -> bool:
+        """The line is closed (by the caller, or by us); what it sent before is of no more use."""
+        return bool(self.writer.is_closing())
+
     def write(self, data: bytes) -> None:
         if not self.writer.is_closing():
             self.writer.write(data)

@@ -7,6 +7,7 @@ code only ever talks to a Console.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import time
 from typing import Any, Protocol
@@ -22,10 +23,10 @@ from bgdoor.ui import board as boardmod
 __all__ = ["Console", "Hangup", "Key", "Link"]
 
 ESC_PAUSE = 0.25  # a lone ESC is a key once the line is quiet this long
-MAX_QUEUED_KEYS = 64  # a flood beyond this is dropped, not stored
+MAX_QUEUED_KEYS = 64  # keys waiting for the session; past this the console reads no more
 # Keys a second a caller may keep up, beyond a burst of MAX_QUEUED_KEYS (a pasted line): more
-# than typing or key repeat.  Past it the console stops reading, so a flood waits in TCP
-# rather than costing the server a decode and a screen update for every byte.
+# than typing or key repeat.  Past it the console reads more slowly, so a flood waits in TCP
+# rather than costing the server a decode and a screen update for every byte.  No key is lost.
 KEY_RATE = 30.0
 QUEUE_FULL_WAIT = 0.05
 IDLE_WARNING = 60.0
@@ -87,6 +88,7 @@ class Console:
         self._closed = False
         self._last_key = time.monotonic()
         self._warned = False
+        self._held: collections.deque[Key] = collections.deque()  # decoded, waiting for room in the queue
         self.dropped_keys = 0
         self._tokens = float(MAX_QUEUED_KEYS)
         self._refilled = time.monotonic()
@@ -112,26 +114,41 @@ class Console:
         self._refilled = now
 
     def _queue(self, keys: list[Key]) -> None:
+        """Keys decoded from one read: queued as far as there is room, the rest held.
+
+        Only a flood loses keys: beyond MAX_QUEUED_KEYS queued and as many again held, which
+        no typist reaches, since reading slows to the key rate first.
+        """
+        room = 2 * MAX_QUEUED_KEYS - self.keys.qsize() - len(self._held)
+        if len(keys) > room:
+            self.dropped_keys += len(keys) - max(0, room)
+            keys = keys[: max(0, room)]
+        self._held.extend(keys)
         self._refill()
-        for key in keys:
-            if self.keys.qsize() >= MAX_QUEUED_KEYS or self._tokens < 1:
-                self.dropped_keys += 1
-                continue
-            self._tokens -= 1
-            self.keys.put_nowait(key)
+        while self._held and self.keys.qsize() < MAX_QUEUED_KEYS:
+            self.keys.put_nowait(self._held.popleft())
+            self._tokens -= 1  # below zero after a burst: the next read waits the longer
+
+    def _gone(self) -> bool:
+        # A link that can tell (telnet) says so once the line is closed; bytes of a flood still
+        # buffered from a caller who has hung up are not worth pacing through.
+        return bool(getattr(self.link, "gone", False))
 
     async def _pace(self) -> None:
-        """Wait while this caller is over the key rate or has a full queue, before reading more."""
-        self._refill()
-        if self._tokens < 1:
-            await asyncio.sleep((1 - self._tokens) / KEY_RATE)
-        while self.keys.qsize() >= MAX_QUEUED_KEYS and not self._closed:
-            await asyncio.sleep(QUEUE_FULL_WAIT)
+        """Wait, before reading more, while keys are held or this caller is over the key rate."""
+        while not self._closed and not self._gone():
+            self._queue([])
+            if not self._held and self._tokens >= 1:
+                return
+            wait = (1 - self._tokens) / KEY_RATE if self._tokens < 1 else 0.0
+            await asyncio.sleep(max(wait, QUEUE_FULL_WAIT if self._held else 0.0))
 
     async def _read_loop(self) -> None:
         try:
             while True:
                 await self._pace()
+                if self._gone():
+                    break
                 if self.decoder.pending:
                     try:
                         data = await asyncio.wait_for(self.link.read(), timeout=ESC_PAUSE)
