@@ -65,8 +65,7 @@ async def test_silent_and_trickling_callers_are_hung_up_on(tmp_path):
         print(f"\nsilent, bare and trickling callers hung up on after {took:.1f} s (login_timeout 3 s)")
         assert 2.5 < took < 30
         assert "Time to log in is up" in silent.text
-        await asyncio.sleep(4)
-        regular.send("R")
+        regular.send("R")  # connected longer than login_timeout, but logged in: still here
         await regular.wait_for("The top players")
         assert not regular.closed
         regular.close()
@@ -180,7 +179,7 @@ async def test_a_flood_costs_bounded_memory_and_others_are_served(tmp_path):
 
         async def others() -> None:
             # A caller already in browses a list; new callers get their first screen.
-            while time.monotonic() - start < 8:
+            while time.monotonic() - start < 5:
                 t = time.monotonic()
                 regular.send("R")
                 await regular.wait_for("Nobody has finished a match yet", 60)
@@ -193,7 +192,7 @@ async def test_a_flood_costs_bounded_memory_and_others_are_served(tmp_path):
                 await asyncio.sleep(0.3)
 
         meanwhile = asyncio.ensure_future(others())
-        while time.monotonic() - start < 8:
+        while time.monotonic() - start < 5:
             flooder.send_raw(chunk)
             sent += len(chunk)
             try:
@@ -202,7 +201,7 @@ async def test_a_flood_costs_bounded_memory_and_others_are_served(tmp_path):
                 pass  # the server is not reading: the flood waits in TCP
             peak = max(peak, srv.rss_kb())
         await meanwhile
-        print(f"\nflood: {sent / 1e6:.1f} MB offered in 8 s; server RSS {rss_before / 1024:.1f} MB before, "
+        print(f"\nflood: {sent / 1e6:.1f} MB offered in 5 s; server RSS {rss_before / 1024:.1f} MB before, "
               f"peak {peak / 1024:.1f} MB; meanwhile {len(served)} rounds of others served, slowest {max(served):.2f} s")
         assert peak - rss_before < 10 * 1024, "the flood grew the server by 10 MB or more"
         assert served and max(served) < 30
