@@ -86,9 +86,11 @@ def _open_service(config: Config) -> Service:
 def _make_bot(service: Service) -> object | None:
     try:
         from bgdoor.bot.runner import BotRunner  # noqa: PLC0415 - the bot is optional
-    except ImportError:
+
+        return BotRunner(service)
+    except Exception:  # no numpy, or a database that cannot create the bot players (read-only)
+        logging.getLogger("bgdoor").exception("the computer opponent is not available")
         return None
-    return BotRunner(service)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

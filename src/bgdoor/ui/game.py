@@ -12,7 +12,7 @@ from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
 from bgdoor.rules.rating import START_RATING
 from bgdoor.rules.turn import Turn
-from bgdoor.service import GameChanged, GameView, ServiceError
+from bgdoor.service import GameChanged, GameView, ServiceError, StorageError
 from bgdoor.ui.console import Key
 
 if TYPE_CHECKING:
@@ -125,8 +125,11 @@ class GameScreen:
             key = await self.con.key(timeout=self.rt.config.poll_interval, idle=True, wake=True)
             if key is not None and key.name != "wake":
                 return key
-            if await self.svc.game_version(self.game_id) != self.view.version:
-                return None
+            try:
+                if await self.svc.game_version(self.game_id) != self.view.version:
+                    return None
+            except StorageError:
+                continue  # the database is busy or away: look again at the next poll
 
     async def on_change(self) -> None:
         old = self.view
