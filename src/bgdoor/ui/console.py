@@ -16,8 +16,9 @@ from bgdoor.rules.game import Color
 from bgdoor.service import Preferences
 from bgdoor.term.charset import glyphs
 from bgdoor.term.keys import DA_REQUEST, Key, KeyDecoder, is_cterm_reply
-from bgdoor.term.screen import HIDE_CURSOR, Attr, Screen
+from bgdoor.term.screen import COLS, HIDE_CURSOR, ROWS, Attr, Canvas, Screen
 from bgdoor.term.sound import sound_bytes
+from bgdoor.term.wrap import wrap
 from bgdoor.ui import board as boardmod
 
 __all__ = ["Console", "Hangup", "Key", "Link"]
@@ -30,6 +31,7 @@ MAX_QUEUED_KEYS = 64  # keys waiting for the session; past this the console read
 KEY_RATE = 30.0
 QUEUE_FULL_WAIT = 0.05
 IDLE_WARNING = 60.0
+MIN_COLS, MIN_ROWS = 20, 10  # smaller terminals are drawn as if this big
 WAKE = Key("wake")
 
 # Session styles, taken from the board theme's attributes.
@@ -43,6 +45,25 @@ _STYLE_FIELDS = {
     "input": "heading",
     "frame": "frame",
 }
+
+
+def fit_size(width: int, height: int) -> tuple[int, int]:
+    """The screen drawn for a terminal of width x height: at most 80x25, since every layout is
+    made for that; an unknown size (0) counts as 80x25."""
+    width = COLS if width <= 0 else max(MIN_COLS, min(COLS, width))
+    height = ROWS if height <= 0 else max(MIN_ROWS, min(ROWS, height))
+    return width, height
+
+
+def _fitted(canvas: Canvas, rows: int, cols: int) -> Canvas:
+    """`canvas` cut or padded to rows x cols."""
+    if (canvas.rows, canvas.cols) == (rows, cols):
+        return canvas
+    out = Canvas(rows, cols)
+    for r in range(min(rows, canvas.rows)):
+        n = min(cols, canvas.cols)
+        out.cells[r][:n] = canvas.cells[r][:n]
+    return out
 
 
 class Hangup(Exception):
@@ -69,8 +90,11 @@ class Console:
         idle_timeout: float = 600.0,
         deadline: float | None = None,
         time_warning: float = 120.0,
+        width: int = COLS,
+        height: int = ROWS,
     ) -> None:
         self.link = link
+        self.width, self.height = fit_size(width, height)  # the caller's terminal
         self.charset = charset
         self.syncterm = syncterm
         self.idle_timeout = idle_timeout
@@ -81,7 +105,7 @@ class Console:
         self.theme = "classic"
         self.orientation = "own"
         self.decoder = KeyDecoder(charset)
-        self.screen = Screen(charset=charset)
+        self.screen = Screen(charset=charset, rows=height, cols=width)
         self.keys: asyncio.Queue[Key | None] = asyncio.Queue()  # None: the caller hung up
         self._reader: asyncio.Task[None] | None = None
         self._full = True
@@ -275,8 +299,23 @@ class Console:
             self.screen.canvas.put(row, right, g.v, attr)
         self.screen.canvas.put(bottom, left, g.bl + g.h * width + g.br, attr)
 
+    def put_wrapped(self, row: int, col: int, text: str, style: str = "normal", *,
+                    right: int | None = None, rows: int | None = None) -> int:
+        """Write `text` broken at word boundaries to fit columns col..right (default: the last).
+
+        Returns how many lines the text needs; with `rows`, only that many are drawn.
+        """
+        lines = wrap(text, (right or self.width) - col + 1)
+        for i, line in enumerate(lines[:rows] if rows is not None else lines):
+            self.put(row + i, col, line, style)
+        return len(lines)
+
     def message_line(self, text: str) -> None:
-        self.put(24, 1, text[:79].ljust(79), "error")
+        """A notice across the bottom of whatever screen is showing, wrapped to fit."""
+        lines = wrap(text, self.width - 1)
+        top = min(24, self.height) if len(lines) == 1 else max(1, self.height - len(lines) + 1)
+        for i, line in enumerate(lines):
+            self.put(top + i, 1, line.ljust(self.width - 1), "error")
 
     def redraw(self) -> None:
         self._full = True
@@ -308,7 +347,18 @@ class Console:
     def set_charset(self, charset: str) -> None:
         self.charset = charset
         self.decoder = KeyDecoder(charset)
-        self.screen = Screen(charset=charset)
+        self.screen = Screen(charset=charset, rows=self.height, cols=self.width)
+        self._full = True
+
+    def resize(self, width: int, height: int) -> None:
+        """The caller's terminal changed size (NAWS): keep what is drawn, redraw it all next show."""
+        width, height = fit_size(width, height)
+        if (width, height) == (self.width, self.height):
+            return
+        self.width, self.height = width, height
+        old = self.screen.canvas
+        self.screen = Screen(charset=self.screen.charset, rows=height, cols=width)
+        self.screen.load(_fitted(old, height, width), copy=False)
         self._full = True
 
     def sample(self) -> str:
@@ -337,7 +387,7 @@ class Console:
             orientation=self.orientation,
             **fields,
         )
-        self.screen.load(boardmod.render_board(view, self.charset), copy=False)  # a fresh canvas each time
+        self.screen.load(_fitted(boardmod.render_board(view, self.charset), self.height, self.width), copy=False)  # a fresh canvas each time
 
     def move_cursor(self, loc: int | str, direction: str, viewer: Color) -> int | str:
         return boardmod.move_cursor(loc, direction, viewer.value, self.orientation)

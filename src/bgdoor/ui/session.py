@@ -20,6 +20,7 @@ from bgdoor.service import (
     PlayerInfo,
     ServiceError,
 )
+from bgdoor.term.wrap import pages, wrap
 from bgdoor.ui.console import Console, Hangup, Key
 from bgdoor.ui.texts import load_text
 
@@ -358,26 +359,28 @@ class Session:
         await self.con.key(idle=True)
 
     async def pager(self, text: str) -> None:
-        lines = text.splitlines()
-        per = 22
-        top = 0
+        """Text wrapped to the caller's width, a page at a time."""
+        bottom = min(24, self.con.height)
+        book = pages(wrap(text, self.con.width - 1), bottom - 2)
+        page = 0
         while True:
             self.con.clear()
-            for i, line in enumerate(lines[top : top + per]):
-                self.con.put(1 + i, 1, line[:79])
-            end = min(top + per, len(lines))
-            self.con.put(24, 1, f"Lines {top + 1}-{end} of {len(lines)}.  Enter/Space: more  B: back  Q: quit", "dim")
+            for i, line in enumerate(book[page]):
+                self.con.put(1 + i, 1, line)
+            last = page == len(book) - 1
+            more = "Enter: back to the menu" if last else "Enter/Space: next page"
+            self.con.put_wrapped(bottom, 1, f"Page {page + 1} of {len(book)}.  {more}  B: back  Q: quit", "dim", rows=1)
             await self.con.show()
             key = await self.con.key(idle=True)
             c = key.char.upper()
             if c == "Q" or key.name == "esc":
                 return
             if c == "B" or key.name in ("up", "pgup"):
-                top = max(0, top - per)
-            elif top + per >= len(lines):
+                page = max(0, page - 1)
+            elif last:
                 return
             else:
-                top += per
+                page += 1
 
     # ------------------------------------------------------------ begin
 

@@ -1,0 +1,133 @@
+"""Text broken into lines that fit a width, at word boundaries, and lines into pages.
+
+Every piece of prose a screen shows goes through `wrap`, so no screen writes past the caller's
+width and no word is cut in two (unless a single word is wider than the whole line).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["fit", "pages", "wrap"]
+
+_TOKENS = re.compile(r"\S+|\s+")
+# 'V)iew   games in progress': a one-word label, two or more spaces, then text.
+_LABEL = re.compile(r"( *)(\S{1,16})( {2,})\S")
+# A line that begins an item of its own: a key ('Q)uit ...'), a bullet, a number.
+_ITEM = re.compile(r" *(\S\)\S|[-*] |\d+[.)] )")
+
+
+def _hang(line: str, indent: int, width: int) -> int:
+    """How far a line's continuation lines are indented."""
+    m = _LABEL.match(line)
+    hang = m.end() - 1 if m else indent
+    if width - hang < max(12, width // 2):  # too little room left: fall back to the line's indent
+        hang = indent if width - indent >= max(12, width // 2) else 0
+    return hang
+
+
+def _wrap_line(line: str, width: int) -> list[str]:
+    line = line.rstrip()
+    if len(line) <= width:
+        return [line]
+    indent = len(line) - len(line.lstrip(" "))
+    hang = _hang(line, indent, width)
+    if indent >= width // 2:
+        indent = hang = 0
+        line = line.lstrip(" ")
+    out: list[str] = []
+    current = " " * indent
+    fresh = True  # nothing but indentation on the current line yet
+    gap = ""
+    for token in _TOKENS.findall(line[indent:]):
+        if token.isspace():
+            gap = token
+            continue
+        if not fresh and len(current) + len(gap) + len(token) <= width:
+            current += gap + token
+        else:
+            if not fresh:
+                out.append(current)
+                current = " " * hang
+            room = width - len(current)
+            while len(token) > room:  # a word wider than a whole line: the only thing ever split
+                out.append(current + token[:room])
+                token = token[room:]
+                current = " " * hang
+                room = width - hang
+            current += token
+            fresh = False
+        gap = ""
+    out.append(current)
+    return out
+
+
+def _preformatted(line: str) -> bool:
+    """A table row or a figure: columns lined up with runs of spaces, never joined or reflowed."""
+    m = _LABEL.match(line)
+    body = line[m.end() - 1 :] if m else line.lstrip(" ")
+    return "   " in body
+
+
+def _paragraphs(lines: list[str]) -> list[list[str]]:
+    """Source lines grouped: a line, then the lines that continue it (indented to its text)."""
+    out: list[list[str]] = []
+    hang = -1
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        if out and line.strip() and hang == indent and not _ITEM.match(line) and not _preformatted(line) and not _preformatted(out[-1][0]):
+            out[-1].append(line)
+            continue
+        out.append([line])
+        m = _LABEL.match(line)
+        hang = (m.end() - 1 if m else indent) if line.strip() else -1
+    return out
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """`text` as lines of at most `width` characters, broken at spaces.
+
+    A paragraph whose lines all fit is kept as written, so a sysop's layout survives. One that
+    does not is joined and broken again at word boundaries; its continuation lines are indented
+    like its first line, or, for a 'label   text' line, as far as the text after the label.
+    A paragraph is a line and the lines after it indented to where its text starts; a line with
+    columns (three spaces in a row) stands alone, and one that begins with a key ('Q)uit'), a
+    bullet or a number begins a paragraph of its own. Blank lines stay. Tabs count as spaces to the
+    next multiple of eight.
+    """
+    width = max(1, width)
+    lines = [line.replace("\r", "").rstrip() for line in text.expandtabs(8).split("\n")]
+    out: list[str] = []
+    for para in _paragraphs(lines):
+        if all(len(line) <= width for line in para):
+            out.extend(para)
+        else:
+            out.extend(_wrap_line(" ".join([para[0]] + [line.strip() for line in para[1:]]), width))
+    return out
+
+
+def fit(text: str, width: int) -> str:
+    """One line of at most `width` characters; a cut is marked with '~' (for names in a column)."""
+    if len(text) <= width:
+        return text
+    return text[: max(0, width - 1)] + "~" if width > 0 else ""
+
+
+def pages(lines: list[str], height: int) -> list[list[str]]:
+    """`lines` cut into pages of at most `height` lines, preferring a break at a blank line."""
+    height = max(1, height)
+    out: list[list[str]] = []
+    start = 0
+    while start < len(lines):
+        end = min(start + height, len(lines))
+        if end < len(lines):
+            # A paragraph break in the last third of the page is a better place to turn over.
+            for cut in range(end, start + (2 * height) // 3, -1):
+                if not lines[cut - 1].strip():
+                    end = cut
+                    break
+        out.append(lines[start:end])
+        start = end
+        while start < len(lines) and not lines[start].strip() and out:  # no page begins blank
+            start += 1
+    return out or [[]]

@@ -1,0 +1,66 @@
+"""The one wrapping helper every screen's text goes through."""
+
+from __future__ import annotations
+
+import pytest
+
+from bgdoor.term.wrap import fit, pages, wrap
+from bgdoor.ui.texts import load_text
+
+
+@pytest.mark.parametrize("width", [79, 60, 40, 20])
+def test_instructions_fit_and_keep_every_word(width: int) -> None:
+    text = load_text("instructions")
+    lines = wrap(text, width)
+    assert all(len(line) <= width for line in lines)
+    assert " ".join(lines).split() == text.split()  # every word whole, in order
+
+
+def test_breaks_at_word_boundaries() -> None:
+    assert wrap("the quick brown fox jumps", 10) == ["the quick", "brown fox", "jumps"]
+
+
+def test_a_layout_that_fits_is_kept() -> None:
+    text = "MAIN MENU\n  V)iew   games\n      8 up      2 down"
+    assert wrap(text, 79) == text.split("\n")
+
+
+def test_label_lines_hang_under_their_text() -> None:
+    lines = wrap("  V)iew   games in progress; watch one, or join a game", 30)
+    assert lines == ["  V)iew   games in progress;", "          watch one, or join a", "          game"]
+
+
+def test_continuation_lines_are_joined_before_wrapping() -> None:
+    text = "  B)egin  a new game: match length, colour, and an open seat, a named\n          opponent or the computer"
+    assert wrap(text, 40) == [
+        "  B)egin  a new game: match length,",
+        "          colour, and an open seat, a",
+        "          named opponent or the computer",
+    ]
+
+
+def test_key_lines_and_tables_stand_alone() -> None:
+    text = "  D)ouble offers the cube before you roll.\n  T)ake or D)rop answers a double."
+    assert wrap(text, 30) == ["  D)ouble offers the cube", "  before you roll.", "  T)ake or D)rop answers a", "  double."]
+    table = "      8 up      2 down      4 left      6 right\n      7 9 1 3 move diagonally"
+    assert wrap(table, 40)[-1] == "      7 9 1 3 move diagonally"
+
+
+def test_only_a_word_wider_than_the_line_is_split() -> None:
+    assert wrap("a " + "x" * 12, 5) == ["a", "xxxxx", "xxxxx", "xx"]
+
+
+def test_blank_lines_stay_and_tabs_expand() -> None:
+    assert wrap("one\n\n\ttwo", 20) == ["one", "", "        two"]
+
+
+def test_fit_marks_a_cut() -> None:
+    assert fit("alexander", 20) == "alexander"
+    assert fit("alexander", 5) == "alex~"
+
+
+def test_pages_break_at_paragraphs() -> None:
+    lines = [f"line {i}" for i in range(8)] + [""] + [f"more {i}" for i in range(5)]
+    got = pages(lines, 10)
+    assert got[0] == lines[:9] and got[1] == lines[9:]
+    assert all(len(p) <= 10 for p in pages([f"{i}" for i in range(25)], 10))
