@@ -116,6 +116,17 @@ def test_bearoff_results_and_cube(loser, win, points):
     assert s2.cube == 1 and s2.cube_owner is None and s2.position == Position.start()
 
 
+def test_match_won_by_bearing_off_keeps_the_final_board():
+    """The finished match shows the board after the winning play: the winner has all 15 off."""
+    s = at(new_match(1), phase=Phase.MOVE, turn=Color.WHITE, dice=(2, 1), position=_bearing_off(side(p1=14)))
+    (play,) = legal_plays(s.position, (2, 1))
+    s2, ev = apply(s, Move(str(play), play.position.id))
+    assert s2.over and s2.winner is Color.WHITE and ev[-1] == MatchWon(Color.WHITE)
+    white, black = s2.sides(Color.WHITE)
+    assert sum(white) == 0 and sum(black) == 14
+    assert s2.position == play.position and s2.turn is Color.BLACK and s2.position.opponent_off == 15
+
+
 def test_double_take_gives_cube_to_taker():
     s = at(new_match(5), phase=Phase.ROLL, turn=Color.WHITE)
     assert s.can_double()

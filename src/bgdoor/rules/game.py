@@ -365,7 +365,9 @@ def apply(state: MatchState, event: Event) -> tuple[MatchState, list[Event]]:
         mover = state.turn
         recorded = Move(notation, after.id)
         if after.opponent_off == 15:
-            new, more = _end_game(state, mover, _result_of_bearoff(after.swap()), "bearoff")
+            # The final board is the one after this play, not before it.
+            final = replace(state, position=after, turn=mover.other)
+            new, more = _end_game(final, mover, _result_of_bearoff(after.swap()), "bearoff")
             return new, [recorded, *more]
         return replace(state, phase=Phase.ROLL, turn=mover.other, position=after, dice=None), [recorded]
 

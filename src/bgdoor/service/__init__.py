@@ -5,12 +5,15 @@ from bgdoor.service.types import (
     BadHandle,
     BadPassword,
     GameChanged,
+    GameLog,
     GameSummary,
     GameView,
     HandleTaken,
     IllegalAction,
     LastTurn,
+    LoggedEvent,
     LoginFailed,
+    MatchRating,
     NotFound,
     NotYourTurn,
     PlayerInfo,
@@ -19,10 +22,11 @@ from bgdoor.service.types import (
     RankRow,
     ServiceError,
     StorageError,
+    Unread,
 )
 
 __all__ = [
-    "BadHandle", "BadPassword", "GameChanged", "GameSummary", "GameView", "HandleTaken", "IllegalAction", "LastTurn",
-    "LoginFailed", "NotFound", "NotYourTurn", "PlayerInfo", "PlayerPage", "Preferences", "RankRow",
-    "Service", "ServiceError", "StorageError",
+    "BadHandle", "BadPassword", "GameChanged", "GameLog", "GameSummary", "GameView", "HandleTaken", "IllegalAction", "LastTurn",
+    "LoggedEvent", "LoginFailed", "MatchRating", "NotFound", "NotYourTurn", "PlayerInfo", "PlayerPage", "Preferences", "RankRow",
+    "Service", "ServiceError", "StorageError", "Unread",
 ]

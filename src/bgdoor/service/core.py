@@ -30,7 +30,7 @@ from contextlib import nullcontext
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, exc, insert, or_, select, update
+from sqlalchemy import and_, delete, exc, func, insert, or_, select, update
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -45,12 +45,15 @@ from bgdoor.service.types import (
     BadHandle,
     BadPassword,
     GameChanged,
+    GameLog,
     GameSummary,
     GameView,
     HandleTaken,
     IllegalAction,
     LastTurn,
+    LoggedEvent,
     LoginFailed,
+    MatchRating,
     NotFound,
     NotYourTurn,
     PlayerInfo,
@@ -59,9 +62,10 @@ from bgdoor.service.types import (
     RankRow,
     ServiceError,
     StorageError,
+    Unread,
 )
 from bgdoor.store import db
-from bgdoor.store.models import Game, GameEvent, Player, RatingEntry
+from bgdoor.store.models import Game, GameEvent, Player, RatingEntry, ReadMark
 from bgdoor.store.snapshot import state_from_dict, state_to_dict
 
 T = TypeVar("T")
@@ -521,6 +525,10 @@ class Service:
             )
             s.add(g)
             s.flush()
+            # -1: who sits down (a joiner, or the creator who invited them) is news to the other.
+            s.add(ReadMark(player_id=me.id, game_id=g.id, seq=-1 if other_id is None else 0))
+            if other_id is not None:
+                s.add(ReadMark(player_id=other_id, game_id=g.id, seq=-1))
             return self._view(s, g, player_id, state)
 
         return self._tx(fn)
@@ -537,9 +545,25 @@ class Service:
                 raise GameChanged("someone else took that seat first")
             seat = "white_id" if g.white_id is None else "black_id"
             self._bump(s, g, g.version, {seat: me.id, "status": ACTIVE, "updated": self.clock()})
+            self._set_mark(s, me.id, g.id, g.event_count)
             return self._view(s, g, player_id)
 
         return self._tx(fn)
+
+    def withdraw_game(self, player_id: int, game_id: int) -> None:
+        """Take back an open game the player began and nobody has joined."""
+
+        def fn(s: Session) -> None:
+            g = self._game(s, game_id)
+            if g.creator_id != player_id:
+                raise IllegalAction("only the player who began a game can withdraw it")
+            if g.status != OPEN:
+                raise IllegalAction("someone has joined that game; it can no longer be withdrawn")
+            s.execute(delete(ReadMark).where(ReadMark.game_id == g.id))
+            s.execute(delete(GameEvent).where(GameEvent.game_id == g.id))
+            s.delete(g)
+
+        self._tx(fn)
 
     # ---------------------------------------------------------------- playing
 
@@ -759,6 +783,88 @@ class Service:
             return LastTurn(by=by, dice=before.dice, before=before, moves=moves, notation=row.payload["notation"], when=row.created)
 
         return self._tx(fn, write=False)
+
+    # -------------------------------------------------------------------- news
+
+    @staticmethod
+    def _set_mark(s: Session, player_id: int, game_id: int, seq: int) -> None:
+        mark = s.get(ReadMark, (player_id, game_id))
+        if mark is None:
+            s.add(ReadMark(player_id=player_id, game_id=game_id, seq=seq))
+        elif seq > mark.seq:
+            mark.seq = seq
+
+    def mark_read(self, player_id: int, game_id: int, upto: int) -> None:
+        """The player has seen the game's record up to (not including) event `upto`."""
+
+        def fn(s: Session) -> None:
+            g = self._game(s, game_id)
+            if self._color_of(g, player_id) is not None:
+                self._set_mark(s, player_id, g.id, min(upto, g.event_count))
+
+        self._tx(fn)
+
+    def game_log(self, game_id: int, viewer_id: int | None = None) -> GameLog:
+        """The whole record of a game, for news and review."""
+
+        def fn(s: Session) -> GameLog:
+            g = self._game(s, game_id)
+            rows = s.execute(
+                select(GameEvent.seq, GameEvent.payload, GameEvent.player_id, GameEvent.created)
+                .where(GameEvent.game_id == g.id)
+                .order_by(GameEvent.seq)
+            ).all()
+            events = tuple(LoggedEvent(seq, rules.event_from_dict(payload), pid, when) for seq, payload, pid, when in rows)
+            mark = s.get(ReadMark, (viewer_id, g.id)) if viewer_id is not None else None
+            read = g.event_count if viewer_id is None or self._color_of(g, viewer_id) is None else (mark.seq if mark else 0)
+            ratings = s.execute(
+                select(Player.handle, RatingEntry.rating_before, RatingEntry.rating)
+                .join(Player, Player.id == RatingEntry.player_id)
+                .where(RatingEntry.game_id == g.id)
+                .order_by(RatingEntry.id)
+            ).all()
+            return GameLog(
+                game=self._view(s, g, viewer_id),
+                creator_id=g.creator_id,
+                events=events,
+                read_upto=read,
+                ratings=tuple(MatchRating(h, before, after) for h, before, after in ratings),
+            )
+
+        return self._tx(fn, write=False)
+
+    def unread(self, player_id: int) -> list[Unread]:
+        """The player's games with news: events someone else caused, or a seating not yet seen."""
+
+        def fn(s: Session) -> list[Unread]:
+            seated = or_(Game.white_id == player_id, Game.black_id == player_id)
+            mark = func.coalesce(ReadMark.seq, 0)
+            rows = s.execute(
+                select(Game.id, mark, Game.event_count, Game.status)
+                .outerjoin(ReadMark, and_(ReadMark.game_id == Game.id, ReadMark.player_id == player_id))
+                .where(seated, or_(Game.event_count > mark, and_(mark < 0, Game.status != OPEN)))
+                .order_by(Game.updated.desc())
+            ).all()
+            found = []
+            for gid, since, count, status in rows:
+                if since < 0 and status != OPEN:
+                    found.append(Unread(gid, since, count))
+                    continue
+                other = s.scalar(
+                    select(GameEvent.id)
+                    .where(GameEvent.game_id == gid, GameEvent.seq >= since, or_(GameEvent.player_id.is_(None), GameEvent.player_id != player_id))
+                    .limit(1)
+                )
+                if other is not None:
+                    found.append(Unread(gid, since, count))
+            return found
+
+        return self._tx(fn, write=False)
+
+    def finished_games(self, player_id: int, limit: int = 100) -> list[GameSummary]:
+        """The player's finished matches, most recent first."""
+        seated = or_(Game.white_id == player_id, Game.black_id == player_id)
+        return self._tx(lambda s: self._summaries(s, Game.status.in_(OVER), seated, limit=limit), write=False)
 
     def forfeit_stale(self, days: float) -> list[int]:
         """Forfeit games whose player to act has not acted for `days`; returns their ids."""

@@ -41,7 +41,7 @@ from bgdoor.rules.matchid import match_id
 from bgdoor.service import passwords
 from bgdoor.service.core import ACTIVE, OPEN, Service
 from bgdoor.service.types import BadHandle, BadPassword, GameSummary, HandleTaken, IllegalAction, NotFound
-from bgdoor.store.models import START_RATING, Game, GameEvent, Player, RatingEntry
+from bgdoor.store.models import START_RATING, Game, GameEvent, Player, RatingEntry, ReadMark
 from bgdoor.store.snapshot import state_from_dict
 
 T = TypeVar("T")
@@ -347,6 +347,7 @@ class Sysop:
                 if g.status == OPEN:
                     # Nobody else has sat down: there is no match to keep.
                     s.execute(delete(GameEvent).where(GameEvent.game_id == g.id))
+                    s.execute(delete(ReadMark).where(ReadMark.game_id == g.id))
                     s.delete(g)
                     s.flush()
                     lines.append(f"game {g.id} ({g.length}-point match waiting for an opponent) {did('deleted')}")
@@ -365,6 +366,7 @@ class Sysop:
                 )
                 outcome.append((p.id, DELETED_NAME))
             else:
+                s.execute(delete(ReadMark).where(ReadMark.player_id == p.id))
                 s.delete(p)
                 lines.append(f"player {name} (player {p.id}) {did('deleted')}; no games of theirs are on record")
                 outcome.append((p.id, None))
@@ -412,6 +414,7 @@ class Sysop:
             black = names.get(g.black_id or -1, "(open seat)")
             events = s.execute(delete(GameEvent).where(GameEvent.game_id == g.id)).rowcount
             ratings = s.execute(delete(RatingEntry).where(RatingEntry.game_id == g.id)).rowcount
+            s.execute(delete(ReadMark).where(ReadMark.game_id == g.id))
             s.delete(g)
             s.flush()
             lines = [f"game {g.id} ({g.status} {g.length}-point match, {white} v {black}) {did('deleted')} with its {_plural(events, 'event')}"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bgdoor.rules.game import Color, MatchState
+from bgdoor.rules.game import Color, Event, MatchState
 from bgdoor.rules.moves import Move
 
 
@@ -149,3 +149,40 @@ class PlayerPage:
     gammons: int
     backgammons: int
     rating_history: list[tuple[datetime, float]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One entry of a game's record, as the rules know it."""
+
+    seq: int
+    event: Event
+    player_id: int | None  # who acted; None for the system (a forfeit for time)
+    when: datetime
+
+
+@dataclass(frozen=True)
+class MatchRating:
+    handle: str
+    before: float
+    after: float
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A game's whole record, for news and review, with how far the viewer has read it."""
+
+    game: GameView
+    creator_id: int
+    events: tuple[LoggedEvent, ...]
+    read_upto: int  # events with seq >= this are news to the viewer; -1: the seating is news too
+    ratings: tuple[MatchRating, ...]  # what the finished match did to each player's rating
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A game of the player's with news: events from `since` on that someone else caused."""
+
+    game_id: int
+    since: int
+    event_count: int

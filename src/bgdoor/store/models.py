@@ -143,3 +143,16 @@ class RatingEntry(Base):
     rating: Mapped[float]
     experience: Mapped[int]
     created: Mapped[datetime]
+
+
+class ReadMark(Base):
+    """How far a player has read a game's record: the events before `seq` are no longer news.
+
+    -1: the creator of an open seat has not yet seen that somebody joined.
+    """
+
+    __tablename__ = "read_marks"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True, index=True)
+    seq: Mapped[int]

@@ -1,0 +1,131 @@
+"""News: a game's record told one line per happening, from the events a player has not yet seen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bgdoor.rules import game as rules
+from bgdoor.rules.game import Color, MatchState, Win
+from bgdoor.service import GameLog, LoggedEvent
+
+WIN_WORDS = {Win.SINGLE: "a single game", Win.GAMMON: "a gammon", Win.BACKGAMMON: "a backgammon"}
+
+
+def points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class NewsLine:
+    seq: int  # the last event the line tells of
+    text: str
+    result: bool = False  # a game or match result: kept on screen until a key
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of a match with the state after it, for review and news."""
+
+    logged: LoggedEvent
+    before: MatchState
+    after: MatchState
+
+
+def steps(log: GameLog) -> list[Step]:
+    """The match replayed event by event (derived events ride on the event that caused them)."""
+    state = rules.new_match(log.game.state.length)
+    out: list[Step] = []
+    for logged in log.events:
+        before = state
+        if not logged.event.derived:
+            state, _ = rules.apply(state, logged.event)
+        out.append(Step(logged, before, state))
+    return out
+
+
+def _score(log: GameLog, score: tuple[int, int]) -> str:
+    return f"{log.game.name(Color.WHITE)} {score[0]}, {log.game.name(Color.BLACK)} {score[1]}"
+
+
+def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: bool = False) -> list[NewsLine]:
+    """What happened from event `since` on; the viewer's own actions are left out unless `everything`."""
+    g = log.game
+    lines: list[NewsLine] = []
+    if since < 0 and g.white_id and g.black_id:
+        other = g.black if g.white_id == viewer_id else g.white
+        if log.creator_id == viewer_id:
+            lines.append(NewsLine(-1, f"{other} joined your game #{g.id}."))
+        else:
+            lines.append(NewsLine(-1, f"{other} began a {points(g.state.length)} match with you (#{g.id})."))
+    pending: Step | None = None  # a roll, told together with the play that follows it
+    for step in steps(log):
+        ev, seq = step.logged.event, step.logged.seq
+        if seq < since or (not everything and viewer_id is not None and step.logged.player_id == viewer_id):
+            pending = None
+            continue
+        if isinstance(ev, rules.Roll):
+            pending = step
+            continue
+        line = tell(log, step)
+        if pending is not None and isinstance(ev, rules.Move):
+            pending = None
+        elif pending is not None:
+            lines.append(NewsLine(pending.logged.seq, tell(log, pending)))
+            pending = None
+        if line:
+            lines.append(NewsLine(seq, line, isinstance(ev, (rules.GameWon, rules.MatchWon))))
+    if pending is not None:
+        lines.append(NewsLine(pending.logged.seq, tell(log, pending)))
+    return lines
+
+
+def tell(log: GameLog, step: Step) -> str:
+    """One event in words."""
+    g, ev, before, after = log.game, step.logged.event, step.before, step.after
+    actor = before.actor
+    who = g.name(actor) if actor is not None else ""
+    if isinstance(ev, rules.OpeningRoll):
+        w, b = g.name(Color.WHITE), g.name(Color.BLACK)
+        if ev.white == ev.black:
+            return f"Opening roll: {w} and {b} both rolled {ev.white}; they roll again."
+        first = g.name(Color.WHITE if ev.white > ev.black else Color.BLACK)
+        hi, lo = max(ev.white, ev.black), min(ev.white, ev.black)
+        return f"Opening roll: {w} {ev.white}, {b} {ev.black}. {first} starts with {hi}-{lo}."
+    if isinstance(ev, rules.Roll):
+        return f"{who} rolled {ev.dice[0]}-{ev.dice[1]}."
+    if isinstance(ev, rules.Move):
+        dice = before.dice or (0, 0)
+        if not ev.notation:
+            return f"{who} rolled {dice[0]}-{dice[1]} and cannot move."
+        return f"{who} rolled {dice[0]}-{dice[1]} and played {ev.notation}."
+    if isinstance(ev, rules.Double):
+        return f"{who} doubles to {before.cube * 2}."
+    if isinstance(ev, rules.Take):
+        return f"{who} takes the double; the cube is at {after.cube}."
+    if isinstance(ev, rules.Drop):
+        return f"{who} drops the double."
+    if isinstance(ev, rules.Resign):
+        offered = before.cube * ev.win.multiplier
+        return f"{g.name(ev.by)} offers to resign, giving {WIN_WORDS[ev.win]} ({points(offered)})."
+    if isinstance(ev, rules.AcceptResign):
+        return f"{who} accepts the resignation."
+    if isinstance(ev, rules.RejectResign):
+        return f"{who} refuses the resignation; play goes on."
+    if isinstance(ev, rules.Forfeit):
+        return f"{g.name(ev.loser)} forfeits the match ({ev.reason})."
+    if isinstance(ev, rules.GameWon):
+        how = {"drop": " on a drop", "resign": " by resignation", "forfeit": " by forfeit"}.get(ev.how, "")
+        return f"{g.name(ev.winner)} wins {WIN_WORDS[ev.win]}{how}, {points(ev.points)}. Score: {_score(log, after.score)}."
+    if isinstance(ev, rules.MatchWon):
+        text = f"{g.name(ev.winner)} wins the match, {max(after.score)}-{min(after.score)}."
+        if log.ratings:
+            text += " " + rating_text(log)
+        return text
+    return ""
+
+
+def rating_text(log: GameLog) -> str:
+    """'Ratings: alice 1510.3 (+10.3), bob 1489.7 (-10.3)'."""
+    if not log.ratings:
+        return ""
+    return "Ratings: " + ", ".join(f"{r.handle} {r.after:.1f} ({r.after - r.before:+.1f})" for r in log.ratings)

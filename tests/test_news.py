@@ -1,0 +1,148 @@
+"""News from the event log: read marks, what each player is told, withdrawing and finished matches."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Phase, Win
+from bgdoor.service import IllegalAction, NotFound, Service
+from bgdoor.store import db
+from bgdoor.store.models import Game, ReadMark
+from bgdoor.ui.news import narrate, steps
+
+
+@pytest.fixture
+def svc(db_url):
+    with Service(db_url, dice=ScriptedDice([3, 1] * 200)) as service:
+        yield service
+
+
+def texts(svc: Service, game_id: int, pid: int) -> list[str]:
+    log = svc.game_log(game_id, pid)
+    return [line.text for line in narrate(log, log.read_upto, pid)]
+
+
+def test_join_opening_roll_and_plays_are_news_to_the_other_player(svc):
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    view = svc.begin_game(ann, 3, Color.WHITE)
+    assert svc.unread(ann) == []  # an open seat: nothing yet
+    view = svc.join_game(bob, view.id)
+    (u,) = svc.unread(ann)
+    assert u.game_id == view.id and u.since == -1
+    assert texts(svc, view.id, ann) == [f"bob joined your game #{view.id}."]
+    assert svc.unread(bob) == []
+    view = svc.roll(bob, view.id, view.version)  # bob makes the opening roll: white 3, black 1
+    assert texts(svc, view.id, ann) == [
+        f"bob joined your game #{view.id}.",
+        "Opening roll: ann 3, bob 1. ann starts with 3-1.",
+    ]
+    # bob rolled it himself: not news to him
+    assert svc.unread(bob) == []
+    svc.mark_read(ann, view.id, 10**6)  # read to the end, whatever the number says
+    assert svc.unread(ann) == []
+    view = svc.submit_turn(ann, view.id, view.version, "8/5 6/5")
+    assert texts(svc, view.id, bob) == ["ann rolled 3-1 and played 8/5 6/5."]
+    view = svc.roll(bob, view.id, view.version)
+    view = svc.submit_turn(bob, view.id, view.version, "8/5 6/5")
+    assert texts(svc, view.id, ann) == ["bob rolled 3-1 and played 8/5 6/5."]
+    view = svc.double(ann, view.id, view.version)
+    view = svc.drop(bob, view.id, view.version)
+    assert texts(svc, view.id, ann) == [
+        "bob rolled 3-1 and played 8/5 6/5.",
+        "bob drops the double.",
+        "ann wins a single game on a drop, 1 point. Score: ann 1, bob 0.",
+    ]
+
+
+def test_resignation_answer_and_match_result_with_ratings(svc):
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    view = svc.begin_game(ann, 1, Color.WHITE, "bob")
+    assert texts(svc, view.id, bob) == [f"ann began a 1 point match with you (#{view.id})."]
+    view = svc.roll(ann, view.id, view.version)
+    view = svc.resign(ann, view.id, view.version, Win.SINGLE)
+    view = svc.answer_resign(bob, view.id, view.version, False)
+    assert texts(svc, view.id, ann)[-1] == "bob refuses the resignation; play goes on."
+    view = svc.resign(ann, view.id, view.version, Win.GAMMON)
+    view = svc.answer_resign(bob, view.id, view.version, True)
+    news = narrate(svc.game_log(view.id, ann), 0, ann)
+    assert news[-3].text == "bob accepts the resignation."
+    assert news[-2].text == "bob wins a gammon by resignation, 2 points. Score: ann 0, bob 2." and news[-2].result
+    assert news[-1].text == "bob wins the match, 2-0. Ratings: bob 1510.0 (+10.0), ann 1490.0 (-10.0)"
+    assert [g.id for g in svc.finished_games(ann)] == [view.id]
+
+
+def test_withdraw_an_open_game(svc):
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    view = svc.begin_game(ann, 3, Color.WHITE)
+    with pytest.raises(IllegalAction):
+        svc.withdraw_game(bob, view.id)
+    svc.withdraw_game(ann, view.id)
+    with pytest.raises(NotFound):
+        svc.game(view.id)
+    joined = svc.begin_game(ann, 3, Color.WHITE)
+    svc.join_game(bob, joined.id)
+    with pytest.raises(IllegalAction):
+        svc.withdraw_game(ann, joined.id)
+
+
+def test_review_steps_end_on_the_final_board(db_url):
+    """A match won by bearing off: the last step's board has all 15 of the winner's checkers off."""
+    import random
+
+    dice = random.Random(5)
+    with Service(db_url, dice=ScriptedDice([dice.randint(1, 6) for _ in range(3000)])) as svc:
+        _play_out(svc)
+
+
+def _play_out(svc: Service) -> None:
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    view = svc.begin_game(ann, 1, Color.WHITE, "bob")
+    import random
+
+    rng = random.Random(3)
+    ids = {Color.WHITE: ann, Color.BLACK: bob}
+    while not view.state.over:
+        st = view.state
+        if st.phase is Phase.OPENING:
+            view = svc.roll(ann, view.id, view.version)
+        elif st.phase is Phase.ROLL:
+            view = svc.roll(ids[st.actor], view.id, view.version)
+        else:
+            plays = st.plays()
+            play = str(rng.choice(plays)) if plays else ""
+            view = svc.submit_turn(ids[st.actor], view.id, view.version, play)
+    last = steps(svc.game_log(view.id, ann))[-1].after
+    assert last.over and last.position.opponent_off == 15 and last.position == view.state.position
+    winner_side = view.state.sides(view.state.winner)[0]
+    assert sum(winner_side) == 0
+
+
+def test_upgrade_marks_old_history_read(tmp_path):
+    """A database from before read marks: what happened before the upgrade is not news."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        ann = svc.register("ann", "secret1").id
+        bob = svc.register("bob", "secret1").id
+        view = svc.begin_game(ann, 3, Color.WHITE, "bob")
+        view = svc.roll(bob, view.id, view.version)
+        with Session(svc.engine) as s, s.begin():
+            s.query(ReadMark).delete()
+    engine = db.make_engine(url)
+    from alembic import command
+
+    with engine.begin() as conn:
+        cfg = db.alembic_config(conn)
+        command.downgrade(cfg, "0002")
+        command.upgrade(cfg, "head")
+    engine.dispose()
+    with Service(url) as svc:
+        assert svc.unread(ann) == [] and svc.unread(bob) == []
+        with Session(svc.engine) as s:
+            assert s.scalar(select(Game.event_count)) == 1
