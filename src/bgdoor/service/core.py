@@ -104,6 +104,9 @@ try:
 except ImportError:  # PostgreSQL support is optional
     pass
 
+# What a caller may see from below the service when storage fails in a way it did not sort.
+STORAGE_ERRORS: tuple[type[BaseException], ...] = (*_DB_ERRORS, OSError)
+
 _STORAGE_MESSAGES = {
     db.BUSY: "the database is busy; nothing was changed, please try again",
     db.CONFLICT: "the database is busy; nothing was changed, please try again",

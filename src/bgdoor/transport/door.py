@@ -79,5 +79,5 @@ async def _session(info: DropInfo, link: FdLink, config: Config, service: Servic
         await console.stop()
         if bot is not None:
             await bot.stop()
-        runtime.service.close()
+        runtime.close()
         remove_hangup()

@@ -11,7 +11,6 @@ from typing import Any
 
 import telnetlib3
 
-from bgdoor.service import LoginFailed
 from bgdoor.ui.console import Console, Link
 from bgdoor.ui.runtime import Runtime
 from bgdoor.ui.session import Session
@@ -179,92 +178,6 @@ class TelnetLink(Link):
             asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
 
 
-class LoginGuard:
-    """Wrong passwords remembered across connections, by address and by handle.
-
-    The session delays and hangs up within one connection; this keeps a guesser from simply
-    calling again.  Each address or handle with recent failures waits `delay` seconds per
-    failure before its next password is checked (at most MAX_DELAY: slow, but never locked
-    out, so an attacker cannot lock the real player out), and an address with `limit` recent
-    failures is refused outright until they age out of the window.
-    """
-
-    WINDOW = 900.0
-    MAX_DELAY = 30.0
-    MAX_KEYS = 10_000  # addresses and handles remembered at most
-
-    def __init__(self, limit: int, delay: float) -> None:
-        self.limit = limit
-        self.delay_step = delay
-        self.by_address: dict[str, list[float]] = {}
-        self.by_handle: dict[str, list[float]] = {}
-
-    def _recent(self, table: dict[str, list[float]], key: str) -> int:
-        times = table.get(key)
-        if not times:
-            return 0
-        cutoff = time.monotonic() - self.WINDOW
-        times[:] = [t for t in times if t > cutoff]
-        if not times:
-            del table[key]
-        return len(times)
-
-    def refused(self, addr: str) -> bool:
-        return self._recent(self.by_address, addr) >= self.limit
-
-    def delay(self, addr: str, handle: str) -> float:
-        failures = max(self._recent(self.by_address, addr), self._recent(self.by_handle, handle.casefold()))
-        return min(self.MAX_DELAY, failures * self.delay_step)
-
-    def failed(self, addr: str, handle: str) -> None:
-        now = time.monotonic()
-        for table, key in ((self.by_address, addr), (self.by_handle, handle.casefold()[:64])):
-            if key not in table and len(table) >= self.MAX_KEYS:
-                table.pop(next(iter(table)))  # the oldest remembered
-            table.setdefault(key, []).append(now)
-
-    def succeeded(self, handle: str) -> None:
-        self.by_handle.pop(handle.casefold(), None)
-
-
-class GuardedService:
-    """One caller's view of the service: logins pass through the LoginGuard first."""
-
-    def __init__(self, service: Any, guard: LoginGuard, addr: str) -> None:
-        self._service = service
-        self._guard = guard
-        self._addr = addr
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._service, name)
-
-    async def login(self, handle: str, password: str) -> Any:
-        if self._guard.refused(self._addr):
-            log.info("login refused from %s: too many wrong passwords", self._addr)
-            raise LoginFailed("too many wrong passwords from your address; try again later")
-        wait = self._guard.delay(self._addr, str(handle))
-        if wait:
-            await asyncio.sleep(wait)
-        try:
-            info = await self._service.login(handle, password)
-        except LoginFailed:
-            self._guard.failed(self._addr, str(handle))
-            raise
-        self._guard.succeeded(str(handle))
-        return info
-
-
-class SessionRuntime:
-    """The shared runtime, but with this caller's guarded service."""
-
-    def __init__(self, runtime: Runtime, service: GuardedService) -> None:
-        self._runtime = runtime
-        self.service = service
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._runtime, name)
-
-
 class TelnetDoorServer:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
@@ -273,7 +186,6 @@ class TelnetDoorServer:
         self.per_address: Counter[str] = Counter()
         self.server: asyncio.AbstractServer | None = None
         self.sessions: set[asyncio.Task[Any]] = set()
-        self.guard = LoginGuard(limit=4 * self.config.login_attempts, delay=self.config.login_delay)
 
     async def start(self, host: str | None = None, port: int | None = None) -> asyncio.AbstractServer:
         host = host if host is not None else self.config.host
@@ -347,7 +259,7 @@ class TelnetDoorServer:
             syncterm=str(term or "").lower().startswith("syncterm"),
             idle_timeout=self.config.idle_timeout,
         )
-        session = Session(console, SessionRuntime(self.runtime, GuardedService(self.runtime.service, self.guard, addr)), peer=addr)  # type: ignore[arg-type]
+        session = Session(console, self.runtime, peer=addr)
         # The session's login timeout counts from the last key; a caller who keeps typing but
         # never logs in is cut off here, login_timeout after connecting.
         overdue = asyncio.get_running_loop().call_later(self.config.login_timeout, self._login_overdue, session, link, addr)

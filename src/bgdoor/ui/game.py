@@ -244,10 +244,6 @@ class GameScreen:
         """Handle one key; False leaves the screen."""
         assert self.view is not None
         c = key.char.upper() if key.char else ""
-        if c in "PDTAJGM" and c or key.name == "enter":
-            # An action key may beat the change notice to us: act on the game as it is now.
-            if await self.svc.game_version(self.game_id) != self.view.version:
-                await self.reload()
         st = self.view.state
         self.message = ""
         if key.name == "redraw":
@@ -314,7 +310,6 @@ class GameScreen:
     async def act(self, method, done: str) -> None:  # type: ignore[no-untyped-def]
         assert self.view is not None
         self.view = await method(self.pid, self.game_id, self.view.version)
-        await self.rt.game_changed(self.game_id)
         await self.note_match_end()
         self.message = done
         self.sync_turn()
@@ -325,7 +320,6 @@ class GameScreen:
     async def roll(self) -> None:
         assert self.view is not None
         self.view = await self.svc.roll(self.pid, self.game_id, self.view.version)
-        await self.rt.game_changed(self.game_id)
         # The dice are already committed; the tumbling is only for show.
         st = self.view.state
         for _ in range(4):
@@ -407,7 +401,6 @@ class GameScreen:
         assert turn is not None and self.view is not None
         play = "" if turn.no_play else turn.play.position.id  # type: ignore[union-attr]
         self.view = await self.svc.submit_turn(self.pid, self.game_id, self.view.version, play)
-        await self.rt.game_changed(self.game_id)
         self.turn = None
         self.sync_turn()
         await self.note_match_end()
@@ -423,7 +416,6 @@ class GameScreen:
         if text is None or not text.strip():
             return
         self.view = await self.svc.submit_turn(self.pid, self.game_id, self.view.version, text.strip())
-        await self.rt.game_changed(self.game_id)
         self.turn = None
         self.sync_turn()
         await self.note_match_end()

@@ -1,74 +1,87 @@
-"""What every session in one process shares: the service, the config, change notices and the bot."""
+"""What every session in one process shares: the gateway, the config, change notices and the bot."""
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Protocol
 
 from bgdoor.config import Config
-from bgdoor.service import Service, ServiceError, StorageError
+from bgdoor.service import GameView, Service
+from bgdoor.ui.gateway import Gateway
+from bgdoor.ui.guard import LoginGuard
 
 log = logging.getLogger("bgdoor.runtime")
 
+Wake = Callable[[], None]
 
-class AsyncService:
-    """The service's blocking calls, run on a small thread pool so no caller holds up another."""
 
-    def __init__(self, service: Service, workers: int = 4) -> None:
-        self.sync = service
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="db")
+class Bot(Protocol):
+    """The computer opponent as the runtime sees it (bgdoor.bot.runner.BotRunner)."""
 
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        method = getattr(self.sync, name)
+    note: str
 
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            loop = asyncio.get_running_loop()
-            try:
-                return await loop.run_in_executor(self._pool, functools.partial(method, *args, **kwargs))
-            except ServiceError:
-                raise
-            except Exception as exc:  # the database failed in a way the service did not foresee
-                log.exception("service call %s failed", name)
-                raise StorageError("The game database is not answering right now. Please try again shortly.") from exc
+    def levels(self) -> list[tuple[str, str]]: ...
 
-        return call
-
-    def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    def poke(self, game_id: int) -> None: ...
 
 
 class Runtime:
-    def __init__(self, service: Service, config: Config, bot: Any | None = None) -> None:
-        self.service = AsyncService(service)
+    def __init__(self, service: Service, config: Config, bot: Bot | None = None) -> None:
         self.config = config
-        self.bot = bot  # bgdoor.bot runner, when there is one
-        self._watchers: dict[int, set[Callable[[], None]]] = {}
+        self.bot = bot
+        self.guard = LoginGuard(limit=4 * config.login_attempts, delay=config.login_delay)
+        self.service = Gateway(service, self.guard, self.announce)
+        self._games: dict[int, set[Wake]] = {}
+        self._players: dict[int, set[Wake]] = {}
+        self._versions: dict[int, int] = {}  # the newest version announced, per game
 
-    # ---- change notices: in-process at once, other processes by polling
+    def close(self) -> None:
+        self.service.close()
 
-    def notify(self, game_id: int) -> None:
-        """Wake the screens showing this game."""
-        for wake in list(self._watchers.get(game_id, ())):
+    # ---- change notices
+
+    def announce(self, view: GameView) -> None:
+        """A committed change: wake the game's screens and its players' menus, once per version."""
+        self.changed(view.id, view.version, (view.white_id, view.black_id))
+
+    def changed(self, game_id: int, version: int | None, players: tuple[int | None, ...] = ()) -> None:
+        """Game `game_id` is now at `version` (None: unknown, so wake regardless)."""
+        if version is not None and game_id in self._games:
+            if self._versions.get(game_id, 0) >= version:
+                return  # already announced
+            self._versions[game_id] = version
+        for wake in list(self._games.get(game_id, ())):
             wake()
-
-    async def game_changed(self, game_id: int) -> None:
-        self.notify(game_id)
+        for player_id in players:
+            if player_id is not None:
+                for wake in list(self._players.get(player_id, ())):
+                    wake()
         if self.bot is not None:
             self.bot.poke(game_id)
 
-    def watch(self, game_id: int, wake: Callable[[], None]) -> None:
-        self._watchers.setdefault(game_id, set()).add(wake)
+    def notify(self, game_id: int) -> None:
+        """A change whose version is not known here."""
+        self.changed(game_id, None)
 
-    def unwatch(self, game_id: int, wake: Callable[[], None]) -> None:
-        watchers = self._watchers.get(game_id)
-        if watchers is not None:
-            watchers.discard(wake)
-            if not watchers:
-                del self._watchers[game_id]
+    def version(self, game_id: int) -> int | None:
+        """The newest version of the game announced in this process, if any."""
+        return self._versions.get(game_id)
+
+    def watch(self, game_id: int, wake: Wake) -> None:
+        self._games.setdefault(game_id, set()).add(wake)
+
+    def unwatch(self, game_id: int, wake: Wake) -> None:
+        _drop(self._games, game_id, wake)
+        if game_id not in self._games:
+            self._versions.pop(game_id, None)
+
+    def watch_player(self, player_id: int, wake: Wake) -> None:
+        """Wake on changes to any game the player sits in (a menu that counts their turns)."""
+        self._players.setdefault(player_id, set()).add(wake)
+
+    def unwatch_player(self, player_id: int, wake: Wake) -> None:
+        _drop(self._players, player_id, wake)
 
     # ---- the computer opponent
 
@@ -83,3 +96,11 @@ class Runtime:
         if self.bot is None:
             return "The computer opponent is not available on this system."
         return str(getattr(self.bot, "note", ""))
+
+
+def _drop(table: dict[int, set[Wake]], key: int, wake: Wake) -> None:
+    wakes = table.get(key)
+    if wakes is not None:
+        wakes.discard(wake)
+        if not wakes:
+            del table[key]

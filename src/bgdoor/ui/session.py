@@ -37,7 +37,7 @@ class Session:
     def __init__(self, console: Console, runtime: Runtime, *, peer: str = "-", door_alias: str | None = None) -> None:
         self.con = console
         self.rt = runtime
-        self.svc = runtime.service
+        self.svc = runtime.service.caller(peer)
         self.config: Config = runtime.config
         self.peer = peer
         self.door_alias = door_alias
@@ -299,7 +299,6 @@ class Session:
             await self.con.show()
             if await self.yes_no(default=True):
                 view = await self.svc.join_game(self.player.id, g.id)
-                await self.rt.game_changed(view.id)
                 await self.game_screen(view.id)
                 return
         await self.game_screen(g.id)
@@ -453,7 +452,6 @@ class Session:
         except ServiceError as exc:
             await self.flash(22, str(exc))
             return
-        await self.rt.game_changed(view.id)
         await self.game_screen(view.id)
 
     async def pick_level(self, levels: list[tuple[str, str]]) -> str | None:

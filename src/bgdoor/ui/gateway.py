@@ -1,0 +1,202 @@
+"""The one way screens reach the service: its operations as typed async methods.
+
+- Reads and writes run on separate worker threads, so a read (a menu, the rankings, the
+  board) never waits behind a write that is waiting for the database's write lock.
+- Logins pass the LoginGuard first.
+- Every change a write commits is announced (the `announce` callback) at once, so no
+  screen announces anything by hand.
+- Only storage failures become StorageError ("the database ..."); a programming error is
+  logged with its traceback and reaches the caller as an InternalError that says so.
+
+The methods have the service's names and parameters (tests/test_gateway.py checks them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import functools
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
+
+from bgdoor.rules.game import Color, Win
+from bgdoor.service import (
+    GameSummary,
+    GameView,
+    LastTurn,
+    LoginFailed,
+    PlayerInfo,
+    PlayerPage,
+    Preferences,
+    RankRow,
+    Service,
+    ServiceError,
+    StorageError,
+)
+from bgdoor.service.core import STORAGE_ERRORS
+from bgdoor.ui.guard import LoginGuard
+
+log = logging.getLogger("bgdoor.gateway")
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+NOT_ANSWERING = "The game database is not answering right now. Please try again shortly."
+
+
+class InternalError(ServiceError):
+    """A fault in bgdoor itself, not in the database: the log has the traceback."""
+
+
+class Gateway:
+    def __init__(
+        self,
+        service: Service,
+        guard: LoginGuard,
+        announce: Callable[[GameView], None],
+        *,
+        readers: int = 4,
+        writers: int = 2,
+        addr: str = "-",
+    ) -> None:
+        self.service = service
+        self.guard = guard
+        self.announce = announce
+        self.addr = addr  # the caller's address, for the LoginGuard
+        self._reads = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="db-read")
+        self._writes = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="db-write")
+
+    def caller(self, addr: str) -> Gateway:
+        """This gateway as one caller sees it: the same workers, logins guarded by `addr`."""
+        mine = copy.copy(self)
+        mine.addr = addr
+        return mine
+
+    def close(self) -> None:
+        self._reads.shutdown(wait=False, cancel_futures=True)
+        self._writes.shutdown(wait=False, cancel_futures=True)
+
+    async def _run(self, pool: ThreadPoolExecutor, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, functools.partial(fn, *args, **kwargs))
+        except ServiceError:
+            raise
+        except STORAGE_ERRORS as exc:  # a storage failure the service did not sort
+            log.exception("%s: the database failed", getattr(fn, "__name__", fn))
+            raise StorageError(NOT_ANSWERING) from exc
+        except Exception as exc:
+            name = getattr(fn, "__name__", "?")
+            log.exception("%s: internal error", name)
+            raise InternalError(f"bgdoor itself failed ({type(exc).__name__} in {name}); the sysop's log has the details") from exc
+
+    async def _read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._run(self._reads, fn, *args, **kwargs)
+
+    async def _write(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._run(self._writes, fn, *args, **kwargs)
+
+    async def _change(self, fn: Callable[P, GameView], *args: P.args, **kwargs: P.kwargs) -> GameView:
+        view = await self._write(fn, *args, **kwargs)
+        self.announce(view)
+        return view
+
+    # ---------------------------------------------------------------- players
+
+    async def register(self, handle: str, password: str) -> PlayerInfo:
+        return await self._write(self.service.register, handle, password)
+
+    async def login(self, handle: str, password: str) -> PlayerInfo:
+        guard, addr = self.guard, self.addr
+        if guard.refused(addr):
+            log.info("login refused from %s: too many wrong passwords", addr)
+            raise LoginFailed("too many wrong passwords from your address; try again later")
+        wait = guard.delay(addr, str(handle))
+        if wait:
+            await asyncio.sleep(wait)
+        try:
+            info = await self._read(self.service.login, handle, password)
+        except LoginFailed:
+            guard.failed(addr, str(handle))
+            raise
+        guard.succeeded(str(handle))
+        return info
+
+    async def handle_exists(self, handle: str) -> bool:
+        return await self._read(self.service.handle_exists, handle)
+
+    async def enter_from_door(self, alias: str) -> PlayerInfo:
+        return await self._write(self.service.enter_from_door, alias)
+
+    async def ensure_bot_player(self, handle: str) -> PlayerInfo:
+        return await self._write(self.service.ensure_bot_player, handle)
+
+    async def player(self, player_id: int) -> PlayerInfo:
+        return await self._read(self.service.player, player_id)
+
+    async def set_preferences(self, player_id: int, prefs: Preferences) -> PlayerInfo:
+        return await self._write(self.service.set_preferences, player_id, prefs)
+
+    # ------------------------------------------------------------------ views
+
+    async def game(self, game_id: int, viewer_id: int | None = None) -> GameView:
+        return await self._read(self.service.game, game_id, viewer_id)
+
+    async def game_version(self, game_id: int) -> int:
+        return await self._read(self.service.game_version, game_id)
+
+    async def games_in_progress(self, limit: int = 50) -> list[GameSummary]:
+        return await self._read(self.service.games_in_progress, limit)
+
+    async def open_games(self, player_id: int | None = None) -> list[GameSummary]:
+        return await self._read(self.service.open_games, player_id)
+
+    async def my_turn_games(self, player_id: int) -> list[GameSummary]:
+        return await self._read(self.service.my_turn_games, player_id)
+
+    async def my_games(self, player_id: int) -> list[GameSummary]:
+        return await self._read(self.service.my_games, player_id)
+
+    async def last_turn(self, game_id: int, viewer_id: int | None = None) -> LastTurn | None:
+        return await self._read(self.service.last_turn, game_id, viewer_id)
+
+    async def rankings(self, limit: int = 20, include_unrated: bool = False) -> list[RankRow]:
+        return await self._read(self.service.rankings, limit, include_unrated)
+
+    async def player_page(self, handle: str) -> PlayerPage:
+        return await self._read(self.service.player_page, handle)
+
+    # ----------------------------------------------------------------- writes
+
+    async def begin_game(self, player_id: int, length: int, color: Color | None = None, opponent: str | None = None) -> GameView:
+        return await self._change(self.service.begin_game, player_id, length, color, opponent)
+
+    async def join_game(self, player_id: int, game_id: int) -> GameView:
+        return await self._change(self.service.join_game, player_id, game_id)
+
+    async def roll(self, player_id: int, game_id: int, version: int) -> GameView:
+        return await self._change(self.service.roll, player_id, game_id, version)
+
+    async def submit_turn(self, player_id: int, game_id: int, version: int, play: str) -> GameView:
+        return await self._change(self.service.submit_turn, player_id, game_id, version, play)
+
+    async def double(self, player_id: int, game_id: int, version: int) -> GameView:
+        return await self._change(self.service.double, player_id, game_id, version)
+
+    async def take(self, player_id: int, game_id: int, version: int) -> GameView:
+        return await self._change(self.service.take, player_id, game_id, version)
+
+    async def drop(self, player_id: int, game_id: int, version: int) -> GameView:
+        return await self._change(self.service.drop, player_id, game_id, version)
+
+    async def resign(self, player_id: int, game_id: int, version: int, win: Win = Win.SINGLE) -> GameView:
+        return await self._change(self.service.resign, player_id, game_id, version, win)
+
+    async def answer_resign(self, player_id: int, game_id: int, version: int, accept: bool) -> GameView:
+        return await self._change(self.service.answer_resign, player_id, game_id, version, accept)
+
+    async def forfeit_stale(self, days: float) -> list[int]:
+        # The games' new versions are not returned: the change feed announces them.
+        return await self._write(self.service.forfeit_stale, days)

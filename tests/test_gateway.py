@@ -1,0 +1,235 @@
+"""The gateway: the service's operations, typed, with the same names and parameters; screens use nothing else."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import inspect
+import logging
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bgdoor.config import Config
+from bgdoor.service import GameView, Service, StorageError
+from bgdoor.ui.gateway import Gateway, InternalError
+from bgdoor.ui.guard import LoginGuard
+from bgdoor.ui.runtime import Runtime
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "bgdoor"
+NOT_OPERATIONS = {"close"}
+
+
+def operations() -> list[str]:
+    return sorted(
+        name for name, member in inspect.getmembers(Service, inspect.isfunction) if not name.startswith("_") and name not in NOT_OPERATIONS
+    )
+
+
+def test_every_operation_with_the_same_parameters() -> None:
+    for name in operations():
+        ours = getattr(Gateway, name, None)
+        assert ours is not None, f"the gateway lacks {name}"
+        assert inspect.iscoroutinefunction(ours), f"Gateway.{name} is not async"
+        theirs = inspect.signature(getattr(Service, name))
+        mine = inspect.signature(ours)
+        assert [(p.name, p.kind, p.default, p.annotation) for p in mine.parameters.values()] == [
+            (p.name, p.kind, p.default, p.annotation) for p in theirs.parameters.values()
+        ], name
+        assert mine.return_annotation == theirs.return_annotation, name
+
+
+def test_mypy_gateway_matches_service(tmp_path: Path) -> None:
+    """A Protocol written from the service's own signatures, made async; mypy checks the gateway is one."""
+    lines = [
+        "from __future__ import annotations",
+        "from typing import Protocol",
+        "from bgdoor.rules.game import Color, Win",
+        "from bgdoor.service import *  # noqa: F403",
+        "from bgdoor.ui.gateway import Gateway",
+        "",
+        "class AsyncService(Protocol):",
+    ]
+    for name in operations():
+        sig = inspect.signature(getattr(Service, name))
+        params = [
+            p.name if p.annotation is p.empty else f"{p.name}: {p.annotation}" + ("" if p.default is p.empty else " = ...")
+            for p in sig.parameters.values()
+        ]
+        lines.append(f"    async def {name}({', '.join(params)}) -> {sig.return_annotation}: ...")
+    lines += ["", "def check(gateway: Gateway) -> AsyncService:", "    return gateway", ""]
+    # A deliberately wrong gateway must fail, so the check is known to bite.
+    lines += [
+        "class Wrong(Gateway):",
+        "    async def roll(self, player_id: int, game_id: int) -> GameView:  # type: ignore[override]",
+        "        raise NotImplementedError",
+        "",
+        "def bites(wrong: Wrong) -> AsyncService:",
+        "    return wrong  # expect-error",
+        "",
+    ]
+    path = tmp_path / "gateway_types.py"
+    path.write_text("\n".join(lines))
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental", "--no-error-summary", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    errors = [line for line in result.stdout.splitlines() if ": error:" in line]
+    wrong_line = next(i for i, line in enumerate(lines, 1) if "expect-error" in line)
+    assert errors, f"mypy found nothing, not even the wrong gateway:\n{result.stdout}{result.stderr}"
+    unexpected = [e for e in errors if f"gateway_types.py:{wrong_line}:" not in e]
+    assert not unexpected, "\n".join(unexpected)
+
+
+def test_screens_reach_the_service_only_through_the_gateway() -> None:
+    """No ui/ module but the gateway (and the runtime that builds it) imports the service class, the store or
+    SQLAlchemy, or runs anything on a thread of its own."""
+    allowed = {"gateway.py", "runtime.py"}
+    banned_modules = ("bgdoor.store", "bgdoor.service.core", "sqlalchemy", "concurrent.futures", "threading")
+    problems = []
+    for path in sorted((SRC / "ui").glob("*.py")):
+        if path.name in allowed:
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module.startswith(banned_modules):
+                    problems.append(f"{path.name}:{node.lineno} imports {node.module}")
+                if node.module.startswith("bgdoor.service") and any(a.name == "Service" for a in node.names):
+                    problems.append(f"{path.name}:{node.lineno} imports the Service class")
+            elif isinstance(node, ast.Import):
+                problems += [f"{path.name}:{node.lineno} imports {a.name}" for a in node.names if a.name.startswith(banned_modules)]
+            elif isinstance(node, ast.Attribute) and node.attr in ("run_in_executor", "to_thread", "sync"):
+                problems.append(f"{path.name}:{node.lineno} uses .{node.attr}")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "game_changed":
+                problems.append(f"{path.name}:{node.lineno} announces a change by hand")
+    assert not problems, "\n".join(problems)
+
+
+# ------------------------------------------------------------------ behaviour
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Service:
+    svc = Service(f"sqlite:///{tmp_path / 'g.db'}")
+    yield svc
+    svc.close()
+
+
+def two_players(service: Service) -> tuple[int, int]:
+    a = service.register("alice", "secret1")
+    b = service.register("bob", "secret2")
+    return a.id, b.id
+
+
+async def test_writes_are_announced_once(service: Service) -> None:
+    seen: list[tuple[int, int]] = []
+    gateway = Gateway(service, LoginGuard(20, 0.01), lambda view: seen.append((view.id, view.version)))
+    try:
+        a, b = two_players(service)
+        view = await gateway.begin_game(a, 1, None, "bob")
+        view = await gateway.roll(a, view.id, view.version)
+        assert seen == [(view.id, 1), (view.id, view.version)]
+        await gateway.game(view.id, a)
+        await gateway.rankings()
+        assert len(seen) == 2, "a read announced something"
+    finally:
+        gateway.close()
+
+
+async def test_runtime_wakes_the_game_and_the_players_once_per_version(service: Service) -> None:
+    runtime = Runtime(service, Config())
+    try:
+        a, b = two_players(service)
+        woken: list[str] = []
+        view = await runtime.service.begin_game(a, 1, None, "bob")
+        runtime.watch(view.id, lambda: woken.append("game"))
+        runtime.watch_player(b, lambda: woken.append("bob's menu"))
+        view = await runtime.service.roll(b, view.id, view.version)
+        assert woken == ["game", "bob's menu"]
+        runtime.announce(view)  # the same version again (the feed, say): nobody is woken twice
+        assert woken == ["game", "bob's menu"]
+    finally:
+        runtime.close()
+
+
+async def test_a_programming_error_is_shown_as_one(service: Service, caplog: pytest.LogCaptureFixture) -> None:
+    gateway = Gateway(service, LoginGuard(20, 0.01), lambda view: None)
+
+    def broken(game_id: int, viewer_id: int | None = None) -> GameView:
+        raise KeyError("oops")
+
+    service.game = broken  # type: ignore[method-assign]
+    try:
+        with caplog.at_level(logging.ERROR, "bgdoor.gateway"), pytest.raises(InternalError) as err:
+            await gateway.game(1)
+        assert "KeyError" in str(err.value) and "database" not in str(err.value)
+        assert "Traceback" in caplog.text and "KeyError: 'oops'" in caplog.text
+    finally:
+        gateway.close()
+
+
+async def test_a_storage_error_is_the_database_message(service: Service) -> None:
+    import sqlite3
+
+    gateway = Gateway(service, LoginGuard(20, 0.01), lambda view: None)
+
+    def broken(limit: int = 20, include_unrated: bool = False) -> list[object]:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    service.rankings = broken  # type: ignore[method-assign,assignment]
+    try:
+        with pytest.raises(StorageError) as err:
+            await gateway.rankings()
+        assert "database" in str(err.value)
+    finally:
+        gateway.close()
+
+
+async def test_reads_do_not_queue_behind_writes(service: Service) -> None:
+    """Every write worker stuck (as behind another process's write lock): reads still answer at once."""
+    gateway = Gateway(service, LoginGuard(20, 0.01), lambda view: None)
+    release = threading.Event()
+    real = service.set_preferences
+
+    def stuck(player_id: int, prefs: object) -> object:
+        release.wait(10)
+        return real(player_id, prefs)  # type: ignore[arg-type]
+
+    service.set_preferences = stuck  # type: ignore[method-assign,assignment]
+    try:
+        a, _ = two_players(service)
+        prefs = service.player(a).preferences
+        writes = [asyncio.ensure_future(gateway.set_preferences(a, prefs)) for _ in range(4)]
+        await asyncio.sleep(0.1)
+        start = time.monotonic()
+        await asyncio.gather(gateway.rankings(), gateway.my_turn_games(a), gateway.player(a), gateway.handle_exists("bob"))
+        took = time.monotonic() - start
+        print(f"four reads beside four stuck writes: {took * 1000:.0f} ms")
+        assert took < 1.0
+        release.set()
+        await asyncio.gather(*writes)
+    finally:
+        release.set()
+        gateway.close()
+
+
+async def test_logins_pass_the_guard(service: Service) -> None:
+    gateway = Gateway(service, LoginGuard(limit=2, delay=0.0), lambda view: None)
+    try:
+        two_players(service)
+        caller = gateway.caller("10.0.0.9")
+        for _ in range(2):
+            with pytest.raises(Exception, match="wrong handle or password"):
+                await caller.login("alice", "wrong")
+        with pytest.raises(Exception, match="too many wrong passwords"):
+            await caller.login("alice", "secret1")
+        assert (await gateway.caller("10.0.0.10").login("alice", "secret1")).handle == "alice"
+    finally:
+        gateway.close()
