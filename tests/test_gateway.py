@@ -130,7 +130,7 @@ def two_players(service: Service) -> tuple[int, int]:
 
 async def test_writes_are_announced_once(service: Service) -> None:
     seen: list[tuple[int, int]] = []
-    gateway = Gateway(service, LoginGuard(20, 0.01), lambda view: seen.append((view.id, view.version)))
+    gateway = Gateway(service, LoginGuard(20, 0.01), lambda game_id, version, players: seen.append((game_id, version)))
     try:
         a, b = two_players(service)
         view = await gateway.begin_game(a, 1, None, "bob")
@@ -160,7 +160,7 @@ async def test_runtime_wakes_the_game_and_the_players_once_per_version(service: 
 
 
 async def test_a_programming_error_is_shown_as_one(service: Service, caplog: pytest.LogCaptureFixture) -> None:
-    gateway = Gateway(service, LoginGuard(20, 0.01), lambda view: None)
+    gateway = Gateway(service, LoginGuard(20, 0.01), lambda game_id, version, players: None)
 
     def broken(game_id: int, viewer_id: int | None = None) -> GameView:
         raise KeyError("oops")
@@ -178,7 +178,7 @@ async def test_a_programming_error_is_shown_as_one(service: Service, caplog: pyt
 async def test_a_storage_error_is_the_database_message(service: Service) -> None:
     import sqlite3
 
-    gateway = Gateway(service, LoginGuard(20, 0.01), lambda view: None)
+    gateway = Gateway(service, LoginGuard(20, 0.01), lambda game_id, version, players: None)
 
     def broken(limit: int = 20, include_unrated: bool = False) -> list[object]:
         raise sqlite3.OperationalError("disk I/O error")
@@ -194,7 +194,7 @@ async def test_a_storage_error_is_the_database_message(service: Service) -> None
 
 async def test_reads_do_not_queue_behind_writes(service: Service) -> None:
     """Every write worker stuck (as behind another process's write lock): reads still answer at once."""
-    gateway = Gateway(service, LoginGuard(20, 0.01), lambda view: None)
+    gateway = Gateway(service, LoginGuard(20, 0.01), lambda game_id, version, players: None)
     release = threading.Event()
     real = service.set_preferences
 
@@ -221,7 +221,7 @@ async def test_reads_do_not_queue_behind_writes(service: Service) -> None:
 
 
 async def test_logins_pass_the_guard(service: Service) -> None:
-    gateway = Gateway(service, LoginGuard(limit=2, delay=0.0), lambda view: None)
+    gateway = Gateway(service, LoginGuard(limit=2, delay=0.0), lambda game_id, version, players: None)
     try:
         two_players(service)
         caller = gateway.caller("10.0.0.9")

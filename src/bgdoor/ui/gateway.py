@@ -23,6 +23,7 @@ from typing import ParamSpec, TypeVar
 
 from bgdoor.rules.game import Color, Win
 from bgdoor.service import (
+    GameLog,
     GameSummary,
     GameView,
     LastTurn,
@@ -34,6 +35,7 @@ from bgdoor.service import (
     Service,
     ServiceError,
     StorageError,
+    Unread,
 )
 from bgdoor.service.core import STORAGE_ERRORS
 from bgdoor.ui.guard import LoginGuard
@@ -46,6 +48,10 @@ T = TypeVar("T")
 NOT_ANSWERING = "The game database is not answering right now. Please try again shortly."
 
 
+# A committed change: the game, its new version (None when not known), its players.
+Announce = Callable[[int, int | None, tuple[int | None, ...]], None]
+
+
 class InternalError(ServiceError):
     """A fault in bgdoor itself, not in the database: the log has the traceback."""
 
@@ -55,7 +61,7 @@ class Gateway:
         self,
         service: Service,
         guard: LoginGuard,
-        announce: Callable[[GameView], None],
+        announce: Announce,
         *,
         readers: int = 4,
         writers: int = 2,
@@ -100,7 +106,7 @@ class Gateway:
 
     async def _change(self, fn: Callable[P, GameView], *args: P.args, **kwargs: P.kwargs) -> GameView:
         view = await self._write(fn, *args, **kwargs)
-        self.announce(view)
+        self.announce(view.id, view.version, (view.white_id, view.black_id))
         return view
 
     # ---------------------------------------------------------------- players
@@ -168,6 +174,15 @@ class Gateway:
     async def player_page(self, handle: str) -> PlayerPage:
         return await self._read(self.service.player_page, handle)
 
+    async def game_log(self, game_id: int, viewer_id: int | None = None) -> GameLog:
+        return await self._read(self.service.game_log, game_id, viewer_id)
+
+    async def unread(self, player_id: int) -> list[Unread]:
+        return await self._read(self.service.unread, player_id)
+
+    async def finished_games(self, player_id: int, limit: int = 100) -> list[GameSummary]:
+        return await self._read(self.service.finished_games, player_id, limit)
+
     # ----------------------------------------------------------------- writes
 
     async def begin_game(self, player_id: int, length: int, color: Color | None = None, opponent: str | None = None) -> GameView:
@@ -196,6 +211,13 @@ class Gateway:
 
     async def answer_resign(self, player_id: int, game_id: int, version: int, accept: bool) -> GameView:
         return await self._change(self.service.answer_resign, player_id, game_id, version, accept)
+
+    async def withdraw_game(self, player_id: int, game_id: int) -> None:
+        await self._write(self.service.withdraw_game, player_id, game_id)
+        self.announce(game_id, None, (player_id,))
+
+    async def mark_read(self, player_id: int, game_id: int, upto: int) -> None:
+        await self._write(self.service.mark_read, player_id, game_id, upto)
 
     async def forfeit_stale(self, days: float) -> list[int]:
         # The games' new versions are not returned: the change feed announces them.

@@ -31,7 +31,7 @@ class Runtime:
         self.config = config
         self.bot = bot
         self.guard = LoginGuard(limit=4 * config.login_attempts, delay=config.login_delay)
-        self.service = Gateway(service, self.guard, self.announce)
+        self.service = Gateway(service, self.guard, self.changed)
         self._games: dict[int, set[Wake]] = {}
         self._players: dict[int, set[Wake]] = {}
         self._versions: dict[int, int] = {}  # the newest version announced, per game
