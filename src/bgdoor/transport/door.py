@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bgdoor.config import Config
 from bgdoor.service import Service, ServiceError
-from bgdoor.transport.door_io import FdLink, install_hangup
+from bgdoor.transport.door_io import FdLink, StdioLink, install_hangup
 from bgdoor.transport.dropfile import DropInfo
 from bgdoor.ui.console import Console
 from bgdoor.ui.runtime import Runtime
@@ -65,12 +65,16 @@ async def _session(info: DropInfo, link: FdLink, config: Config, service: Servic
     runtime = Runtime(service, config, bot=bot)
     if bot is not None:
         bot.start(runtime)
+    # The drop file's screen size where it gives one, else the pseudo-terminal's, else 80x25.
+    tty_cols, tty_rows = link.terminal_size() if isinstance(link, StdioLink) else (0, 0)
     console = Console(
         link,
         charset=info.charset,
         idle_timeout=config.door_idle_timeout,
         deadline=time.monotonic() + info.minutes_left * 60,
         time_warning=config.time_warning * 60,
+        width=info.cols or tty_cols,
+        height=info.rows or tty_rows,
     )
     try:
         await console.start()

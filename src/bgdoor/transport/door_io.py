@@ -270,6 +270,14 @@ class StdioLink(FdLink):
             raise
         atexit.register(self._restore)
 
+    def terminal_size(self) -> tuple[int, int]:
+        """(columns, rows) of the terminal on standard output, (0, 0) when it is no terminal."""
+        try:
+            size = os.get_terminal_size(self.out_fd)
+        except OSError:
+            return 0, 0
+        return size.columns, size.lines
+
     def _make_raw(self) -> None:
         devices: set[int] = set()
         for fd in (self.in_fd, self.out_fd):

@@ -16,6 +16,7 @@ DOOR.SYS (GAP; 52 lines, or the original 31, or fewer)
        "COM0:SOCKETn")           2 baud (DCE) rate     4 node number
     10 user's full name         15 security level     18 seconds left
     19 minutes left             20 graphics: GR, NG, 7E (7-bit even), RIP
+    21 page (screen) length
     36 alias (52-line form only)
 
 DORINFOx.DEF (RBBS and many others; x is the node: 1-9, 0 for 10)
@@ -80,6 +81,8 @@ class DropInfo:
     bbs_name: str | None
     security: int
     path: str = ""
+    rows: int | None = None  # the caller's screen length, where the format gives it
+    cols: int | None = None
 
     @property
     def charset(self) -> str:
@@ -214,6 +217,12 @@ class _Lines:
             raise self.fail(f"{what} must be a number, got {raw!r}", lineno)
         return int(raw)
 
+    def screen_size(self, lineno: int) -> int | None:
+        """A screen length or width: a nicety, so a missing or odd value is ignored, not an error."""
+        match = _LEADING_INT.match(self.text(lineno)) if self.has(lineno) else None
+        value = int(match.group(1)) if match else 0
+        return value if 10 <= value <= 255 else None
+
     def leading_int(self, lineno: int, what: str) -> int:
         """A number at the start of the line, as in '2400 BAUD,N,8,1'."""
         raw = self.text(lineno)
@@ -333,6 +342,7 @@ def _parse_doorsys(d: _Lines) -> DropInfo:
         bbs_name=None,
         security=security,
         path=d.source,
+        rows=d.screen_size(21),  # the page (screen) length
     )
 
 
@@ -389,4 +399,6 @@ def _parse_chain(d: _Lines) -> DropInfo:
         bbs_name=(d.name(22) or None) if d.has(22) else None,
         security=security,
         path=d.source,
+        rows=d.screen_size(10),
+        cols=d.screen_size(9),
     )

@@ -7,6 +7,7 @@ import gc
 import logging
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import telnetlib3
@@ -90,6 +91,13 @@ READ_BURST = 128 * 1024
 
 class MeteredTelnetServer(telnetlib3.TelnetServer):  # type: ignore[misc]
     """telnetlib3's server protocol, reading each caller at most READ_RATE bytes a second."""
+
+    size_listener: Callable[[int, int], None] | None = None  # told (cols, rows) when NAWS changes
+
+    def on_naws(self, rows: int, cols: int) -> None:
+        super().on_naws(rows, cols)
+        if self.size_listener is not None:
+            self.size_listener(cols, rows)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._allowance = float(READ_BURST)
@@ -178,6 +186,14 @@ class TelnetLink(Link):
             asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
 
 
+def _size(writer: Any, name: str) -> int:
+    """The caller's terminal size as NAWS gave it (0, unknown, when it did not)."""
+    try:
+        return int(writer.get_extra_info(name) or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
 class TelnetDoorServer:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
@@ -258,7 +274,12 @@ class TelnetDoorServer:
             charset=charset,
             syncterm=str(term or "").lower().startswith("syncterm"),
             idle_timeout=self.config.idle_timeout,
+            width=_size(writer, "cols"),
+            height=_size(writer, "rows"),
         )
+        protocol = getattr(writer, "protocol", None)
+        if isinstance(protocol, MeteredTelnetServer):
+            protocol.size_listener = console.resize  # a window resized during the call
         session = Session(console, self.runtime, peer=addr)
         # The session's login timeout counts from the last key; a caller who keeps typing but
         # never logs in is cut off here, login_timeout after connecting.
