@@ -29,6 +29,7 @@ class Config:
     default_theme: str = "classic"
     door_idle_timeout: float = 300.0
     time_warning: float = 2.0
+    door_goodbye_wait: float = 3.0
     texts: str = "data/texts"
 
 
@@ -50,6 +51,7 @@ _KEYS = {
     ("game", "default_theme"): "default_theme",
     ("door", "idle_timeout"): "door_idle_timeout",
     ("door", "time_warning"): "time_warning",
+    ("door", "goodbye_wait"): "door_goodbye_wait",
     ("paths", "texts"): "texts",
 }
 

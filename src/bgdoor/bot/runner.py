@@ -41,6 +41,8 @@ class BotRunner:
     def _setup(self) -> None:
         levels = self.brain.available_levels()
         self.note = self.brain.unavailable_reason() or ""
+        if self.note:
+            log.info("%s", self.note)  # for the sysop; players are told only that the levels are missing
         for level in levels:
             info = self.service.ensure_bot_player(level.handle)
             self._players[info.id] = self.brain.Bot(level, rng=random.Random(self.rng.random()))

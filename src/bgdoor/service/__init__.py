@@ -1,6 +1,7 @@
 """The service layer: the only thing the UI and transports call."""
 
 from bgdoor.service.core import Service
+from bgdoor.service.passwords import handle_problem
 from bgdoor.service.types import (
     BadHandle,
     BadPassword,
@@ -28,5 +29,5 @@ from bgdoor.service.types import (
 __all__ = [
     "BadHandle", "BadPassword", "GameChanged", "GameLog", "GameSummary", "GameView", "HandleTaken", "IllegalAction", "LastTurn",
     "LoggedEvent", "LoginFailed", "MatchRating", "NotFound", "NotYourTurn", "PlayerInfo", "PlayerPage", "Preferences", "RankRow",
-    "Service", "ServiceError", "StorageError", "Unread",
+    "Service", "ServiceError", "StorageError", "Unread", "handle_problem",
 ]

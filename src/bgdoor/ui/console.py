@@ -94,6 +94,7 @@ class Console:
         height: int = ROWS,
     ) -> None:
         self.link = link
+        self.detected_charset = charset  # what the terminal asked for; a player's "automatic"
         self.width, self.height = fit_size(width, height)  # the caller's terminal
         self.charset = charset
         self.syncterm = syncterm
@@ -105,7 +106,7 @@ class Console:
         self.theme = "classic"
         self.orientation = "own"
         self.decoder = KeyDecoder(charset)
-        self.screen = Screen(charset=charset, rows=height, cols=width)
+        self.screen = Screen(charset=charset, rows=self.height, cols=self.width)
         self.keys: asyncio.Queue[Key | None] = asyncio.Queue()  # None: the caller hung up
         self._reader: asyncio.Task[None] | None = None
         self._full = True
@@ -340,8 +341,9 @@ class Console:
         self.orientation = prefs.orientation
         if prefs.theme in boardmod.THEMES:
             self.theme = prefs.theme
-        if prefs.charset and prefs.charset != self.charset:
-            self.set_charset(prefs.charset)
+        wanted = prefs.charset or self.detected_charset
+        if wanted != self.charset:
+            self.set_charset(wanted)
         self._full = True
 
     def set_charset(self, charset: str) -> None:

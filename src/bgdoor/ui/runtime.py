@@ -93,9 +93,12 @@ class Runtime:
 
     @property
     def bot_note(self) -> str:
+        """What a player is told when some computer levels are missing (the reason is the sysop's)."""
         if self.bot is None:
             return "The computer opponent is not available on this system."
-        return str(getattr(self.bot, "note", ""))
+        if getattr(self.bot, "note", ""):
+            return "The strongest computer levels are not installed on this system."
+        return ""
 
 
 def _drop(table: dict[int, set[Wake]], key: int, wake: Wake) -> None:

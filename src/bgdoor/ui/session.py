@@ -19,8 +19,9 @@ from bgdoor.service import (
     LoginFailed,
     PlayerInfo,
     ServiceError,
+    handle_problem,
 )
-from bgdoor.term.wrap import pages, wrap
+from bgdoor.term.wrap import fit, pages, wrap
 from bgdoor.ui.console import Console, Hangup, Key
 from bgdoor.ui.texts import load_text
 
@@ -82,7 +83,7 @@ class Session:
     async def notice(self, text: str) -> None:
         try:
             self.con.clear()
-            self.con.put(12, 2, text[:78], "error")
+            self.con.put_wrapped(10, 2, text, "error", right=self.con.width - 1)
             await self.con.show()
             await self.con.key(timeout=5)
         except Hangup:
@@ -90,9 +91,16 @@ class Session:
 
     async def goodbye(self) -> None:
         self.con.clear()
-        self.con.put(11, 2, "Thanks for playing bgdoor backgammon.", "title")
-        self.con.put(12, 2, "Your games wait for you; come back soon.")
+        self.con.put_wrapped(11, 2, "Thanks for playing bgdoor backgammon.", "title")
+        back = " Returning you to the BBS..." if self.door_alias is not None else ""
+        self.con.put_wrapped(12, 2, "Your games wait for you; come back soon." + back, right=self.con.width - 1)
         await self.con.show()
+        if self.door_alias is not None and self.config.door_goodbye_wait > 0:
+            # The BBS's next screen would wipe the goodbye at once: leave it up for a moment.
+            try:
+                await self.con.key(timeout=self.config.door_goodbye_wait)
+            except Hangup:
+                pass
 
     # ------------------------------------------------------------ login
 
@@ -108,23 +116,29 @@ class Session:
             if handle is None or not handle.strip():
                 continue
             handle = handle.strip()
+            problem = handle_problem(handle)
+            if problem:
+                # Said now, not after two passwords have been typed.
+                await self.flash(14, f"{problem[0].upper()}{problem[1:]}. Try another.")
+                continue
             if not await self.svc.handle_exists(handle):
-                self.con.put(14, 4, f"There is no player called {handle}. Create it? (Y/N) ", "prompt")
+                rows = self.con.put_wrapped(14, 4, f"There is no player called {handle}. Create it? (Y/N)", "prompt",
+                                            right=self.con.width - 1)
                 await self.con.show()
                 if not await self.yes_no(default=False):
                     continue
-                first = await self.ask_password(16, "Choose a password: ")
-                second = await self.ask_password(17, "Type it again:     ")
+                first = await self.ask_password(14 + rows + 1, "Choose a password: ")
+                second = await self.ask_password(14 + rows + 2, "Type it again:     ")
                 if first != second:
-                    await self.flash(19, "The passwords differ. Try again.")
+                    await self.flash(14 + rows + 4, "The passwords differ. Try again.")
                     continue
                 if len(first or "") < 4:
-                    await self.flash(19, "A password needs at least 4 characters.")
+                    await self.flash(14 + rows + 4, "A password needs at least 4 characters.")
                     continue
                 try:
                     return await self.svc.register(handle, first)
                 except ServiceError as exc:
-                    await self.flash(19, str(exc))
+                    await self.flash(14 + rows + 4, str(exc))
                     continue
             password = await self.ask_password(14, "Password: ")
             try:
@@ -147,14 +161,20 @@ class Session:
 
     def title_screen(self) -> None:
         self.con.clear()
-        self.con.box(2, 10, 6, 70, "frame")
-        self.con.put(4, 40 - len(BANNER) // 2, BANNER, "title")
-        self.con.put(5, 28, "a door game for bulletin boards", "dim")
+        w = self.con.width
+        half = min(30, (w - 2) // 2)
+        mid = w // 2
+        self.con.box(2, mid - half, 6, mid + half, "frame")
+        self.con.put(4, mid - len(BANNER) // 2, BANNER, "title")
+        sub = "a door game for bulletin boards"
+        self.con.put(5, mid - len(sub) // 2, sub, "dim")
 
     async def flash(self, row: int, text: str, style: str = "error") -> None:
-        self.con.put(row, 4, text[:76], style)
+        rows = self.con.put_wrapped(row, 4, text, style, right=self.con.width - 1)
         await self.con.show()
         await self.con.key(timeout=3)
+        for i in range(rows):
+            self.con.put(row + i, 4, " " * (self.con.width - 4))
 
     async def yes_no(self, default: bool) -> bool:
         while True:
@@ -175,7 +195,8 @@ class Session:
             self.title_screen()
             n = len(waiting)
             msg = f"{n} game{'s' if n != 1 else ''} waiting for your move." if n else "No game is waiting for your move."
-            self.con.put(8, 12, f"Welcome, {self.player.handle}.  {msg}")
+            left = 16 if self.con.width >= 74 else 2  # the longest item is 56 columns
+            self.con.put_wrapped(8, min(12, left), f"Welcome, {self.player.handle}.  {msg}", right=self.con.width - 1, rows=1)
             sound = "ON" if self.con.sound else "OFF"
             items = [
                 ("V", "View games in progress, or join one that needs a player"),
@@ -189,9 +210,9 @@ class Session:
             ]
             for i, (letter, text) in enumerate(items):
                 # "V)iew ...": the word's own first letter is the key.
-                self.con.put(10 + i, 16, letter, "hot")
-                self.con.put(10 + i, 17, ")" + text[1:])
-            self.con.put(20, 16, "Your choice: ", "prompt")
+                self.con.put(10 + i, left, letter, "hot")
+                self.con.put(10 + i, left + 1, ")" + text[1:])
+            self.con.put(20, left, "Your choice: ", "prompt")
             await self.con.show()
             key = await self.con.key(idle=True)
             choice = key.char.upper()
@@ -222,15 +243,25 @@ class Session:
         from bgdoor.ui.board import THEMES  # noqa: PLC0415 - the board module owns the themes
 
         while True:
+            assert self.player is not None
             self.con.clear()
             self.con.put(2, 4, "Options", "title")
-            self.con.put(4, 4, f"Colour theme: {self.con.theme}   (T changes it)")
-            self.con.put(5, 4, f"Character set: {self.con.charset}   (C changes it)")
+            right = self.con.width - 1
+            chosen = self.player.preferences.charset
+            charset = f"{self.con.charset}" if chosen else f"automatic (now {self.con.charset})"
             turned = "your home board bottom right" if self.con.orientation == "own" else "as the table stands (Black's home bottom left)"
-            self.con.put(6, 4, f"Board: {turned}   (B changes it)")
-            self.con.put(8, 4, "Sample: ")
-            self.con.put(8, 12, self.con.sample())
-            self.con.put(10, 4, "Q or Enter goes back.", "dim")
+            row = 4
+            for text in (f"Colour theme: {self.con.theme}   (T changes it)",
+                         f"Character set: {charset}   (C changes it)",
+                         f"Board: {turned}   (B changes it)"):
+                row += self.con.put_wrapped(row, 4, text, right=right)
+            row += 1
+            self.con.put(row, 4, "Sample: ")
+            self.con.put(row, 12, self.con.sample())
+            row += 2
+            self.con.put_wrapped(row, 4, "Automatic means the character set your terminal asks for; "
+                                 "choose another if the sample looks wrong.", "dim", right=right)
+            self.con.put(min(self.con.height, 22), 4, "Q or Enter goes back.", "dim")
             await self.con.show()
             key = await self.con.key(idle=True)
             c = key.char.upper()
@@ -239,9 +270,9 @@ class Session:
                 nxt = names[(names.index(self.con.theme) + 1) % len(names)] if self.con.theme in names else names[0]
                 await self.set_prefs(theme=nxt)
             elif c == "C":
-                order = ["cp437", "utf8", "ascii"]
-                nxt = order[(order.index(self.con.charset) + 1) % 3] if self.con.charset in order else "cp437"
-                await self.set_prefs(charset=nxt)
+                # automatic -> CP437 -> UTF-8 -> ASCII -> automatic
+                order: list[str | None] = [None, "cp437", "utf8", "ascii"]
+                await self.set_prefs(charset=order[(order.index(chosen) + 1) % len(order)] if chosen in order else None)
                 self.con.redraw()
             elif c == "B":
                 await self.set_prefs(orientation="table" if self.con.orientation == "own" else "own")
@@ -251,42 +282,82 @@ class Session:
     # ------------------------------------------------------------ lists
 
     def game_line(self, g: GameSummary) -> str:
-        white = g.white or "(open)"
-        black = g.black or "(open)"
-        turn = g.turn or ("needs a player" if g.status == "open" else "-")
-        when = g.updated.strftime("%m-%d %H:%M")
+        """One game in a list: the player to act marked with '*', the last move where it fits."""
+
+        def seat(name: str | None) -> str:
+            return f"{'*' if name is not None and name == g.turn else ' '}{name or '(open seat)':<16}"
+
         score = f"{g.score[0]}-{g.score[1]}/{g.length}"
-        return f"#{g.id:<5} {white[:14]:<14} {black[:14]:<14} {score:<8} {turn[:14]:<14} {when}"
+        line = f"#{g.id:<5} {seat(g.white)} {seat(g.black)} {score:<8}"
+        if self.con.width >= 72:
+            line += f" {g.updated.strftime('%m-%d %H:%M')}"
+        return line
+
+    async def list_answer(self, row: int, col: int) -> str | None:
+        """What a list's prompt was answered: digits (or '#' and digits) and Enter, or N at once;
+        None for Q or Esc, which need no Enter."""
+        text = ""
+        while True:
+            self.con.put(row, col, text.ljust(7), "input")
+            await self.con.show()
+            key = await self.con.key(idle=True)
+            c = key.char.upper() if key.char else ""
+            if not text and (c == "Q" or key.name == "esc"):
+                return None
+            if not text and c == "N":
+                return "N"
+            if key.name == "enter":
+                return text
+            if key.name == "backspace":
+                text = text[:-1]
+            elif len(text) < 7 and (c.isdigit() or (c == "#" and not text)):
+                text += c
 
     async def pick(self, title: str, games: list[GameSummary], empty: str) -> GameSummary | None:
         """A numbered list; returns the chosen game, or None to go back."""
         page = 0
-        per = 14
+        bottom = min(24, self.con.height)
+        per = bottom - 11
+        note = ""
         while True:
             self.con.clear()
             self.con.put(2, 3, title, "title")
             if not games:
-                self.con.put(5, 5, empty)
-                self.con.put(22, 3, "Press any key.", "dim")
+                self.con.put_wrapped(5, 5, empty, right=self.con.width - 1)
+                self.con.put(bottom - 2, 3, "Press any key.", "dim")
                 await self.con.show()
                 await self.con.key(idle=True)
                 return None
-            self.con.put(4, 3, "    Game   White          Black          Score    To act         Last move", "dim")
+            head = "    Game   White             Black             Score   "
+            self.con.put(4, 2, head + (" Last move" if self.con.width >= 72 else ""), "dim")
             shown = games[page * per : (page + 1) * per]
             for i, g in enumerate(shown):
-                self.con.put(5 + i, 3, f"{i + 1:>2}) " + self.game_line(g)[:72])
-            more = " N)ext page" if len(games) > (page + 1) * per else ""
-            self.con.put(21, 3, f"Type a number and Enter to pick a game.{more}  Q goes back.", "dim")
-            self.con.put(22, 3, "Game: ", "prompt")
-            await self.con.show()
-            text = await self.con.line(22, 9, 3, idle=True)
-            if text is None or text.strip().upper() in ("", "Q"):
+                self.con.put(5 + i, 2, f"{i + 1:>2}) " + self.game_line(g))
+            pages_n = (len(games) + per - 1) // per
+            more = f"  N)ext page ({page + 1} of {pages_n})." if pages_n > 1 else ""
+            self.con.put_wrapped(bottom - 6, 3, f"* to act.  Type a line number or a game number (#{shown[0].id}) and Enter.{more}  Q goes back.",
+                                 "dim", right=self.con.width - 1, rows=2)
+            self.con.put_wrapped(bottom - 4, 3, note, "error", right=self.con.width - 1, rows=1)
+            note = ""
+            self.con.put(bottom - 3, 3, "Game: ", "prompt")
+            text = await self.list_answer(bottom - 3, 9)
+            if text is None or not text:
                 return None
-            if text.strip().upper() == "N" and more:
-                page += 1
+            if text == "N":
+                if pages_n > 1:
+                    page = (page + 1) % pages_n
+                else:
+                    note = "This list has only one page."
                 continue
-            if text.strip().isdigit() and 1 <= int(text) <= len(shown):
+            if text.startswith("#"):
+                found = next((g for g in games if str(g.id) == text[1:]), None)
+                if found is not None:
+                    return found
+                note = f"Game {text} is not in this list."
+            elif text.isdigit() and 1 <= int(text) <= len(shown):
                 return shown[int(text) - 1]
+            else:
+                note = f"No line {text} here; a game number starts with #."
 
     async def view_games(self) -> None:
         assert self.player is not None
@@ -295,7 +366,8 @@ class Session:
         if g is None:
             return
         if g.status == "open" and self.player.handle not in (g.white, g.black):
-            self.con.put(23, 3, f"Game #{g.id} needs a player. Join it? (Y/N) ", "prompt")
+            self.con.put_wrapped(min(24, self.con.height) - 2, 3, f"Game #{g.id} needs a player. Join it? (Y/N)", "prompt",
+                                 right=self.con.width - 1)
             await self.con.show()
             if await self.yes_no(default=True):
                 view = await self.svc.join_game(self.player.id, g.id)
@@ -314,29 +386,38 @@ class Session:
             await self.game_screen(g.id)
 
     async def rankings(self) -> None:
-        rows = await self.svc.rankings(limit=18)
+        bottom = min(24, self.con.height)
+        rows = await self.svc.rankings(limit=bottom - 7)
+        wide = self.con.width >= 78
+        note = ""
         while True:
             self.con.clear()
             self.con.put(2, 3, "The top players", "title")
-            self.con.put(4, 3, "Rank  Player            Rating   Won  Lost  Gammons  Exp.   Last played", "dim")
+            head = "Rank  Player            Rating   Won  Lost  Gammons"
+            self.con.put(4, 2, head + ("  Exp.   Last played" if wide else ""), "dim")
             for i, r in enumerate(rows):
-                last = r.last_played.strftime("%Y-%m-%d") if r.last_played else "-"
                 name = r.handle + ("*" if r.is_bot else "")
-                self.con.put(5 + i, 3, f"{r.rank:>3}.  {name[:17]:<17} {r.rating:>7.1f} {r.wins:>5} {r.losses:>5} {r.gammons:>8} {r.experience:>5}   {last}")
+                line = f"{r.rank:>3}.  {name:<17} {r.rating:>7.1f} {r.wins:>5} {r.losses:>5} {r.gammons:>8}"
+                if wide:
+                    line += f" {r.experience:>5}   {r.last_played.strftime('%Y-%m-%d') if r.last_played else '-'}"
+                self.con.put(5 + i, 2, line)
             if not rows:
                 self.con.put(6, 6, "Nobody has finished a match yet.")
-                self.con.put(24, 3, "Press any key.", "dim")
+                self.con.put(bottom, 3, "Press any key.", "dim")
                 await self.con.show()
                 await self.con.key(idle=True)
                 return
-            self.con.put(23, 3, "* a computer player.  Type a rank and Enter for that player's page; Enter goes back.", "dim")
-            self.con.put(24, 3, "Rank: ", "prompt")
-            await self.con.show()
-            text = await self.con.line(24, 9, 3, idle=True)
-            if not text or not text.strip().isdigit():
+            self.con.put_wrapped(bottom - 2, 3, note or "* a computer player.  Type a rank and Enter for that player's page.  Q or Enter goes back.",
+                                 "error" if note else "dim", right=self.con.width - 1, rows=2)
+            note = ""
+            self.con.put(bottom, 3, "Rank: ", "prompt")
+            text = await self.list_answer(bottom, 9)
+            if not text or text == "N":
                 return
-            chosen = next((r for r in rows if r.rank == int(text)), None)
-            if chosen is not None:
+            chosen = next((r for r in rows if str(r.rank) == text.lstrip("#")), None)
+            if chosen is None:
+                note = f"No player here has rank {text.lstrip('#')}."
+            else:
                 await self.player_page(chosen.handle)
 
     async def player_page(self, handle: str) -> None:
@@ -344,16 +425,19 @@ class Session:
 
         page = await self.svc.player_page(handle)
         p = page.player
+        right = self.con.width - 1
         self.con.clear()
-        self.con.put(2, 3, f"{p.handle}" + (" (computer)" if p.is_bot else ""), "title")
+        self.con.put_wrapped(2, 3, f"{p.handle}" + (" (computer)" if p.is_bot else ""), "title", right=right)
         since = p.created.strftime("%Y-%m-%d")
         seen = p.last_seen.strftime("%Y-%m-%d") if p.last_seen else "-"
-        self.con.put(4, 3, f"Rating {p.rating:.1f}   Experience {p.experience}   Playing since {since}, last seen {seen}")
-        self.con.put(5, 3, f"Matches {page.games}: won {page.wins}, lost {page.losses}.  Games won by gammon {page.gammons}, by backgammon {page.backgammons}.")
-        self.con.put(7, 3, "Rating history", "hot")
-        for i, line in enumerate(rating_chart(page.rating_history, 70, 12, self.con.charset)):
-            self.con.put(8 + i, 5, line)
-        self.con.put(24, 3, "Press any key.", "dim")
+        row = 4
+        row += self.con.put_wrapped(row, 3, f"Rating {p.rating:.1f}.  Experience {p.experience}.  Playing since {since}, last seen {seen}.", right=right)
+        row += self.con.put_wrapped(row, 3, f"Matches {page.games}: won {page.wins}, lost {page.losses}.  "
+                                    f"Games won by gammon {page.gammons}, by backgammon {page.backgammons}.", right=right)
+        self.con.put(row + 1, 3, "Rating history", "hot")
+        for i, line in enumerate(rating_chart(page.rating_history, min(70, self.con.width - 6), 12, self.con.charset)):
+            self.con.put(row + 2 + i, 5, line)
+        self.con.put(min(24, self.con.height), 3, "Press any key.", "dim")
         await self.con.show()
         await self.con.key(idle=True)
 
@@ -387,13 +471,15 @@ class Session:
         assert self.player is not None
         self.con.clear()
         self.con.put(2, 3, "Begin a new game", "title")
-        self.con.put(3, 3, "Every question has a default in [brackets]; Enter accepts it. Esc goes back.", "dim")
+        right = self.con.width - 1
+        self.con.put_wrapped(3, 3, "Every question has a default in [brackets]; Enter accepts it. Esc goes back.", "dim", right=right)
         default = self.config.default_length
         length = default
         while True:
-            self.con.put(5, 3, f"Match length, 1 to 25 points [{default}]: ", "prompt")
+            prompt = f"Match length, 1 to 25 points [{default}]: "
+            self.con.put(5, 3, prompt, "prompt")
             await self.con.show()
-            text = await self.con.line(5, 41 + len(str(default)), 2)
+            text = await self.con.line(5, 3 + len(prompt), 2)  # the answer right after its prompt
             if text is None:
                 return
             if not text.strip():
@@ -402,8 +488,8 @@ class Session:
                 length = int(text)
                 break
             await self.flash(22, "The length is a number from 1 to 25.")
-            self.con.put(22, 4, " " * 76)
-        self.con.put(7, 3, "Play as W)hite, B)lack or R)andom [R]: ", "prompt")
+        prompt = "Play as W)hite, B)lack or R)andom [R]: "
+        self.con.put(7, 3, prompt, "prompt")
         await self.con.show()
         color: Color | None = None
         while True:
@@ -418,13 +504,14 @@ class Session:
             elif not (c == "R" or key.name == "enter"):
                 continue
             break
-        self.con.put(7, 43, {Color.WHITE: "White", Color.BLACK: "Black", None: "Random"}[color])
+        self.con.put(7, 3 + len(prompt), {Color.WHITE: "White", Color.BLACK: "Black", None: "Random"}[color])
         levels = self.rt.bot_levels()
         bot_text = "C)omputer, " if levels else ""
-        self.con.put(9, 3, f"Opponent: O)pen seat, {bot_text}or N)amed player [O]: ", "prompt")
+        self.con.put_wrapped(9, 3, f"Opponent: O)pen seat, {bot_text}or N)amed player [O]:", "prompt", right=right)
+        below = 11
         if self.rt.bot_note:
-            # Say why the strongest levels are missing (GNU Backgammon's engine is not installed).
-            self.con.put(10, 5, self.rt.bot_note[:74], "dim")
+            # Why some computer levels are missing, for the player (the sysop's reason is in the log).
+            below += self.con.put_wrapped(10, 5, self.rt.bot_note, "dim", right=right)
         await self.con.show()
         opponent: str | None = None
         while True:
@@ -435,14 +522,14 @@ class Session:
             if c == "O" or key.name == "enter":
                 break
             if c == "C" and levels:
-                opponent = await self.pick_level(levels)
+                opponent = await self.pick_level(levels, below + 1)
                 if opponent is None:
                     return
                 break
             if c == "N":
-                self.con.put(11, 3, "Opponent's handle: ", "prompt")
+                self.con.put(below, 3, "Opponent's handle: ", "prompt")
                 await self.con.show()
-                name = await self.con.line(11, 22, 16)
+                name = await self.con.line(below, 22, 16)
                 if not name or not name.strip():
                     return
                 opponent = name.strip()
@@ -454,11 +541,11 @@ class Session:
             return
         await self.game_screen(view.id)
 
-    async def pick_level(self, levels: list[tuple[str, str]]) -> str | None:
+    async def pick_level(self, levels: list[tuple[str, str]], top: int = 12) -> str | None:
         """levels: (label, bot player handle)."""
         for i, (label, _) in enumerate(levels):
-            self.con.put(12 + i, 6, f"{i + 1}) {label}")
-        self.con.put(12 + len(levels), 6, "Level [1]: ", "prompt")
+            self.con.put(top + i, 6, f"{i + 1}) {label}")
+        self.con.put(top + len(levels), 6, "Level [1]: ", "prompt")
         await self.con.show()
         while True:
             key = await self.con.key()
