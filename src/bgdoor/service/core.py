@@ -26,7 +26,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -94,7 +94,8 @@ ATTEMPTS = 10
 HANDLE_CACHE_SECONDS = 60.0  # how long a renamed player may still show under the old handle
 FIRST_DELAY = 0.02
 MAX_DELAY = 1.0
-MIN_PATIENCE = 5.0  # seconds; twice SQLite's busy timeout when that is longer
+SEEN_PATIENCE = 0.05  # seconds a login waits to record the last-seen time, at most
+MIGRATION_PATIENCE = 30.0  # seconds: nodes starting together take turns upgrading
 
 _DB_ERRORS: tuple[type[BaseException], ...] = (exc.DBAPIError, exc.TimeoutError, sqlite3.Error)
 try:
@@ -107,9 +108,10 @@ except ImportError:  # PostgreSQL support is optional
 # What a caller may see from below the service when storage fails in a way it did not sort.
 STORAGE_ERRORS: tuple[type[BaseException], ...] = (*_DB_ERRORS, OSError)
 
+BUSY_MESSAGE = "the database is busy; nothing was changed, please try again"
 _STORAGE_MESSAGES = {
-    db.BUSY: "the database is busy; nothing was changed, please try again",
-    db.CONFLICT: "the database is busy; nothing was changed, please try again",
+    db.BUSY: BUSY_MESSAGE,
+    db.CONFLICT: BUSY_MESSAGE,
     db.READ_ONLY: "the database is read-only, so nothing can be saved; tell the sysop",
     db.FULL: "the disk holding the database is full, so nothing was saved; tell the sysop",
 }
@@ -179,7 +181,7 @@ class Service:
         # An in-memory database is one shared connection: one transaction at a time.
         self._lock = threading.RLock() if self.engine.dialect.name == "sqlite" and db.is_memory(self.engine.url) else nullcontext()
         try:
-            self._retry(lambda: db.migrate(self.engine))
+            self._retry(lambda: db.migrate(self.engine), time.monotonic() + MIGRATION_PATIENCE)
         except db.SchemaTooNew as err:
             raise StorageError(str(err)) from err
 
@@ -196,11 +198,9 @@ class Service:
 
     # ------------------------------------------------------------ transactions
 
-    def _retry(self, work: Callable[[], T]) -> T:
+    def _retry(self, work: Callable[[], T], give_up: float) -> T:
+        """Run work, again with backoff while the database is busy, until time.monotonic() `give_up`."""
         delay = FIRST_DELAY
-        # A caller waits this long at most for a busy database, however many attempts that
-        # allows: each attempt may itself wait out SQLite's busy timeout.
-        give_up = time.monotonic() + max(MIN_PATIENCE, 2 * db.BUSY_TIMEOUT_MS / 1000)
         for attempt in range(1, ATTEMPTS + 1):
             try:
                 with self._lock:
@@ -222,19 +222,40 @@ class Service:
                 raise StorageError(f"cannot reach the database: {err}") from err
         raise AssertionError("unreachable")
 
-    def _tx(self, fn: Callable[[Session], T], write: bool = True) -> T:
-        """Run fn in one transaction (retried whole when the database is busy)."""
+    def _tx(self, fn: Callable[[Session], T], write: bool = True, patience: float | None = None) -> T:
+        """Run fn in one transaction (retried whole when the database is busy).
+
+        A write gives up on a busy database at the deadline the caller set (db.patience), or
+        `patience` (default db.WRITE_PATIENCE) seconds from now, whichever comes first.
+        """
+        now = time.monotonic()
+        give_up = now + (db.WRITE_PATIENCE if patience is None else patience)
+        outer = db.deadline()
+        if outer is not None:
+            give_up = min(give_up, outer)
+        if not write:
+            give_up = now + max(db.WRITE_PATIENCE, db.BUSY_TIMEOUT_MS / 1000)  # readers are not held up in WAL
 
         def work() -> T:
-            queue = self._queue.turn(db.BUSY_TIMEOUT_MS / 1000) if write and self._queue else nullcontext()
-            with queue, Session(self._writer if write else self.engine, expire_on_commit=False) as session:
+            left = max(0.0, give_up - time.monotonic())
+            queue = self._queue.turn(left) if write and self._queue else nullcontext()
+            with db.patience(give_up), queue, Session(self._writer if write else self.engine, expire_on_commit=False) as session:
                 with session.begin():
                     result = fn(session)
                     if write and PAUSE_FILE:
                         _pause_before_commit(PAUSE_FILE)
                     return result
 
-        return self._retry(work)
+        return self._retry(work, give_up)
+
+    @property
+    def write_patience(self) -> float:
+        """Seconds a write waits at most for a busy database."""
+        return db.WRITE_PATIENCE
+
+    def patience(self, until: float) -> AbstractContextManager[None]:
+        """Writes in this thread, within the block, give up on a busy database at time.monotonic() `until`."""
+        return db.patience(until)
 
     # ----------------------------------------------------------------- players
 
@@ -321,7 +342,8 @@ class Service:
             return self._info(p)
 
         try:
-            return self._tx(fn)
+            # The last-seen time is not worth making the player wait for a busy database.
+            return self._tx(fn, patience=SEEN_PATIENCE)
         except StorageError:
             # The password was right: a database that cannot take the last-seen time right
             # now (read-only, full, busy) still lets the player in to look around.
@@ -349,6 +371,14 @@ class Service:
             p.last_seen = self.clock()
             return self._info(p)
 
+        # A returning door player is let in by a read, like a login: a busy database does not
+        # hold them at the door while the last-seen time waits.
+        known = self._tx(lambda s: self._by_handle(s, alias), write=False)
+        if known is not None and known.password_hash is None and not known.is_bot:
+            try:
+                return self._tx(fn, patience=SEEN_PATIENCE)
+            except StorageError:
+                return self._info(known)
         return self._tx(fn)
 
     def ensure_bot_player(self, handle: str) -> PlayerInfo:

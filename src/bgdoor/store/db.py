@@ -30,6 +30,28 @@ SQLITE_SYNCHRONOUS = os.environ.get("BGDOOR_SQLITE_SYNCHRONOUS", "FULL").upper()
 
 WRITE = "bgdoor_write"  # execution option: this transaction will write
 
+# A write waits this long at most for the write lock (another node's, or a backup tool's),
+# then the caller hears "busy, nothing was changed".
+WRITE_PATIENCE = float(os.environ.get("BGDOOR_WRITE_PATIENCE", "3.0"))
+
+_deadline = threading.local()
+
+
+@contextmanager
+def patience(until: float) -> Iterator[None]:
+    """Writes in this thread give up on the lock at time.monotonic() `until`."""
+    before = getattr(_deadline, "until", None)
+    _deadline.until = until
+    try:
+        yield
+    finally:
+        _deadline.until = before
+
+
+def deadline() -> float | None:
+    """When this thread's writes give up on the write lock; None: no deadline set."""
+    return getattr(_deadline, "until", None)
+
 
 def is_memory(url: URL) -> bool:
     db = url.database or ""
@@ -81,7 +103,14 @@ def make_engine(url: str | URL) -> Engine:
     def _on_begin(conn: Connection) -> None:
         # IMMEDIATE takes the write lock up front: a deferred transaction that reads and then
         # writes can fail at once with "database is locked", busy timeout or not.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE) else "BEGIN")
+        write = bool(conn.get_execution_options().get(WRITE))
+        # SQLite's own wait for the lock ends at the caller's deadline, not BUSY_TIMEOUT_MS later.
+        until = deadline() if write else None
+        wait = BUSY_TIMEOUT_MS if until is None else max(0, min(BUSY_TIMEOUT_MS, int((until - time.monotonic()) * 1000)))
+        if conn.info.get("busy_timeout", BUSY_TIMEOUT_MS) != wait:
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {wait}")
+            conn.info["busy_timeout"] = wait
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
 

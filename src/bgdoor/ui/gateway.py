@@ -17,7 +17,8 @@ import asyncio
 import copy
 import functools
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
@@ -37,7 +38,7 @@ from bgdoor.service import (
     StorageError,
     Unread,
 )
-from bgdoor.service.core import STORAGE_ERRORS
+from bgdoor.service.core import BUSY_MESSAGE, STORAGE_ERRORS
 from bgdoor.ui.guard import LoginGuard
 
 log = logging.getLogger("bgdoor.gateway")
@@ -50,6 +51,12 @@ NOT_ANSWERING = "The game database is not answering right now. Please try again 
 
 # A committed change: the game, its new version (None when not known), its players.
 Announce = Callable[[int, int | None, tuple[int | None, ...]], None]
+
+
+Notice = Callable[[str | None], Awaitable[None]]
+
+SAVING = "Saving..."
+SAVING_AFTER = 0.1  # seconds a write may take before the caller is told it is saving
 
 
 class InternalError(ServiceError):
@@ -71,38 +78,59 @@ class Gateway:
         self.guard = guard
         self.announce = announce
         self.addr = addr  # the caller's address, for the LoginGuard
+        self.notice: Notice | None = None
         self._reads = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="db-read")
         self._writes = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="db-write")
 
-    def caller(self, addr: str) -> Gateway:
-        """This gateway as one caller sees it: the same workers, logins guarded by `addr`."""
+    def caller(self, addr: str, notice: Notice | None = None) -> Gateway:
+        """This gateway as one caller sees it: the same workers, logins guarded by `addr`, and
+        `notice` told "Saving..." while a write is slow (and None when it is over)."""
         mine = copy.copy(self)
         mine.addr = addr
+        mine.notice = notice
         return mine
 
     def close(self) -> None:
         self._reads.shutdown(wait=False, cancel_futures=True)
         self._writes.shutdown(wait=False, cancel_futures=True)
 
-    async def _run(self, pool: ThreadPoolExecutor, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    async def _run(self, pool: ThreadPoolExecutor, name: str, call: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(pool, functools.partial(fn, *args, **kwargs))
+            return await loop.run_in_executor(pool, call)
         except ServiceError:
             raise
         except STORAGE_ERRORS as exc:  # a storage failure the service did not sort
-            log.exception("%s: the database failed", getattr(fn, "__name__", fn))
+            log.exception("%s: the database failed", name)
             raise StorageError(NOT_ANSWERING) from exc
         except Exception as exc:
-            name = getattr(fn, "__name__", "?")
             log.exception("%s: internal error", name)
             raise InternalError(f"bgdoor itself failed ({type(exc).__name__} in {name}); the sysop's log has the details") from exc
 
     async def _read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        return await self._run(self._reads, fn, *args, **kwargs)
+        return await self._run(self._reads, fn.__name__, functools.partial(fn, *args, **kwargs))
 
     async def _write(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        return await self._run(self._writes, fn, *args, **kwargs)
+        """A write, given up write_patience after it was asked for: waiting for a worker counts too."""
+        until = time.monotonic() + self.service.write_patience
+        call = functools.partial(self._within, until, functools.partial(fn, *args, **kwargs))
+        job = asyncio.ensure_future(self._run(self._writes, fn.__name__, call))
+        if self.notice is None:
+            return await job
+        done, _ = await asyncio.wait({job}, timeout=SAVING_AFTER)
+        if done:
+            return job.result()
+        await self.notice(SAVING)
+        try:
+            return await job
+        finally:
+            await self.notice(None)
+
+    def _within(self, until: float, call: Callable[[], T]) -> T:
+        if time.monotonic() >= until:
+            raise StorageError(BUSY_MESSAGE)  # waited out behind other writes: do not start now
+        with self.service.patience(until):
+            return call()
 
     async def _change(self, fn: Callable[P, GameView], *args: P.args, **kwargs: P.kwargs) -> GameView:
         view = await self._write(fn, *args, **kwargs)

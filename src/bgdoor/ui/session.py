@@ -26,6 +26,7 @@ from bgdoor.ui.console import Console, Hangup, Key
 from bgdoor.ui.texts import load_text
 
 if TYPE_CHECKING:
+    from bgdoor.term.screen import Cell
     from bgdoor.config import Config
     from bgdoor.ui.runtime import Runtime
 
@@ -38,11 +39,12 @@ class Session:
     def __init__(self, console: Console, runtime: Runtime, *, peer: str = "-", door_alias: str | None = None) -> None:
         self.con = console
         self.rt = runtime
-        self.svc = runtime.service.caller(peer)
+        self.svc = runtime.service.caller(peer, notice=self.saving)
         self.config: Config = runtime.config
         self.peer = peer
         self.door_alias = door_alias
         self.player: PlayerInfo | None = None
+        self._under: list[Cell] | None = None  # the bottom line under a "Saving..." notice
 
     # ------------------------------------------------------------ entry
 
@@ -75,6 +77,18 @@ class Session:
         except Exception:
             log.exception("session error %s", self.who)
             await self.notice("Sorry, something went wrong and this session must end. Nothing you committed is lost.")
+
+    async def saving(self, text: str | None) -> None:
+        """The gateway's word that a write is slow ("Saving..."), over the bottom line; None puts it back."""
+        row = min(24, self.con.height)
+        cells = self.con.screen.canvas.cells
+        if text is not None:
+            self._under = list(cells[row - 1])
+            self.con.put(row, 1, text.ljust(self.con.width - 1), "error")
+        elif self._under is not None:
+            cells[row - 1][:] = self._under
+            self._under = None
+        await self.con.show()
 
     @property
     def who(self) -> str:
@@ -132,7 +146,7 @@ class Session:
                 if first != second:
                     await self.flash(14 + rows + 4, "The passwords differ. Try again.")
                     continue
-                if len(first or "") < 4:
+                if first is None or len(first) < 4:
                     await self.flash(14 + rows + 4, "A password needs at least 4 characters.")
                     continue
                 try:
