@@ -244,6 +244,11 @@ class GameScreen:
         """Handle one key; False leaves the screen."""
         assert self.view is not None
         c = key.char.upper() if key.char else ""
+        if c and c in "PDTAJG" and key.name != "move":
+            # An action key may beat the change notice to us: act on the game as it is now.
+            # (Picking up and dropping checkers reads nothing: the save checks the version.)
+            if await self.svc.game_version(self.game_id) != self.view.version:
+                await self.reload()
         st = self.view.state
         self.message = ""
         if key.name == "redraw":
