@@ -13,6 +13,7 @@ from __future__ import annotations
 import glob
 import itertools
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -39,8 +40,6 @@ def pg_server() -> Iterator[str]:
     base = tempfile.mkdtemp(prefix="bgdoor-pg-")
     as_user: list[str] = []
     if os.geteuid() == 0:
-        import pwd
-
         runuser = shutil.which("runuser")
         if runuser is None:
             pytest.skip("running as root without runuser: cannot start PostgreSQL")
@@ -75,7 +74,7 @@ def pg_url(pg_server: str) -> str:
 
     (Schemas rather than databases: each new database copies megabytes of template.)
     """
-    import psycopg
+    import psycopg  # noqa: PLC0415 - optional: only the PostgreSQL tests need it
 
     name = f"bgdoor_test_{next(_pg_names)}"
     with psycopg.connect(pg_server.replace("postgresql+psycopg", "postgresql") + "postgres", autocommit=True) as conn:

@@ -14,8 +14,22 @@ from pathlib import Path
 import pyte
 
 
-def door32(path: Path, alias: str, *, comm: int = 2, handle: int = -1, minutes: int = 60, emulation: int = 1, node: int = 1) -> Path:
-    lines = [str(comm), str(handle), "38400", "Mystic 1.12", "7", f"{alias} Realname", alias, "20", str(minutes), str(emulation), str(node)]
+def door32(
+    path: Path, alias: str, *, comm: int = 2, handle: int = -1, minutes: int = 60, emulation: int = 1, node: int = 1
+) -> Path:
+    lines = [
+        str(comm),
+        str(handle),
+        "38400",
+        "Mystic 1.12",
+        "7",
+        f"{alias} Realname",
+        alias,
+        "20",
+        str(minutes),
+        str(emulation),
+        str(node),
+    ]
     path.write_bytes(("\r\n".join(lines) + "\r\n").encode("ascii"))
     return path
 
@@ -42,7 +56,19 @@ class PtyDoor:
     def __init__(self, dropfile: Path, db_url: str, log: Path, *extra: str, charset: str = "cp437") -> None:
         self.master, slave = pty.openpty()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(dropfile), "--db", db_url, "--log", str(log), *extra],
+            [
+                sys.executable,
+                "-m",
+                "bgdoor",
+                "door",
+                "--dropfile",
+                str(dropfile),
+                "--db",
+                db_url,
+                "--log",
+                str(log),
+                *extra,
+            ],
             stdin=slave,
             stdout=slave,
             stderr=subprocess.PIPE,
@@ -70,7 +96,10 @@ class PtyDoor:
                 self.pump(0)
                 if needle in self.view.text:
                     break
-                raise AssertionError(f"the door exited ({self.proc.returncode}) before {needle!r}:\n{self.view.text}\n{self.proc.stderr.read().decode() if self.proc.stderr else ''}")
+                raise AssertionError(
+                    f"the door exited ({self.proc.returncode}) before {needle!r}:\n{self.view.text}\n"
+                    f"{self.proc.stderr.read().decode() if self.proc.stderr else ''}"
+                )
             self.pump()
         return self.view.text
 

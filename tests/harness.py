@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import time
 from collections.abc import AsyncIterator
@@ -33,8 +34,6 @@ class Caller:
 
     async def _read(self) -> None:
         decoder = "cp437" if self.charset == "cp437" else "utf-8"
-        import codecs
-
         inc = codecs.getincrementaldecoder(decoder)(errors="replace")
         while True:
             data = await self.reader.read(4096)
@@ -72,7 +71,7 @@ class Caller:
             self._changed.clear()
             try:
                 await asyncio.wait_for(self._changed.wait(), timeout=quiet)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
 
     async def wait_closed(self, timeout: float = 10.0) -> None:
@@ -84,14 +83,16 @@ class Caller:
 
 
 @contextlib.asynccontextmanager
-async def running_server(db_url: str, dice: DiceSource | None = None, bot: bool = False, **config: object) -> AsyncIterator[TelnetDoorServer]:
+async def running_server(
+    db_url: str, dice: DiceSource | None = None, bot: bool = False, **config: object
+) -> AsyncIterator[TelnetDoorServer]:
     settings = Config(host="127.0.0.1", port=0, negotiation_wait=0.5, poll_interval=0.5, login_delay=0.05)
     for key, value in config.items():
         setattr(settings, key, value)
     service = Service(db_url, dice=dice)
     runner = None
     if bot:
-        from bgdoor.bot.runner import BotRunner
+        from bgdoor.bot.runner import BotRunner  # noqa: PLC0415 - numpy loads only for tests with a bot
 
         runner = BotRunner(service, seed=1)
     runtime = Runtime(service, settings, bot=runner)
@@ -110,7 +111,9 @@ async def running_server(db_url: str, dice: DiceSource | None = None, bot: bool 
 
 
 async def call(port: int, term: str = "xterm", charset: str = "utf8") -> Caller:
-    reader, writer = await telnetlib3.open_connection("127.0.0.1", port, encoding=False, term=term, cols=80, rows=25, connect_maxwait=1.0)
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", port, encoding=False, term=term, cols=80, rows=25, connect_maxwait=1.0
+    )
     return Caller(reader, writer, charset)
 
 

@@ -224,7 +224,7 @@ class RawCaller:
             self.changed.clear()
             try:
                 await asyncio.wait_for(self.changed.wait(), timeout=quiet)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
 
     def start_screen(self) -> None:

@@ -12,9 +12,10 @@ import random
 import time
 from collections.abc import Callable
 
+from rawtelnet import RawCaller, login
+
 from bgdoor.rules.game import Color, Phase
 from bgdoor.service import Service
-from rawtelnet import RawCaller, login
 
 PASSWORDS = {"alice": "alice-secret", "bob": "bob-secret"}
 

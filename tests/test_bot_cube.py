@@ -6,12 +6,12 @@ import dataclasses
 import random
 
 import pytest
+from test_rules_support import board
 
 from bgdoor.bot.brain import Bot, CubeContext, Level, Owner, context_of
 from bgdoor.bot.cube import cube_values, match_winning_chance
 from bgdoor.rules.game import Color, Phase, Win, new_match
 from bgdoor.rules.position import Position
-from test_rules_support import board
 
 MONEY = CubeContext()
 
@@ -36,7 +36,9 @@ def test_money_doubling_window_without_gammons() -> None:
 def test_too_good_to_double_plays_on_for_the_gammon() -> None:
     gammonish = (0.90, 0.55, 0.02, 0.0, 0.0)
     assert not cube_values(gammonish, MONEY).should_double
-    assert cube_values(gammonish, dataclasses.replace(MONEY, length=5, my_score=0, their_score=3)).should_double is False
+    assert (
+        cube_values(gammonish, dataclasses.replace(MONEY, length=5, my_score=0, their_score=3)).should_double is False
+    )
 
 
 def test_owning_the_cube_waits_longer_than_a_centred_cube() -> None:
@@ -136,7 +138,12 @@ def test_accepts_a_resignation_worth_what_the_game_is() -> None:
     assert bot.should_accept_resign(gammon, MONEY, 2)
     # Through a MatchState, with the resigner on roll.
     state = dataclasses.replace(
-        new_match(7), phase=Phase.RESIGNED, turn=Color.BLACK, position=gammon.swap(), resign_by=Color.BLACK, resign_win=Win.SINGLE
+        new_match(7),
+        phase=Phase.RESIGNED,
+        turn=Color.BLACK,
+        position=gammon.swap(),
+        resign_by=Color.BLACK,
+        resign_win=Win.SINGLE,
     )
     assert not bot.should_accept_resign(state, Color.WHITE)
     assert bot.should_accept_resign(dataclasses.replace(state, resign_win=Win.GAMMON), Color.WHITE)

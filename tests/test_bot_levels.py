@@ -7,14 +7,14 @@ import sys
 import threading
 
 import pytest
+from test_rules_support import board, random_game_positions
 
 from bgdoor.bot import brain
-from bgdoor.bot.brain import Bot, CubeContext, Level, available_levels, unavailable_reason
 from bgdoor.bot import gnubg_engine as gnubg_engine_module
+from bgdoor.bot.brain import Bot, CubeContext, Level, available_levels, unavailable_reason
 from bgdoor.bot.gnubg_engine import CubeSpec, GnubgEngine, GnubgError
 from bgdoor.rules.moves import legal_plays
 from bgdoor.rules.position import Position
-from test_rules_support import board, random_game_positions
 
 
 def test_without_gnubg_only_the_built_in_levels(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -67,7 +67,11 @@ def gnubg_present() -> None:
 def test_expert_plays_are_legal_including_bear_offs() -> None:
     bot = Bot(Level.EXPERT)
     items = random_game_positions(22, 40)
-    items += [(board({1: 2, 2: 2, 6: 1}, {18: 2}), (6, 1)), (board({1: 1, 5: 2}, {20: 3}), (5, 1)), (board({3: 3}, {20: 3}), (4, 4))]
+    items += [
+        (board({1: 2, 2: 2, 6: 1}, {18: 2}), (6, 1)),
+        (board({1: 1, 5: 2}, {20: 3}), (5, 1)),
+        (board({3: 3}, {20: 3}), (4, 4)),
+    ]
     for pos, dice in items:
         plays = legal_plays(pos, dice)
         play = bot.choose_play(pos, dice)

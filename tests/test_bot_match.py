@@ -39,7 +39,10 @@ def play_match(length: int, bots: dict[Color, Bot], seed: int) -> tuple[MatchSta
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_built_in_bots_finish_a_match(seed: int) -> None:
-    bots = {Color.WHITE: Bot(Level.INTERMEDIATE, rng=random.Random(seed)), Color.BLACK: Bot(Level.BEGINNER, rng=random.Random(seed))}
+    bots = {
+        Color.WHITE: Bot(Level.INTERMEDIATE, rng=random.Random(seed)),
+        Color.BLACK: Bot(Level.BEGINNER, rng=random.Random(seed)),
+    }
     state, doubles = play_match(7, bots, seed)
     assert state.winner is not None and max(state.score) >= 7
     assert doubles > 0  # seven points take a few games, and some of them a double

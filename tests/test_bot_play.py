@@ -7,12 +7,12 @@ import random
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_rules_support import board, dice_rolls, positions, random_game_positions
 
 from bgdoor.bot.brain import Bot, CubeContext, Level, built_in_net
-from bgdoor.bot.net import boards_of, encode, N_INPUTS
+from bgdoor.bot.net import N_INPUTS, boards_of, encode
 from bgdoor.rules.moves import legal_plays
 from bgdoor.rules.position import Position
-from test_rules_support import board, dice_rolls, positions, random_game_positions
 
 BUILT_IN = [Level.BEGINNER, Level.INTERMEDIATE]
 

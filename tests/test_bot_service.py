@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from sqlalchemy import select
 
 from bgdoor.bot.runner import BotRunner
 from bgdoor.rules.dice import ScriptedDice
@@ -12,7 +13,6 @@ from bgdoor.rules.game import Color, Phase, event_from_dict, replay
 from bgdoor.rules.moves import legal_plays
 from bgdoor.service import Service
 from bgdoor.store.models import GameEvent
-from sqlalchemy import select
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -52,7 +52,12 @@ def test_whole_match_against_the_computer(tmp_path):
     assert view.state.over and bot_turns > 10
     # The bot's turns are in the record like anyone's, and the record replays to the stored state.
     with svc.engine.connect() as conn:
-        payloads = [row.payload for row in conn.execute(select(GameEvent.payload).where(GameEvent.game_id == game_id).order_by(GameEvent.seq))]
+        payloads = [
+            row.payload
+            for row in conn.execute(
+                select(GameEvent.payload).where(GameEvent.game_id == game_id).order_by(GameEvent.seq)
+            )
+        ]
     assert replay(3, [event_from_dict(p) for p in payloads]) == svc.game(game_id).state
     rows = {r.handle: r for r in svc.rankings()}
     assert rows["Intermediate Bot"].wins + rows["Intermediate Bot"].losses == 1

@@ -12,14 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
+from doorharness import PtyDoor, Screen, door32
+from harness import call, login, running_server
+from test_dropfile import chain_lines, door32_lines, doorsys_lines, dorinfo_lines, write
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase
 from bgdoor.rules.moves import legal_plays
 from bgdoor.service import Service
-from doorharness import PtyDoor, Screen, door32
-from harness import call, login, running_server
-from test_dropfile import chain_lines, door32_lines, doorsys_lines, dorinfo_lines, write
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -76,7 +76,18 @@ def test_inherited_socket(tmp_path: Path) -> None:
     ours, theirs = socket.socketpair()
     drop = door32(tmp_path / "door32.sys", "Sock", comm=2, handle=theirs.fileno())
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(drop), "--db", url, "--log", str(tmp_path / "door.log")],
+        [
+            sys.executable,
+            "-m",
+            "bgdoor",
+            "door",
+            "--dropfile",
+            str(drop),
+            "--db",
+            url,
+            "--log",
+            str(tmp_path / "door.log"),
+        ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import termios
 import textwrap
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -562,8 +563,6 @@ def test_install_hangup_wakes_the_link(pipes: tuple[int, int, int, int]) -> None
 
 
 def test_install_hangup_off_the_main_thread_is_a_no_op() -> None:
-    import threading
-
     results: list[object] = []
 
     def worker() -> None:

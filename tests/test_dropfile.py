@@ -127,7 +127,9 @@ def test_door32_enigma_stdio_handle(tmp_path: Path) -> None:
     assert info.handle == -1
 
 
-@pytest.mark.parametrize(("emulation", "expected"), [("0", "ascii"), ("1", "ansi"), ("2", "ansi"), ("3", "ansi"), ("4", "ansi")])
+@pytest.mark.parametrize(
+    ("emulation", "expected"), [("0", "ascii"), ("1", "ansi"), ("2", "ansi"), ("3", "ansi"), ("4", "ansi")]
+)
 def test_door32_emulation(tmp_path: Path, emulation: str, expected: str) -> None:
     info = read_dropfile(write(tmp_path, "door32.sys", door32_lines(emulation=emulation)))
     assert info.emulation == expected
@@ -247,7 +249,9 @@ def test_dorinfo(tmp_path: Path, ending: str) -> None:
     assert info.emulation == "ansi"
 
 
-@pytest.mark.parametrize(("name", "node"), [("dorinfo1.def", 1), ("DORINFO9.DEF", 9), ("DORINFO0.DEF", 10), ("DORINFOA.DEF", None)])
+@pytest.mark.parametrize(
+    ("name", "node"), [("dorinfo1.def", 1), ("DORINFO9.DEF", 9), ("DORINFO0.DEF", 10), ("DORINFOA.DEF", None)]
+)
 def test_dorinfo_node_from_name(tmp_path: Path, name: str, node: int | None) -> None:
     assert read_dropfile(write(tmp_path, name, dorinfo_lines())).node == node
 
@@ -434,9 +438,7 @@ def test_door32_empty_names(tmp_path: Path) -> None:
     assert "DOOR32.SYS line 6: the caller's name is empty" in message
 
 
-@pytest.mark.parametrize(
-    ("field", "lineno"), [("baud", 2), ("node", 4), ("security", 15), ("minutes", 19)]
-)
+@pytest.mark.parametrize(("field", "lineno"), [("baud", 2), ("node", 4), ("security", 15), ("minutes", 19)])
 def test_door_sys_non_numeric(tmp_path: Path, field: str, lineno: int) -> None:
     message = error_of(write(tmp_path, "door.sys", doorsys_lines(**{field: "x1"})))
     assert f"DOOR.SYS line {lineno}:" in message and "must be a number, got 'x1'" in message
@@ -485,7 +487,9 @@ def test_dropfile_error_is_a_value_error() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(data=st.binary(max_size=600), name=st.sampled_from(["door32.sys", "DOOR.SYS", "dorinfo1.def", "chain.txt", "x.txt"]))
+@given(
+    data=st.binary(max_size=600), name=st.sampled_from(["door32.sys", "DOOR.SYS", "dorinfo1.def", "chain.txt", "x.txt"])
+)
 def test_any_bytes_parse_or_raise_drop_file_error(data: bytes, name: str) -> None:
     try:
         info = parse_dropfile(data, name)

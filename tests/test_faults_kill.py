@@ -17,13 +17,13 @@ import time
 from pathlib import Path
 
 import pytest
-
-from bgdoor.rules.game import Color, Phase
-from bgdoor.service import Service
 from dbcheck import check_games, is_prefix, records, sqlite_integrity
 from doorharness import PtyDoor, door32
 from serverproc import ServerProcess
 from telnetplay import Table, shows_dice
+
+from bgdoor.rules.game import Color, Phase
+from bgdoor.service import Service
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -116,7 +116,9 @@ async def test_server_killed_at_random_moments_while_turns_stream(tmp_path):
                 assert committed is not None and is_prefix(committed, now), "a committed turn was lost"
                 for count, dice in rolls_seen:
                     seq, kind, payload = now.events[count - 1]
-                    assert kind == "roll" and tuple(payload["dice"]) == dice, f"the roll at seq {seq} was {payload}, the screen showed {dice}"
+                    assert kind == "roll" and tuple(payload["dice"]) == dice, (
+                        f"the roll at seq {seq} was {payload}, the screen showed {dice}"
+                    )
                 await table.rejoin(srv.port)
 
             async def stream() -> None:
@@ -141,7 +143,10 @@ async def test_server_killed_at_random_moments_while_turns_stream(tmp_path):
         assert_whole(url, db_file)
         final = records(url)[table.game_id]
         assert committed is not None and is_prefix(committed, final)
-        print(f"\nkilled -9 {kills} times mid-stream: {len(final.events)} events kept, {len(rolls_seen)} rolls seen on screens, all still there")
+        print(
+            f"\nkilled -9 {kills} times mid-stream: {len(final.events)} events kept, "
+            f"{len(rolls_seen)} rolls seen on screens, all still there"
+        )
         assert kills == 6 and len(final.events) > 10 and rolls_seen
     finally:
         table.close()
@@ -227,7 +232,11 @@ def test_door_killed_after_a_roll_and_mid_commit(tmp_path, monkeypatch):
             while svc.game_version(gid) == before.version and time.monotonic() < end:
                 time.sleep(0.02)
         after = records(url)[gid]
-        assert is_prefix(before, after) and after.version == before.version + 1 and after.events[len(before.events)][1] == "play"
+        assert (
+            is_prefix(before, after)
+            and after.version == before.version + 1
+            and after.events[len(before.events)][1] == "play"
+        )
         assert check_games(url) == 1
     finally:
         door.close()

@@ -16,13 +16,13 @@ import multiprocessing
 import random
 
 import pytest
-
-from bgdoor.rules.game import Color, Phase
-from bgdoor.service import GameChanged, Service
 from dbcheck import check_games, records
 from rawtelnet import RawCaller, login
 from serverproc import ServerProcess
 from telnetplay import PASSWORDS, Table
+
+from bgdoor.rules.game import Color, Phase
+from bgdoor.service import GameChanged, Service
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -82,7 +82,7 @@ def test_two_processes_race_the_same_turn_a_hundred_times(tmp_path):
                 kind = "roll" if st.phase is Phase.ROLL else "play"
                 two = rng.sample(plays, 2) if kind == "play" else [None, None]
                 before = records(svc)[gid]
-                for (parent, _), play in zip(pipes, two):
+                for (parent, _), play in zip(pipes, two, strict=True):
                     parent.send((kind, who, gid, view.version, str(play) if play else ""))
                 results = [parent.recv() for parent, _ in pipes]
                 outcome = sorted(r[0] for r in results)
@@ -144,7 +144,10 @@ async def test_two_telnet_sessions_race_the_same_keys(tmp_path):
             await table.wait_version(view.version)
             if kind == "play":
                 # Exactly one session is told the game changed under it.
-                waits = [asyncio.ensure_future(s.wait_until(lambda t: any(m in t for m in LOST), "the loser's notice")) for s in (one, two)]
+                waits = [
+                    asyncio.ensure_future(s.wait_until(lambda t: any(m in t for m in LOST), "the loser's notice"))
+                    for s in (one, two)
+                ]
                 await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED, timeout=20)
                 for w in waits:
                     w.cancel()
@@ -153,10 +156,14 @@ async def test_two_telnet_sessions_race_the_same_keys(tmp_path):
             # Both typed plays are submitted (the line editor ignores news), so the loser is always told;
             # a P that lands after the news of the winner's roll is simply no longer a roll.
             expected = (1,) if kind == "play" else (0, 1)
-            assert told.count(True) in expected, f"{kind} race {races[kind] + 1}: notices {told}\n{one.text}\n{two.text}"
+            assert told.count(True) in expected, (
+                f"{kind} race {races[kind] + 1}: notices {told}\n{one.text}\n{two.text}"
+            )
             after = records(table.db)[table.game_id]
-            assert after.version == before.version + 1, f"{kind} race: the version moved {after.version - before.version}"
-            new = after.events[len(before.events):]
+            assert after.version == before.version + 1, (
+                f"{kind} race: the version moved {after.version - before.version}"
+            )
+            new = after.events[len(before.events) :]
             assert new[0][1] in (kind, "opening_roll")
             if kind == "play":
                 winner = second if told[0] else first

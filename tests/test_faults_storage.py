@@ -26,13 +26,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from bgdoor.rules.game import Phase
-from bgdoor.service import Service
 from dbcheck import check_games, records, sqlite_integrity
 from rawtelnet import RawCaller, login
 from serverproc import ServerProcess
 from telnetplay import Table
+
+from bgdoor.rules.game import Phase
+from bgdoor.service import Service
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -131,7 +131,9 @@ def _without_root_override() -> list[str]:
     setpriv = shutil.which("setpriv")
     if setpriv is None:
         pytest.skip("running as root without setpriv: cannot make a file read-only for the server")
-    probe = subprocess.run([setpriv, "--bounding-set", "-dac_override,-dac_read_search", "--", "true"], capture_output=True)
+    probe = subprocess.run(
+        [setpriv, "--bounding-set", "-dac_override,-dac_read_search", "--", "true"], capture_output=True
+    )
     if probe.returncode:
         pytest.skip(f"setpriv cannot drop capabilities here: {probe.stderr.decode().strip()}")
     return [setpriv, "--bounding-set", "-dac_override,-dac_read_search", "--"]

@@ -6,6 +6,7 @@ import ast
 import asyncio
 import inspect
 import logging
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -26,7 +27,9 @@ NOT_OPERATIONS = {"close", "patience"}
 
 def operations() -> list[str]:
     return sorted(
-        name for name, member in inspect.getmembers(Service, inspect.isfunction) if not name.startswith("_") and name not in NOT_OPERATIONS
+        name
+        for name, member in inspect.getmembers(Service, inspect.isfunction)
+        if not name.startswith("_") and name not in NOT_OPERATIONS
     )
 
 
@@ -57,7 +60,9 @@ def test_mypy_gateway_matches_service(tmp_path: Path) -> None:
     for name in operations():
         sig = inspect.signature(getattr(Service, name))
         params = [
-            p.name if p.annotation is p.empty else f"{p.name}: {p.annotation}" + ("" if p.default is p.empty else " = ...")
+            p.name
+            if p.annotation is p.empty
+            else f"{p.name}: {p.annotation}" + ("" if p.default is p.empty else " = ...")
             for p in sig.parameters.values()
         ]
         lines.append(f"    async def {name}({', '.join(params)}) -> {sig.return_annotation}: ...")
@@ -75,7 +80,16 @@ def test_mypy_gateway_matches_service(tmp_path: Path) -> None:
     path = tmp_path / "gateway_types.py"
     path.write_text("\n".join(lines))
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental", "--no-error-summary", str(path)],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--follow-imports=silent",
+            "--no-incremental",
+            "--no-error-summary",
+            str(path),
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -105,10 +119,16 @@ def test_screens_reach_the_service_only_through_the_gateway() -> None:
                 if node.module.startswith("bgdoor.service") and any(a.name == "Service" for a in node.names):
                     problems.append(f"{path.name}:{node.lineno} imports the Service class")
             elif isinstance(node, ast.Import):
-                problems += [f"{path.name}:{node.lineno} imports {a.name}" for a in node.names if a.name.startswith(banned_modules)]
+                problems += [
+                    f"{path.name}:{node.lineno} imports {a.name}"
+                    for a in node.names
+                    if a.name.startswith(banned_modules)
+                ]
             elif isinstance(node, ast.Attribute) and node.attr in ("run_in_executor", "to_thread", "sync"):
                 problems.append(f"{path.name}:{node.lineno} uses .{node.attr}")
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "game_changed":
+            elif (
+                isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "game_changed"
+            ):
                 problems.append(f"{path.name}:{node.lineno} announces a change by hand")
     assert not problems, "\n".join(problems)
 
@@ -177,8 +197,6 @@ async def test_a_programming_error_is_shown_as_one(service: Service, caplog: pyt
 
 
 async def test_a_storage_error_is_the_database_message(service: Service) -> None:
-    import sqlite3
-
     gateway = Gateway(service, LoginGuard(20, 0.01), lambda game_id, version, players: None)
 
     def broken(limit: int = 20, include_unrated: bool = False) -> list[object]:
@@ -210,7 +228,9 @@ async def test_reads_do_not_queue_behind_writes(service: Service) -> None:
         writes = [asyncio.ensure_future(gateway.set_preferences(a, prefs)) for _ in range(4)]
         await asyncio.sleep(0.1)
         start = time.monotonic()
-        await asyncio.gather(gateway.rankings(), gateway.my_turn_games(a), gateway.player(a), gateway.handle_exists("bob"))
+        await asyncio.gather(
+            gateway.rankings(), gateway.my_turn_games(a), gateway.player(a), gateway.handle_exists("bob")
+        )
         took = time.monotonic() - start
         print(f"four reads beside four stuck writes: {took * 1000:.0f} ms")
         assert took < 1.0

@@ -19,11 +19,11 @@ import random
 import time
 
 import pytest
+from rawtelnet import IAC, SB, SE, RawCaller, login
+from serverproc import ServerProcess
 
 from bgdoor.rules.game import Color
 from bgdoor.service import Service
-from rawtelnet import IAC, SB, SE, RawCaller, login
-from serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -44,37 +44,56 @@ def payload(rng: random.Random) -> bytes:
         return bytes([IAC, SB, rng.choice(OPTIONS)]) + rng.randbytes(rng.randint(0, 300))
     if kind == 2:  # an oversized terminal type or environment
         opt = rng.choice([24, 39, 36, 42])
-        return bytes([IAC, SB, opt, 0]) + bytes(rng.randint(33, 126) for _ in range(rng.randint(200, 5000))) + bytes([IAC, SE])
+        return (
+            bytes([IAC, SB, opt, 0])
+            + bytes(rng.randint(33, 126) for _ in range(rng.randint(200, 5000)))
+            + bytes([IAC, SE])
+        )
     if kind == 3:  # a window size that is too short, too long, or zero
         return bytes([IAC, SB, 31]) + rng.randbytes(rng.choice([0, 1, 3, 4, 9])) + bytes([IAC, SE])
     if kind == 4:  # option verbs for anything, and stray commands
-        return b"".join(bytes([IAC, rng.choice([251, 252, 253, 254]), rng.choice(OPTIONS)]) for _ in range(rng.randint(1, 20)))
+        return b"".join(
+            bytes([IAC, rng.choice([251, 252, 253, 254]), rng.choice(OPTIONS)]) for _ in range(rng.randint(1, 20))
+        )
     if kind == 5:
-        return b"".join(bytes([IAC, rng.choice(COMMANDS)]) for _ in range(rng.randint(1, 10))) + rng.choice([b"", bytes([IAC])])
+        return b"".join(bytes([IAC, rng.choice(COMMANDS)]) for _ in range(rng.randint(1, 10))) + rng.choice(
+            [b"", bytes([IAC])]
+        )
     if kind == 6:  # a huge line
         return rng.choice([b"A", b"8", b"\xdb", "é".encode()]) * rng.randint(1000, 65536) + rng.choice([b"", b"\r"])
     if kind == 7:
         return b"\x00" * rng.randint(1, 4096)
     if kind == 8:  # endless escape sequences
-        return rng.choice([b"\x1b[", b"\x1b]", b"\x1bP", b"\x1b[?"]) + rng.choice([b"9", b";", b"x"]) * rng.randint(10, 20000)
+        return rng.choice([b"\x1b[", b"\x1b]", b"\x1bP", b"\x1b[?"]) + rng.choice([b"9", b";", b"x"]) * rng.randint(
+            10, 20000
+        )
     if kind == 9:
         return b"\x1b" * rng.randint(1, 2000)
     if kind == 10:  # 8-bit garbage where a handle belongs
         return bytes(rng.randint(128, 254) for _ in range(rng.randint(1, 40))) + b"\r"
     if kind == 11:  # invalid UTF-8, C1 controls and bidi overrides
-        return rng.choice([b"\xc0\xaf", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\xc2\x9b2J", b"\xe2\x80\xae", b"\xef\xbf\xbf"]) * rng.randint(1, 50)
+        return rng.choice(
+            [b"\xc0\xaf", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\xc2\x9b2J", b"\xe2\x80\xae", b"\xef\xbf\xbf"]
+        ) * rng.randint(1, 50)
     if kind == 12:  # menu and game keys, fast
         return bytes(rng.choice(b"VPBSIROQGMUDTAJN0123456789\r\x1b\x08\x7f\x0c") for _ in range(rng.randint(1, 30)))
     if kind == 13:  # cursor keys and function keys, whole and broken
-        return b"".join(rng.choice([b"\x1b[A", b"\x1b[B", b"\x1bOC", b"\x1b[5~", b"\x1b[99999~", b"\x1b[1;5D", b"\x1bO"]) for _ in range(rng.randint(1, 40)))
+        return b"".join(
+            rng.choice([b"\x1b[A", b"\x1b[B", b"\x1bOC", b"\x1b[5~", b"\x1b[99999~", b"\x1b[1;5D", b"\x1bO"])
+            for _ in range(rng.randint(1, 40))
+        )
     if kind == 14:  # Ctrl keys
         return bytes(rng.randint(0, 31) for _ in range(rng.randint(1, 40)))
     return rng.choice([b"\r\n", b"\r\x00", b"\n", b"\r"]) * rng.randint(1, 200)
 
 
-async def fuzz_connection(port: int, rng: random.Random, handle: str | None, leaks: list[str], counts: dict[str, int]) -> None:
+async def fuzz_connection(
+    port: int, rng: random.Random, handle: str | None, leaks: list[str], counts: dict[str, int]
+) -> None:
     try:
-        c = await RawCaller.connect(port, term=rng.choice(["ansi", "xterm", "dumb", "syncterm"]), screen=handle is not None)
+        c = await RawCaller.connect(
+            port, term=rng.choice(["ansi", "xterm", "dumb", "syncterm"]), screen=handle is not None
+        )
     except OSError as err:
         counts["refused"] += 1
         leaks.append(f"could not connect: {err}")
@@ -101,7 +120,7 @@ async def fuzz_connection(port: int, rng: random.Random, handle: str | None, lea
         found = c.leaked()
         if found is not None:
             i = c.data.find(found)
-            leaks.append(f"{found!r} reached a caller: {bytes(c.data[max(0, i - 200):i + 200])!r}")
+            leaks.append(f"{found!r} reached a caller: {bytes(c.data[max(0, i - 200) : i + 200])!r}")
     finally:
         if rng.random() < 0.5:
             c.close()
@@ -125,7 +144,7 @@ async def canary(port: int, stop: asyncio.Event, times: list[float]) -> None:
             return
         try:
             await asyncio.wait_for(stop.wait(), timeout=1.0)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
 
@@ -168,20 +187,27 @@ async def test_ten_thousand_hostile_payloads(tmp_path):
         await watcher
         # And once more after it all.
         await canary(srv.port, stop, canary_times)
-        print(f"\nfuzz: {counts['payloads']} payloads over {connections} connections in {elapsed:.1f} s; {counts}; "
-              f"canary logins {len(canary_times)}, slowest {max(canary_times):.2f} s")
+        print(
+            f"\nfuzz: {counts['payloads']} payloads over {connections} connections in {elapsed:.1f} s; {counts}; "
+            f"canary logins {len(canary_times)}, slowest {max(canary_times):.2f} s"
+        )
         assert counts["payloads"] >= PAYLOADS
         assert not leaks, "\n".join(leaks[:5])
         assert srv.alive()
         assert during == 1 and len(canary_times) >= 3  # before, during (at least once) and after
         log = srv.stderr()
         for bad in ("Traceback", "session error", "Task exception was never retrieved", "ERROR"):
-            assert bad not in log, f"the server logged {bad!r}:\n{log[max(0, log.find(bad) - 2000):log.find(bad) + 3000]}"
+            assert bad not in log, (
+                f"the server logged {bad!r}:\n{log[max(0, log.find(bad) - 2000) : log.find(bad) + 3000]}"
+            )
         # Every session has ended: as many disconnects as connects, and no socket left open.
         end = time.monotonic() + 60
         while time.monotonic() < end:
             log = srv.stderr()
-            if log.count("bgdoor.telnet: connect ") == log.count("bgdoor.telnet: disconnect ") and srv.socket_count() <= sockets_before:
+            if (
+                log.count("bgdoor.telnet: connect ") == log.count("bgdoor.telnet: disconnect ")
+                and srv.socket_count() <= sockets_before
+            ):
                 break
             await asyncio.sleep(0.5)
         assert log.count("bgdoor.telnet: connect ") == log.count("bgdoor.telnet: disconnect "), "sessions left running"

@@ -14,14 +14,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from doorharness import PtyDoor, door32
+from rawtelnet import RawCaller, login, screen_bytes_problem
+from serverproc import ServerProcess
 from sqlalchemy import select
 from sqlalchemy.orm import Session as OrmSession
 
 from bgdoor.service import Service
 from bgdoor.store.models import Player
-from doorharness import PtyDoor, door32
-from rawtelnet import RawCaller, login, screen_bytes_problem
-from serverproc import ServerProcess
 
 pytestmark = pytest.mark.timeout(180)
 

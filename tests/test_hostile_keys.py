@@ -14,11 +14,11 @@ import tracemalloc
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rawtelnet import screen_bytes_problem
 
 from bgdoor.service.passwords import handle_problem
 from bgdoor.term.keys import MAX_SEQUENCE, Key, KeyDecoder
 from bgdoor.term.screen import Screen
-from rawtelnet import screen_bytes_problem
 
 CHARSETS = ["cp437", "utf8", "ascii"]
 
@@ -111,8 +111,12 @@ injections = st.sampled_from([
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.integers(1, 25), st.integers(1, 80), st.one_of(any_text, injections)), min_size=1, max_size=8),
-       st.sampled_from(CHARSETS))
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 25), st.integers(1, 80), st.one_of(any_text, injections)), min_size=1, max_size=8
+    ),
+    st.sampled_from(CHARSETS),
+)
 def test_nothing_put_on_the_screen_can_inject(puts: list[tuple[int, int, str]], charset: str) -> None:
     screen = Screen(charset=charset)  # type: ignore[arg-type]
     out = screen.full_redraw()

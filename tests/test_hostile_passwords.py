@@ -18,10 +18,13 @@ import statistics
 import time
 
 import pytest
-
-from bgdoor.service import Service, passwords
 from rawtelnet import RawCaller, login
 from serverproc import ServerProcess
+from sqlalchemy import select
+from sqlalchemy.orm import Session as OrmSession
+
+from bgdoor.service import LoginFailed, Service, passwords
+from bgdoor.store.models import Player
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -61,7 +64,7 @@ def test_an_unknown_handle_costs_the_same_as_a_wrong_password(tmp_path):
 
         def timed(handle: str) -> float:
             start = time.perf_counter()
-            with pytest.raises(Exception):
+            with pytest.raises(LoginFailed):
                 svc.login(handle, "not it")
             return time.perf_counter() - start
 
@@ -113,7 +116,9 @@ async def test_guessing_is_throttled_per_connection_per_handle_and_per_address(t
             times += [t for _, t in said]
         # The handle's failures pile up across addresses: later guesses wait longer.
         first, last = statistics.mean(times[:2]), statistics.mean(times[-2:])
-        print(f"\nguessing one handle from four addresses: answers took {first:.2f} s at first, {last:.2f} s at the end")
+        print(
+            f"\nguessing one handle from four addresses: answers took {first:.2f} s at first, {last:.2f} s at the end"
+        )
         assert last > first + 0.5, times
 
         # One address guessing several handles reaches 4 x 2 failures and is refused, right password or not.
@@ -158,11 +163,6 @@ async def test_no_secret_reaches_the_log(tmp_path):
         srv.stop()
     log = srv.all_stderr()
     with Service(url) as svc:
-        from sqlalchemy import select
-        from sqlalchemy.orm import Session as OrmSession
-
-        from bgdoor.store.models import Player
-
         with OrmSession(svc.engine) as s:
             stored = s.scalars(select(Player.password_hash).where(Player.handle == "keeper")).one()
     _, _, _, _, salt, digest = stored.split("$")

@@ -46,7 +46,13 @@ async def test_a_held_write_lock_freezes_no_screen(tmp_path: Path) -> None:
         game = svc.begin_game(alice.id, 1, Color.WHITE, "bob")
     srv = ServerProcess(tmp_path, url).start()
     callers: list[RawCaller] = []
-    reads: dict[str, list[float]] = {"rankings": [], "menu": [], "board": [], "login handle": [], "rankings beside a stuck write": []}
+    reads: dict[str, list[float]] = {
+        "rankings": [],
+        "menu": [],
+        "board": [],
+        "login handle": [],
+        "rankings beside a stuck write": [],
+    }
     logins: list[float] = []
     saving: list[float] = []
     busy: list[float] = []

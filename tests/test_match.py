@@ -108,7 +108,15 @@ def _bearing_off(loser: tuple[int, ...]) -> Position:
     ],
 )
 def test_bearoff_results_and_cube(loser, win, points):
-    s = at(new_match(7), phase=Phase.MOVE, turn=Color.WHITE, dice=(2, 1), position=_bearing_off(loser), cube=2, cube_owner=Color.BLACK)
+    s = at(
+        new_match(7),
+        phase=Phase.MOVE,
+        turn=Color.WHITE,
+        dice=(2, 1),
+        position=_bearing_off(loser),
+        cube=2,
+        cube_owner=Color.BLACK,
+    )
     (play,) = legal_plays(s.position, (2, 1))
     s2, ev = apply(s, Move(str(play), play.position.id))
     assert ev[1] == GameWon(Color.WHITE, points * 2, win, "bearoff")
@@ -298,8 +306,18 @@ def test_match_id_against_gnubg():
         cube = 2 ** rng.randint(0, 6)
         crawford = rng.random() < 0.2
         win = rng.choice(list(Win)) if phase is Phase.RESIGNED else None
-        s = at(new_match(length), score=score, cube=cube, cube_owner=owner, phase=phase, turn=turn, dice=dice,
-               crawford=crawford, resign_win=win, resign_by=turn if win else None)
+        s = at(
+            new_match(length),
+            score=score,
+            cube=cube,
+            cube_owner=owner,
+            phase=phase,
+            turn=turn,
+            dice=dice,
+            crawford=crawford,
+            resign_win=win,
+            resign_by=turn if win else None,
+        )
         cubeinfo = gnubg.cubeinfo(cube, -1 if owner is None else p(owner), p(turn), length, score, int(crawford))
         posinfo = gnubg.posinfo(p(s.actor), resign[win], int(phase is Phase.DOUBLED), 1, dice or (0, 0))
         assert match_id(s) == gnubg.matchid(cubeinfo, posinfo)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from alembic import command
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -93,8 +96,6 @@ def test_withdraw_an_open_game(svc):
 
 def test_review_steps_end_on_the_final_board(db_url):
     """A match won by bearing off: the last step's board has all 15 of the winner's checkers off."""
-    import random
-
     dice = random.Random(5)
     with Service(db_url, dice=ScriptedDice([dice.randint(1, 6) for _ in range(3000)])) as svc:
         _play_out(svc)
@@ -104,8 +105,6 @@ def _play_out(svc: Service) -> None:
     ann = svc.register("ann", "secret1").id
     bob = svc.register("bob", "secret1").id
     view = svc.begin_game(ann, 1, Color.WHITE, "bob")
-    import random
-
     rng = random.Random(3)
     ids = {Color.WHITE: ann, Color.BLACK: bob}
     while not view.state.over:
@@ -135,8 +134,6 @@ def test_upgrade_marks_old_history_read(tmp_path):
         with Session(svc.engine) as s, s.begin():
             s.query(ReadMark).delete()
     engine = db.make_engine(url)
-    from alembic import command
-
     with engine.begin() as conn:
         cfg = db.alembic_config(conn)
         command.downgrade(cfg, "0002")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pyte
@@ -14,7 +14,7 @@ import pytest
 from bgdoor.records.bulletin import ROWS_PER_SCREEN, SCREEN_LINES, render_bulletin, write_atomically
 from bgdoor.service.types import RankRow
 
-NOW = datetime(2026, 12, 2, 14, 5, tzinfo=timezone.utc)
+NOW = datetime(2026, 12, 2, 14, 5, tzinfo=UTC)
 HANDLES = ["alice", "Bob", "gnubg", "dave d", "erin", "frank", "gina", "hal", "ivan", "jo", "kim", "lee", "max", "ned"]
 
 
@@ -50,7 +50,9 @@ def test_ranking_shows_in_order_on_an_ansi_screen(charset: str) -> None:
     assert "Backgammon Masters" in display[1]
     where = []
     for row in rows:
-        line = next(i for i, text in enumerate(display) if re.search(rf"\b{row.rank}\.\s+{re.escape(row.handle)}\b", text))
+        line = next(
+            i for i, text in enumerate(display) if re.search(rf"\b{row.rank}\.\s+{re.escape(row.handle)}\b", text)
+        )
         text = display[line]
         assert f"{row.rating:.1f}" in text and f"{row.wins}-{row.losses}" in text and str(row.experience) in text
         where.append(line)

@@ -143,9 +143,16 @@ def expected_games(length: int, events: list[Event]) -> list[ExpectedGame]:
             plays = legal_plays(before.position, before.dice)
             after = Position.from_id(out[0].position) if plays else None  # type: ignore[attr-defined]
             # gnubg keeps a play's moves in its own canonical order.
-            moves = next((tuple(sorted(((m.src, m.dst) for m in p.moves), reverse=True)) for p in plays if p.position == after), ())
+            played = (p for p in plays if p.position == after)
+            moves = next((tuple(sorted(((m.src, m.dst) for m in p.moves), reverse=True)) for p in played), ())
             game.records.append(
-                {"action": "move", "player": GNUBG_PLAYER[actor], "dice": before.dice, "board": before.position.id, "move": moves}
+                {
+                    "action": "move",
+                    "player": GNUBG_PLAYER[actor],
+                    "dice": before.dice,
+                    "board": before.position.id,
+                    "move": moves,
+                }
             )
         elif isinstance(event, Double):
             assert actor is not None
@@ -168,7 +175,9 @@ def resign_level(points: int, cube: int) -> int:
     return 1 if points <= cube else 2 if points <= 2 * cube else 3
 
 
-def check_against_gnubg(gnubg: Any, capfd: pytest.CaptureFixture[str], path: Path, length: int, events: list[Event]) -> None:
+def check_against_gnubg(
+    gnubg: Any, capfd: pytest.CaptureFixture[str], path: Path, length: int, events: list[Event]
+) -> None:
     text = export_mat("alice", "bob", length, events)
     path.write_text(text, encoding="ascii")
     capfd.readouterr()
@@ -251,7 +260,19 @@ def test_matches_read_back_by_gnubg(gnubg: Any, capfd: pytest.CaptureFixture[str
         events = random_match(length, seed, seen, **options)
         check_against_gnubg(gnubg, capfd, tmp_path / f"m{length}-{seed}.mat", length, events)
     # The random matches must have met every case the format has to say.
-    for case in ("double", "take", "drop", "hit", "enter", "bear-off", "no-play", "bearoff-single", "accept_resign", "reject_resign", "forfeit"):
+    for case in (
+        "double",
+        "take",
+        "drop",
+        "hit",
+        "enter",
+        "bear-off",
+        "no-play",
+        "bearoff-single",
+        "accept_resign",
+        "reject_resign",
+        "forfeit",
+    ):
         assert seen.counts[case], f"no {case} in the generated matches: {seen.counts}"
     assert seen.counts["bearoff-gammon"] + seen.counts["bearoff-backgammon"] + seen.counts["resign-gammon"], seen.counts
 
@@ -278,7 +299,14 @@ def play_out(length: int, events: list[Event], *, plays: dict[int, str] | None =
 
 
 def test_awkward_endings_read_back_by_gnubg(gnubg: Any, capfd: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    white_takes_then_black_resigns = [OpeningRoll(3, 1), Move("", ""), Double(), Take(), Resign(Color.BLACK, Win.GAMMON), AcceptResign()]
+    white_takes_then_black_resigns = [
+        OpeningRoll(3, 1),
+        Move("", ""),
+        Double(),
+        Take(),
+        Resign(Color.BLACK, Win.GAMMON),
+        AcceptResign(),
+    ]
     cases: list[tuple[int, list[Event]]] = [
         (5, white_takes_then_black_resigns),
         (5, [OpeningRoll(1, 3), Move("", ""), Double(), Take(), Resign(Color.BLACK, Win.SINGLE), AcceptResign()]),
@@ -302,7 +330,11 @@ def test_black_opening_leaves_the_left_column_empty() -> None:
 
 def test_cube_lines_and_drop_layout() -> None:
     moves = {1: "8/5 6/5"}
-    record = play_out(5, [OpeningRoll(3, 1), Move("", ""), Double(), Take(), Roll((6, 6)), Move("", ""), Double(), Drop()], plays=moves)
+    record = play_out(
+        5,
+        [OpeningRoll(3, 1), Move("", ""), Double(), Take(), Roll((6, 6)), Move("", ""), Double(), Drop()],
+        plays=moves,
+    )
     lines = export_mat("alice", "bob", 5, record).splitlines()
     assert columns(lines[4]) == ("1)", "31: 8/5 6/5", "Doubles => 2")
     assert lines[4][34:] == "Doubles => 2"  # a cube action is indented one more, as gnubg writes it
@@ -344,7 +376,9 @@ def test_resigning_on_the_opening_roll_keeps_the_roll() -> None:
 
 def test_numbered_lines_are_padded_like_gnubgs() -> None:
     # A short line would let the importer read the end of the line before it again.
-    record = play_out(5, [OpeningRoll(3, 1), Move("", ""), Double(), Take(), Resign(Color.BLACK, Win.SINGLE), AcceptResign()])
+    record = play_out(
+        5, [OpeningRoll(3, 1), Move("", ""), Double(), Take(), Resign(Color.BLACK, Win.SINGLE), AcceptResign()]
+    )
     lines = export_mat("alice", "bob", 5, record).splitlines()
     assert lines[5] == "  2)  Takes" + " " * 22
     assert all(len(line) >= 33 for line in lines if re.match(r"\s*\d+\) ", line))

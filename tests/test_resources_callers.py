@@ -14,11 +14,12 @@ import asyncio
 import time
 
 import pytest
+from rawtelnet import RawCaller, login
+from serverproc import ServerProcess
 
 from bgdoor.rules.game import Color
 from bgdoor.service import Service
-from rawtelnet import RawCaller, login
-from serverproc import ServerProcess
+from bgdoor.transport import telnet
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -142,8 +143,6 @@ class _StuckWriter:
 
 
 async def test_a_stalled_write_and_an_unflushed_close_end_in_an_abort(monkeypatch):
-    from bgdoor.transport import telnet
-
     writer = _StuckWriter()
     transport = writer.transport
     link = telnet.TelnetLink(reader=None, writer=writer, stall_timeout=0.2)
@@ -197,12 +196,14 @@ async def test_a_flood_costs_bounded_memory_and_others_are_served(tmp_path):
             sent += len(chunk)
             try:
                 await asyncio.wait_for(flooder.drain(), timeout=0.5)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass  # the server is not reading: the flood waits in TCP
             peak = max(peak, srv.rss_kb())
         await meanwhile
-        print(f"\nflood: {sent / 1e6:.1f} MB offered in 5 s; server RSS {rss_before / 1024:.1f} MB before, "
-              f"peak {peak / 1024:.1f} MB; meanwhile {len(served)} rounds of others served, slowest {max(served):.2f} s")
+        print(
+            f"\nflood: {sent / 1e6:.1f} MB offered in 5 s; server RSS {rss_before / 1024:.1f} MB before, "
+            f"peak {peak / 1024:.1f} MB; meanwhile {len(served)} rounds of others served, slowest {max(served):.2f} s"
+        )
         assert peak - rss_before < 10 * 1024, "the flood grew the server by 10 MB or more"
         assert served and max(served) < 30
         assert srv.alive()

@@ -15,7 +15,6 @@ import random
 import time
 
 import pytest
-
 from rawtelnet import RawCaller
 from serverproc import ServerProcess
 
@@ -70,7 +69,9 @@ async def settled(srv: ServerProcess, sockets: int, timeout: float = 60.0) -> No
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         log = srv.stderr()
-        if srv.socket_count() <= sockets and log.count("bgdoor.telnet: connect ") == log.count("bgdoor.telnet: disconnect "):
+        if srv.socket_count() <= sockets and log.count("bgdoor.telnet: connect ") == log.count(
+            "bgdoor.telnet: disconnect "
+        ):
             return
         await asyncio.sleep(0.2)
 
@@ -91,8 +92,10 @@ async def test_a_thousand_calls_leave_memory_and_sockets_where_they_were(tmp_pat
         await settled(srv, sockets_before)
         await asyncio.sleep(1)
         rss_after, fds_after, sockets_after = srv.rss_kb(), srv.fd_count(), srv.socket_count()
-        print(f"\n{CYCLES} calls in {took:.1f} s {counts}: RSS {rss_before} -> {rss_after} kB, "
-              f"descriptors {fds_before} -> {fds_after}, sockets {sockets_before} -> {sockets_after}")
+        print(
+            f"\n{CYCLES} calls in {took:.1f} s {counts}: RSS {rss_before} -> {rss_after} kB, "
+            f"descriptors {fds_before} -> {fds_after}, sockets {sockets_before} -> {sockets_after}"
+        )
         assert sum(counts.values()) == CYCLES
         assert sockets_after == sockets_before == listening
         assert fds_after <= fds_before

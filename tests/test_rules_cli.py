@@ -5,10 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from test_rules_support import random_game_positions
+
 from bgdoor.rules.moves import legal_plays
 from bgdoor.rules.parse import parse_play
 from bgdoor.rules.position import Position
-from test_rules_support import random_game_positions
 
 START_ID = "4HPwATDgc/ABMA"
 
@@ -52,7 +53,7 @@ def test_batch() -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == len(cases)
-    for line, (pos, dice) in zip(lines, cases):
+    for line, (pos, dice) in zip(lines, cases, strict=True):
         ids = sorted(p.position.id for p in legal_plays(pos, dice))
         assert line == (" ".join(ids) if ids else "-")
 

@@ -11,10 +11,10 @@ one to one with our remaining plays.
 from __future__ import annotations
 
 import pytest
+from test_rules_support import board, random_game_positions, reference_step
 
 from bgdoor.rules.moves import legal_plays
 from bgdoor.rules.position import Position
-from test_rules_support import board, random_game_positions, reference_step
 
 gnubg = pytest.importorskip("gnubg")
 

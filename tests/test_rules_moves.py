@@ -8,10 +8,10 @@ point 18 the mover cannot land on.
 from __future__ import annotations
 
 from hypothesis import given, settings
+from test_rules_support import board, dice_rolls, positions, reference_plays, reference_step
 
 from bgdoor.rules.moves import Move, Play, legal_plays, notation, play_count
 from bgdoor.rules.position import Position
-from test_rules_support import board, dice_rolls, positions, reference_plays, reference_step
 
 
 def texts(pos: Position, dice: tuple[int, int]) -> set[str]:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from test_rules_support import board, random_game_positions
 
 from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.parse import IllegalPlay, forfeit, parse_play
 from bgdoor.rules.position import Position
-from test_rules_support import board, random_game_positions
 
 START = Position.start()
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from test_rules_support import board, dice_rolls, positions, random_game_positions
 
 from bgdoor.rules.moves import legal_plays
-from bgdoor.rules.position import CHECKERS, Position, PositionError
-from test_rules_support import board, dice_rolls, positions, random_game_positions
+from bgdoor.rules.position import CHECKERS, Position, PositionError, _encode
 
 START_ID = "4HPwATDgc/ABMA"
 
@@ -66,8 +66,6 @@ def test_id_with_both_sides_on_one_point_raises() -> None:
     opp = (0,) * 23 + (1, 0)
     with pytest.raises(PositionError):
         Position(me, opp)
-    from bgdoor.rules.position import _encode
-
     with pytest.raises(PositionError):
         Position.from_id(_encode(opp, me))
 

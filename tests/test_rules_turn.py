@@ -7,12 +7,12 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_rules_support import board, dice_rolls, positions, random_game_positions
 
 from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.parse import IllegalPlay, forfeit
 from bgdoor.rules.position import Position
 from bgdoor.rules.turn import Turn
-from test_rules_support import board, dice_rolls, positions, random_game_positions
 
 
 def refused(turn: Turn, src: int, dst: int) -> str:

@@ -20,8 +20,7 @@ from sqlalchemy.orm import Session
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase
-from bgdoor.service import GameChanged, Service, ServiceError, StorageError
-from bgdoor.service import core
+from bgdoor.service import GameChanged, Service, ServiceError, StorageError, core
 from bgdoor.service.core import derive
 from bgdoor.store import db
 from bgdoor.store.models import Game, GameEvent
@@ -103,7 +102,9 @@ def test_the_version_check_is_in_the_update(db_url):
         with Session(svc._writer) as s, s.begin():
             g = s.get(Game, gid)
             seen = g.version
-            s.execute(Game.__table__.update().where(Game.__table__.c.id == gid).values(version=seen + 1))  # another writer
+            s.execute(
+                Game.__table__.update().where(Game.__table__.c.id == gid).values(version=seen + 1)
+            )  # another writer
             with pytest.raises(GameChanged):
                 svc._bump(s, g, seen, {"phase": "opening"})
 
@@ -169,14 +170,19 @@ def test_many_nodes_on_one_sqlite_file(tmp_path):
     rolls = sum((r["rolls"] for r in reports), Counter())
     moves = sum((r["moves"] for r in reports), Counter())
     changed = sum(r["changed"] for r in reports)
-    print(f"\n{NODES} nodes, {HAMMER_SECONDS:g} s: {sum(moves.values())} plays and {sum(rolls.values())} rolls applied, {changed} refused as GameChanged")
+    print(
+        f"\n{NODES} nodes, {HAMMER_SECONDS:g} s: {sum(moves.values())} plays and {sum(rolls.values())} rolls applied, "
+        f"{changed} refused as GameChanged"
+    )
     assert sum(moves.values()) > 20  # it really did play
     with Service(url) as svc, Session(svc.engine) as s:
         for gid in games:
             g = s.get(Game, gid)
             rows = s.scalars(select(GameEvent).where(GameEvent.game_id == gid).order_by(GameEvent.seq)).all()
             types = Counter(r.type for r in rows)
-            decisive_openings = sum(1 for r in rows if r.type == "opening_roll" and r.payload["white"] != r.payload["black"])
+            decisive_openings = sum(
+                1 for r in rows if r.type == "opening_roll" and r.payload["white"] != r.payload["black"]
+            )
             # Every turn reported applied is in the record exactly once, and nothing else is.
             assert types["play"] == moves[gid]
             assert types["roll"] + decisive_openings == rolls[gid]

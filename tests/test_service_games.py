@@ -109,7 +109,13 @@ def test_open_seat_is_joined(svc):
     with pytest.raises(NotFound):
         svc.join_game(cy, 12345)
     summary = svc.games_in_progress()[0]
-    assert (summary.white, summary.black, summary.status, summary.length, summary.score) == ("Bea", "Ann", "active", 5, (0, 0))
+    assert (summary.white, summary.black, summary.status, summary.length, summary.score) == (
+        "Bea",
+        "Ann",
+        "active",
+        5,
+        (0, 0),
+    )
 
 
 def test_begin_against_a_named_player_or_a_bot(svc):
@@ -189,7 +195,10 @@ def test_a_turn_by_notation_or_by_position_id(svc):
 BAD_INPUT = {
     "unknown game": (NotFound, lambda svc, gid, w, b, v: svc.submit_turn(w, gid + 1000, v, "8/5 6/5")),
     "out of turn": (NotYourTurn, lambda svc, gid, w, b, v: svc.submit_turn(b, gid, v, "8/5 6/5")),
-    "not seated": (NotYourTurn, lambda svc, gid, w, b, v: svc.submit_turn(svc.enter_from_door("Kibitz").id, gid, v, "8/5 6/5")),
+    "not seated": (
+        NotYourTurn,
+        lambda svc, gid, w, b, v: svc.submit_turn(svc.enter_from_door("Kibitz").id, gid, v, "8/5 6/5"),
+    ),
     "illegal play": (IllegalAction, lambda svc, gid, w, b, v: svc.submit_turn(w, gid, v, "24/20 6/5")),
     "not a play": (IllegalAction, lambda svc, gid, w, b, v: svc.submit_turn(w, gid, v, "gibberish")),
     "no play given": (IllegalAction, lambda svc, gid, w, b, v: svc.submit_turn(w, gid, v, "")),
@@ -304,7 +313,10 @@ def test_a_finished_match_is_rated(db_url):
         assert loser.rating == pytest.approx(1500 - change.loser_loss)
         assert winner.experience == loser.experience == 1
         rows = svc.rankings()
-        assert [(r.rank, r.handle, r.wins, r.losses, r.gammons) for r in rows] == [(1, "White", 1, 0, 1), (2, "Black", 0, 1, 0)]
+        assert [(r.rank, r.handle, r.wins, r.losses, r.gammons) for r in rows] == [
+            (1, "White", 1, 0, 1),
+            (2, "Black", 0, 1, 0),
+        ]
         assert rows[0].last_played == clock.now
         page = svc.player_page("white")
         assert (page.games, page.wins, page.losses, page.gammons, page.backgammons) == (1, 1, 0, 1, 0)

@@ -11,6 +11,7 @@ import sys
 import textwrap
 from datetime import UTC, datetime
 
+import alembic.op
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -49,8 +50,6 @@ def test_models_agree_with_migrations(db_url):
 
 
 def test_failed_migration_rolls_back_whole(db_url, monkeypatch):
-    import alembic.op
-
     engine = db.make_engine(db_url)
     real = alembic.op.create_index
     calls = []

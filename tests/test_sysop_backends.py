@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from test_sysop_support import World, check_record, populate, scripted
 
 from bgdoor.rules.game import Color
 from bgdoor.service import HandleTaken, NotFound, Service
 from bgdoor.service.sysop import DELETED_NAME, PlayerInGames, Sysop
-from test_sysop_support import World, check_record, populate, scripted
 
 
 @pytest.fixture
@@ -39,7 +39,8 @@ def test_changes(door: tuple[Service, World]) -> None:
     with pytest.raises(HandleTaken):
         sysop.rename("carol", "ALICE")
     assert sysop.rename("carol", "Caroline") == "player carol (player 3) renamed Caroline\n" + (
-        "Caroline plays through the BBS door: the caller's BBS alias must now be Caroline, or their next visit makes a new player"
+        "Caroline plays through the BBS door: the caller's BBS alias must now be Caroline, "
+        "or their next visit makes a new player"
     )
     assert svc.game(world.stale).white == "Caroline"  # this process sees the new handle at once
 

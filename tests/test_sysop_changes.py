@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
+from test_sysop_support import World, check_record, fresh_world
 
 from bgdoor import cli
 from bgdoor.rules.game import Color
 from bgdoor.service import HandleTaken, LoginFailed, NotFound, Service
 from bgdoor.service.sysop import DELETED_NAME, PlayerInGames, Sysop
 from bgdoor.store.models import Game, GameEvent, Player, RatingEntry
-from test_sysop_support import World, check_record, fresh_world
 
 
 @pytest.fixture
@@ -26,7 +26,9 @@ def world(tmp_path: Path) -> World:
     return fresh_world(tmp_path)
 
 
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World, *args: str, answer: str = "") -> tuple[int, str, str]:
+def run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World, *args: str, answer: str = ""
+) -> tuple[int, str, str]:
     monkeypatch.setattr("sys.stdin", io.StringIO(answer))
     code = cli.main(["sysop", "--db", world.url, *args])
     out, err = capsys.readouterr()
@@ -49,7 +51,11 @@ def declined(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
     for answer in ("n\n", "", "yes please\n"):  # no, end of input, and anything but y/yes
         code, out, err = run(capsys, monkeypatch, world, *args, answer=answer)
         assert code == 1 and err == ""
-        assert out.startswith("This will change:\n") and "Go ahead? [y/N]" in out and out.endswith("Nothing was changed.\n")
+        assert (
+            out.startswith("This will change:\n")
+            and "Go ahead? [y/N]" in out
+            and out.endswith("Nothing was changed.\n")
+        )
         assert dump(world) == before
     return out
 
@@ -69,7 +75,9 @@ def test_password_given(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
             svc.login("alice", "alice-pw")
 
 
-def test_password_generated_is_shown_once_and_works(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World) -> None:
+def test_password_generated_is_shown_once_and_works(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
     code, out, _ = run(capsys, monkeypatch, world, "password", "bob", "--yes")
     assert code == 0
     lines = out.splitlines()
@@ -113,16 +121,21 @@ def test_rename(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPa
     assert "Alicia" in run(capsys, monkeypatch, world, "games", "--status", "finished")[1]
 
 
-def test_rename_a_door_player_warns_about_the_alias(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World) -> None:
+def test_rename_a_door_player_warns_about_the_alias(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
     code, out, _ = run(capsys, monkeypatch, world, "rename", "dave", "David", "--yes")
     assert code == 0
     assert out.splitlines() == [
         "player dave (player 4) renamed David",
-        "David plays through the BBS door: the caller's BBS alias must now be David, or their next visit makes a new player",
+        "David plays through the BBS door: the caller's BBS alias must now be David, "
+        "or their next visit makes a new player",
     ]
 
 
-def test_rename_only_changing_case_is_allowed(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World) -> None:
+def test_rename_only_changing_case_is_allowed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
     assert run(capsys, monkeypatch, world, "rename", "alice", "ALICE", "-y")[0] == 0
     with Service(world.url) as svc:
         assert svc.player_page("alice").player.handle == "ALICE"
@@ -140,14 +153,18 @@ def test_rename_only_changing_case_is_allowed(capsys: pytest.CaptureFixture[str]
         ("alice", "alice is already called that"),
     ],
 )
-def test_rename_refusals(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World, new: str, why: str) -> None:
+def test_rename_refusals(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World, new: str, why: str
+) -> None:
     before = dump(world)
     code, out, err = run(capsys, monkeypatch, world, "rename", "alice", new, "--yes")
     assert (code, out, err) == (1, "", f"bgdoor sysop: {why}\n")
     assert dump(world) == before
 
 
-def test_a_bot_is_not_renamed(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World) -> None:
+def test_a_bot_is_not_renamed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
     code, _, err = run(capsys, monkeypatch, world, "rename", "Computer", "Robot", "--yes")
     assert code == 1 and "computer player" in err
 
@@ -155,7 +172,9 @@ def test_a_bot_is_not_renamed(capsys: pytest.CaptureFixture[str], monkeypatch: p
 # ------------------------------------------------------------- delete-player
 
 
-def test_delete_a_player_without_games_removes_the_row(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World) -> None:
+def test_delete_a_player_without_games_removes_the_row(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
     declined(capsys, monkeypatch, world, "delete-player", "erin")
     code, out, _ = run(capsys, monkeypatch, world, "delete-player", "erin", answer="Y\n")
     assert code == 0
@@ -165,17 +184,24 @@ def test_delete_a_player_without_games_removes_the_row(capsys: pytest.CaptureFix
         assert not svc.handle_exists("erin")
 
 
-def test_a_player_in_unfinished_games_needs_force(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World) -> None:
+def test_a_player_in_unfinished_games_needs_force(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
     before = dump(world)
     code, out, err = run(capsys, monkeypatch, world, "delete-player", "dave", "--yes")
     assert code == 1 and out == ""
     assert len(err.splitlines()) == 1
-    assert err.startswith(f"bgdoor sysop: dave sits in unfinished games {world.stale}, {world.waiting}, {world.recent}; nothing was changed")
+    assert err.startswith(
+        f"bgdoor sysop: dave sits in unfinished games {world.stale}, {world.waiting}, {world.recent}; "
+        "nothing was changed"
+    )
     assert "--force" in err
     assert dump(world) == before
 
 
-def test_delete_player_with_force(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World) -> None:
+def test_delete_player_with_force(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
     preview = declined(capsys, monkeypatch, world, "delete-player", "dave", "--force")
     code, out, err = run(capsys, monkeypatch, world, "delete-player", "dave", "--force", answer="y\n")
     assert code == 0 and err == ""
@@ -205,7 +231,9 @@ def test_delete_player_with_force(capsys: pytest.CaptureFixture[str], monkeypatc
         assert svc.enter_from_door("dave").id != 4  # a new dave is a new player
         with Session(svc.engine) as s:
             tomb = s.get(Player, 4)
-            assert tomb is not None and tomb.handle == DELETED_NAME and tomb.password_hash is None and tomb.experience == 0
+            assert (
+                tomb is not None and tomb.handle == DELETED_NAME and tomb.password_hash is None and tomb.experience == 0
+            )
             # The opponents' rating history still names their opponent.
             assert s.scalar(select(func.count()).select_from(RatingEntry).where(RatingEntry.opponent_id == 4)) == 3
     listed = run(capsys, monkeypatch, world, "players")[1]
@@ -231,7 +259,9 @@ def test_the_refusal_names_the_games(world: World) -> None:
 # --------------------------------------------------------------- delete-game
 
 
-def test_delete_a_finished_game(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World) -> None:
+def test_delete_a_finished_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
     with Service(world.url) as svc:
         before = {p.handle: p.rating for p in svc.rankings(limit=100)}
     declined(capsys, monkeypatch, world, "delete-game", str(world.match))
@@ -239,7 +269,11 @@ def test_delete_a_finished_game(capsys: pytest.CaptureFixture[str], monkeypatch:
     assert code == 0
     lines = out.split("Go ahead? [y/N] \n", 1)[1].splitlines()
     assert lines[0].startswith(f"game {world.match} (finished 3-point match, alice v bob) deleted with its ")
-    assert lines[1] == "its 2 rating-history entries deleted; the ratings and win/loss counts the match gave alice and bob stay as they are"
+    assert (
+        lines[1]
+        == "its 2 rating-history entries deleted; "
+        "the ratings and win/loss counts the match gave alice and bob stay as they are"
+    )
     with Service(world.url) as svc, Session(svc.engine) as s:
         assert s.get(Game, world.match) is None
         assert s.scalar(select(func.count()).select_from(GameEvent).where(GameEvent.game_id == world.match)) == 0
@@ -252,7 +286,9 @@ def test_delete_an_open_game(capsys: pytest.CaptureFixture[str], monkeypatch: py
     assert code == 0
     assert out == f"game {world.waiting} (open 5-point match, (open seat) v dave) deleted with its 0 events\n"
     listed = run(capsys, monkeypatch, world, "games")[1].splitlines()[2:-1]  # past the header, before the count
-    assert sorted(int(line.split()[0]) for line in listed) == sorted({world.match, *world.quick, world.stale, world.recent})
+    assert sorted(int(line.split()[0]) for line in listed) == sorted(
+        {world.match, *world.quick, world.stale, world.recent}
+    )
 
 
 # ------------------------------------------------------------- forfeit-stale

@@ -6,11 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
+from test_sysop_support import World, fresh_world
 
 from bgdoor import cli
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop, event_text
-from test_sysop_support import World, fresh_world
 
 
 @pytest.fixture
@@ -57,7 +57,12 @@ def test_games_filters(capsys: pytest.CaptureFixture[str], world: World) -> None
     assert ids(out) == [world.recent, world.waiting, world.stale, *reversed(world.quick), world.match]  # latest first
     assert ids(run(capsys, world, "games", "--status", "finished")[1]) == [*reversed(world.quick), world.match]
     assert ids(run(capsys, world, "games", "--status", "open")[1]) == [world.waiting]
-    assert ids(run(capsys, world, "games", "--player", "DAVE")[1]) == [world.recent, world.waiting, world.stale, world.quick[0]]
+    assert ids(run(capsys, world, "games", "--player", "DAVE")[1]) == [
+        world.recent,
+        world.waiting,
+        world.stale,
+        world.quick[0],
+    ]
     assert ids(run(capsys, world, "games", "--stale", "10")[1]) == [world.waiting, world.stale]
     assert ids(run(capsys, world, "games", "--stale", "25")[1]) == [world.stale]
     assert ids(run(capsys, world, "games", "--stale", "10", "--player", "carol")[1]) == [world.stale]
@@ -94,15 +99,26 @@ def test_event_text_for_the_system_events() -> None:
     assert event_text({"type": "forfeit", "loser": "black", "reason": "time"}) == "black forfeits the match (time)"
     assert event_text({"type": "play", "notation": "", "position": ""}) == "cannot move"
     assert event_text({"type": "resign", "by": "white", "win": "gammon"}) == "white offers to resign a gammon"
-    assert event_text({"type": "win", "winner": "black", "points": 1, "win": "single", "how": "resign"}) == "black wins 1 point (single, resign)"
+    assert (
+        event_text({"type": "win", "winner": "black", "points": 1, "win": "single", "how": "resign"})
+        == "black wins 1 point (single, resign)"
+    )
 
 
 @pytest.mark.parametrize(
     "args",
-    [["game", "999"], ["games", "--player", "nobody"], ["password", "nobody", "--yes"], ["rename", "nobody", "somebody"],
-     ["delete-player", "nobody"], ["delete-game", "999"]],
+    [
+        ["game", "999"],
+        ["games", "--player", "nobody"],
+        ["password", "nobody", "--yes"],
+        ["rename", "nobody", "somebody"],
+        ["delete-player", "nobody"],
+        ["delete-game", "999"],
+    ],
 )
-def test_unknown_player_or_game_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], world: World, args: list[str]) -> None:
+def test_unknown_player_or_game_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], world: World, args: list[str]
+) -> None:
     code, out, err = run(capsys, world, *args)
     assert code == 2
     assert out == ""  # not even the confirmation: the name is checked first
@@ -110,7 +126,9 @@ def test_unknown_player_or_game_is_one_line_and_status_2(capsys: pytest.CaptureF
     assert ("nobody" in err) or ("999" in err)
 
 
-def test_options_after_the_action_and_a_bad_database(capsys: pytest.CaptureFixture[str], world: World, tmp_path: Path) -> None:
+def test_options_after_the_action_and_a_bad_database(
+    capsys: pytest.CaptureFixture[str], world: World, tmp_path: Path
+) -> None:
     assert cli.main(["sysop", "players", "--db", world.url]) == 0
     assert "alice" in capsys.readouterr().out
     config = tmp_path / "door.cfg"

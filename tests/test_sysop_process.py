@@ -10,12 +10,12 @@ from typing import Any
 
 import pyte
 import pytest
+from test_sysop_support import World, bgdoor, fresh_world
 
 from bgdoor.records.bulletin import ROWS_PER_SCREEN
 from bgdoor.rules.game import Color
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop
-from test_sysop_support import World, bgdoor, fresh_world
 
 GNUBG_PLAYER = {Color.WHITE: "X", Color.BLACK: "O"}
 
@@ -49,9 +49,14 @@ def test_delete_game_asks_on_stdin(world: World, tmp_path: Path) -> None:
     assert done.returncode == 1 and done.stdout.endswith("Nothing was changed.\n")
     done = bgdoor(*args, stdin="y\n", cwd=tmp_path)
     assert done.returncode == 0 and done.stderr == ""
-    assert done.stdout.splitlines()[-1] == f"game {world.recent} (active 3-point match, bob v dave) deleted with its 1 event"
+    assert (
+        done.stdout.splitlines()[-1]
+        == f"game {world.recent} (active 3-point match, bob v dave) deleted with its 1 event"
+    )
     done = bgdoor(*args, stdin="y\n", cwd=tmp_path)
-    assert done.returncode == 2 and done.stdout == "" and done.stderr == f"bgdoor sysop: there is no game {world.recent}\n"
+    assert (
+        done.returncode == 2 and done.stdout == "" and done.stderr == f"bgdoor sysop: there is no game {world.recent}\n"
+    )
 
 
 def test_unknown_player_from_the_shell(world: World, tmp_path: Path) -> None:
@@ -61,7 +66,10 @@ def test_unknown_player_from_the_shell(world: World, tmp_path: Path) -> None:
 
 
 def test_the_sysop_tools_stay_out_of_bgdoor_plays() -> None:
-    code = "import sys; from bgdoor import cli; cli.build_parser(); print(sorted(m for m in sys.modules if m.startswith(('sqlalchemy', 'bgdoor.service'))))"
+    code = (
+        "import sys; from bgdoor import cli; cli.build_parser(); "
+        "print(sorted(m for m in sys.modules if m.startswith(('sqlalchemy', 'bgdoor.service'))))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]", done.stderr
 
@@ -72,7 +80,9 @@ def test_the_sysop_tools_stay_out_of_bgdoor_plays() -> None:
 def test_bulletin_shows_the_ranked_names(world: World, tmp_path: Path) -> None:
     out = tmp_path / "bulletins" / "bgscores.ans"
     out.parent.mkdir()
-    done = bgdoor("bulletin", "--db", world.url, "-o", str(out), "--title", "Backgammon at the Rusty Modem", cwd=tmp_path)
+    done = bgdoor(
+        "bulletin", "--db", world.url, "-o", str(out), "--title", "Backgammon at the Rusty Modem", cwd=tmp_path
+    )
     assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
     assert [p.name for p in out.parent.iterdir()] == ["bgscores.ans"]  # no temporary file left behind
     data = out.read_bytes()
@@ -82,7 +92,9 @@ def test_bulletin_shows_the_ranked_names(world: World, tmp_path: Path) -> None:
         ranking = svc.rankings(limit=ROWS_PER_SCREEN)
     where = []
     for row in ranking:
-        line = next(i for i, text in enumerate(display) if re.search(rf"\b{row.rank}\.\s+{re.escape(row.handle)}\s", text))
+        line = next(
+            i for i, text in enumerate(display) if re.search(rf"\b{row.rank}\.\s+{re.escape(row.handle)}\s", text)
+        )
         assert f"{row.rating:.1f}" in display[line] and f"{row.wins}-{row.losses}" in display[line]
         where.append(line)
     assert where == sorted(where) and len(ranking) == 4  # alice, bob, carol and dave have rated matches
@@ -90,7 +102,9 @@ def test_bulletin_shows_the_ranked_names(world: World, tmp_path: Path) -> None:
     assert "4 players" in display[where[-1] + 2]
 
     # Standard output, without -o, is the same bulletin (its time stamp aside).
-    done = subprocess.run([sys.executable, "-m", "bgdoor", "bulletin", "--db", world.url], capture_output=True, timeout=60, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "bgdoor", "bulletin", "--db", world.url], capture_output=True, timeout=60, cwd=tmp_path
+    )
     assert done.returncode == 0
     assert show(done.stdout, "cp437")[2 : where[-1] + 2] == display[2 : where[-1] + 2]
 
@@ -98,7 +112,9 @@ def test_bulletin_shows_the_ranked_names(world: World, tmp_path: Path) -> None:
 def test_bulletin_top_and_charsets(world: World, tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bgdoor", "bulletin", "--db", world.url, "--top", "2", "--charset", "ascii"],
-        capture_output=True, timeout=60, cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+        cwd=tmp_path,
     )
     assert done.returncode == 0 and b"\x1b" not in done.stdout
     text = done.stdout.decode("ascii")
@@ -106,7 +122,10 @@ def test_bulletin_top_and_charsets(world: World, tmp_path: Path) -> None:
         first, second, third = (r.handle for r in svc.rankings(limit=3))
     assert re.search(rf"1\.\s+{first}\s", text) and re.search(rf"2\.\s+{second}\s", text) and third not in text
     done = subprocess.run(
-        [sys.executable, "-m", "bgdoor", "bulletin", "--db", world.url, "--charset", "utf8"], capture_output=True, timeout=60, cwd=tmp_path
+        [sys.executable, "-m", "bgdoor", "bulletin", "--db", world.url, "--charset", "utf8"],
+        capture_output=True,
+        timeout=60,
+        cwd=tmp_path,
     )
     assert done.returncode == 0 and "═" in done.stdout.decode("utf-8")
     bad = bgdoor("bulletin", "--db", world.url, "--top", "0", cwd=tmp_path)
@@ -124,7 +143,9 @@ def gnubg() -> Any:
     return module
 
 
-def test_export_round_trips_through_gnubg(world: World, tmp_path: Path, gnubg: Any, capfd: pytest.CaptureFixture[str]) -> None:
+def test_export_round_trips_through_gnubg(
+    world: World, tmp_path: Path, gnubg: Any, capfd: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "alice-bob.mat"
     done = bgdoor("export", str(world.match), "--db", world.url, "-o", str(path), cwd=tmp_path)
     assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
@@ -149,7 +170,10 @@ def test_export_round_trips_through_gnubg(world: World, tmp_path: Path, gnubg: A
         assert got["info"]["points-won"] == result.points
     last = games[-1]["info"]
     won = last["points-won"]
-    assert (last["score-X"] + (won if last["winner"] == "X" else 0), last["score-O"] + (won if last["winner"] == "O" else 0)) == final.score
+    assert (
+        last["score-X"] + (won if last["winner"] == "X" else 0),
+        last["score-O"] + (won if last["winner"] == "O" else 0),
+    ) == final.score
 
 
 def test_export_to_stdout_and_unknown_game(world: World, tmp_path: Path) -> None:

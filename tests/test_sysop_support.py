@@ -54,7 +54,9 @@ def play_to_the_end(svc: Service, game_id: int, ids: dict[Color, int], rng: rand
         if st.over:
             return
         who = ids[st.actor or Color.WHITE]
-        if st.phase is Phase.OPENING or (st.phase is Phase.ROLL and not (st.can_double() and st.cube == 1 and rng.random() < 0.08)):
+        if st.phase is Phase.OPENING or (
+            st.phase is Phase.ROLL and not (st.can_double() and st.cube == 1 and rng.random() < 0.08)
+        ):
             svc.roll(who, game_id, view.version)
         elif st.phase is Phase.ROLL:
             svc.double(who, game_id, view.version)
@@ -141,10 +143,14 @@ def check_record(svc: Service, game_id: int) -> None:
     with Session(svc.engine) as s:
         g = s.get(Game, game_id)
         assert g is not None
-        payloads = list(s.scalars(select(GameEvent.payload).where(GameEvent.game_id == game_id).order_by(GameEvent.seq)))
+        payloads = list(
+            s.scalars(select(GameEvent.payload).where(GameEvent.game_id == game_id).order_by(GameEvent.seq))
+        )
     state, _ = derive(g.length, payloads)
     assert svc.game(game_id).state == state
 
 
 def bgdoor(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bgdoor", *args], input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "bgdoor", *args], input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd
+    )

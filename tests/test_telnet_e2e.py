@@ -8,13 +8,13 @@ import time
 from collections import deque
 
 import pytest
+from harness import Caller, call, login, running_server
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase
 from bgdoor.rules.moves import legal_plays
 from bgdoor.service import Service
 from bgdoor.ui.board import move_cursor
-from harness import Caller, call, login, running_server
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -264,7 +264,8 @@ async def test_whole_game_to_the_end_and_rankings(tmp_path):
             try:
                 await wait_version(db, 1, version, timeout=15)
             except AssertionError:
-                raise AssertionError(f"stuck at {st.phase} {st.dice} {st.position.id}:\n{alice.text}\n{bob.text}") from None
+                stuck = f"stuck at {st.phase} {st.dice} {st.position.id}"
+                raise AssertionError(f"{stuck}:\n{alice.text}\n{bob.text}") from None
         assert turns > 20 and bear_offs > 0
         winner = view.state.winner
         assert winner is not None

@@ -41,7 +41,12 @@ def test_continuation_lines_are_joined_before_wrapping() -> None:
 
 def test_key_lines_and_tables_stand_alone() -> None:
     text = "  D)ouble offers the cube before you roll.\n  T)ake or D)rop answers a double."
-    assert wrap(text, 30) == ["  D)ouble offers the cube", "  before you roll.", "  T)ake or D)rop answers a", "  double."]
+    assert wrap(text, 30) == [
+        "  D)ouble offers the cube",
+        "  before you roll.",
+        "  T)ake or D)rop answers a",
+        "  double.",
+    ]
     table = "      8 up      2 down      4 left      6 right\n      7 9 1 3 move diagonally"
     assert wrap(table, 40)[-1] == "      7 9 1 3 move diagonally"
 

@@ -16,9 +16,11 @@ from bgdoor.config import Config, ConfigError, load_config
 from bgdoor.rules import Position, PositionError, legal_plays
 
 if TYPE_CHECKING:
+    from bgdoor.bot.runner import BotRunner
     from bgdoor.service import Service
     from bgdoor.service.sysop import Sysop
     from bgdoor.service.types import GameSummary
+    from bgdoor.ui.runtime import Runtime
 
 
 def _parse_dice(text: str) -> tuple[int, int]:
@@ -83,7 +85,7 @@ def _open_service(config: Config) -> Service:
     return Service(config.database_url)
 
 
-def _make_bot(service: Service) -> object | None:
+def _make_bot(service: Service) -> BotRunner | None:
     try:
         from bgdoor.bot.runner import BotRunner  # noqa: PLC0415 - the bot is optional
 
@@ -102,7 +104,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"bgdoor serve: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:  # a ServiceError, or a URL SQLAlchemy cannot use
+    except Exception as exc:  # noqa: BLE001 - a ServiceError, or a URL SQLAlchemy cannot use
         print(f"bgdoor serve: cannot open the database: {exc}", file=sys.stderr)
         return 2
     if args.host is not None:
@@ -168,16 +170,16 @@ def cmd_door(args: argparse.Namespace) -> int:
     return run_door(info, link, config, node=args.node, log_file=args.log)
 
 
-async def _forfeit_loop(runtime: object, config: Config, log: logging.Logger) -> None:
+async def _forfeit_loop(runtime: Runtime, config: Config, log: logging.Logger) -> None:
     """Forfeit games left too long, once at start and then hourly."""
     if config.forfeit_days <= 0:
         return
     while True:
         try:
-            ids = await runtime.service.forfeit_stale(config.forfeit_days)  # type: ignore[attr-defined]
+            ids = await runtime.service.forfeit_stale(config.forfeit_days)
             for game_id in ids:
                 log.info("game %s forfeited: no move for %s days", game_id, config.forfeit_days)
-                runtime.notify(game_id)  # type: ignore[attr-defined]
+                runtime.notify(game_id)
         except Exception:
             log.exception("forfeiting stale games failed")
         await asyncio.sleep(3600)
@@ -194,7 +196,7 @@ def _open_for(args: argparse.Namespace, name: str) -> tuple[Config, Service] | N
         return config, _open_service(config)
     except ConfigError as exc:
         print(f"bgdoor {name}: {exc}", file=sys.stderr)
-    except Exception as exc:  # a ServiceError, or a URL SQLAlchemy cannot use
+    except Exception as exc:  # noqa: BLE001 - a ServiceError, or a URL SQLAlchemy cannot use
         print(f"bgdoor {name}: cannot open the database: {exc}", file=sys.stderr)
     return None
 
@@ -208,7 +210,8 @@ def _table(headers: list[str], rows: list[list[str]], right: tuple[int, ...] = (
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
 
     def line(cells: list[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+        cols = enumerate(zip(cells, widths, strict=True))
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in cols).rstrip()
 
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
@@ -241,10 +244,25 @@ def _change(args: argparse.Namespace, preview: Callable[[], str], act: Callable[
 def _sysop_players(args: argparse.Namespace, sysop: Sysop) -> int:
     rows = sysop.players()
     table = [
-        [str(p.id), p.handle, f"{p.rating:.1f}", f"{p.wins}-{p.losses}", str(p.experience), _when(p.created), _when(p.last_seen), p.login]
+        [
+            str(p.id),
+            p.handle,
+            f"{p.rating:.1f}",
+            f"{p.wins}-{p.losses}",
+            str(p.experience),
+            _when(p.created),
+            _when(p.last_seen),
+            p.login,
+        ]
         for p in rows
     ]
-    print(_table(["ID", "Handle", "Rating", "W-L", "Exp", "Created (UTC)", "Last seen (UTC)", "Login"], table, right=(0, 2, 3, 4)))
+    print(
+        _table(
+            ["ID", "Handle", "Rating", "W-L", "Exp", "Created (UTC)", "Last seen (UTC)", "Login"],
+            table,
+            right=(0, 2, 3, 4),
+        )
+    )
     print(f"{len(rows)} player{'' if len(rows) == 1 else 's'}")
     return 0
 
@@ -263,7 +281,9 @@ def _game_rows(games: list[GameSummary]) -> str:
         ]
         for g in games
     ]
-    return _table(["ID", "Status", "Len", "White", "Black", "Score", "To act", "Last activity (UTC)"], table, right=(0, 2))
+    return _table(
+        ["ID", "Status", "Len", "White", "Black", "Score", "To act", "Last activity (UTC)"], table, right=(0, 2)
+    )
 
 
 def _sysop_games(args: argparse.Namespace, sysop: Sysop) -> int:
@@ -297,7 +317,10 @@ def _sysop_game(args: argparse.Namespace, sysop: Sysop) -> int:
     if not record.events:
         print("No events recorded yet.")
         return 0
-    table = [[str(e.seq), e.when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"), e.player or "(door)", e.color or "-", e.text] for e in record.events]
+    table = [
+        [str(e.seq), e.when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"), e.player or "(door)", e.color or "-", e.text]
+        for e in record.events
+    ]
     print(_table(["Seq", "When (UTC)", "Player", "Side", "Event"], table, right=(0,)))
     return 0
 
@@ -311,7 +334,9 @@ def _sysop_password(args: argparse.Namespace, sysop: Sysop) -> int:
 
 
 def _sysop_rename(args: argparse.Namespace, sysop: Sysop) -> int:
-    return _change(args, lambda: sysop.rename(args.old, args.new, dry_run=True), lambda: sysop.rename(args.old, args.new))
+    return _change(
+        args, lambda: sysop.rename(args.old, args.new, dry_run=True), lambda: sysop.rename(args.old, args.new)
+    )
 
 
 def _sysop_delete_player(args: argparse.Namespace, sysop: Sysop) -> int:
@@ -348,7 +373,9 @@ def _sysop_forfeit_stale(args: argparse.Namespace, sysop: Sysop, config: Config)
     if not args.yes:
         print(f"These games have waited {days:g} days or more for the player to act:")
         print(_game_rows(stale))
-        if not _confirm(f"Forfeit {'it' if len(stale) == 1 else f'all {len(stale)}'}? The player to act loses the match."):
+        if not _confirm(
+            f"Forfeit {'it' if len(stale) == 1 else f'all {len(stale)}'}? The player to act loses the match."
+        ):
             print("Nothing was changed.")
             return 1
     done = sysop.forfeit_stale(days)
@@ -443,10 +470,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_sysop_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _add_sysop_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     def where(p: argparse.ArgumentParser, default: object = None) -> None:
         p.add_argument("--config", default=default, help="configuration file (default: door.cfg if present)")
-        p.add_argument("--db", default=default, help="SQLAlchemy database URL (default: door.cfg's, else sqlite:///data/bgdoor.db)")
+        p.add_argument(
+            "--db", default=default, help="SQLAlchemy database URL (default: door.cfg's, else sqlite:///data/bgdoor.db)"
+        )
 
     # Accepted after the action too; SUPPRESS keeps an action's parser from resetting them.
     after = argparse.ArgumentParser(add_help=False)
@@ -503,7 +532,9 @@ def _add_sysop_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore
     p = sub.add_parser("bulletin", help="write the top players as an ANSI bulletin for the BBS")
     where(p)
     p.add_argument("-o", "--output", metavar="FILE", help="replace FILE atomically (default: standard output)")
-    p.add_argument("--charset", choices=["cp437", "utf8", "ascii"], default="cp437", help="the BBS's character set (default cp437)")
+    p.add_argument(
+        "--charset", choices=["cp437", "utf8", "ascii"], default="cp437", help="the BBS's character set (default cp437)"
+    )
     p.add_argument("--top", type=int, help="how many players (default: one screen's worth, 17)")
     p.add_argument("--title", default="Backgammon Rankings", help="the title line")
     p.set_defaults(func=cmd_bulletin)

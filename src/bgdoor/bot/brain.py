@@ -31,7 +31,7 @@ import numpy as np
 
 from bgdoor.bot.cube import CubeContext, CubeValues, Owner, cube_values, efficiency_for, outcome_values, points_value
 from bgdoor.bot.gnubg_engine import CubeSpec, GnubgEngine, GnubgError
-from bgdoor.bot.net import Net, boards_of
+from bgdoor.bot.net import Floats, Net, boards_of
 from bgdoor.rules.moves import Play, legal_plays
 from bgdoor.rules.position import Position
 
@@ -240,7 +240,9 @@ class Bot:
         theirs = self.net.probabilities(boards_of([p.position for p in plays]))
         return outcome_values(_flip(theirs), ctx)
 
-    def _gnubg_play(self, position: Position, dice: tuple[int, int], plays: list[Play], ctx: CubeContext | None) -> Play:
+    def _gnubg_play(
+        self, position: Position, dice: tuple[int, int], plays: list[Play], ctx: CubeContext | None
+    ) -> Play:
         engine = gnubg_engine()
         spec = None if ctx is None else _spec(ctx)
         move = engine.best_move(position.to_gnubg(), dice, self.level.plies, spec)
@@ -288,7 +290,10 @@ class Bot:
         return self.cube_values(position, c).should_double
 
     def should_take(self, where: Position | MatchState, ctx: CubeContext | Color | None = None) -> bool:
-        """Take the double just offered?  `where` has the doubler on roll; `ctx` is the bot's view, cube not yet turned."""
+        """Take the double just offered?
+
+        `where` has the doubler on roll; `ctx` is the bot's view, cube not yet turned.
+        """
         position, c = _unpack(where, ctx)
         return self.cube_values(position, c.flipped()).should_take
 
@@ -316,13 +321,14 @@ class Bot:
         expected = float(outcome_values(probs[None, :], c)[0])
         return points_value(points, c) >= expected - 1e-9
 
-    def _probabilities(self, position: Position) -> np.ndarray:
+    def _probabilities(self, position: Position) -> Floats:
         if self.level.uses_gnubg:
             try:
-                return np.array(gnubg_engine().probabilities(position.to_gnubg()), dtype=np.float32)
+                return np.asarray(gnubg_engine().probabilities(position.to_gnubg()), dtype=np.float32)
             except GnubgError as exc:
                 self._fallback(exc)
-        return self.net.probabilities(boards_of([position]))[0]
+        probs: Floats = self.net.probabilities(boards_of([position]))[0]  # numpy types a row as Any
+        return probs
 
     def _fallback(self, exc: Exception) -> None:
         if not self._warned:

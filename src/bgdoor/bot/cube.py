@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class CubeContext:
 # ------------------------------------------------------------- match table
 
 
-@lru_cache(maxsize=None)
+@cache
 def _post_crawford(need: int) -> float:
     """The trailer's chance, needing `need`, against a leader needing 1 after the Crawford game.
 
@@ -98,7 +98,7 @@ def _crawford(need: int) -> float:
     return 0.5 * ((1 - g) * _post_crawford(need - 1) + g * _post_crawford(need - 2))
 
 
-@lru_cache(maxsize=None)
+@cache
 def match_winning_chance(me: int, them: int, post_crawford: bool = False) -> float:
     """The chance to win the match, needing `me` points against `them`, before a game starts.
 
@@ -120,7 +120,7 @@ def match_winning_chance(me: int, them: int, post_crawford: bool = False) -> flo
     return _game_value(me, them)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _game_value(me: int, them: int) -> float:
     g = GAMMON_SHARE
     probs = (0.5, 0.5 * g, 0.0, 0.5 * g, 0.0)

@@ -141,7 +141,8 @@ class GnubgEngine:
         gnubg's tuple stops at the first checker borne off (it reads "off" as
         its end marker), so a tuple of odd length is incomplete.
         """
-        reply = self.request({"op": "best", "board": _json_board(board), "dice": list(dice), "plies": plies, "cube": _cube_json(cube)})
+        board_json, cube_json = _json_board(board), _cube_json(cube)
+        reply = self.request({"op": "best", "board": board_json, "dice": list(dice), "plies": plies, "cube": cube_json})
         move = reply.get("move")
         return None if move is None else tuple(int(x) for x in move)
 
@@ -245,16 +246,35 @@ class _Worker:
         return {"equities": eq}
 
     def evaluate(self, req: dict[str, Any]) -> dict[str, Any]:
-        out = self.g.evaluate(_board(req["board"]), self.ci(1, -1, 0, (0, 0), False), self.context(int(req["plies"]), False))
+        out = self.g.evaluate(
+            _board(req["board"]), self.ci(1, -1, 0, (0, 0), False), self.context(int(req["plies"]), False)
+        )
         return {"probs": list(out[:5])}
 
     def cube(self, req: dict[str, Any]) -> dict[str, Any]:
         value, owner, length, score, crawford = req["cube"]
-        nd, dt, dp = self._cube(_board(req["board"]), int(value), int(owner), int(length), tuple(score), bool(crawford), int(req["plies"]), 0)
+        nd, dt, dp = self._cube(
+            _board(req["board"]),
+            int(value),
+            int(owner),
+            int(length),
+            tuple(score),
+            bool(crawford),
+            int(req["plies"]),
+            0,
+        )
         return {"nd": nd, "dt": dt, "dp": dp}
 
     def _cube(
-        self, board: Any, value: int, owner: int, length: int, score: tuple[int, int], crawford: bool, plies: int, depth: int
+        self,
+        board: Any,
+        value: int,
+        owner: int,
+        length: int,
+        score: tuple[int, int],
+        crawford: bool,
+        plies: int,
+        depth: int,
     ) -> tuple[float, float, float]:
         """No double, double/take, double/pass for the side on roll, averaged over its 36 rolls.
 
@@ -324,7 +344,7 @@ def worker_main() -> int:
     try:
         import gnubg  # noqa: PLC0415 - the child exists to import it
     except Exception as exc:  # noqa: BLE001 - any failure means no engine
-        for line in sys.stdin:
+        for _ in sys.stdin:
             channel.write(json.dumps({"error": f"cannot import gnubg: {exc}"}) + "\n")
         return 1
     worker = _Worker(gnubg)

@@ -93,7 +93,7 @@ class Net:
             if i < last:
                 np.maximum(x, 0.0, out=x)
         np.clip(x, -30.0, 30.0, out=x)  # far beyond any probability that matters; avoids exp overflow
-        return (1.0 / (1.0 + np.exp(-x))).astype(np.float32)
+        return np.asarray(1.0 / (1.0 + np.exp(-x)), dtype=np.float32)
 
     def probabilities(self, boards: Boards) -> Floats:
         """Five probabilities per board for its side on roll; finished games are exact."""

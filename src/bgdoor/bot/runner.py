@@ -74,12 +74,14 @@ class BotRunner:
 
     async def _loop(self) -> None:
         loop = asyncio.get_running_loop()
+        wake = self._wake
+        assert wake is not None  # start() made it before starting this loop
         while True:
             try:
-                await asyncio.wait_for(self._wake.wait(), timeout=SWEEP_SECONDS)  # type: ignore[union-attr]
-            except asyncio.TimeoutError:
+                await asyncio.wait_for(wake.wait(), timeout=SWEEP_SECONDS)
+            except TimeoutError:
                 pass
-            self._wake.clear()  # type: ignore[union-attr]
+            wake.clear()
             pending, self._pending = self._pending, set()
             try:
                 changed = await loop.run_in_executor(self._pool, self.play_due, pending)
@@ -109,7 +111,11 @@ class BotRunner:
         for _ in range(MAX_ACTIONS):
             try:
                 view = self.service.game(game_id, bot_id)
-                if view.viewer_color is None or view.state.over or (view.state.actor is not view.viewer_color and view.state.phase is not Phase.OPENING):
+                if (
+                    view.viewer_color is None
+                    or view.state.over
+                    or (view.state.actor is not view.viewer_color and view.state.phase is not Phase.OPENING)
+                ):
                     return acted
                 if view.state.phase is Phase.OPENING and view.state.actor is None and not self._opening_is_ours(view):
                     return acted

@@ -17,7 +17,7 @@ import os
 import tempfile
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bgdoor.service.types import RankRow
@@ -143,7 +143,7 @@ def render_bulletin(
     Rows are shown in the order given (the service sorts them); those that do
     not fit are counted in the footer.
     """
-    now = generated_at or datetime.now(timezone.utc)
+    now = generated_at or datetime.now(UTC)
     g = glyphs(charset)
     inner = WIDTH - 2
     w = _Writer(charset)
@@ -168,7 +168,8 @@ def render_bulletin(
         if not page:
             w.line((g.v, FRAME), ("No games have been rated yet.".center(inner), TEXT), (g.v, FRAME))
         for row in page:
-            text = " " * left_pad + GAP.join(_fit(cell, c) for cell, c in zip(_cells(row, now), COLUMNS)) + " " * right_pad
+            cells = zip(_cells(row, now), COLUMNS, strict=True)
+            text = " " * left_pad + GAP.join(_fit(cell, c) for cell, c in cells) + " " * right_pad
             attr = BOT if row.is_bot else TOP3 if row.rank <= 3 else TEXT
             w.line((g.v, FRAME), (text, attr), (g.v, FRAME))
         w.line((g.bl + g.h * inner + g.br, FRAME))

@@ -48,9 +48,9 @@ def rating_chart(history: list[tuple[datetime, float]], width: int, height: int,
     plot_h = height - 1 if dates else height
 
     if not history:
-        lines = [" " * width for _ in range(height)]
-        lines[(height - 1) // 2] = NO_HISTORY.center(width)[:width]
-        return lines
+        blank = [" " * width for _ in range(height)]
+        blank[(height - 1) // 2] = NO_HISTORY.center(width)[:width]
+        return blank
 
     history = sorted(history, key=lambda item: item[0])
     values = [rating for _, rating in history]

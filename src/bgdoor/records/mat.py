@@ -171,6 +171,7 @@ def export_mat(
         if game is None:
             game = _Game(before.game, before.score)
             games.append(game)
+        current = game
         state, out = apply(before, event)
 
         if isinstance(event, Move):
@@ -195,12 +196,12 @@ def export_mat(
 
         for follow in out:
             if isinstance(follow, GameWon):
-                if not game.rows and before.dice is not None and before.turn is not None:
+                if not current.rows and before.dice is not None and before.turn is not None:
                     # Resigned or forfeited on the opening roll: the importer only counts a
                     # resignation in a game under way, and the roll is what gets it under way.
-                    game.add(before.turn, turn_text(before.dice, ()))
+                    current.add(before.turn, turn_text(before.dice, ()))
                 final = any(isinstance(e, MatchWon) for e in out)
-                game.add_win(follow.winner, _wins(follow.points, final))
+                current.add_win(follow.winner, _wins(follow.points, final))
                 game = None
 
     lines: list[str] = []

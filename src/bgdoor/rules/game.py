@@ -148,7 +148,20 @@ class MatchWon(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (OpeningRoll, Roll, Move, Double, Take, Drop, Resign, AcceptResign, RejectResign, Forfeit, GameWon, MatchWon)
+    for cls in (
+        OpeningRoll,
+        Roll,
+        Move,
+        Double,
+        Take,
+        Drop,
+        Resign,
+        AcceptResign,
+        RejectResign,
+        Forfeit,
+        GameWon,
+        MatchWon,
+    )
 }
 
 
@@ -265,7 +278,9 @@ def _result_of_bearoff(pos: Position) -> Win:
     return Win.GAMMON
 
 
-def _end_game(state: MatchState, winner: Color, win: Win, how: str, points: int | None = None) -> tuple[MatchState, list[Event]]:
+def _end_game(
+    state: MatchState, winner: Color, win: Win, how: str, points: int | None = None
+) -> tuple[MatchState, list[Event]]:
     pts = state.cube * win.multiplier if points is None else points
     white, black = state.score
     if winner is Color.WHITE:
@@ -274,7 +289,8 @@ def _end_game(state: MatchState, winner: Color, win: Win, how: str, points: int 
         black += pts
     result = GameResult(state.game, winner, pts, win, how)
     events: list[Event] = [GameWon(winner, pts, win, how)]
-    common = dict(
+    ended = replace(
+        state,
         score=(white, black),
         results=state.results + (result,),
         dice=None,
@@ -284,12 +300,12 @@ def _end_game(state: MatchState, winner: Color, win: Win, how: str, points: int 
     )
     if max(white, black) >= state.length:
         events.append(MatchWon(winner))
-        return replace(state, phase=Phase.OVER, winner=winner, **common), events
+        return replace(ended, phase=Phase.OVER, winner=winner), events
     at_point = state.length - 1
     crawford = not state.crawford_done and at_point in (white, black) and min(white, black) < at_point
     return (
         replace(
-            state,
+            ended,
             game=state.game + 1,
             crawford=crawford,
             crawford_done=state.crawford_done or crawford,
@@ -298,7 +314,6 @@ def _end_game(state: MatchState, winner: Color, win: Win, how: str, points: int 
             position=Position.start(),
             cube=1,
             cube_owner=None,
-            **common,
         ),
         events,
     )
@@ -390,7 +405,9 @@ def apply(state: MatchState, event: Event) -> tuple[MatchState, list[Event]]:
     if isinstance(event, Resign):
         if phase not in (Phase.ROLL, Phase.MOVE):
             raise RuleError(_not_now(state, "resign"))
-        return replace(state, phase=Phase.RESIGNED, resign_by=event.by, resign_win=Win(event.win), resume_phase=phase), [event]
+        return replace(
+            state, phase=Phase.RESIGNED, resign_by=event.by, resign_win=Win(event.win), resume_phase=phase
+        ), [event]
 
     if isinstance(event, AcceptResign):
         if phase is not Phase.RESIGNED or state.resign_by is None or state.resign_win is None:
@@ -401,7 +418,9 @@ def apply(state: MatchState, event: Event) -> tuple[MatchState, list[Event]]:
     if isinstance(event, RejectResign):
         if phase is not Phase.RESIGNED:
             raise RuleError("there is no resignation to reject")
-        return replace(state, phase=state.resume_phase or Phase.ROLL, resign_by=None, resign_win=None, resume_phase=None), [event]
+        return replace(
+            state, phase=state.resume_phase or Phase.ROLL, resign_by=None, resign_win=None, resume_phase=None
+        ), [event]
 
     raise RuleError(f"unknown event {event!r}")
 

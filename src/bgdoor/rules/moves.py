@@ -301,8 +301,9 @@ def _build(results: Iterable[tuple[bytes, tuple[_Raw, ...]]]) -> list[Play]:
     # their slots (both are slotted dataclasses), skipping the checks and the Python-level
     # constructor calls: a third of legal_plays' time went on building the results.
     new = object.__new__
-    set_player, set_opponent = Position.player.__set__, Position.opponent.__set__  # type: ignore[attr-defined]
-    set_moves, set_position = Play.moves.__set__, Play.position.__set__  # type: ignore[attr-defined]
+    slots, play_slots = Position.__dict__, Play.__dict__
+    set_player, set_opponent = slots["player"].__set__, slots["opponent"].__set__
+    set_moves, set_position = play_slots["moves"].__set__, play_slots["position"].__set__
     move = _MOVES.__getitem__
     plays = []
     for key, raw in results:

@@ -18,6 +18,7 @@ whose position is the same board with the opponent on roll.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -133,11 +134,14 @@ def read_paths(text: str) -> list[Path]:
                     raise IllegalPlay(f"cannot read {token!r}: off must come last")
                 if p >= prev:
                     raise IllegalPlay(
-                        f"cannot read {token!r}: checkers move down toward point 1, so {_pt(prev)}/{_pt(p)} goes the wrong way"
+                        f"cannot read {token!r}: checkers move down toward point 1, "
+                        f"so {_pt(prev)}/{_pt(p)} goes the wrong way"
                     )
             if star:
                 if not i:
-                    raise IllegalPlay(f"cannot read {token!r}: * marks a hit where a checker lands, not where it starts")
+                    raise IllegalPlay(
+                        f"cannot read {token!r}: * marks a hit where a checker lands, not where it starts"
+                    )
                 if p == OFF:
                     raise IllegalPlay(f"cannot read {token!r}: nothing can be hit off the board")
                 marks.add(p)
@@ -191,10 +195,13 @@ def _distance_fault(paths: list[Path], dice: tuple[int, ...]) -> str | None:
     """Why the written hops cannot fit `dice` whatever the board, if they cannot."""
     steps_needed = 0
     for path in paths:
-        for a, b in zip(path.points, path.points[1:]):
+        for a, b in itertools.pairwise(path.points):
             options = _hop_dice(a, b, dice)
             if not options:
-                return f"{_pt(a)}/{_pt(b)} is {a - b} pips, which does not match the dice: you have {_dice_text(dice)} to play"
+                return (
+                    f"{_pt(a)}/{_pt(b)} is {a - b} pips, which does not match the dice: "
+                    f"you have {_dice_text(dice)} to play"
+                )
             steps_needed += min(len(o) for o in options)
     if steps_needed > len(dice):
         return f"too many moves for the roll: you have {_dice_text(dice)} to play"
@@ -339,7 +346,7 @@ def _hop_dice(a: int, b: int, dice: tuple[int, ...] | list[int]) -> list[tuple[i
 def _path_dice(points: tuple[int, ...], left: list[int]) -> list[tuple[int, ...]]:
     """Flat die sequences for a whole path that fit in the dice `left`."""
     seqs: list[tuple[int, ...]] = [()]
-    for a, b in zip(points, points[1:]):
+    for a, b in itertools.pairwise(points):
         seqs = [s + o for s in seqs for o in _hop_dice(a, b, left) if _fits(s + o, left)]
     return seqs
 

@@ -212,7 +212,10 @@ class Turn:
             return result
         if self._high_only and result[0] != max(self._roll):
             return _higher_die(self._roll)
-        return f"you must play as much of the roll as you can, and after {_pt(src)}/{_pt(dst)} the rest could not be played"
+        return (
+            f"you must play as much of the roll as you can, "
+            f"and after {_pt(src)}/{_pt(dst)} the rest could not be played"
+        )
 
 
 def _hits(chain: list[tuple[Move, int]]) -> int:

@@ -37,7 +37,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from bgdoor.rules import game as rules
 from bgdoor.rules.dice import DiceSource, SystemDice
 from bgdoor.rules.game import Color, Event, MatchState, Phase, RuleError, Win
-from bgdoor.rules.moves import legal_plays
+from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.rating import rating_change
 from bgdoor.service import passwords
 from bgdoor.service.plays import find_play
@@ -65,7 +65,7 @@ from bgdoor.service.types import (
     Unread,
 )
 from bgdoor.store import db
-from bgdoor.store.models import Game, GameEvent, Player, RatingEntry, ReadMark
+from bgdoor.store.models import EVENTS, GAMES, Game, GameEvent, Player, RatingEntry, ReadMark
 from bgdoor.store.snapshot import state_from_dict, state_to_dict
 
 T = TypeVar("T")
@@ -119,7 +119,9 @@ _STORAGE_MESSAGES = {
 
 def _storage_error(err: BaseException) -> StorageError:
     kind = db.classify(err)
-    message = _STORAGE_MESSAGES.get(kind) or f"the database failed, nothing was changed: {getattr(err, 'orig', None) or err}"
+    message = (
+        _STORAGE_MESSAGES.get(kind) or f"the database failed, nothing was changed: {getattr(err, 'orig', None) or err}"
+    )
     return StorageError(message)
 
 
@@ -146,8 +148,16 @@ def derive(length: int, payloads: list[dict[str, Any]]) -> tuple[MatchState, dic
 _WHITE, _BLACK, _ACTOR = aliased(Player), aliased(Player), aliased(Player)
 _SUMMARY_QUERY = (
     select(
-        Game.id, Game.status, Game.length, Game.score_white, Game.score_black, Game.updated, Game.version,
-        _WHITE.handle, _BLACK.handle, _ACTOR.handle,
+        Game.id,
+        Game.status,
+        Game.length,
+        Game.score_white,
+        Game.score_black,
+        Game.updated,
+        Game.version,
+        _WHITE.handle,
+        _BLACK.handle,
+        _ACTOR.handle,
     )
     .outerjoin(_WHITE, _WHITE.id == Game.white_id)
     .outerjoin(_BLACK, _BLACK.id == Game.black_id)
@@ -179,7 +189,11 @@ class Service:
         path = db.sqlite_path(self.engine.url, writable=True)
         self._queue = db.WriterQueue(path.absolute()) if path is not None else None
         # An in-memory database is one shared connection: one transaction at a time.
-        self._lock = threading.RLock() if self.engine.dialect.name == "sqlite" and db.is_memory(self.engine.url) else nullcontext()
+        self._lock = (
+            threading.RLock()
+            if self.engine.dialect.name == "sqlite" and db.is_memory(self.engine.url)
+            else nullcontext()
+        )
         try:
             self._retry(lambda: db.migrate(self.engine), time.monotonic() + MIGRATION_PATIENCE)
         except db.SchemaTooNew as err:
@@ -239,7 +253,8 @@ class Service:
         def work() -> T:
             left = max(0.0, give_up - time.monotonic())
             queue = self._queue.turn(left) if write and self._queue else nullcontext()
-            with db.patience(give_up), queue, Session(self._writer if write else self.engine, expire_on_commit=False) as session:
+            bind = self._writer if write else self.engine
+            with db.patience(give_up), queue, Session(bind, expire_on_commit=False) as session:
                 with session.begin():
                     result = fn(session)
                     if write and PAUSE_FILE:
@@ -515,7 +530,9 @@ class Service:
 
     # --------------------------------------------------------- starting games
 
-    def begin_game(self, player_id: int, length: int, color: Color | None = None, opponent: str | None = None) -> GameView:
+    def begin_game(
+        self, player_id: int, length: int, color: Color | None = None, opponent: str | None = None
+    ) -> GameView:
         """color None: random. opponent None: an open seat; a handle; or a bot player's handle."""
         try:
             state = rules.new_match(length)
@@ -603,9 +620,9 @@ class Service:
     def _bump(self, s: Session, g: Game, version: int, values: dict[str, Any]) -> None:
         """UPDATE the game WHERE version is still the one read; of racing writers, one wins."""
         values = {**values, "version": version + 1}
-        games = Game.__table__  # Core, not ORM: this runs on every action
-        result = s.execute(update(games).where(games.c.id == g.id, games.c.version == version).values(**values))
-        if result.rowcount != 1:
+        # Core, not ORM: this runs on every action
+        result = s.execute(update(GAMES).where(GAMES.c.id == g.id, GAMES.c.version == version).values(**values))
+        if db.rowcount(result) != 1:
             raise GameChanged("someone else acted on this game first; look again")
         for key, value in values.items():
             set_committed_value(g, key, value)
@@ -646,7 +663,14 @@ class Service:
 
         return self._tx(fn)
 
-    def _record(self, s: Session, g: Game, version: int, state: MatchState, submitted: list[tuple[Event, int | None, Color | None]]) -> MatchState:
+    def _record(
+        self,
+        s: Session,
+        g: Game,
+        version: int,
+        state: MatchState,
+        submitted: list[tuple[Event, int | None, Color | None]],
+    ) -> MatchState:
         """Apply and append events, update the games row (checking its version), rate a finished match."""
         now = self.clock()
         was_over = state.over
@@ -663,7 +687,15 @@ class Service:
                 if isinstance(recorded, rules.Move) and before.turn is not None:
                     last_play[before.turn] = {"seq": seq, "before": state_to_dict(before)}
                 rows.append(
-                    dict(game_id=g.id, seq=seq, type=recorded.type, payload=recorded.to_dict(), player_id=pid, color=color and color.value, created=now)
+                    dict(
+                        game_id=g.id,
+                        seq=seq,
+                        type=recorded.type,
+                        payload=recorded.to_dict(),
+                        player_id=pid,
+                        color=color and color.value,
+                        created=now,
+                    )
                 )
                 seq += 1
         actor = state.actor
@@ -690,7 +722,7 @@ class Service:
             values["winner_id"] = g.white_id if state.winner is Color.WHITE else g.black_id
         self._bump(s, g, version, values)
         if rows:
-            s.execute(insert(GameEvent.__table__), rows)
+            s.execute(insert(EVENTS), rows)
         self._count_wins(s, g, rows)
         if ended:
             self._rate(s, g, state, now)
@@ -715,11 +747,20 @@ class Service:
         """FIBS ratings for a finished match, each player with their own experience."""
         winner_id = g.white_id if state.winner is Color.WHITE else g.black_id
         loser_id = g.black_id if state.winner is Color.WHITE else g.white_id
+        assert winner_id is not None and loser_id is not None  # a finished match has both seats filled
         # Locked in id order (PostgreSQL), so two matches ending together cannot deadlock or lose an update.
-        players = {p.id: p for p in s.scalars(select(Player).where(Player.id.in_([winner_id, loser_id])).order_by(Player.id).with_for_update())}
-        w, l = players[winner_id], players[loser_id]
-        change = rating_change(w.rating, l.rating, g.length, w.experience, l.experience)
-        for p, other, won, new in ((w, l, True, w.rating + change.winner_gain), (l, w, False, l.rating - change.loser_loss)):
+        players = {
+            p.id: p
+            for p in s.scalars(
+                select(Player).where(Player.id.in_([winner_id, loser_id])).order_by(Player.id).with_for_update()
+            )
+        }
+        w, lo = players[winner_id], players[loser_id]
+        change = rating_change(w.rating, lo.rating, g.length, w.experience, lo.experience)
+        for p, other, won, new in (
+            (w, lo, True, w.rating + change.winner_gain),
+            (lo, w, False, lo.rating - change.loser_loss),
+        ):
             s.add(
                 RatingEntry(
                     player_id=p.id,
@@ -799,21 +840,27 @@ class Service:
             if seat is not None:
                 by = seat.other
             else:
-                seen = [c for c in Color if plays[c] is not None]
+                seen = {c: p["seq"] for c, p in plays.items() if p is not None}
                 if not seen:
                     return None
-                by = max(seen, key=lambda c: plays[c]["seq"])  # type: ignore[index]
+                by = max(seen, key=seen.__getitem__)
             data = plays[by]
             if data is None:
                 return None
             row = s.scalars(select(GameEvent).where(GameEvent.game_id == g.id, GameEvent.seq == data["seq"])).one()
             before = state_from_dict(data["before"])
             assert before.dice is not None
-            moves: tuple = ()
+            moves: tuple[Move, ...] = ()
             if row.payload["notation"]:
                 # The record keeps the resulting position; the single moves come back from the rules.
-                moves = next(p.moves for p in legal_plays(before.position, before.dice) if p.position.id == row.payload["position"])
-            return LastTurn(by=by, dice=before.dice, before=before, moves=moves, notation=row.payload["notation"], when=row.created)
+                moves = next(
+                    p.moves
+                    for p in legal_plays(before.position, before.dice)
+                    if p.position.id == row.payload["position"]
+                )
+            return LastTurn(
+                by=by, dice=before.dice, before=before, moves=moves, notation=row.payload["notation"], when=row.created
+            )
 
         return self._tx(fn, write=False)
 
@@ -847,9 +894,15 @@ class Service:
                 .where(GameEvent.game_id == g.id)
                 .order_by(GameEvent.seq)
             ).all()
-            events = tuple(LoggedEvent(seq, rules.event_from_dict(payload), pid, when) for seq, payload, pid, when in rows)
+            events = tuple(
+                LoggedEvent(seq, rules.event_from_dict(payload), pid, when) for seq, payload, pid, when in rows
+            )
             mark = s.get(ReadMark, (viewer_id, g.id)) if viewer_id is not None else None
-            read = g.event_count if viewer_id is None or self._color_of(g, viewer_id) is None else (mark.seq if mark else 0)
+            read = (
+                g.event_count
+                if viewer_id is None or self._color_of(g, viewer_id) is None
+                else (mark.seq if mark else 0)
+            )
             ratings = s.execute(
                 select(Player.handle, RatingEntry.rating_before, RatingEntry.rating)
                 .join(Player, Player.id == RatingEntry.player_id)
@@ -885,7 +938,11 @@ class Service:
                     continue
                 other = s.scalar(
                     select(GameEvent.id)
-                    .where(GameEvent.game_id == gid, GameEvent.seq >= since, or_(GameEvent.player_id.is_(None), GameEvent.player_id != player_id))
+                    .where(
+                        GameEvent.game_id == gid,
+                        GameEvent.seq >= since,
+                        or_(GameEvent.player_id.is_(None), GameEvent.player_id != player_id),
+                    )
                     .limit(1)
                 )
                 if other is not None:
@@ -905,7 +962,9 @@ class Service:
         def fn(s: Session) -> list[int]:
             cutoff = self.clock() - timedelta(days=days)
             stale = s.scalars(
-                select(Game).where(Game.status == ACTIVE, Game.to_act_id.is_not(None), Game.updated < cutoff).order_by(Game.id)
+                select(Game)
+                .where(Game.status == ACTIVE, Game.to_act_id.is_not(None), Game.updated < cutoff)
+                .order_by(Game.id)
             ).all()
             done = []
             for g in stale:
@@ -950,7 +1009,9 @@ class Service:
             if p is None:
                 raise NotFound(f"there is no player called {handle!r}")
             history = s.execute(
-                select(RatingEntry.created, RatingEntry.rating).where(RatingEntry.player_id == p.id).order_by(RatingEntry.id)
+                select(RatingEntry.created, RatingEntry.rating)
+                .where(RatingEntry.player_id == p.id)
+                .order_by(RatingEntry.id)
             ).all()
             return PlayerPage(
                 player=self._info(p),

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from bgdoor.rules.game import MatchState, RuleError
 from bgdoor.rules.moves import Play
+from bgdoor.rules.parse import parse_play
 from bgdoor.rules.position import Position, PositionError
-
-
-def _words(text: str) -> list[str]:
-    return sorted(text.lower().replace(",", " ").split())
 
 
 def find_play(state: MatchState, text: str) -> Play | None:
@@ -34,22 +31,6 @@ def find_play(state: MatchState, text: str) -> Play | None:
                 if play.position == wanted:
                     return play
             raise RuleError("that position cannot be reached with this roll")
-    parsed = _parse(state, text)
-    if parsed is not None:
-        return parsed
-    words = _words(text)
-    for play in plays:
-        if _words(str(play)) == words:
-            return play
-    raise RuleError(f"{text!r} is not a legal play of {state.dice[0]}-{state.dice[1]}" if state.dice else "not a legal play")
-
-
-def _parse(state: MatchState, text: str) -> Play | None:
-    """The rules' own notation parser, once it exists; None while it does not."""
-    try:
-        from bgdoor.rules.parse import parse_play  # written alongside; optional until it lands
-    except ImportError:
-        return None
     assert state.dice is not None
     try:
         return parse_play(state.position, state.dice, text)

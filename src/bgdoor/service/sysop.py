@@ -41,6 +41,7 @@ from bgdoor.rules.matchid import match_id
 from bgdoor.service import passwords
 from bgdoor.service.core import ACTIVE, OPEN, Service
 from bgdoor.service.types import BadHandle, BadPassword, GameSummary, HandleTaken, IllegalAction, NotFound
+from bgdoor.store import db
 from bgdoor.store.models import START_RATING, Game, GameEvent, Player, RatingEntry, ReadMark
 from bgdoor.store.snapshot import state_from_dict
 
@@ -140,7 +141,13 @@ def event_text(payload: dict[str, Any]) -> str:
         return f"{payload['winner']} wins {_plural(payload['points'], 'point')} ({payload['win']}, {payload['how']})"
     if kind == "match_won":
         return f"{payload['winner']} wins the match"
-    words = {"double": "doubles", "take": "takes", "drop": "drops", "accept_resign": "accepts the resignation", "reject_resign": "rejects the resignation"}
+    words = {
+        "double": "doubles",
+        "take": "takes",
+        "drop": "drops",
+        "accept_resign": "accepts the resignation",
+        "reject_resign": "rejects the resignation",
+    }
     return words.get(str(kind), str(kind))
 
 
@@ -203,12 +210,16 @@ class Sysop:
                 if is_deleted(p):
                     continue
                 login = "bot" if p.is_bot else "door" if p.password_hash is None else "password"
-                rows.append(PlayerRow(p.id, p.handle, p.rating, p.wins, p.losses, p.experience, p.created, p.last_seen, login))
+                rows.append(
+                    PlayerRow(p.id, p.handle, p.rating, p.wins, p.losses, p.experience, p.created, p.last_seen, login)
+                )
             return rows
 
         return self._read(fn)
 
-    def games(self, status: str | None = None, player: str | None = None, stale_days: float | None = None) -> list[GameSummary]:
+    def games(
+        self, status: str | None = None, player: str | None = None, stale_days: float | None = None
+    ) -> list[GameSummary]:
         """Games, most recently active first; stale_days: unfinished games with no activity for that long."""
         if status is not None and status not in STATUSES:
             raise IllegalAction(f"a game's status is one of {', '.join(STATUSES)}, not {status!r}")
@@ -239,7 +250,14 @@ class Sysop:
             names = self._names(s, {r.player_id for r in rows} | {g.winner_id})
             state = state_from_dict(g.state)
             events = [
-                EventRow(r.seq, r.created, names.get(r.player_id) if r.player_id else None, r.color, r.type, event_text(r.payload))
+                EventRow(
+                    r.seq,
+                    r.created,
+                    names.get(r.player_id) if r.player_id else None,
+                    r.color,
+                    r.type,
+                    event_text(r.payload),
+                )
                 for r in rows
             ]
             return GameRecord(
@@ -262,7 +280,9 @@ class Sysop:
 
         def fn(s: Session) -> list[GameSummary]:
             cutoff = self.service.clock() - timedelta(days=days)
-            found = self.service._summaries(s, Game.status == ACTIVE, Game.to_act_id.is_not(None), Game.updated < cutoff)
+            found = self.service._summaries(
+                s, Game.status == ACTIVE, Game.to_act_id.is_not(None), Game.updated < cutoff
+            )
             return sorted(found, key=lambda g: g.id)
 
         return self._read(fn)
@@ -320,7 +340,10 @@ class Sysop:
             renamed.append((p.id, new))
             lines = [f"player {was} (player {p.id}) {_tense(dry_run)('renamed')} {new}"]
             if p.password_hash is None:
-                lines.append(f"{new} plays through the BBS door: the caller's BBS alias must now be {new}, or their next visit makes a new player")
+                lines.append(
+                    f"{new} plays through the BBS door: the caller's BBS alias must now be {new}, "
+                    "or their next visit makes a new player"
+                )
             return lines
 
         description = self._change(fn, dry_run)
@@ -400,7 +423,9 @@ class Sysop:
             )
         )
         events = select(GameEvent.id).where(GameEvent.player_id == player_id)
-        ratings = select(RatingEntry.id).where(or_(RatingEntry.player_id == player_id, RatingEntry.opponent_id == player_id))
+        ratings = select(RatingEntry.id).where(
+            or_(RatingEntry.player_id == player_id, RatingEntry.opponent_id == player_id)
+        )
         return any(s.execute(q.limit(1)).first() is not None for q in (games, events, ratings))
 
     def delete_game(self, game_id: int, dry_run: bool = False) -> str:
@@ -412,12 +437,15 @@ class Sysop:
             names = self._names(s, {g.white_id, g.black_id})
             white = names.get(g.white_id or -1, "(open seat)")
             black = names.get(g.black_id or -1, "(open seat)")
-            events = s.execute(delete(GameEvent).where(GameEvent.game_id == g.id)).rowcount
-            ratings = s.execute(delete(RatingEntry).where(RatingEntry.game_id == g.id)).rowcount
+            events = db.rowcount(s.execute(delete(GameEvent).where(GameEvent.game_id == g.id)))
+            ratings = db.rowcount(s.execute(delete(RatingEntry).where(RatingEntry.game_id == g.id)))
             s.execute(delete(ReadMark).where(ReadMark.game_id == g.id))
             s.delete(g)
             s.flush()
-            lines = [f"game {g.id} ({g.status} {g.length}-point match, {white} v {black}) {did('deleted')} with its {_plural(events, 'event')}"]
+            lines = [
+                f"game {g.id} ({g.status} {g.length}-point match, {white} v {black}) "
+                f"{did('deleted')} with its {_plural(events, 'event')}"
+            ]
             if ratings:
                 lines.append(
                     f"its {ratings} rating-history entr{'y' if ratings == 1 else 'ies'} {did('deleted')}; "
@@ -441,7 +469,10 @@ class Sysop:
                 white_won = g.winner_id == g.white_id
                 loser = names.get((g.black_id if white_won else g.white_id) or -1, "?")
                 won, other = (g.score_white, g.score_black) if white_won else (g.score_black, g.score_white)
-                lines.append(f"game {g.id} forfeited by {loser} (no move for {days:g} days): {winner} wins the match {won}-{other}, rated")
+                lines.append(
+                    f"game {g.id} forfeited by {loser} (no move for {days:g} days): "
+                    f"{winner} wins the match {won}-{other}, rated"
+                )
             return lines
 
         return "\n".join(self._read(fn)) if ids else ""
@@ -454,14 +485,30 @@ class Sysop:
         def fn(s: Session) -> tuple[str, str, int, list[dict[str, Any]], date]:
             g = self.service._game(s, game_id)
             names = self._names(s, {g.white_id, g.black_id})
-            payloads = list(s.scalars(select(GameEvent.payload).where(GameEvent.game_id == g.id).order_by(GameEvent.seq)))
-            return names.get(g.white_id or -1, ""), names.get(g.black_id or -1, ""), g.length, payloads, g.created.date()
+            payloads = list(
+                s.scalars(select(GameEvent.payload).where(GameEvent.game_id == g.id).order_by(GameEvent.seq))
+            )
+            return (
+                names.get(g.white_id or -1, ""),
+                names.get(g.black_id or -1, ""),
+                g.length,
+                payloads,
+                g.created.date(),
+            )
 
         white, black, length, payloads, created = self._read(fn)
         return export_mat(white, black, length, [rules.event_from_dict(p) for p in payloads], date=created)
 
 
 __all__ = [
-    "DELETED_NAME", "EventRow", "GameRecord", "PlayerInGames", "PlayerRow", "STATUSES", "Sysop",
-    "event_text", "generate_password", "is_deleted",
+    "DELETED_NAME",
+    "EventRow",
+    "GameRecord",
+    "PlayerInGames",
+    "PlayerRow",
+    "STATUSES",
+    "Sysop",
+    "event_text",
+    "generate_password",
+    "is_deleted",
 ]

@@ -11,7 +11,6 @@ from datetime import datetime
 from bgdoor.rules.game import Color, Event, MatchState
 from bgdoor.rules.moves import Move
 
-
 # -------------------------------------------------------------------- errors
 
 

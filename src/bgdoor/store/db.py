@@ -10,12 +10,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event, exc
+from sqlalchemy import Connection, CursorResult, Engine, Result, create_engine, event, exc
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
@@ -68,7 +69,7 @@ def make_engine(url: str | URL) -> Engine:
     if u.get_backend_name() != "sqlite":
         return create_engine(u, pool_pre_ping=True)
     memory = is_memory(u)
-    kwargs: dict = {"connect_args": {"timeout": BUSY_TIMEOUT_MS / 1000}}
+    kwargs: dict[str, Any] = {"connect_args": {"timeout": BUSY_TIMEOUT_MS / 1000}}
     if memory:
         # One connection shared by all sessions: a second one would see another, empty database.
         kwargs["poolclass"] = StaticPool
@@ -106,7 +107,9 @@ def make_engine(url: str | URL) -> Engine:
         write = bool(conn.get_execution_options().get(WRITE))
         # SQLite's own wait for the lock ends at the caller's deadline, not BUSY_TIMEOUT_MS later.
         until = deadline() if write else None
-        wait = BUSY_TIMEOUT_MS if until is None else max(0, min(BUSY_TIMEOUT_MS, int((until - time.monotonic()) * 1000)))
+        wait = (
+            BUSY_TIMEOUT_MS if until is None else max(0, min(BUSY_TIMEOUT_MS, int((until - time.monotonic()) * 1000)))
+        )
         if conn.info.get("busy_timeout", BUSY_TIMEOUT_MS) != wait:
             conn.exec_driver_sql(f"PRAGMA busy_timeout = {wait}")
             conn.info["busy_timeout"] = wait
@@ -265,3 +268,9 @@ def classify(error: BaseException) -> str:
     if "disk is full" in text or "no space" in text:
         return FULL
     return OTHER
+
+
+def rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE or DELETE matched (Session.execute's result type does not show them)."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount

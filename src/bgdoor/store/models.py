@@ -156,3 +156,8 @@ class ReadMark(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True, index=True)
     seq: Mapped[int]
+
+
+# The tables themselves, for Core statements on the hot path (metadata's view of them is typed Table).
+GAMES = Base.metadata.tables[Game.__tablename__]
+EVENTS = Base.metadata.tables[GameEvent.__tablename__]

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 Charset = Literal["cp437", "utf8", "ascii"]
-CHARSETS: tuple[str, ...] = get_args(Charset)
+CHARSETS: tuple[Charset, ...] = get_args(Charset)
+
+
+def charset_named(name: str | None) -> Charset | None:
+    """The charset called `name`; None for any other name."""
+    for charset in CHARSETS:
+        if charset == name:
+            return charset
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import codecs
 from dataclasses import dataclass
+
 from bgdoor.term.charset import Charset
 
 # A parameter string longer than any real key or report is garbage: keep

@@ -166,10 +166,11 @@ def sgr(old: Attr | None, new: Attr) -> str:
         params = []
         if new.bold and not old.bold:
             params.append("1")
-        if new.fg != old.fg:
-            params.append(str(30 + new.fg))  # type: ignore[operator]
-        if new.bg != old.bg:
-            params.append(str(40 + new.bg))  # type: ignore[operator]
+        # Without a reset no colour goes back to the default: only changes to a colour remain.
+        if new.fg is not None and new.fg != old.fg:
+            params.append(str(30 + new.fg))
+        if new.bg is not None and new.bg != old.bg:
+            params.append(str(40 + new.bg))
     return "\x1b[" + ";".join(params) + "m"
 
 
@@ -342,7 +343,7 @@ class Screen:
         if self._pos == (r, c):
             return
         best: list[bytes | tuple[int, int, int]] = [_cup(r, c).encode("ascii")]
-        best_cost = len(best[0])  # type: ignore[arg-type]
+        best_cost = len(best[0])
 
         def consider(parts: list[bytes | tuple[int, int, int]]) -> None:
             nonlocal best, best_cost

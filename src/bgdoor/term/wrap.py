@@ -75,7 +75,14 @@ def _paragraphs(lines: list[str]) -> list[list[str]]:
     hang = -1
     for line in lines:
         indent = len(line) - len(line.lstrip(" "))
-        if out and line.strip() and hang == indent and not _ITEM.match(line) and not _preformatted(line) and not _preformatted(out[-1][0]):
+        if (
+            out
+            and line.strip()
+            and hang == indent
+            and not _ITEM.match(line)
+            and not _preformatted(line)
+            and not _preformatted(out[-1][0])
+        ):
             out[-1].append(line)
             continue
         out.append([line])

@@ -29,13 +29,17 @@ def _log_to_file(path: str) -> None:
     logging.getLogger("telnetlib3").setLevel(logging.WARNING)
 
 
-def run_door(info: DropInfo, link: FdLink, config: Config, *, node: int | None = None, log_file: str | None = None) -> int:
+def run_door(
+    info: DropInfo, link: FdLink, config: Config, *, node: int | None = None, log_file: str | None = None
+) -> int:
     node = info.node if info.node is not None else node
     try:
         _log_to_file(log_file or "data/door.log")
     except OSError:
         logging.getLogger().handlers[:] = [logging.NullHandler()]
-    log.info("door start: %s (%s) node %s, %d minutes, %s", info.alias, info.kind, node, info.minutes_left, info.charset)
+    log.info(
+        "door start: %s (%s) node %s, %d minutes, %s", info.alias, info.kind, node, info.minutes_left, info.charset
+    )
     try:
         service = Service(config.database_url)
     except ServiceError as exc:

@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from bgdoor.term.charset import Charset
+
 __all__ = ["DropFileError", "DropInfo", "read_dropfile", "parse_dropfile", "KINDS"]
 
 Kind = Literal["DOOR32.SYS", "DOOR.SYS", "DORINFO", "CHAIN.TXT"]
@@ -85,7 +87,7 @@ class DropInfo:
     cols: int | None = None
 
     @property
-    def charset(self) -> str:
+    def charset(self) -> Charset:
         """ANSI callers (and AVATAR and RIP, which fall back to it) use CP437; ASCII is plain text."""
         return "cp437" if self.emulation == "ansi" else "ascii"
 

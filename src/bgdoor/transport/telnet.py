@@ -12,6 +12,7 @@ from typing import Any
 
 import telnetlib3
 
+from bgdoor.term.charset import Charset
 from bgdoor.ui.console import Console, Link
 from bgdoor.ui.runtime import Runtime
 from bgdoor.ui.session import Session
@@ -19,10 +20,25 @@ from bgdoor.ui.session import Session
 log = logging.getLogger("bgdoor.telnet")
 
 CP437_TERMS = ("syncterm", "ansi", "ansi-bbs", "pcansi", "netrunner", "cterm", "qodem")
-UTF8_TERMS = ("xterm", "rxvt", "screen", "tmux", "linux", "vt", "putty", "konsole", "gnome", "alacritty", "kitty", "foot", "wezterm", "st-")
+UTF8_TERMS = (
+    "xterm",
+    "rxvt",
+    "screen",
+    "tmux",
+    "linux",
+    "vt",
+    "putty",
+    "konsole",
+    "gnome",
+    "alacritty",
+    "kitty",
+    "foot",
+    "wezterm",
+    "st-",
+)
 
 
-def charset_for(term: str | None, lang: str | None) -> str:
+def charset_for(term: str | None, lang: str | None) -> Charset:
     """The character set a terminal type most likely wants."""
     t = (term or "").lower()
     if any(t == name or t.startswith(name + "-") for name in CP437_TERMS) or t.startswith("syncterm"):
@@ -75,7 +91,9 @@ _noise = ProtocolNoise()
 
 def quiet_protocol_warnings() -> None:
     """Put the noise filter on every telnetlib3 logger (a logger's filters do not reach its children)."""
-    names = [name for name in logging.Logger.manager.loggerDict if name == "telnetlib3" or name.startswith("telnetlib3.")]
+    names = [
+        name for name in logging.Logger.manager.loggerDict if name == "telnetlib3" or name.startswith("telnetlib3.")
+    ]
     for name in names:
         logger = logging.getLogger(name)
         if _noise not in logger.filters:
@@ -89,7 +107,7 @@ READ_RATE = 32 * 1024
 READ_BURST = 128 * 1024
 
 
-class MeteredTelnetServer(telnetlib3.TelnetServer):  # type: ignore[misc]
+class MeteredTelnetServer(telnetlib3.TelnetServer):
     """telnetlib3's server protocol, reading each caller at most READ_RATE bytes a second."""
 
     size_listener: Callable[[int, int], None] | None = None  # told (cols, rows) when NAWS changes
@@ -104,6 +122,7 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):  # type: ignore[misc]
         self._metered_at = time.monotonic()
         self._resume: asyncio.TimerHandle | None = None
         super().connection_made(transport)
+        assert self.writer is not None  # connection_made made it
         # Every key is the console's to read; telnetlib3's line-editing snoop (whose handlers
         # only log) costs a Python step per byte received.
         self.writer.slc_simulated = False
@@ -163,7 +182,7 @@ class TelnetLink(Link):
     async def drain(self) -> None:
         try:
             await asyncio.wait_for(self.writer.drain(), timeout=self.stall_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.info("dropping a caller who has read nothing for %.0f s", self.stall_timeout)
             self.abort()
         except ConnectionError:
@@ -178,7 +197,7 @@ class TelnetLink(Link):
         transport = self.writer.transport  # close() forgets it
         try:
             self.writer.close()
-        except Exception:  # already gone
+        except Exception:  # noqa: BLE001 - already gone
             pass
         if transport is not None and not getattr(transport, "_conn_lost", 0):
             # close() waits for the last bytes to go; from a caller who reads nothing they never
@@ -200,10 +219,10 @@ class TelnetDoorServer:
         self.config = runtime.config
         self.active = 0
         self.per_address: Counter[str] = Counter()
-        self.server: asyncio.AbstractServer | None = None
+        self.server: asyncio.Server | None = None
         self.sessions: set[asyncio.Task[Any]] = set()
 
-    async def start(self, host: str | None = None, port: int | None = None) -> asyncio.AbstractServer:
+    async def start(self, host: str | None = None, port: int | None = None) -> asyncio.Server:
         host = host if host is not None else self.config.host
         port = port if port is not None else self.config.port
         loop = asyncio.get_running_loop()
@@ -283,7 +302,9 @@ class TelnetDoorServer:
         session = Session(console, self.runtime, peer=addr)
         # The session's login timeout counts from the last key; a caller who keeps typing but
         # never logs in is cut off here, login_timeout after connecting.
-        overdue = asyncio.get_running_loop().call_later(self.config.login_timeout, self._login_overdue, session, link, addr)
+        overdue = asyncio.get_running_loop().call_later(
+            self.config.login_timeout, self._login_overdue, session, link, addr
+        )
         try:
             await console.start()
             await session.run()

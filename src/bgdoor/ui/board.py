@@ -45,7 +45,7 @@ so they show even in ASCII where there is no colour.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Union, get_args
+from typing import Literal, get_args
 
 from bgdoor.rules import Position
 from bgdoor.term.charset import Charset, Glyphs, glyphs
@@ -63,8 +63,9 @@ from bgdoor.term.screen import (
 
 Colour = Literal["white", "black"]
 Orientation = Literal["own", "table"]
-Loc = Union[int, Literal["bar", "off"]]
+Loc = int | Literal["bar", "off"]
 Direction = Literal["up", "down", "left", "right", "home", "end", "pgup", "pgdn"]
+ORIENTATIONS: tuple[Orientation, ...] = get_args(Orientation)
 
 CHECKERS = 15
 POINT_HEIGHT = 5
@@ -555,7 +556,7 @@ class _Painter:
         # The side to play rolls in its own home half: the viewer's is points 1-6.
         starts = (35, 41) if turn == v.viewer else (12, 18)
         left = list(v.dice_left) if v.dice_left is not None else None
-        for start, die in zip(starts, v.dice):
+        for start, die in zip(starts, v.dice, strict=True):
             used = False
             if left is not None:
                 if die in left:

@@ -10,16 +10,17 @@ import asyncio
 import collections
 import contextlib
 import time
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from bgdoor.rules.game import Color
 from bgdoor.service import Preferences
-from bgdoor.term.charset import glyphs
+from bgdoor.term.charset import Charset, charset_named, glyphs
 from bgdoor.term.keys import DA_REQUEST, Key, KeyDecoder, is_cterm_reply
 from bgdoor.term.screen import COLS, HIDE_CURSOR, ROWS, Attr, Canvas, Screen
 from bgdoor.term.sound import sound_bytes
 from bgdoor.term.wrap import wrap
 from bgdoor.ui import board as boardmod
+from bgdoor.ui.board import Orientation
 
 __all__ = ["Console", "Hangup", "Key", "Link"]
 
@@ -85,7 +86,7 @@ class Console:
         self,
         link: Link,
         *,
-        charset: str = "cp437",
+        charset: Charset = "cp437",
         syncterm: bool = False,
         idle_timeout: float = 600.0,
         deadline: float | None = None,
@@ -104,7 +105,7 @@ class Console:
         self._time_warned = False
         self.sound = True
         self.theme = "classic"
-        self.orientation = "own"
+        self.orientation: Orientation = "own"
         self.decoder = KeyDecoder(charset)
         self.screen = Screen(charset=charset, rows=self.height, cols=self.width)
         self.keys: asyncio.Queue[Key | None] = asyncio.Queue()  # None: the caller hung up
@@ -177,7 +178,7 @@ class Console:
                 if self.decoder.pending:
                     try:
                         data = await asyncio.wait_for(self.link.read(), timeout=ESC_PAUSE)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         self._queue(self.decoder.flush_timeout())
                         continue
                 else:
@@ -200,7 +201,13 @@ class Console:
         """Make a waiting key(wake=True) return Key('wake'): another task has news for this screen."""
         self.keys.put_nowait(WAKE)
 
-    async def key(self, timeout: float | None = None, idle: bool = False, wake: bool = False) -> Key:
+    @overload
+    async def key(self, timeout: None = None, idle: bool = False, wake: bool = False) -> Key: ...
+
+    @overload
+    async def key(self, timeout: float, idle: bool = False, wake: bool = False) -> Key | None: ...
+
+    async def key(self, timeout: float | None = None, idle: bool = False, wake: bool = False) -> Key | None:
         """The next key; None when `timeout` passes first.
 
         Waiting without a timeout, or with `idle`, is subject to the idle timeout (with a
@@ -235,10 +242,10 @@ class Console:
                 waits.append(time_left if self._time_warned else time_left - self.time_warning)
             try:
                 key = await asyncio.wait_for(self.keys.get(), timeout=max(0.0, min(waits)) if waits else None)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 now = time.monotonic()
                 if timeout is not None and now - start >= timeout:
-                    return None  # type: ignore[return-value]
+                    return None
                 if use_idle and not self._warned and self.idle_timeout - (now - self._last_key) <= IDLE_WARNING:
                     self._warned = True
                     self.message_line("Are you there? Press a key within a minute or you will be disconnected.")
@@ -261,7 +268,9 @@ class Console:
                 continue
             return key
 
-    async def line(self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False) -> str | None:
+    async def line(
+        self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False
+    ) -> str | None:
         """Read a line with echo at (row, col); None when the caller presses Esc."""
         text = initial
         while True:
@@ -285,7 +294,8 @@ class Console:
 
     def style(self, name: str) -> Attr:
         theme = boardmod.theme(self.theme)
-        return getattr(theme, _STYLE_FIELDS.get(name, "text"))
+        attr: Attr = getattr(theme, _STYLE_FIELDS.get(name, "text"))
+        return attr
 
     def put(self, row: int, col: int, text: str, style: str = "normal") -> None:
         self.screen.canvas.put(row, col, text, self.style(style))
@@ -338,15 +348,17 @@ class Console:
 
     def apply_preferences(self, prefs: Preferences) -> None:
         self.sound = prefs.sound
-        self.orientation = prefs.orientation
+        for orientation in boardmod.ORIENTATIONS:
+            if prefs.orientation == orientation:
+                self.orientation = orientation
         if prefs.theme in boardmod.THEMES:
             self.theme = prefs.theme
-        wanted = prefs.charset or self.detected_charset
+        wanted = charset_named(prefs.charset) or self.detected_charset
         if wanted != self.charset:
             self.set_charset(wanted)
         self._full = True
 
-    def set_charset(self, charset: str) -> None:
+    def set_charset(self, charset: Charset) -> None:
         self.charset = charset
         self.decoder = KeyDecoder(charset)
         self.screen = Screen(charset=charset, rows=self.height, cols=self.width)
@@ -369,9 +381,21 @@ class Console:
 
     # ------------------------------------------------------------ the board
 
-    def board(self, *, viewer: Color, on_roll: Color, names: tuple[str, str], score: tuple[int, int],
-              cube: int, cube_owner: Color | None, turn: Color | None, spectator: bool = False,
-              crawford: bool = False, length: int = 0, **fields: Any) -> None:
+    def board(
+        self,
+        *,
+        viewer: Color,
+        on_roll: Color,
+        names: tuple[str, str],
+        score: tuple[int, int],
+        cube: int,
+        cube_owner: Color | None,
+        turn: Color | None,
+        spectator: bool = False,
+        crawford: bool = False,
+        length: int = 0,
+        **fields: Any,
+    ) -> None:
         view = boardmod.BoardView(
             on_roll=on_roll.value,
             viewer=viewer.value,
@@ -389,7 +413,8 @@ class Console:
             orientation=self.orientation,
             **fields,
         )
-        self.screen.load(_fitted(boardmod.render_board(view, self.charset), self.height, self.width), copy=False)  # a fresh canvas each time
+        canvas = _fitted(boardmod.render_board(view, self.charset), self.height, self.width)
+        self.screen.load(canvas, copy=False)  # a fresh canvas each time
 
-    def move_cursor(self, loc: int | str, direction: str, viewer: Color) -> int | str:
+    def move_cursor(self, loc: boardmod.Loc, direction: str, viewer: Color) -> boardmod.Loc:
         return boardmod.move_cursor(loc, direction, viewer.value, self.orientation)

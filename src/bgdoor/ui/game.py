@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bgdoor.rules.game import Color, Phase, Win
@@ -13,6 +14,7 @@ from bgdoor.rules.position import Position
 from bgdoor.rules.rating import START_RATING
 from bgdoor.rules.turn import Turn
 from bgdoor.service import GameChanged, GameView, ServiceError, StorageError
+from bgdoor.ui.board import Loc
 from bgdoor.ui.console import Key
 
 if TYPE_CHECKING:
@@ -21,11 +23,11 @@ if TYPE_CHECKING:
 WIN_WORDS = {Win.SINGLE: "a single game", Win.GAMMON: "a gammon", Win.BACKGAMMON: "a backgammon"}
 
 
-def _loc_to_point(loc: int | str) -> int:
+def _loc_to_point(loc: Loc) -> int:
     return 25 if loc == "bar" else 0 if loc == "off" else int(loc)
 
 
-def _point_to_loc(point: int) -> int | str:
+def _point_to_loc(point: int) -> Loc:
     return "bar" if point == 25 else "off" if point == 0 else point
 
 
@@ -38,7 +40,7 @@ class GameScreen:
         self.game_id = game_id
         self.view: GameView | None = None
         self.turn: Turn | None = None
-        self.cursor: int | str = 13
+        self.cursor: Loc = 13
         self.hand: int | None = None  # source point of the checker in hand (mover's numbering)
         self.message = ""
         self.ratings = ""  # shown once the match is over
@@ -147,7 +149,9 @@ class GameScreen:
         if st.phase is Phase.DOUBLED and st.actor is self.me:
             return f"{v.name(st.turn)} doubles to {st.cube * 2}. T)ake or D)rop?" if st.turn else ""
         if st.phase is Phase.RESIGNED and st.actor is self.me and st.resign_by:
-            return f"{v.name(st.resign_by)} resigns, offering {WIN_WORDS[st.resign_win]}. A)ccept or J)reject?" if st.resign_win else ""
+            if not st.resign_win:
+                return ""
+            return f"{v.name(st.resign_by)} resigns, offering {WIN_WORDS[st.resign_win]}. A)ccept or J)reject?"
         if len(st.results) > len(old.state.results) or st.over:
             return self.result_text()
         if st.phase is Phase.MOVE and st.dice:
@@ -163,7 +167,8 @@ class GameScreen:
         r = st.results[-1]
         text = f"{v.name(r.winner)} wins {WIN_WORDS[r.win]}: {r.points} point{'s' if r.points > 1 else ''}."
         if r.how == "drop":
-            text = f"{v.name(r.winner.other)} dropped: {v.name(r.winner)} wins {r.points} point{'s' if r.points > 1 else ''}."
+            points = f"{r.points} point{'s' if r.points > 1 else ''}"
+            text = f"{v.name(r.winner.other)} dropped: {v.name(r.winner)} wins {points}."
         elif r.how == "forfeit":
             text = f"{v.name(r.winner.other)} forfeited the match."
         if st.over:
@@ -174,7 +179,13 @@ class GameScreen:
 
     # ------------------------------------------------------------ drawing
 
-    def draw(self, position: Position | None = None, on_roll: Color | None = None, dice: tuple[int, int] | None = None, note: str | None = None) -> None:
+    def draw(
+        self,
+        position: Position | None = None,
+        on_roll: Color | None = None,
+        dice: tuple[int, int] | None = None,
+        note: str | None = None,
+    ) -> None:
         v = self.view
         assert v is not None
         st = v.state
@@ -257,7 +268,9 @@ class GameScreen:
         if key.name == "esc" or (c == "Q" and key.name != "move"):
             return False
         if c == "I":
-            self.message = f"Position ID {st.position.id}" + (f"  Match ID {self.match_id()}" if self.match_id() else "")
+            self.message = f"Position ID {st.position.id}" + (
+                f"  Match ID {self.match_id()}" if self.match_id() else ""
+            )
             return True
         if c == "V":
             await self.view_last()
@@ -312,7 +325,7 @@ class GameScreen:
         assert self.view is not None
         return match_id(self.view.state)
 
-    async def act(self, method, done: str) -> None:  # type: ignore[no-untyped-def]
+    async def act(self, method: Callable[[int, int, int], Awaitable[GameView]], done: str) -> None:
         assert self.view is not None
         self.view = await method(self.pid, self.game_id, self.view.version)
         await self.note_match_end()
@@ -328,7 +341,12 @@ class GameScreen:
         # The dice are already committed; the tumbling is only for show.
         st = self.view.state
         for _ in range(4):
-            self.draw(position=st.position, on_roll=st.turn, dice=(random.randint(1, 6), random.randint(1, 6)), note="Rolling...")
+            self.draw(
+                position=st.position,
+                on_roll=st.turn,
+                dice=(random.randint(1, 6), random.randint(1, 6)),
+                note="Rolling...",
+            )
             await self.con.show()
             await asyncio.sleep(0.08)
         self.con.bell("roll")
@@ -404,12 +422,19 @@ class GameScreen:
     async def commit(self) -> None:
         turn = self.turn
         assert turn is not None and self.view is not None
-        play = "" if turn.no_play else turn.play.position.id  # type: ignore[union-attr]
+        play = ""
+        if not turn.no_play:
+            assert turn.play is not None  # a complete turn with a play to make has made it
+            play = turn.play.position.id
         self.view = await self.svc.submit_turn(self.pid, self.game_id, self.view.version, play)
         self.turn = None
         self.sync_turn()
         await self.note_match_end()
-        self.message = self.result_text() if self.view.state.results and self.view.state.phase is Phase.OPENING or self.view.state.over else "Turn sent."
+        self.message = (
+            self.result_text()
+            if self.view.state.results and self.view.state.phase is Phase.OPENING or self.view.state.over
+            else "Turn sent."
+        )
 
     async def typed_play(self) -> None:
         assert self.view is not None
@@ -442,7 +467,12 @@ class GameScreen:
         assert self.view is not None
         name = self.view.name(last.by)
         for i, frame in enumerate(frames):
-            self.draw(position=frame, on_roll=last.by, dice=last.dice, note=f"{name} rolled {last.dice[0]}-{last.dice[1]}: {last.notation or 'no legal play'}")
+            self.draw(
+                position=frame,
+                on_roll=last.by,
+                dice=last.dice,
+                note=f"{name} rolled {last.dice[0]}-{last.dice[1]}: {last.notation or 'no legal play'}",
+            )
             await self.con.show()
             if i < len(frames) - 1 and await self.con.key(timeout=0.6) is not None:
                 break

@@ -105,7 +105,9 @@ class Gateway:
             raise StorageError(NOT_ANSWERING) from exc
         except Exception as exc:
             log.exception("%s: internal error", name)
-            raise InternalError(f"bgdoor itself failed ({type(exc).__name__} in {name}); the sysop's log has the details") from exc
+            raise InternalError(
+                f"bgdoor itself failed ({type(exc).__name__} in {name}); the sysop's log has the details"
+            ) from exc
 
     async def _read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         return await self._run(self._reads, fn.__name__, functools.partial(fn, *args, **kwargs))
@@ -213,7 +215,9 @@ class Gateway:
 
     # ----------------------------------------------------------------- writes
 
-    async def begin_game(self, player_id: int, length: int, color: Color | None = None, opponent: str | None = None) -> GameView:
+    async def begin_game(
+        self, player_id: int, length: int, color: Color | None = None, opponent: str | None = None
+    ) -> GameView:
         return await self._change(self.service.begin_game, player_id, length, color, opponent)
 
     async def join_game(self, player_id: int, game_id: int) -> GameView:

@@ -115,7 +115,8 @@ def tell(log: GameLog, step: Step) -> str:
         return f"{g.name(ev.loser)} forfeits the match ({ev.reason})."
     if isinstance(ev, rules.GameWon):
         how = {"drop": " on a drop", "resign": " by resignation", "forfeit": " by forfeit"}.get(ev.how, "")
-        return f"{g.name(ev.winner)} wins {WIN_WORDS[ev.win]}{how}, {points(ev.points)}. Score: {_score(log, after.score)}."
+        score = _score(log, after.score)
+        return f"{g.name(ev.winner)} wins {WIN_WORDS[ev.win]}{how}, {points(ev.points)}. Score: {score}."
     if isinstance(ev, rules.MatchWon):
         text = f"{g.name(ev.winner)} wins the match, {max(after.score)}-{min(after.score)}."
         if log.ratings:

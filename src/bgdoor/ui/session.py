@@ -18,16 +18,17 @@ from bgdoor.service import (
     GameView,
     LoginFailed,
     PlayerInfo,
+    Preferences,
     ServiceError,
     handle_problem,
 )
-from bgdoor.term.wrap import fit, pages, wrap
-from bgdoor.ui.console import Console, Hangup, Key
+from bgdoor.term.wrap import pages, wrap
+from bgdoor.ui.console import Console, Hangup
 from bgdoor.ui.texts import load_text
 
 if TYPE_CHECKING:
-    from bgdoor.term.screen import Cell
     from bgdoor.config import Config
+    from bgdoor.term.screen import Cell
     from bgdoor.ui.runtime import Runtime
 
 log = logging.getLogger("bgdoor.session")
@@ -208,9 +209,13 @@ class Session:
             waiting = await self.svc.my_turn_games(self.player.id)
             self.title_screen()
             n = len(waiting)
-            msg = f"{n} game{'s' if n != 1 else ''} waiting for your move." if n else "No game is waiting for your move."
+            msg = "No game is waiting for your move."
+            if n:
+                msg = f"{n} game{'s' if n != 1 else ''} waiting for your move."
             left = 16 if self.con.width >= 74 else 2  # the longest item is 56 columns
-            self.con.put_wrapped(8, min(12, left), f"Welcome, {self.player.handle}.  {msg}", right=self.con.width - 1, rows=1)
+            self.con.put_wrapped(
+                8, min(12, left), f"Welcome, {self.player.handle}.  {msg}", right=self.con.width - 1, rows=1
+            )
             sound = "ON" if self.con.sound else "OFF"
             items = [
                 ("V", "View games in progress, or join one that needs a player"),
@@ -237,7 +242,7 @@ class Session:
             elif choice == "B":
                 await self.begin_game()
             elif choice == "S":
-                await self.set_prefs(sound=not self.con.sound)
+                await self.set_prefs(replace(self.player.preferences, sound=not self.con.sound))
             elif choice == "I":
                 await self.pager(load_text("instructions", self.config.texts))
             elif choice == "R":
@@ -247,9 +252,8 @@ class Session:
             elif choice in ("Q", "G") or key.name == "esc":
                 return
 
-    async def set_prefs(self, **changes: object) -> None:
+    async def set_prefs(self, prefs: Preferences) -> None:
         assert self.player is not None
-        prefs = replace(self.player.preferences, **changes)  # type: ignore[arg-type]
         self.player = await self.svc.set_preferences(self.player.id, prefs)
         self.con.apply_preferences(self.player.preferences)
 
@@ -263,18 +267,29 @@ class Session:
             right = self.con.width - 1
             chosen = self.player.preferences.charset
             charset = f"{self.con.charset}" if chosen else f"automatic (now {self.con.charset})"
-            turned = "your home board bottom right" if self.con.orientation == "own" else "as the table stands (Black's home bottom left)"
+            turned = (
+                "your home board bottom right"
+                if self.con.orientation == "own"
+                else "as the table stands (Black's home bottom left)"
+            )
             row = 4
-            for text in (f"Colour theme: {self.con.theme}   (T changes it)",
-                         f"Character set: {charset}   (C changes it)",
-                         f"Board: {turned}   (B changes it)"):
+            for text in (
+                f"Colour theme: {self.con.theme}   (T changes it)",
+                f"Character set: {charset}   (C changes it)",
+                f"Board: {turned}   (B changes it)",
+            ):
                 row += self.con.put_wrapped(row, 4, text, right=right)
             row += 1
             self.con.put(row, 4, "Sample: ")
             self.con.put(row, 12, self.con.sample())
             row += 2
-            self.con.put_wrapped(row, 4, "Automatic means the character set your terminal asks for; "
-                                 "choose another if the sample looks wrong.", "dim", right=right)
+            self.con.put_wrapped(
+                row,
+                4,
+                "Automatic means the character set your terminal asks for; choose another if the sample looks wrong.",
+                "dim",
+                right=right,
+            )
             self.con.put(min(self.con.height, 22), 4, "Q or Enter goes back.", "dim")
             await self.con.show()
             key = await self.con.key(idle=True)
@@ -282,14 +297,16 @@ class Session:
             if c == "T":
                 names = list(THEMES)
                 nxt = names[(names.index(self.con.theme) + 1) % len(names)] if self.con.theme in names else names[0]
-                await self.set_prefs(theme=nxt)
+                await self.set_prefs(replace(self.player.preferences, theme=nxt))
             elif c == "C":
                 # automatic -> CP437 -> UTF-8 -> ASCII -> automatic
                 order: list[str | None] = [None, "cp437", "utf8", "ascii"]
-                await self.set_prefs(charset=order[(order.index(chosen) + 1) % len(order)] if chosen in order else None)
+                following = order[(order.index(chosen) + 1) % len(order)] if chosen in order else None
+                await self.set_prefs(replace(self.player.preferences, charset=following))
                 self.con.redraw()
             elif c == "B":
-                await self.set_prefs(orientation="table" if self.con.orientation == "own" else "own")
+                orientation = "table" if self.con.orientation == "own" else "own"
+                await self.set_prefs(replace(self.player.preferences, orientation=orientation))
             elif c == "Q" or key.name in ("enter", "esc"):
                 return
 
@@ -349,8 +366,14 @@ class Session:
                 self.con.put(5 + i, 2, f"{i + 1:>2}) " + self.game_line(g))
             pages_n = (len(games) + per - 1) // per
             more = f"  N)ext page ({page + 1} of {pages_n})." if pages_n > 1 else ""
-            self.con.put_wrapped(bottom - 6, 3, f"* to act.  Type a line number or a game number (#{shown[0].id}) and Enter.{more}  Q goes back.",
-                                 "dim", right=self.con.width - 1, rows=2)
+            self.con.put_wrapped(
+                bottom - 6,
+                3,
+                f"* to act.  Type a line number or a game number (#{shown[0].id}) and Enter.{more}  Q goes back.",
+                "dim",
+                right=self.con.width - 1,
+                rows=2,
+            )
             self.con.put_wrapped(bottom - 4, 3, note, "error", right=self.con.width - 1, rows=1)
             note = ""
             self.con.put(bottom - 3, 3, "Game: ", "prompt")
@@ -380,8 +403,13 @@ class Session:
         if g is None:
             return
         if g.status == "open" and self.player.handle not in (g.white, g.black):
-            self.con.put_wrapped(min(24, self.con.height) - 2, 3, f"Game #{g.id} needs a player. Join it? (Y/N)", "prompt",
-                                 right=self.con.width - 1)
+            self.con.put_wrapped(
+                min(24, self.con.height) - 2,
+                3,
+                f"Game #{g.id} needs a player. Join it? (Y/N)",
+                "prompt",
+                right=self.con.width - 1,
+            )
             await self.con.show()
             if await self.yes_no(default=True):
                 view = await self.svc.join_game(self.player.id, g.id)
@@ -421,8 +449,14 @@ class Session:
                 await self.con.show()
                 await self.con.key(idle=True)
                 return
-            self.con.put_wrapped(bottom - 2, 3, note or "* a computer player.  Type a rank and Enter for that player's page.  Q or Enter goes back.",
-                                 "error" if note else "dim", right=self.con.width - 1, rows=2)
+            self.con.put_wrapped(
+                bottom - 2,
+                3,
+                note or "* a computer player.  Type a rank and Enter for that player's page.  Q or Enter goes back.",
+                "error" if note else "dim",
+                right=self.con.width - 1,
+                rows=2,
+            )
             note = ""
             self.con.put(bottom, 3, "Rank: ", "prompt")
             text = await self.list_answer(bottom, 9)
@@ -445,9 +479,19 @@ class Session:
         since = p.created.strftime("%Y-%m-%d")
         seen = p.last_seen.strftime("%Y-%m-%d") if p.last_seen else "-"
         row = 4
-        row += self.con.put_wrapped(row, 3, f"Rating {p.rating:.1f}.  Experience {p.experience}.  Playing since {since}, last seen {seen}.", right=right)
-        row += self.con.put_wrapped(row, 3, f"Matches {page.games}: won {page.wins}, lost {page.losses}.  "
-                                    f"Games won by gammon {page.gammons}, by backgammon {page.backgammons}.", right=right)
+        row += self.con.put_wrapped(
+            row,
+            3,
+            f"Rating {p.rating:.1f}.  Experience {p.experience}.  Playing since {since}, last seen {seen}.",
+            right=right,
+        )
+        row += self.con.put_wrapped(
+            row,
+            3,
+            f"Matches {page.games}: won {page.wins}, lost {page.losses}.  "
+            f"Games won by gammon {page.gammons}, by backgammon {page.backgammons}.",
+            right=right,
+        )
         self.con.put(row + 1, 3, "Rating history", "hot")
         for i, line in enumerate(rating_chart(page.rating_history, min(70, self.con.width - 6), 12, self.con.charset)):
             self.con.put(row + 2 + i, 5, line)
@@ -486,7 +530,9 @@ class Session:
         self.con.clear()
         self.con.put(2, 3, "Begin a new game", "title")
         right = self.con.width - 1
-        self.con.put_wrapped(3, 3, "Every question has a default in [brackets]; Enter accepts it. Esc goes back.", "dim", right=right)
+        self.con.put_wrapped(
+            3, 3, "Every question has a default in [brackets]; Enter accepts it. Esc goes back.", "dim", right=right
+        )
         default = self.config.default_length
         length = default
         while True:

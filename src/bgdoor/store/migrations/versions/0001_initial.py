@@ -5,6 +5,8 @@ Revises:
 Created: first schema
 """
 
+from datetime import datetime
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -14,7 +16,7 @@ branch_labels = None
 depends_on = None
 
 
-def when(name: str, nullable: bool = False) -> sa.Column:
+def when(name: str, nullable: bool = False) -> sa.Column[datetime]:
     return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable)
 
 

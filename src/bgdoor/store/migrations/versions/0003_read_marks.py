@@ -41,10 +41,17 @@ def upgrade() -> None:
         sa.column("phase", sa.String()),
         sa.column("state", sa.JSON()),
     )
-    marks = sa.table("read_marks", sa.column("player_id", sa.Integer()), sa.column("game_id", sa.Integer()), sa.column("seq", sa.Integer()))
+    marks = sa.table(
+        "read_marks",
+        sa.column("player_id", sa.Integer()),
+        sa.column("game_id", sa.Integer()),
+        sa.column("seq", sa.Integer()),
+    )
     # What happened before this upgrade is not news.
     rows: list[dict[str, Any]] = []
-    for gid, white, black, count in conn.execute(sa.select(games.c.id, games.c.white_id, games.c.black_id, games.c.event_count)):
+    for gid, white, black, count in conn.execute(
+        sa.select(games.c.id, games.c.white_id, games.c.black_id, games.c.event_count)
+    ):
         rows += [{"player_id": pid, "game_id": gid, "seq": count} for pid in {white, black} if pid is not None]
     if rows:
         conn.execute(sa.insert(marks), rows)
@@ -53,10 +60,14 @@ def upgrade() -> None:
 
 def _repair_final_boards(conn: sa.Connection, games: sa.TableClause) -> None:
     """A match won by bearing off kept the board from before the winning play: replay its record."""
-    events = sa.table("events", sa.column("game_id", sa.Integer()), sa.column("seq", sa.Integer()), sa.column("payload", sa.JSON()))
+    events = sa.table(
+        "events", sa.column("game_id", sa.Integer()), sa.column("seq", sa.Integer()), sa.column("payload", sa.JSON())
+    )
     over = conn.execute(sa.select(games.c.id, games.c.length).where(games.c.phase == "over")).all()
     for gid, length in over:
-        payloads = conn.execute(sa.select(events.c.payload).where(events.c.game_id == gid).order_by(events.c.seq)).scalars()
+        payloads = conn.execute(
+            sa.select(events.c.payload).where(events.c.game_id == gid).order_by(events.c.seq)
+        ).scalars()
         try:
             state = rules.replay(length, [rules.event_from_dict(p) for p in payloads])
         except (rules.RuleError, KeyError, TypeError, ValueError):
