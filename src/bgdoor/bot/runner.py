@@ -88,26 +88,27 @@ class BotRunner:
             except Exception:
                 log.exception("bot sweep failed")
                 continue
-            for game_id in changed:
-                self.runtime.notify(game_id)
+            for view in changed:
+                self.runtime.announce(view)
 
-    def play_due(self, hint: set[int] | None = None) -> set[int]:
-        """Act in every game where a bot is to act; returns the games changed."""
-        changed: set[int] = set()
+    def play_due(self, hint: set[int] | None = None) -> list[GameView]:
+        """Act in every game where a bot is to act; returns each changed game as the bot left it."""
+        changed: list[GameView] = []
         for bot_id in self._players:
             try:
                 games = self.service.my_turn_games(bot_id)
             except ServiceError:
                 continue
             for g in games:
-                if self.act(bot_id, g.id):
-                    changed.add(g.id)
+                last = self.act(bot_id, g.id)
+                if last is not None:
+                    changed.append(last)
         return changed
 
-    def act(self, bot_id: int, game_id: int) -> bool:
-        """Make every move the bot owes in one game. True if anything changed."""
+    def act(self, bot_id: int, game_id: int) -> GameView | None:
+        """Make every move the bot owes in one game; the game after the last, or None if nothing changed."""
         bot = self._players[bot_id]
-        acted = False
+        acted: GameView | None = None
         for _ in range(MAX_ACTIONS):
             try:
                 view = self.service.game(game_id, bot_id)
@@ -119,8 +120,7 @@ class BotRunner:
                     return acted
                 if view.state.phase is Phase.OPENING and view.state.actor is None and not self._opening_is_ours(view):
                     return acted
-                self._one(bot, bot_id, view)
-                acted = True
+                acted = self._one(bot, bot_id, view)
             except GameChanged:
                 continue
             except ServiceError as exc:
@@ -133,28 +133,29 @@ class BotRunner:
         # A human who begins a game against the computer has it roll the opening at once.
         return view.white_id is not None and view.black_id is not None
 
-    def _one(self, bot: Any, bot_id: int, view: GameView) -> None:
+    def _one(self, bot: Any, bot_id: int, view: GameView) -> GameView:
         st = view.state
         me = view.viewer_color
         assert me is not None
         svc = self.service
         gid, ver = view.id, view.version
         if st.phase is Phase.OPENING:
-            svc.roll(bot_id, gid, ver)
+            return svc.roll(bot_id, gid, ver)
         elif st.phase is Phase.ROLL:
             if st.can_double() and bot.should_double(st, me):
-                svc.double(bot_id, gid, ver)
+                return svc.double(bot_id, gid, ver)
             else:
-                svc.roll(bot_id, gid, ver)
+                return svc.roll(bot_id, gid, ver)
         elif st.phase is Phase.MOVE:
             assert st.dice is not None
             # The match score decides what gammons are worth.
             play = bot.choose_play(st.position, st.dice, self.brain.context_of(st, me))
-            svc.submit_turn(bot_id, gid, ver, play.position.id if play is not None else "")
+            return svc.submit_turn(bot_id, gid, ver, play.position.id if play is not None else "")
         elif st.phase is Phase.DOUBLED:
             if bot.should_take(st, me):
-                svc.take(bot_id, gid, ver)
+                return svc.take(bot_id, gid, ver)
             else:
-                svc.drop(bot_id, gid, ver)
+                return svc.drop(bot_id, gid, ver)
         elif st.phase is Phase.RESIGNED:
-            svc.answer_resign(bot_id, gid, ver, bot.should_accept_resign(st, me))
+            return svc.answer_resign(bot_id, gid, ver, bot.should_accept_resign(st, me))
+        return view  # nothing for the bot to do in this phase

@@ -30,7 +30,7 @@ from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, delete, exc, func, insert, or_, select, update
+from sqlalchemy import and_, delete, exc, func, insert, or_, select, text, update
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -39,7 +39,7 @@ from bgdoor.rules.dice import DiceSource, SystemDice
 from bgdoor.rules.game import Color, Event, MatchState, Phase, RuleError, Win
 from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.rating import rating_change
-from bgdoor.service import passwords
+from bgdoor.service import feed, passwords
 from bgdoor.service.plays import find_play
 from bgdoor.service.types import (
     BadHandle,
@@ -579,6 +579,7 @@ class Service:
             s.add(ReadMark(player_id=me.id, game_id=g.id, seq=-1 if other_id is None else 0))
             if other_id is not None:
                 s.add(ReadMark(player_id=other_id, game_id=g.id, seq=-1))
+            self._notify(s, g.id, g.version, g.white_id, g.black_id)
             return self._view(s, g, player_id, state)
 
         return self._tx(fn)
@@ -612,6 +613,7 @@ class Service:
             s.execute(delete(ReadMark).where(ReadMark.game_id == g.id))
             s.execute(delete(GameEvent).where(GameEvent.game_id == g.id))
             s.delete(g)
+            self._notify(s, g.id, None, g.white_id, g.black_id)
 
         self._tx(fn)
 
@@ -626,6 +628,14 @@ class Service:
             raise GameChanged("someone else acted on this game first; look again")
         for key, value in values.items():
             set_committed_value(g, key, value)
+        self._notify(s, g.id, version + 1, values.get("white_id", g.white_id), values.get("black_id", g.black_id))
+
+    @staticmethod
+    def _notify(s: Session, game_id: int, version: int | None, white_id: int | None, black_id: int | None) -> None:
+        """PostgreSQL: tell every process's change feed, in the committing transaction (sent on commit)."""
+        if s.get_bind().dialect.name == "postgresql":
+            payload = feed.notify_payload(game_id, version or 0, white_id, black_id)
+            s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": feed.CHANNEL, "payload": payload})
 
     def _act(
         self,

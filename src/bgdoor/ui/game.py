@@ -13,7 +13,7 @@ from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
 from bgdoor.rules.rating import START_RATING
 from bgdoor.rules.turn import Turn
-from bgdoor.service import GameChanged, GameView, ServiceError, StorageError
+from bgdoor.service import GameChanged, GameView, ServiceError
 from bgdoor.ui.board import Loc
 from bgdoor.ui.console import Key
 
@@ -123,15 +123,12 @@ class GameScreen:
         """The next key, or None when the game changed (here, or in another process)."""
         assert self.view is not None
         while True:
-            # Waiting on the key queue alone: racing a second task against it could lose a key.
-            key = await self.con.key(timeout=self.rt.config.poll_interval, idle=True, wake=True)
-            if key is not None and key.name != "wake":
+            # The change feed wakes this screen when its game changes, in any process.
+            key = await self.con.key(idle=True, wake=True)
+            if key.name != "wake":
                 return key
-            try:
-                if await self.svc.game_version(self.game_id) != self.view.version:
-                    return None
-            except StorageError:
-                continue  # the database is busy or away: look again at the next poll
+            if self.rt.version(self.game_id) != self.view.version:
+                return None
 
     async def on_change(self) -> None:
         old = self.view
@@ -255,11 +252,10 @@ class GameScreen:
         """Handle one key; False leaves the screen."""
         assert self.view is not None
         c = key.char.upper() if key.char else ""
-        if c and c in "PDTAJG" and key.name != "move":
-            # An action key may beat the change notice to us: act on the game as it is now.
-            # (Picking up and dropping checkers reads nothing: the save checks the version.)
-            if await self.svc.game_version(self.game_id) != self.view.version:
-                await self.reload()
+        # An action key may beat the change notice to us: act on the game as it is now.
+        # (Picking up and dropping checkers reads nothing: the save checks the version.)
+        if c and c in "PDTAJG" and key.name != "move" and await self.svc.game_version(self.game_id) != self.view.version:
+            await self.reload()
         st = self.view.state
         self.message = ""
         if key.name == "redraw":

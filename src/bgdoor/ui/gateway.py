@@ -39,6 +39,7 @@ from bgdoor.service import (
     Unread,
 )
 from bgdoor.service.core import BUSY_MESSAGE, STORAGE_ERRORS
+from bgdoor.service.feed import Change, ChangeFeed
 from bgdoor.ui.guard import LoginGuard
 
 log = logging.getLogger("bgdoor.gateway")
@@ -81,6 +82,8 @@ class Gateway:
         self.notice: Notice | None = None
         self._reads = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="db-read")
         self._writes = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="db-write")
+        self._feed = ChangeFeed(service.engine)
+        self._follow = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-feed")
 
     def caller(self, addr: str, notice: Notice | None = None) -> Gateway:
         """This gateway as one caller sees it: the same workers, logins guarded by `addr`, and
@@ -93,6 +96,23 @@ class Gateway:
     def close(self) -> None:
         self._reads.shutdown(wait=False, cancel_futures=True)
         self._writes.shutdown(wait=False, cancel_futures=True)
+        self._follow.submit(self._feed.close)  # on its own thread, once the current look ends
+        self._follow.shutdown(wait=False, cancel_futures=False)
+
+    # ---------------------------------------------------------------- the change feed
+
+    async def changes(self) -> list[Change]:
+        """Commits by any process since the last call (about 0.1 s): one caller per process."""
+        return await asyncio.get_running_loop().run_in_executor(self._follow, self._feed.next)
+
+    def note(self, game_id: int, version: int | None, players: tuple[int | None, ...]) -> None:
+        """A change this process announces itself: the feed will not bring it again."""
+        self._feed.note(game_id, version, players)
+
+    @property
+    def feed_queries(self) -> int:
+        """Statements the change feed has run (the idle-cost benchmark reads it)."""
+        return self._feed.queries
 
     async def _run(self, pool: ThreadPoolExecutor, name: str, call: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
@@ -136,7 +156,9 @@ class Gateway:
 
     async def _change(self, fn: Callable[P, GameView], *args: P.args, **kwargs: P.kwargs) -> GameView:
         view = await self._write(fn, *args, **kwargs)
-        self.announce(view.id, view.version, (view.white_id, view.black_id))
+        players = (view.white_id, view.black_id)
+        self.note(view.id, view.version, players)
+        self.announce(view.id, view.version, players)
         return view
 
     # ---------------------------------------------------------------- players
@@ -246,6 +268,7 @@ class Gateway:
 
     async def withdraw_game(self, player_id: int, game_id: int) -> None:
         await self._write(self.service.withdraw_game, player_id, game_id)
+        self.note(game_id, None, (player_id,))
         self.announce(game_id, None, (player_id,))
 
     async def mark_read(self, player_id: int, game_id: int, upto: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Protocol
@@ -34,20 +35,46 @@ class Runtime:
         self.service = Gateway(service, self.guard, self.changed)
         self._games: dict[int, set[Wake]] = {}
         self._players: dict[int, set[Wake]] = {}
-        self._versions: dict[int, int] = {}  # the newest version announced, per game
+        self._versions: dict[int, int] = {}  # the newest version announced, per watched game
+        self._follower: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Follow the change feed (commits by other processes); inside the event loop."""
+        if self._follower is None:
+            self._follower = asyncio.ensure_future(self._follow())
+
+    async def _follow(self) -> None:
+        while True:
+            try:
+                changes = await self.service.changes()
+            except RuntimeError:  # the gateway is closed
+                return
+            except Exception:
+                log.exception("the change feed failed; following it again in a second")
+                await asyncio.sleep(1.0)
+                continue
+            for change in changes:
+                self.changed(change.game_id, change.version, change.players)
 
     def close(self) -> None:
+        if self._follower is not None:
+            self._follower.cancel()
+            self._follower = None
         self.service.close()
 
     # ---- change notices
 
     def announce(self, view: GameView) -> None:
-        """A committed change: wake the game's screens and its players' menus, once per version."""
-        self.changed(view.id, view.version, (view.white_id, view.black_id))
+        """A change committed here outside the gateway (the computer opponent's)."""
+        players = (view.white_id, view.black_id)
+        self.service.note(view.id, view.version, players)
+        self.changed(view.id, view.version, players)
 
     def changed(self, game_id: int, version: int | None, players: tuple[int | None, ...] = ()) -> None:
         """Game `game_id` is now at `version` (None: unknown, so wake regardless)."""
-        if version is not None and game_id in self._games:
+        if version is None:
+            self._versions.pop(game_id, None)  # so the screens look again
+        elif game_id in self._games:
             if self._versions.get(game_id, 0) >= version:
                 return  # already announced
             self._versions[game_id] = version
@@ -69,6 +96,7 @@ class Runtime:
         return self._versions.get(game_id)
 
     def watch(self, game_id: int, wake: Wake) -> None:
+        self.start()
         self._games.setdefault(game_id, set()).add(wake)
 
     def unwatch(self, game_id: int, wake: Wake) -> None:
@@ -78,6 +106,7 @@ class Runtime:
 
     def watch_player(self, player_id: int, wake: Wake) -> None:
         """Wake on changes to any game the player sits in (a menu that counts their turns)."""
+        self.start()
         self._players.setdefault(player_id, set()).add(wake)
 
     def unwatch_player(self, player_id: int, wake: Wake) -> None:

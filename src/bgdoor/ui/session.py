@@ -233,7 +233,14 @@ class Session:
                 self.con.put(10 + i, left + 1, ")" + text[1:])
             self.con.put(20, left, "Your choice: ", "prompt")
             await self.con.show()
-            key = await self.con.key(idle=True)
+            # A change to one of the player's games (in any process) redraws the count above.
+            self.rt.watch_player(self.player.id, self.con.wake)
+            try:
+                key = await self.con.key(idle=True, wake=True)
+            finally:
+                self.rt.unwatch_player(self.player.id, self.con.wake)
+            if key.name == "wake":
+                continue
             choice = key.char.upper()
             if choice == "V":
                 await self.view_games()

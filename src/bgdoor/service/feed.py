@@ -1,0 +1,199 @@
+"""Every commit to a game by any process, as a list of changes: the change feed's database side.
+
+One ChangeFeed per process; its `next()` blocks a thread of its own for up to an interval and
+returns what changed since the last call.
+
+- SQLite: a connection of its own reads `PRAGMA data_version` (which moves when another
+  connection commits) every interval; only when it moved does it read the unfinished games'
+  versions and compare them with the ones it knows.  Idle, that is one cheap statement per
+  interval, however many callers there are.
+- PostgreSQL: every write to a game sends NOTIFY (service.core, in the committing
+  transaction), and the feed LISTENs; the version comparison runs as a fallback every
+  FALLBACK seconds, and every interval while the listening connection is down.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, select
+
+from bgdoor.store import db
+from bgdoor.store.models import Game
+
+log = logging.getLogger("bgdoor.feed")
+
+CHANNEL = "bgdoor_games"
+INTERVAL = 0.1  # seconds between looks at SQLite's data_version
+FALLBACK = 2.0  # seconds between version comparisons while LISTEN works
+
+_OPEN = ("open", "active")
+
+
+@dataclass(frozen=True)
+class Change:
+    game_id: int
+    version: int | None  # None: the game is gone (withdrawn or deleted)
+    players: tuple[int | None, ...]
+
+
+def notify_payload(game_id: int, version: int, white_id: int | None, black_id: int | None) -> str:
+    return f"{game_id} {version} {white_id or 0} {black_id or 0}"
+
+
+def _parse(payload: str) -> Change | None:
+    try:
+        gid, version, white, black = (int(x) for x in payload.split())
+    except ValueError:
+        return None
+    return Change(gid, version if version > 0 else None, (white or None, black or None))
+
+
+class ChangeFeed:
+    def __init__(self, engine: Engine, interval: float = INTERVAL) -> None:
+        self.engine = engine
+        self.interval = interval
+        self.postgres = engine.dialect.name == "postgresql"
+        self.usable = not (engine.dialect.name == "sqlite" and db.is_memory(engine.url))  # one process only
+        self._raw: Any = None  # the feed's own DBAPI connection
+        self._data_version: int | None = None
+        self._known: dict[int, tuple[int, int | None, int | None]] = {}  # game -> version, white, black
+        self._primed = False
+        self._compared_at = 0.0
+        self.queries = 0  # statements run, for the idle-cost benchmark
+        self._lock = threading.Lock()  # note() comes from the event loop's thread
+
+    def close(self) -> None:
+        if self._raw is not None:
+            try:
+                self._raw.close()
+            except Exception:  # noqa: BLE001 - a connection that broke is closed all the same
+                log.debug("closing the change feed's connection", exc_info=True)
+            self._raw = None
+
+    # ---------------------------------------------------------------- the loop
+
+    def next(self) -> list[Change]:
+        """What changed since the last call; blocks about one interval."""
+        if not self.usable:
+            time.sleep(self.interval)
+            return []
+        if self.postgres:
+            return self._next_postgres()
+        return self._next_sqlite()
+
+    def _connection(self) -> Any:
+        if self._raw is None:
+            raw = self.engine.raw_connection()  # held for good: no other thread shares it
+            if self.postgres:
+                conn = raw.driver_connection
+                assert conn is not None
+                conn.autocommit = True
+                conn.execute(f"LISTEN {CHANNEL}")
+                self.queries += 1
+            self._raw = raw
+        return self._raw
+
+    def _next_sqlite(self) -> list[Change]:
+        time.sleep(self.interval)
+        try:
+            raw = self._connection()
+            cur = raw.cursor()
+            try:
+                (version,) = cur.execute("PRAGMA data_version").fetchone()
+            finally:
+                cur.close()
+            self.queries += 1
+        except Exception:
+            log.exception("the change feed cannot read the database; trying again")
+            self.close()
+            time.sleep(1.0)
+            return []
+        if version == self._data_version and self._primed:
+            return []
+        self._data_version = version
+        return self._compare()
+
+    def _next_postgres(self) -> list[Change]:
+        payloads: list[str] = []
+        try:
+            conn = self._connection().driver_connection
+            # The first notice, then whatever came with it.
+            payloads += [n.payload for n in conn.notifies(timeout=self.interval * 10, stop_after=1)]
+            if payloads:
+                payloads += [n.payload for n in conn.notifies(timeout=0.0)]
+        except Exception:
+            log.exception("the change feed lost its LISTEN connection; comparing versions until it is back")
+            self.close()
+            time.sleep(self.interval)
+            return self._compare()
+        found = [c for c in (_parse(p) for p in payloads) if c is not None]
+        fresh = [c for c in found if self._remember(c)]
+        if time.monotonic() - self._compared_at >= FALLBACK or not self._primed:
+            fresh += self._compare()
+        return fresh
+
+    # ---------------------------------------------------------------- comparing
+
+    def note(self, game_id: int, version: int | None, players: tuple[int | None, ...]) -> None:
+        """A change this process made and announced itself: not news when the feed sees it."""
+        self._remember(Change(game_id, version, players))
+
+    def _remember(self, change: Change) -> bool:
+        """Note a change; False when it is one already known."""
+        with self._lock:
+            if change.version is None:
+                self._known.pop(change.game_id, None)
+                return True
+            known = self._known.get(change.game_id)
+            if known is not None and known[0] >= change.version:
+                return False
+            white, black = (tuple(change.players) + (None, None))[:2]
+            self._known[change.game_id] = (change.version, white, black)
+            return True
+
+    def _compare(self) -> list[Change]:
+        """The unfinished games' versions against the ones known; the differences."""
+        self._compared_at = time.monotonic()
+        columns = (Game.id, Game.version, Game.white_id, Game.black_id, Game.status)
+        try:
+            with self.engine.connect() as conn:
+                rows = {r[0]: r for r in conn.execute(select(*columns).where(Game.status.in_(_OPEN)))}
+                self.queries += 1
+                with self._lock:
+                    gone = [gid for gid in self._known if gid not in rows]
+                if gone:
+                    # Finished since (or withdrawn): their last version, once.
+                    rows.update({r[0]: r for r in conn.execute(select(*columns).where(Game.id.in_(gone)))})
+                    self.queries += 1
+        except Exception:
+            log.exception("the change feed cannot compare versions; trying again")
+            return []
+        changes: list[Change] = []
+        with self._lock:
+            changes = self._differences(rows)
+        if not self._primed:
+            self._primed = True
+            return []  # what was there before this process started is no news
+        return changes
+
+    def _differences(self, rows: dict[int, Any]) -> list[Change]:
+        changes: list[Change] = []
+        for gid, version, white, black, status in rows.values():
+            known = self._known.get(gid)
+            if known is not None and known[0] > version:
+                continue  # read just before a commit this process has announced already
+            if known is None or known[0] < version:
+                changes.append(Change(gid, version, (white, black)))
+            if status in _OPEN:
+                self._known[gid] = (version, white, black)
+            else:
+                self._known.pop(gid, None)
+        for gid in [g for g in self._known if g not in rows]:
+            _, white, black = self._known.pop(gid)
+            changes.append(Change(gid, None, (white, black)))
+        return changes
