@@ -83,6 +83,8 @@ def test_a_move_in_one_door_process_shows_in_the_other_within_500_ms(tmp_path: P
             assert st.actor is not None
             mover, other = doors[st.actor], doors[st.actor.other]
             drain(both)
+            # The mover waits for their own screen to say so, as a caller would.
+            pump_until(both, mover, "Your turn")
             if st.phase is Phase.ROLL:
                 mover.send("P")
                 start = time.monotonic()

@@ -71,7 +71,7 @@ class ChangeFeed:
         if self._raw is not None:
             try:
                 self._raw.close()
-            except Exception:  # noqa: BLE001 - a connection that broke is closed all the same
+            except Exception:
                 log.debug("closing the change feed's connection", exc_info=True)
             self._raw = None
 

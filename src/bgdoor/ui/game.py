@@ -254,7 +254,8 @@ class GameScreen:
         c = key.char.upper() if key.char else ""
         # An action key may beat the change notice to us: act on the game as it is now.
         # (Picking up and dropping checkers reads nothing: the save checks the version.)
-        if c and c in "PDTAJG" and key.name != "move" and await self.svc.game_version(self.game_id) != self.view.version:
+        action = bool(c) and c in "PDTAJGM" and key.name != "move"
+        if action and await self.svc.game_version(self.game_id) != self.view.version:
             await self.reload()
         st = self.view.state
         self.message = ""
