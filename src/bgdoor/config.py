@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import os
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -31,6 +32,7 @@ class Config:
     time_warning: float = 2.0
     door_goodbye_wait: float = 3.0
     texts: str = "data/texts"
+    source: str = ""  # the file this was read from, absolute; "" for the built-in defaults
 
 
 # (section, key) -> field name
@@ -84,8 +86,41 @@ def load_config(path: str | Path | None) -> Config:
             except ValueError:
                 raise ConfigError(f"{path}: [{section}] {key} must be a number, not {raw!r}") from None
             setattr(config, name, value)
+    # Relative paths are the config file's neighbours, not the current directory's: a BBS may
+    # start the door anywhere.
+    base = path.resolve().parent
+    config.source = str(path.resolve())
+    config.database_url = _beside(config.database_url, base)
+    if not Path(config.texts).is_absolute():
+        config.texts = str(base / config.texts)
     if not 1 <= config.port <= 65535:
         raise ConfigError(f"{path}: [server] port must be 1 to 65535")
     if not 1 <= config.default_length <= 25:
         raise ConfigError(f"{path}: [game] default_length must be 1 to 25")
     return config
+
+
+def _beside(url: str, base: Path) -> str:
+    """An SQLite URL with a relative file path made absolute from `base`; any other URL as it is."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url.startswith(prefix + "/"):
+        return url
+    rest = url[len(prefix):]
+    name, sep, query = rest.partition("?")
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return url
+    return f"{prefix}{base / name}{sep}{query}"
+
+
+def log_path(config: Config) -> Path:
+    """Where the door logs by default: beside an SQLite database, else beside the configuration
+    file, else in the user's state folder; never simply the current directory."""
+    prefix = "sqlite:///"
+    if config.database_url.startswith(prefix):
+        name = config.database_url[len(prefix):].partition("?")[0]
+        if name and name != ":memory:" and not name.startswith("file:"):
+            return Path(name).resolve().parent / "door.log"
+    if config.source:
+        return Path(config.source).parent / "door.log"
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "bgdoor" / "door.log"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import sqlite3
 import threading
@@ -21,6 +22,10 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
 DEFAULT_URL = "sqlite:///data/bgdoor.db"
+
+# Alembic says "Context impl SQLiteImpl" and each step at INFO whenever the schema is looked
+# at: noise in every log and on serve's output at each start.  Its warnings still pass.
+logging.getLogger("alembic").setLevel(logging.WARNING)
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 # How long SQLite waits for another node's write lock before it reports busy;

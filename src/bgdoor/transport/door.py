@@ -7,7 +7,7 @@ import logging
 import time
 from pathlib import Path
 
-from bgdoor.config import Config
+from bgdoor.config import Config, log_path
 from bgdoor.service import Service, ServiceError
 from bgdoor.transport.door_io import FdLink, StdioLink, install_hangup
 from bgdoor.transport.dropfile import DropInfo
@@ -34,7 +34,7 @@ def run_door(
 ) -> int:
     node = info.node if info.node is not None else node
     try:
-        _log_to_file(log_file or "data/door.log")
+        _log_to_file(log_file or str(log_path(config)))
     except OSError:
         logging.getLogger().handlers[:] = [logging.NullHandler()]
     log.info(
@@ -79,6 +79,7 @@ async def _session(info: DropInfo, link: FdLink, config: Config, service: Servic
         time_warning=config.time_warning * 60,
         width=info.cols or tty_cols,
         height=info.rows or tty_rows,
+        door=True,
     )
     try:
         await console.start()

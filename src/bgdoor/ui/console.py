@@ -16,7 +16,7 @@ from bgdoor.rules.game import Color
 from bgdoor.service import Preferences
 from bgdoor.term.charset import Charset, charset_named, glyphs
 from bgdoor.term.keys import DA_REQUEST, Key, KeyDecoder, is_cterm_reply
-from bgdoor.term.screen import COLS, HIDE_CURSOR, ROWS, Attr, Canvas, Screen
+from bgdoor.term.screen import COLS, HIDE_CURSOR, ROWS, SHOW_CURSOR, Attr, Canvas, Screen
 from bgdoor.term.sound import sound_bytes
 from bgdoor.term.wrap import wrap
 from bgdoor.ui import board as boardmod
@@ -93,8 +93,10 @@ class Console:
         time_warning: float = 120.0,
         width: int = COLS,
         height: int = ROWS,
+        door: bool = False,
     ) -> None:
         self.link = link
+        self.door = door  # a caller who leaves goes back to their BBS, not off the line
         self.detected_charset = charset  # what the terminal asked for; a player's "automatic"
         self.width, self.height = fit_size(width, height)  # the caller's terminal
         self.charset = charset
@@ -112,6 +114,7 @@ class Console:
         self._reader: asyncio.Task[None] | None = None
         self._full = True
         self._closed = False
+        self._cursor_hidden = False
         self._last_key = time.monotonic()
         self._warned = False
         self._held: collections.deque[Key] = collections.deque()  # decoded, waiting for room in the queue
@@ -126,8 +129,15 @@ class Console:
         if self.charset != "ascii":
             # Ask who the terminal is (SyncTERM answers as CTerm) and hide its cursor.
             self.link.write(DA_REQUEST + HIDE_CURSOR)
+            self._cursor_hidden = True
 
     async def stop(self) -> None:
+        """Leave the terminal as it was found: attributes reset, the cursor shown, on a fresh line."""
+        if not self._closed and self._cursor_hidden:
+            # The cursor is shown last: nothing after it may hide it again.
+            self.link.write(b"\x1b[0m\r\n" + SHOW_CURSOR)
+            with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError):
+                await asyncio.wait_for(self.link.drain(), timeout=2.0)
         self._closed = True
         if self._reader is not None:
             self._reader.cancel()
@@ -197,6 +207,15 @@ class Console:
             # Wake whoever waits for a key: the caller has gone.
             self.keys.put_nowait(None)
 
+    async def pause(self, seconds: float) -> None:
+        """Leave the screen up for `seconds`, or until a key or a hang-up; never raises Hangup."""
+        if seconds <= 0 or self._closed:
+            return
+        with contextlib.suppress(asyncio.TimeoutError):
+            key = await asyncio.wait_for(self.keys.get(), timeout=seconds)
+            if key is None:
+                self.keys.put_nowait(None)
+
     def wake(self) -> None:
         """Make a waiting key(wake=True) return Key('wake'): another task has news for this screen."""
         self.keys.put_nowait(WAKE)
@@ -223,7 +242,7 @@ class Console:
             if use_idle:
                 idle_left = self.idle_timeout - (now - self._last_key)
                 if idle_left <= 0:
-                    self.message_line("Disconnected: no key was pressed for too long.")
+                    self.message_line("No key was pressed for too long: " + ("back to the BBS." if self.door else "goodbye."))
                     await self.show()
                     raise Hangup("idle")
                 warn_in = idle_left - IDLE_WARNING
@@ -231,7 +250,7 @@ class Console:
             if self.deadline is not None:
                 time_left = self.deadline - now
                 if time_left <= 0:
-                    self.message_line("Your time for this call is used up. Goodbye!")
+                    self.message_line("Your time for this call is used up. " + ("Back to the BBS." if self.door else "Goodbye!"))
                     await self.show()
                     raise Hangup("time")
                 if not self._time_warned and time_left <= self.time_warning:
@@ -248,7 +267,8 @@ class Console:
                     return None
                 if use_idle and not self._warned and self.idle_timeout - (now - self._last_key) <= IDLE_WARNING:
                     self._warned = True
-                    self.message_line("Are you there? Press a key within a minute or you will be disconnected.")
+                    gone = "go back to the BBS" if self.door else "be disconnected"
+                    self.message_line(f"Are you there? Press a key within a minute or you will {gone}.")
                     self.bell("error")
                     await self.show()
                 continue

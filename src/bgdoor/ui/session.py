@@ -46,6 +46,7 @@ class Session:
         self.door_alias = door_alias
         self.player: PlayerInfo | None = None
         self._under: list[Cell] | None = None  # the bottom line under a "Saving..." notice
+        self.ended = ""  # why the session ended, for the log
 
     # ------------------------------------------------------------ entry
 
@@ -63,21 +64,31 @@ class Session:
                 finally:
                     self.con.idle_timeout = idle
             if self.player is None:
+                self.ended = self.ended or "not logged in"
                 return
             log.info("login %s from %s", self.player.handle, self.peer)
             self.con.apply_preferences(self.player.preferences)
             await self.main_menu()
+            self.ended = "quit"
             await self.goodbye()
-        except Hangup:
-            log.info("hangup %s", self.who)
+        except Hangup as exc:
+            reason = str(exc)
+            self.ended = {"eof": "hang-up", "idle": "idle", "time": "time up"}.get(reason, reason or "hang-up")
+            if self.door_alias is not None and reason in ("idle", "time"):
+                await self.con.pause(self.config.door_goodbye_wait)  # the notice, before the BBS's screen
         except ServiceError as exc:
             # Entering from a door can fail (a handle owned by a telnet player): say so and leave.
+            self.ended = f"refused: {exc}"
             await self.notice(str(exc))
         except asyncio.CancelledError:
+            self.ended = "server shutting down"
             raise
         except Exception:
+            self.ended = "error"
             log.exception("session error %s", self.who)
             await self.notice("Sorry, something went wrong and this session must end. Nothing you committed is lost.")
+        finally:
+            log.info("session end %s: %s", self.who, self.ended or "hang-up")
 
     async def saving(self, text: str | None) -> None:
         """The gateway's word that a write is slow ("Saving..."), over the bottom line; None puts it back."""
@@ -162,6 +173,7 @@ class Session:
                 attempts += 1
                 log.info("failed login for %r from %s", handle, self.peer)
                 if attempts >= self.config.login_attempts:
+                    self.ended = "too many wrong passwords"
                     await self.flash(16, "Too many wrong passwords. Goodbye.")
                     return None
                 # A growing delay makes guessing slow without locking the real player out.
