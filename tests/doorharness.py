@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import codecs
+import fcntl
 import os
 import pty
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -35,8 +38,8 @@ def door32(
 
 
 class Screen:
-    def __init__(self, charset: str = "cp437") -> None:
-        self.screen = pyte.Screen(80, 25)
+    def __init__(self, charset: str = "cp437", cols: int = 80, rows: int = 25) -> None:
+        self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.Stream(self.screen)
         self.decoder = codecs.getincrementaldecoder("cp437" if charset == "cp437" else "utf-8")(errors="replace")
         self.raw = bytearray()
@@ -53,30 +56,24 @@ class Screen:
 class PtyDoor:
     """`bgdoor door` with its stdin and stdout on a pty, as ENiGMA and Synchronet run stdio doors."""
 
-    def __init__(self, dropfile: Path, db_url: str, log: Path, *extra: str, charset: str = "cp437") -> None:
+    def __init__(self, dropfile: Path, db_url: str | None, log: Path | None, *extra: str, charset: str = "cp437",
+                 cwd: Path | None = None, size: tuple[int, int] | None = None) -> None:
+        """db_url, log None: leave --db, --log out; size: (columns, rows) of the pty and the screen."""
         self.master, slave = pty.openpty()
+        if size is not None:
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+        where = [*(["--db", db_url] if db_url is not None else []), *(["--log", str(log)] if log is not None else [])]
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bgdoor",
-                "door",
-                "--dropfile",
-                str(dropfile),
-                "--db",
-                db_url,
-                "--log",
-                str(log),
-                *extra,
-            ],
+            [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(dropfile), *where, *extra],
             stdin=slave,
             stdout=slave,
             stderr=subprocess.PIPE,
             close_fds=True,
+            cwd=cwd,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         os.close(slave)
-        self.view = Screen(charset)
+        self.view = Screen(charset, *(size or (80, 25)))
 
     def pump(self, timeout: float = 0.1) -> None:
         r, _, _ = select.select([self.master], [], [], timeout)

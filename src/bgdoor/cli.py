@@ -68,8 +68,10 @@ def _setup_logging(verbose: bool = False) -> None:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    # telnetlib3 is chatty about every negotiation; keep its warnings only.
+    # telnetlib3 is chatty about every negotiation, Alembic about its plugins and every schema
+    # check; keep their warnings only.
     logging.getLogger("telnetlib3").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def _load(args: argparse.Namespace) -> Config:
@@ -139,7 +141,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         await stop.wait()
         forfeits.cancel()
         log.info("shutting down")
-        await server.close()
+        await server.shutdown()
         if bot is not None:
             await bot.stop()
 

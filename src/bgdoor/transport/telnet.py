@@ -213,6 +213,9 @@ def _size(writer: Any, name: str) -> int:
         return 0
 
 
+SHUTDOWN_NOTICE = "The server is going down now. Your games are saved; please call again later."
+
+
 class TelnetDoorServer:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
@@ -221,6 +224,7 @@ class TelnetDoorServer:
         self.per_address: Counter[str] = Counter()
         self.server: asyncio.Server | None = None
         self.sessions: set[asyncio.Task[Any]] = set()
+        self.consoles: set[Console] = set()
 
     async def start(self, host: str | None = None, port: int | None = None) -> asyncio.Server:
         host = host if host is not None else self.config.host
@@ -300,6 +304,7 @@ class TelnetDoorServer:
         if isinstance(protocol, MeteredTelnetServer):
             protocol.size_listener = console.resize  # a window resized during the call
         session = Session(console, self.runtime, peer=addr)
+        self.consoles.add(console)
         # The session's login timeout counts from the last key; a caller who keeps typing but
         # never logs in is cut off here, login_timeout after connecting.
         overdue = asyncio.get_running_loop().call_later(
@@ -310,6 +315,7 @@ class TelnetDoorServer:
             await session.run()
         finally:
             overdue.cancel()
+            self.consoles.discard(console)
             self.active -= 1
             self.per_address[addr] -= 1
             if self.per_address[addr] <= 0:
@@ -323,6 +329,27 @@ class TelnetDoorServer:
             log.info("hanging up on %s: not logged in after %.0f s", addr, self.config.login_timeout)
             link.write(b"\r\n\r\nTime to log in is up. Goodbye.\r\n")
             link.close()
+
+    async def shutdown(self, notice: str = SHUTDOWN_NOTICE, grace: float = 5.0) -> None:
+        """SIGTERM or SIGINT: take no more calls, tell every caller why they are cut off, end
+        their sessions, and let the writes already under way finish before the process ends."""
+        if self.server is not None:
+            self.server.close()
+        consoles = list(self.consoles)
+        for console in consoles:
+            console.message_line(notice)
+            console.bell("error")
+        await asyncio.gather(*(asyncio.wait_for(c.show(), timeout=2.0) for c in consoles), return_exceptions=True)
+        log.info("told %d callers the server is going down", len(consoles))
+        sessions = list(self.sessions)
+        for task in sessions:
+            task.cancel()
+        if sessions:
+            # Each session's own way out: colours reset, cursor shown, line closed.
+            await asyncio.wait(sessions, timeout=grace)
+        await asyncio.get_running_loop().run_in_executor(None, self.runtime.service.finish_writes)
+        if self.server is not None:
+            await self.server.wait_closed()
 
     async def close(self) -> None:
         if self.server is not None:

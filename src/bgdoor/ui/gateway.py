@@ -93,6 +93,11 @@ class Gateway:
         mine.notice = notice
         return mine
 
+    def finish_writes(self) -> None:
+        """Wait for the writes under way and take no more (shutting down): a play a caller sent
+        is stored, not cut off.  Blocks; run it off the event loop."""
+        self._writes.shutdown(wait=True)
+
     def close(self) -> None:
         self._reads.shutdown(wait=False, cancel_futures=True)
         self._writes.shutdown(wait=False, cancel_futures=True)

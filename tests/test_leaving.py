@@ -1,0 +1,85 @@
+"""Leaving cleanly: the terminal as it was found, the goodbye readable, the reason logged,
+nothing written to the BBS's current directory, and a server that says it is going down."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import time
+from pathlib import Path
+
+from doorharness import PtyDoor, door32
+from rawtelnet import RawCaller, login
+from serverproc import ServerProcess
+
+CSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def last_control(data: bytes) -> bytes:
+    found = CSI.findall(bytes(data))
+    return found[-1] if found else b""
+
+
+def test_a_door_quits_with_the_cursor_shown_and_writes_nothing_where_it_was_started(tmp_path: Path) -> None:
+    bbs = tmp_path / "bbs"  # where the BBS starts the door: must stay empty
+    bbs.mkdir()
+    home = tmp_path / "bgdoor"
+    home.mkdir()
+    cfg = home / "door.cfg"
+    cfg.write_text("[database]\nurl = sqlite:///bg.db\n[door]\ngoodbye_wait = 1.5\n")  # relative: beside door.cfg
+    door = PtyDoor(door32(tmp_path / "door32.sys", "Leaver"), None, None, "--config", str(cfg), cwd=bbs)
+    try:
+        door.wait_for("Your choice")
+        door.send("Q")
+        door.wait_for("Thanks for playing")
+        shown = time.monotonic()
+        assert door.wait_exit(timeout=15) == 0
+        assert time.monotonic() - shown >= 1.0  # the goodbye stayed up before the BBS came back
+        door.pump(0.2)
+        assert "Returning you to the BBS" in door.view.text
+    finally:
+        door.close()
+    assert last_control(door.view.raw) == b"\x1b[?25h"
+    assert b"\x1b[?25l" in door.view.raw  # it was hidden, and shown again last
+    assert list(bbs.iterdir()) == []
+    assert (home / "bg.db").exists()
+    log = (home / "door.log").read_text()
+    assert "session end Leaver@node 1: quit" in log
+    assert "alembic" not in log.lower()
+
+
+def test_an_idle_door_caller_is_told_they_go_back_to_the_bbs(tmp_path: Path) -> None:
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[door]\nidle_timeout = 2\ngoodbye_wait = 1\n")
+    door = PtyDoor(door32(tmp_path / "door32.sys", "Dozer"), f"sqlite:///{tmp_path}/bg.db", tmp_path / "d.log", "--config", str(cfg))
+    try:
+        door.wait_for("Your choice")
+        assert door.wait_exit(timeout=20) == 0
+        assert "No key was pressed for too long: back to the BBS." in door.view.text
+    finally:
+        door.close()
+    assert last_control(door.view.raw) == b"\x1b[?25h"
+    assert "session end Dozer@node 1: idle" in (tmp_path / "d.log").read_text()
+
+
+async def test_sigterm_tells_every_caller_and_ends_cleanly(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/bg.db"
+    server = ServerProcess(tmp_path, url).start()
+    try:
+        alice = await RawCaller.connect(server.port)
+        await login(alice, "alice", "alice-secret", new=True)
+        stranger = await RawCaller.connect(server.port)
+        await stranger.wait_for("Handle:")
+        assert server.proc is not None
+        server.proc.send_signal(signal.SIGTERM)
+        for caller in (alice, stranger):
+            await caller.wait_for("The server is going down now. Your games are saved")
+            assert await caller.wait_closed(timeout=20)
+            assert last_control(caller.data) == b"\x1b[?25h"
+        assert await asyncio.get_running_loop().run_in_executor(None, server.proc.wait, 30) == 0
+    finally:
+        server.stop()
+    err = server.all_stderr()
+    assert "session end alice@127.0.0.1: server shutting down" in err
+    assert "alembic" not in err.lower()
