@@ -39,6 +39,13 @@ def test_plays_accepts_dice_with_a_dash() -> None:
     assert bgdoor("plays", START_ID, "3-1").stdout == bgdoor("plays", START_ID, "31").stdout
 
 
+def test_plays_accepts_dice_as_two_arguments() -> None:
+    two = bgdoor("plays", START_ID, "3", "1")
+    assert two.returncode == 0 and two.stdout == bgdoor("plays", START_ID, "31").stdout
+    three = bgdoor("plays", START_ID, "3", "1", "2")
+    assert three.returncode == 2 and "two digits" in three.stderr
+
+
 def test_plays_prints_nothing_for_a_forfeited_roll() -> None:
     pos = Position((0,) * 24 + (1,), (2,) * 6 + (0,) * 19)  # on the bar against a closed board
     assert legal_plays(pos, (6, 4)) == []

@@ -332,6 +332,16 @@ def test_forfeit_stale_takes_its_days_from_the_config(
     assert code == 2 and out == "" and "--days" in err
 
 
+def test_forfeit_stale_days_zero_forfeits_every_waiting_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
+    code, out, err = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "0", "--yes")
+    assert code == 0 and err == ""
+    assert f"game {world.stale} forfeited" in out and f"game {world.recent} forfeited" in out  # an hour is 0 days or more
+    code, out, err = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "-1", "--yes")
+    assert code == 2 and out == "" and "--days cannot be negative" in err and "door.cfg" not in err
+
+
 # ---------------------------------------------------------------- dry runs
 
 

@@ -48,12 +48,12 @@ def cmd_plays(args: argparse.Namespace) -> int:
             ids = sorted(p.position.id for p in legal_plays(pos, dice))
             out.write((" ".join(ids) if ids else "-") + "\n")
         return 0
-    if args.position is None or args.dice is None:
+    if args.position is None or not args.dice:
         print("bgdoor plays: give POSITION_ID DICE, or --batch", file=sys.stderr)
         return 2
     try:
         pos = Position.from_id(args.position)
-        dice = _parse_dice(args.dice)
+        dice = _parse_dice("".join(args.dice))  # "31", "3-1" or "3 1"
     except (ValueError, PositionError) as exc:
         print(f"bgdoor plays: {exc}", file=sys.stderr)
         return 2
@@ -364,10 +364,17 @@ def _sysop_delete_game(args: argparse.Namespace, sysop: Sysop) -> int:
 
 
 def _sysop_forfeit_stale(args: argparse.Namespace, sysop: Sysop, config: Config) -> int:
-    days = args.days if args.days is not None else config.forfeit_days
-    if days <= 0:
-        print("bgdoor sysop: forfeit_days in door.cfg is 0 (never forfeit); give --days N", file=sys.stderr)
-        return 2
+    if args.days is not None:
+        days = args.days
+        if days < 0:
+            print("bgdoor sysop: --days cannot be negative (0 forfeits every game waiting for a move)", file=sys.stderr)
+            return 2
+    else:
+        days = config.forfeit_days
+        if days <= 0:
+            where = f"in {config.source}" if config.source else "by default"
+            print(f"bgdoor sysop: forfeit_days is 0 {where} (never forfeit); give --days N", file=sys.stderr)
+            return 2
     stale = sysop.stale_games(days)
     if not stale:
         print(f"No game has waited {days:g} days for a move; nothing to forfeit.")
@@ -553,7 +560,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("plays", help="list the legal plays of a roll in a position")
     p.add_argument("position", nargs="?", help="GNU Backgammon Position ID")
-    p.add_argument("dice", nargs="?", help="the roll, like 31")
+    p.add_argument("dice", nargs="*", help="the roll, like 31 or 3 1")
     p.add_argument("--batch", action="store_true", help="read 'POSITION_ID D1 D2' lines from stdin")
     p.set_defaults(func=cmd_plays)
 

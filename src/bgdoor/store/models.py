@@ -82,7 +82,8 @@ class Game(Base):
     """A match: two seats, either of which may be open until someone joins."""
 
     __tablename__ = "games"
-    __table_args__ = (Index("ix_games_status_updated", "status", "updated"),)
+    # AUTOINCREMENT: a deleted game's number is never given to another (SQLite would reuse the top one).
+    __table_args__ = (Index("ix_games_status_updated", "status", "updated"), {"sqlite_autoincrement": True})
 
     id: Mapped[int] = mapped_column(primary_key=True)
     status: Mapped[str] = mapped_column(String(16))  # open, active, finished, abandoned
