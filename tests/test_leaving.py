@@ -52,7 +52,8 @@ def test_a_door_quits_with_the_cursor_shown_and_writes_nothing_where_it_was_star
 def test_an_idle_door_caller_is_told_they_go_back_to_the_bbs(tmp_path: Path) -> None:
     cfg = tmp_path / "door.cfg"
     cfg.write_text("[door]\nidle_timeout = 2\ngoodbye_wait = 1\n")
-    door = PtyDoor(door32(tmp_path / "door32.sys", "Dozer"), f"sqlite:///{tmp_path}/bg.db", tmp_path / "d.log", "--config", str(cfg))
+    drop = door32(tmp_path / "door32.sys", "Dozer")
+    door = PtyDoor(drop, f"sqlite:///{tmp_path}/bg.db", tmp_path / "d.log", "--config", str(cfg))
     try:
         door.wait_for("Your choice")
         assert door.wait_exit(timeout=20) == 0

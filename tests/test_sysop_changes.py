@@ -337,7 +337,8 @@ def test_forfeit_stale_days_zero_forfeits_every_waiting_game(
 ) -> None:
     code, out, err = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "0", "--yes")
     assert code == 0 and err == ""
-    assert f"game {world.stale} forfeited" in out and f"game {world.recent} forfeited" in out  # an hour is 0 days or more
+    # An hour without a move is 0 days or more.
+    assert f"game {world.stale} forfeited" in out and f"game {world.recent} forfeited" in out
     code, out, err = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "-1", "--yes")
     assert code == 2 and out == "" and "--days cannot be negative" in err and "door.cfg" not in err
 

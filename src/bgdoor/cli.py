@@ -583,7 +583,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="SQLAlchemy database URL (default: sqlite:///data/bgdoor.db)")
     p.add_argument("--node", type=int, help="BBS node number, where the drop file does not say")
     p.add_argument("--local", action="store_true", help="the sysop plays on this console")
-    p.add_argument("--log", help="log file (default: door.log beside the SQLite database, else beside the configuration file); the screen is the caller's")
+    p.add_argument(
+        "--log",
+        help="log file (default: door.log beside the SQLite database, else beside the configuration file); "
+        "the screen is the caller's",
+    )
     p.set_defaults(func=cmd_door)
 
     _add_sysop_parsers(sub)

@@ -242,7 +242,8 @@ class Console:
             if use_idle:
                 idle_left = self.idle_timeout - (now - self._last_key)
                 if idle_left <= 0:
-                    self.message_line("No key was pressed for too long: " + ("back to the BBS." if self.door else "goodbye."))
+                    gone = "back to the BBS." if self.door else "goodbye."
+                    self.message_line(f"No key was pressed for too long: {gone}")
                     await self.show()
                     raise Hangup("idle")
                 warn_in = idle_left - IDLE_WARNING
@@ -250,7 +251,8 @@ class Console:
             if self.deadline is not None:
                 time_left = self.deadline - now
                 if time_left <= 0:
-                    self.message_line("Your time for this call is used up. " + ("Back to the BBS." if self.door else "Goodbye!"))
+                    gone = "Back to the BBS." if self.door else "Goodbye!"
+                    self.message_line(f"Your time for this call is used up. {gone}")
                     await self.show()
                     raise Hangup("time")
                 if not self._time_warned and time_left <= self.time_warning:
