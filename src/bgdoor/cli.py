@@ -16,11 +16,9 @@ from bgdoor.config import Config, ConfigError, load_config
 from bgdoor.rules import Position, PositionError, legal_plays
 
 if TYPE_CHECKING:
-    from bgdoor.bot.runner import BotRunner
     from bgdoor.service import Service
     from bgdoor.service.sysop import Sysop
     from bgdoor.service.types import GameSummary
-    from bgdoor.ui.runtime import Runtime
 
 
 def _parse_dice(text: str) -> tuple[int, int]:
@@ -87,16 +85,6 @@ def _open_service(config: Config) -> Service:
     return Service(config.database_url)
 
 
-def _make_bot(service: Service) -> BotRunner | None:
-    try:
-        from bgdoor.bot.runner import BotRunner  # noqa: PLC0415 - the bot is optional
-
-        return BotRunner(service)
-    except Exception:  # no numpy, or a database that cannot create the bot players (read-only)
-        logging.getLogger("bgdoor").exception("the computer opponent is not available")
-        return None
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     _setup_logging(args.verbose)
     log = logging.getLogger("bgdoor")
@@ -115,35 +103,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
         config.port = args.port
 
     async def run() -> None:
+        from bgdoor.app import running  # noqa: PLC0415
         from bgdoor.transport.telnet import TelnetDoorServer  # noqa: PLC0415
-        from bgdoor.ui.runtime import Runtime  # noqa: PLC0415
 
-        bot = _make_bot(service)
-        runtime = Runtime(service, config, bot=bot)
-        if bot is not None:
-            bot.start(runtime)
-        server = TelnetDoorServer(runtime)
-        try:
-            await server.start()
-        except OSError as exc:
-            log.error("cannot listen on %s:%s: %s", config.host, config.port, exc.strerror)
-            raise SystemExit(2) from None
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        async with running(config, service) as runtime:
+            server = TelnetDoorServer(runtime)
             try:
-                loop.add_signal_handler(sig, stop.set)
-            except (NotImplementedError, RuntimeError):
-                pass
-        if args.ready_file:
-            Path(args.ready_file).write_text(str(server.port))
-        forfeits = asyncio.ensure_future(_forfeit_loop(runtime, config, log))
-        await stop.wait()
-        forfeits.cancel()
-        log.info("shutting down")
-        await server.shutdown()
-        if bot is not None:
-            await bot.stop()
+                await server.start()
+            except OSError as exc:
+                log.error("cannot listen on %s:%s: %s", config.host, config.port, exc.strerror)
+                raise SystemExit(2) from None
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                try:
+                    loop.add_signal_handler(sig, stop.set)
+                except (NotImplementedError, RuntimeError):
+                    pass
+            if args.ready_file:
+                Path(args.ready_file).write_text(str(server.port))
+            await stop.wait()
+            log.info("shutting down")
+            await server.shutdown()
 
     asyncio.run(run())
     service.close()
@@ -169,22 +150,9 @@ def cmd_door(args: argparse.Namespace) -> int:
         link.close()
         print(f"bgdoor door: {exc}", file=sys.stderr)
         return 2
-    return run_door(info, link, config, node=args.node, log_file=args.log)
+    from bgdoor.app import running  # noqa: PLC0415
 
-
-async def _forfeit_loop(runtime: Runtime, config: Config, log: logging.Logger) -> None:
-    """Forfeit games left too long, once at start and then hourly."""
-    if config.forfeit_days <= 0:
-        return
-    while True:
-        try:
-            ids = await runtime.service.forfeit_stale(config.forfeit_days)
-            for game_id in ids:
-                log.info("game %s forfeited: no move for %s days", game_id, config.forfeit_days)
-                runtime.notify(game_id)
-        except Exception:
-            log.exception("forfeiting stale games failed")
-        await asyncio.sleep(3600)
+    return run_door(info, link, config, running, node=args.node, log_file=args.log)
 
 
 # ---------------------------------------------------------------- sysop tools

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from bgdoor.config import Config, log_path
@@ -30,8 +32,12 @@ def _log_to_file(path: str) -> None:
     logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
+# Builds the application for one caller (bgdoor.app.running).
+App = Callable[[Config, Service], AbstractAsyncContextManager[Runtime]]
+
+
 def run_door(
-    info: DropInfo, link: FdLink, config: Config, *, node: int | None = None, log_file: str | None = None
+    info: DropInfo, link: FdLink, config: Config, app: App, *, node: int | None = None, log_file: str | None = None
 ) -> int:
     node = info.node if info.node is not None else node
     try:
@@ -49,7 +55,7 @@ def run_door(
         log.error("cannot open the database: %s", exc)
         return 1
     try:
-        asyncio.run(_session(info, link, config, service))
+        asyncio.run(_session(info, link, config, service, app))
     finally:
         service.close()
         link.close()
@@ -57,19 +63,17 @@ def run_door(
     return 0
 
 
-async def _session(info: DropInfo, link: FdLink, config: Config, service: Service) -> None:
+async def _session(info: DropInfo, link: FdLink, config: Config, service: Service, app: App) -> None:
     loop = asyncio.get_running_loop()
     remove_hangup = install_hangup(loop, link.hang_up)
-    bot = None
     try:
-        from bgdoor.bot.runner import BotRunner  # noqa: PLC0415
+        async with app(config, service) as runtime:
+            await _caller(info, link, config, runtime)
+    finally:
+        remove_hangup()
 
-        bot = BotRunner(service)
-    except Exception:  # the computer opponent is optional
-        log.exception("no computer opponent")
-    runtime = Runtime(service, config, bot=bot)
-    if bot is not None:
-        bot.start(runtime)
+
+async def _caller(info: DropInfo, link: FdLink, config: Config, runtime: Runtime) -> None:
     # The drop file's screen size where it gives one, else the pseudo-terminal's, else 80x25.
     tty_cols, tty_rows = link.terminal_size() if isinstance(link, StdioLink) else (0, 0)
     console = Console(
@@ -87,7 +91,3 @@ async def _session(info: DropInfo, link: FdLink, config: Config, service: Servic
         await Session(console, runtime, peer=f"node {info.node}", door_alias=info.alias).run()
     finally:
         await console.stop()
-        if bot is not None:
-            await bot.stop()
-        runtime.close()
-        remove_hangup()

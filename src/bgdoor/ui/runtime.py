@@ -26,6 +26,10 @@ class Bot(Protocol):
 
     def poke(self, game_id: int) -> None: ...
 
+    def start(self, runtime: Runtime) -> None: ...
+
+    async def stop(self) -> None: ...
+
 
 class Runtime:
     def __init__(self, service: Service, config: Config, bot: Bot | None = None) -> None:

@@ -1,0 +1,66 @@
+"""The application, built in one place for `bgdoor serve` and `bgdoor door`.
+
+`running(config, service)` gives the runtime every session shares: the gateway (inside the
+runtime), the change feed it follows, the computer opponent, and the loop that forfeits
+games left too long.  Everything it starts, it stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from bgdoor.config import Config
+from bgdoor.service import Service, ServiceError
+from bgdoor.ui.runtime import Bot, Runtime
+
+log = logging.getLogger("bgdoor")
+
+FORFEIT_EVERY = 3600.0  # seconds between looks for games left too long
+
+
+def _make_bot(service: Service) -> Bot | None:
+    """The computer opponent, or None (no numpy, or a database that cannot create its players)."""
+    try:
+        from bgdoor.bot.runner import BotRunner  # noqa: PLC0415 - the bot (and numpy) only when wanted
+
+        return BotRunner(service)
+    except Exception:
+        log.exception("the computer opponent is not available")
+        return None
+
+
+@contextlib.asynccontextmanager
+async def running(config: Config, service: Service, *, bot: bool = True) -> AsyncIterator[Runtime]:
+    # The bot creates its players: database writes, kept off the event loop.
+    opponent = await asyncio.to_thread(_make_bot, service) if bot else None
+    runtime = Runtime(service, config, bot=opponent)
+    if opponent is not None:
+        opponent.start(runtime)
+    runtime.start()
+    forfeits = asyncio.ensure_future(forfeit_loop(runtime, config))
+    try:
+        yield runtime
+    finally:
+        forfeits.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await forfeits
+        if opponent is not None:
+            await opponent.stop()
+        runtime.close()
+
+
+async def forfeit_loop(runtime: Runtime, config: Config) -> None:
+    """Forfeit games left too long, once at start and then hourly."""
+    if config.forfeit_days <= 0:
+        return
+    while True:
+        try:
+            for game_id in await runtime.service.forfeit_stale(config.forfeit_days):
+                log.info("game %s forfeited: no move for %s days", game_id, config.forfeit_days)
+                runtime.notify(game_id)
+        except ServiceError as exc:
+            log.warning("forfeiting stale games failed: %s", exc)
+        await asyncio.sleep(FORFEIT_EVERY)
