@@ -154,9 +154,10 @@ def test_door32_trailing_whitespace_and_cp437_name(tmp_path: Path) -> None:
     assert info.minutes_left == 58
 
 
-def test_control_characters_are_removed_from_names(tmp_path: Path) -> None:
+def test_control_characters_are_removed_from_names_but_the_alias_is_kept_exactly(tmp_path: Path) -> None:
     info = read_dropfile(write(tmp_path, "door32.sys", door32_lines(alias="\x1b[2JEvil\x07", bbs="Board\x1b")))
-    assert info.alias == "[2JEvil"
+    # The alias is the caller's identity: kept exactly (the service makes the handle shown).
+    assert info.alias == "\x1b[2JEvil\x07" and info.real_name == "John Smith"
     assert info.bbs_name == "Board"
 
 
@@ -497,7 +498,8 @@ def test_any_bytes_parse_or_raise_drop_file_error(data: bytes, name: str) -> Non
         assert "\n" not in str(exc)
     else:
         assert info.alias and info.real_name
-        assert not any(ord(c) < 32 or ord(c) == 127 for c in info.alias + info.real_name)
+        assert info.alias == info.alias.strip(" \t") and not any(c in info.alias for c in "\r\n\x1a")
+        assert not any(ord(c) < 32 or ord(c) == 127 for c in info.real_name)
         assert info.minutes_left >= 0
         assert info.emulation in ("ansi", "ascii")
         assert info.comm_type in ("local", "serial", "telnet")

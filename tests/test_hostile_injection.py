@@ -87,6 +87,8 @@ async def test_hostile_handles_reach_no_screen_as_controls(tmp_path):
         lines[6] = b"\x1b[2J\x9b31mDoor\x1b]0;t\x07Evil\xff"
         drop.write_bytes(b"\r\n".join(lines))
         door = PtyDoor(drop, url, tmp_path / "door.log")
+        door.wait_for("Press any key")  # told the handle made of that alias, on the first visit
+        door.send(" ")
         door.wait_for("Your choice")
         door.send("B")
         door.wait_for("Match length")

@@ -16,6 +16,7 @@ from bgdoor.service import (
     Service,
 )
 from bgdoor.service.passwords import check_password, hash_password
+from bgdoor.store import handles
 from bgdoor.store.models import Player
 
 
@@ -33,8 +34,9 @@ def test_register_and_login_without_regard_to_case(svc):
     assert svc.handle_exists("ALICE") and not svc.handle_exists("Bob")
     with pytest.raises(HandleTaken):
         svc.register("ALICE", "other1")
-    with pytest.raises(HandleTaken):
-        svc.enter_from_door("alice")
+    # A BBS caller called alice is another person: their own player, told so, never merged.
+    door = svc.enter_from_door("alice")
+    assert door.id != alice.id and door.handle == "alice~2" and "Alice" in door.handle_note
 
 
 @pytest.mark.parametrize(
@@ -44,7 +46,15 @@ def test_bad_handles_are_refused(svc, handle):
     with pytest.raises(BadHandle):
         svc.register(handle, "s3cret")
     with pytest.raises(BadHandle):
-        svc.enter_from_door(handle) if handle.strip() == handle else svc.ensure_bot_player(handle)
+        svc.ensure_bot_player(handle)
+    # A BBS alias is not refused for its form: the caller gets a handle made from it, and is told.
+    if handle and "\x00" not in handle:
+        try:
+            info = svc.enter_from_door(handle)
+        except BadHandle as err:
+            assert "sysop" in str(err)  # nothing drawable is left of it
+        else:
+            assert handles.problem(info.handle) is None and info.login_name == handle
 
 
 @pytest.mark.parametrize("handle", ["Al", "x" * 16, "Mr. T", "Zoë", "dr/who"])
@@ -82,9 +92,10 @@ def test_passwords_are_salted_slow_hashes(svc, db_url):
 
 
 def test_door_players_have_no_password_and_cannot_log_in_by_telnet(svc):
-    gus = svc.enter_from_door("  Gus  ")  # drop files pad aliases
-    assert gus.handle == "Gus" and not gus.has_password
-    assert svc.enter_from_door("GUS").id == gus.id
+    gus = svc.enter_from_door("  Gus  ")
+    assert gus.handle == "Gus" and not gus.has_password and gus.handle_note == ""
+    assert svc.enter_from_door("  Gus  ").id == gus.id
+    assert svc.enter_from_door("GUS").id != gus.id  # the alias exactly: another caller
     with pytest.raises(LoginFailed, match="BBS door"):
         svc.login("gus", "")
     with pytest.raises(HandleTaken, match="taken"):
@@ -92,17 +103,17 @@ def test_door_players_have_no_password_and_cannot_log_in_by_telnet(svc):
 
 
 def test_a_password_handle_cannot_be_taken_over_through_the_door(svc):
-    svc.register("Hank", "hankpass")
-    with pytest.raises(HandleTaken, match="password"):
-        svc.enter_from_door("hank")
+    hank = svc.register("Hank", "hankpass")
+    door = svc.enter_from_door("hank")
+    assert door.id != hank.id and door.handle == "hank~2" and not door.has_password
+    assert svc.login("Hank", "hankpass").id == hank.id
 
 
 def test_bot_players(svc):
     bot = svc.ensure_bot_player("GNU Easy")
     assert bot.is_bot and not bot.has_password and bot.rating == 1500
     assert svc.ensure_bot_player("gnu easy").id == bot.id
-    with pytest.raises(HandleTaken):
-        svc.enter_from_door("GNU Easy")
+    assert svc.enter_from_door("GNU Easy").id != bot.id
     with pytest.raises(LoginFailed, match="computer"):
         svc.login("GNU Easy", "anything")
     svc.register("Ivy", "ivypass")

@@ -143,14 +143,32 @@ def test_in_memory_shares_one_connection():
     assert "players" in inspect(engine).get_table_names()
 
 
+def _player(origin: str, login: str, handle: str, key: str, skeleton: str, when: datetime) -> Player:
+    return Player(
+        origin=origin, login_name=login, handle=handle, handle_key=key, handle_skeleton=skeleton, created=when
+    )
+
+
 def test_handles_are_unique_without_regard_to_case_in_the_database(db_url):
     engine = db.make_engine(db_url)
     db.migrate(engine)
     now = datetime.now(UTC)
     with Session(engine) as s:
-        s.add(Player(handle="Ann", handle_key="ann", created=now))
+        s.add(_player("telnet", "Ann", "Ann", "ann", "ann", now))
         s.commit()
-        s.add(Player(handle="ANN", handle_key="ann", created=now))
+        s.add(_player("telnet", "ANN", "ANN", "ann", "ann2", now))
+        with pytest.raises(exc.IntegrityError):
+            s.commit()
+        s.rollback()
+        # By look: another key, the same skeleton.
+        s.add(_player("telnet", "Ann2", "Ann2", "ann2", "ann", now))
+        with pytest.raises(exc.IntegrityError):
+            s.commit()
+        s.rollback()
+        # By identity: one door alias is one player, whatever its handle.
+        s.add(_player("door", "Ann", "Ann3", "ann3", "ann3", now))
+        s.commit()
+        s.add(_player("door", "Ann", "Ann4", "ann4", "ann4", now))
         with pytest.raises(exc.IntegrityError):
             s.commit()
     engine.dispose()
@@ -161,7 +179,7 @@ def test_times_come_back_as_aware_utc(db_url):
     db.migrate(engine)
     when = datetime(2024, 5, 6, 7, 8, 9, 123456, tzinfo=UTC)
     with Session(engine) as s:
-        s.add(Player(handle="t", handle_key="t", created=when))
+        s.add(_player("telnet", "t", "t", "t", "t", when))
         s.commit()
     with Session(engine) as s:
         got = s.scalars(select(Player.created)).one()

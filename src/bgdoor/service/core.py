@@ -21,12 +21,14 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 import secrets
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -64,7 +66,7 @@ from bgdoor.service.types import (
     StorageError,
     Unread,
 )
-from bgdoor.store import db
+from bgdoor.store import db, handles
 from bgdoor.store.models import EVENTS, GAMES, Game, GameEvent, Player, RatingEntry, ReadMark
 from bgdoor.store.snapshot import state_from_dict, state_to_dict
 
@@ -123,6 +125,26 @@ def _storage_error(err: BaseException) -> StorageError:
         _STORAGE_MESSAGES.get(kind) or f"the database failed, nothing was changed: {getattr(err, 'orig', None) or err}"
     )
     return StorageError(message)
+
+
+MAX_BBS_TAG = 32
+MAX_LOGIN_NAME = 255
+_LEGACY_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # what the door removed from an alias before identities were exact
+
+
+def _handle_note(alias: str, handle: str, blocker: str | None) -> str:
+    """What a newcomer from a BBS is told when their handle here is not their BBS name."""
+    if blocker is not None:
+        return f"Another player here is called {blocker}, so you are {handle}: your own player, not theirs."
+    if handle == alias.strip():
+        return ""
+    whole = handles.clean(alias, cut=False)
+    why = []
+    if whole != alias.strip():
+        why.append("has characters not every terminal can show")
+    if len(whole) > handles.MAX_LENGTH:
+        why.append(f"is longer than {handles.MAX_LENGTH} characters")
+    return f"Your BBS name {' and '.join(why)}, so here you are {handle}."
 
 
 def _utcnow() -> datetime:
@@ -286,13 +308,16 @@ class Service:
             preferences=Preferences(sound=p.sound, theme=p.theme, charset=p.charset, orientation=p.orientation),
             created=p.created,
             last_seen=p.last_seen,
+            origin=p.origin,
+            bbs_tag=p.bbs_tag,
+            login_name=p.login_name,
         )
 
     @staticmethod
     def _by_handle(s: Session, handle: str) -> Player | None:
         if not isinstance(handle, str):
             return None
-        return s.scalars(select(Player).where(Player.handle_key == passwords.handle_key(handle))).one_or_none()
+        return s.scalars(select(Player).where(Player.handle_key == handles.key(handle))).one_or_none()
 
     @staticmethod
     def _player(s: Session, player_id: int) -> Player:
@@ -302,16 +327,52 @@ class Service:
         return p
 
     @staticmethod
-    def _check_handle(handle: str) -> None:
-        problem = passwords.handle_problem(handle)
-        if problem:
-            raise BadHandle(problem)
+    def _lookalike(s: Session, handle: str, exclude: int | None = None) -> Player | None:
+        """The player whose handle is `handle` without regard to case, or looks like it."""
+        same = or_(Player.handle_key == handles.key(handle), Player.handle_skeleton == handles.skeleton(handle)[:64])
+        query = select(Player).where(same)
+        if exclude is not None:
+            query = query.where(Player.id != exclude)
+        return s.scalars(query.limit(1)).first()
 
-    def _new_player(self, s: Session, handle: str, password_hash: str | None, is_bot: bool = False) -> Player:
+    def _handle_problem(self, s: Session, handle: str, exclude: int | None = None) -> ServiceError | None:
+        """Why `handle` cannot be a new (or renamed) player's handle, as the error to raise."""
+        problem = handles.form_problem(handle)
+        if problem:
+            return BadHandle(problem)
+        other = self._lookalike(s, handle, exclude)
+        if other is not None:
+            if other.handle_key == handles.key(handle):
+                return HandleTaken(f"the handle {other.handle} is taken; choose another")
+            return HandleTaken(f"{handle} looks like the existing player {other.handle}; choose another handle")
+        problem = handles.draw_problem(handle)
+        return BadHandle(problem) if problem else None
+
+    def new_handle_problem(self, handle: str) -> str | None:
+        """Why a new player could not take `handle` now (None: they could), for a screen to say before asking more."""
+        if not isinstance(handle, str):
+            return "a handle is text"
+        err = self._tx(lambda s: self._handle_problem(s, handles.normal(handle)), write=False)
+        return None if err is None else str(err)
+
+    def _new_player(
+        self,
+        s: Session,
+        handle: str,
+        password_hash: str | None,
+        is_bot: bool = False,
+        origin: str = "telnet",
+        login_name: str | None = None,
+        bbs_tag: str = "",
+    ) -> Player:
         now = self.clock()
         p = Player(
+            origin=origin,
+            bbs_tag=bbs_tag,
+            login_name=handle if login_name is None else login_name,
             handle=handle,
-            handle_key=passwords.handle_key(handle),
+            handle_key=handles.key(handle),
+            handle_skeleton=handles.skeleton(handle)[:64],
             password_hash=password_hash,
             is_bot=is_bot,
             created=now,
@@ -322,16 +383,23 @@ class Service:
         return p
 
     def register(self, handle: str, password: str) -> PlayerInfo:
-        self._check_handle(handle)
+        """A new telnet player; refuses a handle that is taken or looks like one that is, saying why."""
+        if not isinstance(handle, str):
+            raise BadHandle("a handle is text")
+        handle = handles.normal(handle)
+        problem = handles.form_problem(handle)
+        if problem:
+            raise BadHandle(problem)
         problem = passwords.password_problem(password)
         if problem:
             raise BadPassword(problem)
         hashed = passwords.hash_password(password)  # slow: outside the transaction
 
         def fn(s: Session) -> PlayerInfo:
-            if self._by_handle(s, handle) is not None:
-                raise HandleTaken(f"the handle {handle!r} is taken; choose another")
-            return self._info(self._new_player(s, handle, hashed))
+            err = self._handle_problem(s, handle)
+            if err is not None:
+                raise err
+            return replace(self._info(self._new_player(s, handle, hashed)), first_visit=True)
 
         return self._tx(fn)
 
@@ -368,37 +436,112 @@ class Service:
         return self._tx(lambda s: self._by_handle(s, handle) is not None, write=False)
 
     def enter_from_door(self, alias: str) -> PlayerInfo:
-        """A BBS caller; created on first visit. Refuses a handle that has a password (HandleTaken)."""
-        alias = alias.strip() if isinstance(alias, str) else alias
-        self._check_handle(alias)
+        """A caller of the local BBS, found by their alias exactly as the drop file has it.
+
+        Created on the first visit, under a handle derived from the alias (see _enter).
+        """
+        return self._enter("door", "", alias)
+
+    def enter_from_bbs(self, tag: str, alias: str) -> PlayerInfo:
+        """A caller of the remote BBS `tag`, found by (tag, alias): one alias on two BBSes is two players."""
+        if not isinstance(tag, str) or not tag or len(tag) > MAX_BBS_TAG or not tag.isprintable() or tag != tag.strip():
+            raise BadHandle(f"a BBS tag is 1 to {MAX_BBS_TAG} printable characters, without spaces around them")
+        return self._enter("bbs", tag, alias)
+
+    def _enter(self, origin: str, tag: str, alias: str) -> PlayerInfo:
+        """The player (origin, tag, alias), created on first visit with a unique drawable handle.
+
+        The handle is the alias cleaned (see store.handles.clean) and cut to 16 characters; when
+        that is taken by, or looks like, another player's handle, the newcomer gets a numbered one
+        (LongAliasName1~2).  Either way the first visit's PlayerInfo says so in handle_note.
+        """
+        if not isinstance(alias, str) or not alias:
+            raise BadHandle("the BBS gave no name for this caller; tell the sysop")
+        if len(alias) > MAX_LOGIN_NAME:
+            raise BadHandle(f"the BBS name of this caller is over {MAX_LOGIN_NAME} characters long; tell the sysop")
+        if "\0" in alias:
+            # PostgreSQL keeps no NUL in text; refused everywhere, so every database agrees.
+            raise BadHandle("your BBS name contains a NUL character, which cannot be stored; ask the sysop for another")
+        base = handles.clean(alias)
+        if not base:
+            raise BadHandle(
+                f"your BBS name {alias!r} has no character a terminal can draw, so it cannot be shown "
+                "to other players; ask the sysop for another"
+            )
 
         def fn(s: Session) -> PlayerInfo:
-            p = self._by_handle(s, alias)
-            if p is None:
-                return self._info(self._new_player(s, alias, None))
-            if p.password_hash is not None:
-                raise HandleTaken(
-                    f"the handle {p.handle!r} belongs to a telnet player with a password and cannot be used "
-                    "from the BBS door; ask the sysop to give you another alias"
-                )
-            if p.is_bot:
-                raise HandleTaken(f"the handle {p.handle!r} belongs to a computer player")
-            p.last_seen = self.clock()
-            return self._info(p)
+            p = s.scalars(
+                select(Player).where(Player.origin == origin, Player.bbs_tag == tag, Player.login_name == alias)
+            ).one_or_none()
+            note = ""
+            if p is None and origin == "door":
+                p = self._legacy_door_player(s, alias)
+                if p is not None:
+                    note = f"Your games from before are kept: you play as {p.handle}, as before."
+            if p is not None:
+                p.last_seen, p.legacy_login = self.clock(), False
+                return replace(self._info(p), handle_note=note)
+            handle, blocker = self._free_handle(s, base)
+            p = self._new_player(s, handle, None, origin=origin, login_name=alias, bbs_tag=tag)
+            return replace(self._info(p), first_visit=True, handle_note=_handle_note(alias, handle, blocker))
 
-        # A returning door player is let in by a read, like a login: a busy database does not
-        # hold them at the door while the last-seen time waits.
-        known = self._tx(lambda s: self._by_handle(s, alias), write=False)
-        if known is not None and known.password_hash is None and not known.is_bot:
+        # A returning caller is let in by a read, like a login: a busy database does not hold
+        # them at the door while the last-seen time waits.
+        known = self._tx(
+            lambda s: s.scalars(
+                select(Player).where(Player.origin == origin, Player.bbs_tag == tag, Player.login_name == alias)
+            ).one_or_none(),
+            write=False,
+        )
+        if known is not None:
             try:
                 return self._tx(fn, patience=SEEN_PATIENCE)
             except StorageError:
                 return self._info(known)
         return self._tx(fn)
 
+    def _free_handle(self, s: Session, base: str) -> tuple[str, str | None]:
+        """The first free handle of base, base~2, base~3, ...; and the player holding base, if any."""
+        blocker: str | None = None
+        for n in range(1, 10_000):
+            handle = base if n == 1 else handles.numbered(base, n)
+            if handles.problem(handle) is not None:
+                continue
+            other = self._lookalike(s, handle)
+            if other is None:
+                return handle, blocker
+            if blocker is None:
+                blocker = other.handle
+        raise HandleTaken(f"no free handle is left for {base!r}; tell the sysop")
+
+    @staticmethod
+    def _legacy_door_player(s: Session, alias: str) -> Player | None:
+        """A door player made before identities were kept exactly, whose alias the door cut or cleaned.
+
+        Such a player's login name is the handle the door made of the alias (control characters
+        removed, cut to 16), and legacy_login is set until someone enters as it.  The first
+        caller whose exact alias makes that handle takes the player over, and their exact alias
+        becomes its login name, so no second caller can; nor can anyone once the caller with
+        that very alias has entered.
+        """
+        legacy = _LEGACY_CONTROL.sub("", alias).strip()[:16].strip()
+        if not legacy or legacy == alias:
+            return None
+        p = s.scalars(
+            select(Player).where(
+                Player.origin == "door", Player.bbs_tag == "", Player.login_name == legacy, Player.legacy_login
+            )
+        ).one_or_none()
+        if p is None:
+            return None
+        p.login_name, p.legacy_login = alias, False
+        return p
+
     def ensure_bot_player(self, handle: str) -> PlayerInfo:
         """The computer player called `handle`, created if missing (for the bot layer's levels)."""
-        self._check_handle(handle)
+        problem = handles.problem(handle)
+        if problem:
+            raise BadHandle(problem)
 
         def fn(s: Session) -> PlayerInfo:
             p = self._by_handle(s, handle)

@@ -8,12 +8,13 @@ import hmac
 import os
 from concurrent.futures import ThreadPoolExecutor
 
+from bgdoor.store import handles
+
 # About 16 MiB and some tens of milliseconds per hash: slow for a guesser, fine for a login.
 N, R, P = 2**14, 8, 1
 DKLEN = 32
 MIN_PASSWORD = 4
 MAX_PASSWORD = 128
-RESERVED = frozenset({"(deleted)", "(open seat)", "(open)"})  # names the door itself shows
 
 
 def _b64(data: bytes) -> str:
@@ -62,18 +63,10 @@ def check_password(password: str, stored: str | None) -> bool:
 
 
 def handle_problem(handle: str) -> str | None:
-    """Why `handle` cannot be a handle, or None if it can."""
-    if not isinstance(handle, str):
-        return "a handle is text"
-    if not 2 <= len(handle) <= 16:
-        return "a handle is 2 to 16 characters long"
-    if not handle.isprintable():
-        return "a handle cannot contain control characters"
-    if handle[0] == " " or handle[-1] == " ":
-        return "a handle cannot start or end with a space"
-    if handle_key(handle) in RESERVED:
-        return f"{handle!r} cannot be a handle"
-    return None
+    """Why `handle` is not the form of any handle, old or new (length, control characters,
+    spaces), or None.  Whether a new player may take it (drawable, unlike anyone's) is the
+    service's new_handle_problem: a handle from before that rule still logs in."""
+    return handles.form_problem(handle)
 
 
 def password_problem(password: str) -> str | None:
@@ -88,4 +81,4 @@ def password_problem(password: str) -> str | None:
 
 def handle_key(handle: str) -> str:
     """The handle as the unique index sees it: without regard to case."""
-    return handle.casefold()
+    return handles.key(handle)

@@ -40,8 +40,8 @@ from bgdoor.rules.game import Color
 from bgdoor.rules.matchid import match_id
 from bgdoor.service import passwords
 from bgdoor.service.core import ACTIVE, OPEN, Service
-from bgdoor.service.types import BadHandle, BadPassword, GameSummary, HandleTaken, IllegalAction, NotFound
-from bgdoor.store import db
+from bgdoor.service.types import BadHandle, BadPassword, GameSummary, IllegalAction, NotFound
+from bgdoor.store import db, handles
 from bgdoor.store.models import START_RATING, Game, GameEvent, Player, RatingEntry, ReadMark
 from bgdoor.store.snapshot import state_from_dict
 
@@ -308,8 +308,8 @@ class Sysop:
             lines = [f"password of {p.handle} (player {p.id}) {did('replaced')}"]
             if door_only:
                 lines.append(
-                    f"{p.handle} played through the BBS door only; from now on they log in by telnet "
-                    "with this password, and the BBS door refuses the handle"
+                    f"{p.handle} played through the BBS door only; from now on they may also log in by telnet "
+                    "with this password"
                 )
             if password is None and not dry_run:
                 lines.append(f"the new password is: {chosen}")
@@ -318,9 +318,13 @@ class Sysop:
         return self._change(fn, dry_run)
 
     def rename(self, old: str, new: str, dry_run: bool = False) -> str:
+        """Give a player another handle, under the rule a new player's handle follows."""
         if isinstance(new, str) and new.casefold() == DELETED_NAME:
             raise BadHandle(f"{DELETED_NAME} is the name deleted players are kept under")
-        problem = passwords.handle_problem(new)
+        if not isinstance(new, str):
+            raise BadHandle("a handle is text")
+        new = handles.normal(new)
+        problem = handles.form_problem(new)
         if problem:
             raise BadHandle(problem)
         renamed: list[tuple[int, str]] = []
@@ -330,19 +334,21 @@ class Sysop:
             p = self._find(s, old)
             if p.is_bot:
                 raise IllegalAction(f"{p.handle} is a computer player; the bot's levels name those")
-            other = self.service._by_handle(s, new)
-            if other is not None and other.id != p.id:
-                raise HandleTaken(f"the handle {other.handle!r} is taken")
             if p.handle == new:
                 raise IllegalAction(f"{p.handle} is already called that")
+            err = self.service._handle_problem(s, new, exclude=p.id)
+            if err is not None:
+                raise err
             was = p.handle
-            p.handle, p.handle_key = new, passwords.handle_key(new)
+            p.handle, p.handle_key, p.handle_skeleton = new, handles.key(new), handles.skeleton(new)[:64]
+            if p.origin == "telnet":
+                p.login_name = new  # a telnet player is known by the handle they log in with
             renamed.append((p.id, new))
             lines = [f"player {was} (player {p.id}) {_tense(dry_run)('renamed')} {new}"]
-            if p.password_hash is None:
+            if p.origin != "telnet":
+                where = "the BBS door" if p.origin == "door" else f"the BBS {p.bbs_tag}"
                 lines.append(
-                    f"{new} plays through the BBS door: the caller's BBS alias must now be {new}, "
-                    "or their next visit makes a new player"
+                    f"{new} plays through {where} as {p.login_name!r}, and keeps doing so under the new handle"
                 )
             return lines
 
@@ -379,6 +385,9 @@ class Sysop:
             if self._referenced(s, p.id):
                 finished = s.scalar(select(func.count()).select_from(Game).where(seated)) or 0
                 p.handle, p.handle_key = DELETED_NAME, f"{DELETED_KEY}{p.id}"
+                # Nobody enters as a tombstone: its identity and look are its own, and the alias is free.
+                p.origin, p.bbs_tag, p.login_name, p.handle_skeleton = "telnet", "", p.handle_key, p.handle_key
+                p.legacy_login = False
                 p.password_hash, p.charset, p.last_seen, p.last_played = None, None, None, None
                 p.rating, p.experience = START_RATING, 0
                 p.wins = p.losses = p.gammons = p.backgammons = 0

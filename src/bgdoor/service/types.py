@@ -76,6 +76,15 @@ class PlayerInfo:
     preferences: Preferences
     created: datetime
     last_seen: datetime | None
+    # Who the player is (see store.models.Player): "telnet", "door" or "bbs"; the remote BBS's
+    # tag ('' unless "bbs"); the handle as registered, or the BBS alias exactly as received.
+    origin: str = "telnet"
+    bbs_tag: str = ""
+    login_name: str = ""
+    first_visit: bool = False  # the player was made just now
+    # Set when the handle is not what the caller is called elsewhere (or was carried over):
+    # one sentence the screen shows, so nobody is merged or renamed without being told.
+    handle_note: str = ""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, MetaData, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, MetaData, String, UniqueConstraint, false
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -52,13 +52,36 @@ class Base(DeclarativeBase):
     type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON()}
 
 
+ORIGINS = ("telnet", "door", "bbs")
+
+
 class Player(Base):
+    """A player: found by an identity that loses nothing, shown under a handle derived from it.
+
+    The identity is (origin, bbs_tag, login_name): a telnet player's handle as registered
+    (computer players are telnet players without a password); a door caller's alias exactly as
+    the local BBS's drop file has it; a remote BBS's tag and its caller's alias.  The handle is
+    what every screen shows: unique without regard to case (handle_key) and by look
+    (handle_skeleton, see store.handles).
+    """
+
     __tablename__ = "players"
+    __table_args__ = (
+        Index("ix_players_identity", "origin", "bbs_tag", "login_name", unique=True),
+        Index("ix_players_handle_skeleton", "handle_skeleton", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    origin: Mapped[str] = mapped_column(String(8), server_default="telnet")  # one of ORIGINS
+    bbs_tag: Mapped[str] = mapped_column(String(32), default="", server_default="")  # '' unless origin is 'bbs'
+    login_name: Mapped[str] = mapped_column(String(255), server_default="")
     handle: Mapped[str] = mapped_column(String(16))
     # casefold()ed handle: uniqueness without regard to case, enforced by the database.
     handle_key: Mapped[str] = mapped_column(String(64), unique=True)
+    handle_skeleton: Mapped[str] = mapped_column(String(64), server_default="")
+    # A door player carried over from before identities were exact, not entered since: its
+    # login_name is the handle the door cut or cleaned the alias to (see Service._enter).
+    legacy_login: Mapped[bool] = mapped_column(default=False, server_default=false())
     password_hash: Mapped[str | None] = mapped_column(String(255))  # None: a door-only player or a bot
     is_bot: Mapped[bool] = mapped_column(default=False)
     rating: Mapped[float] = mapped_column(default=START_RATING)

@@ -45,7 +45,7 @@ def run_door(
     except OSError:
         logging.getLogger().handlers[:] = [logging.NullHandler()]
     log.info(
-        "door start: %s (%s) node %s, %d minutes, %s", info.alias, info.kind, node, info.minutes_left, info.charset
+        "door start: %r (%s) node %s, %d minutes, %s", info.alias, info.kind, node, info.minutes_left, info.charset
     )
     try:
         service = Service(config.database_url)
@@ -59,7 +59,7 @@ def run_door(
     finally:
         service.close()
         link.close()
-        log.info("door end: %s", info.alias)
+        log.info("door end: %r", info.alias)
     return 0
 
 

@@ -72,7 +72,9 @@ class DropFileError(ValueError):
 @dataclass(frozen=True)
 class DropInfo:
     kind: Kind
-    alias: str  # the caller's name here: the alias, or the real name where there is none
+    # The caller's name here, exactly as the BBS wrote it but for the padding around it (control
+    # characters too): the alias, or the real name where there is none.  Never shown as it is.
+    alias: str
     real_name: str
     comm_type: CommType
     handle: int | None  # the socket (or comm) handle a DOOR32.SYS or DOOR.SYS names
@@ -183,7 +185,7 @@ def _split_lines(data: bytes) -> list[str]:
     lines = _LINE_END.split(text)
     if lines and lines[-1] == "":  # the terminator of the last line
         lines.pop()
-    return [line.rstrip() for line in lines]
+    return [line.rstrip(" \t") for line in lines]
 
 
 class _Lines:
@@ -207,6 +209,12 @@ class _Lines:
 
     def text(self, lineno: int) -> str:
         return self.lines[lineno - 1].strip() if self.has(lineno) else ""
+
+    def exact(self, lineno: int) -> str:
+        """A caller's name as the BBS wrote it, without the padding around it: their identity
+        here, so nothing in it is dropped (two aliases that differ only by a control character
+        are two people); the service derives a handle that is safe to show."""
+        return self.lines[lineno - 1].strip(" \t") if self.has(lineno) else ""
 
     def name(self, lineno: int) -> str:
         """A name or other free text: control characters (an ESC that would start a screen
@@ -240,11 +248,15 @@ class _Lines:
         return float(raw)
 
     def names(self, real: str, alias: str, real_line: int, alias_line: int | None) -> tuple[str, str]:
-        """(alias, real name): each falls back to the other; both empty is an error."""
+        """(alias exactly, real name cleaned) from the exact lines: each falls back to the other;
+        both empty is an error."""
+        where = real_line if alias_line is None else min(real_line, alias_line)
         if not real and not alias:
-            where = real_line if alias_line is None else min(real_line, alias_line)
             raise self.fail("the caller's name is empty", where)
-        return alias or real, real or alias
+        shown = _CONTROL.sub("", real).strip() or _CONTROL.sub("", alias).strip()
+        if not shown:
+            raise self.fail("the caller's name has no printable character", where)
+        return alias or real, shown
 
 
 def _com_port(raw: str) -> int | None:
@@ -282,7 +294,7 @@ def _parse_door32(d: _Lines) -> DropInfo:
     minutes = d.number(9, "minutes left")
     emulation = d.number(10, "emulation")
     node = d.number(11, "node number")
-    alias, real = d.names(d.name(6), d.name(7), 6, 7)
+    alias, real = d.names(d.exact(6), d.exact(7), 6, 7)
     comm_type: CommType = "local" if comm == 0 else "serial" if comm == 1 else "telnet"
     return DropInfo(
         kind="DOOR32.SYS",
@@ -328,8 +340,8 @@ def _parse_doorsys(d: _Lines) -> DropInfo:
     # GR (graphics) and RIP callers get ANSI; NG and 7E (7-bit, even parity) get plain text.
     # Anything else is left as ANSI, what nearly every caller today has.
     emulation: Emulation = "ascii" if graphics in ("NG", "7E") else "ansi"
-    real = d.name(10)
-    alias = d.name(36) if d.has(36) else ""
+    real = d.exact(10)
+    alias = d.exact(36) if d.has(36) else ""
     alias, real = d.names(real, alias, 10, 36 if d.has(36) else None)
     return DropInfo(
         kind="DOOR.SYS",
@@ -359,7 +371,7 @@ def _parse_dorinfo(d: _Lines, node: int | None) -> DropInfo:
     security = d.number(11, "security level")
     minutes = d.number(12, "minutes left")
     # The user's name is split in two; an alias is usually all on the first-name line.
-    name = " ".join(part for part in (d.name(7), d.name(8)) if part)
+    name = " ".join(part for part in (d.exact(7), d.exact(8)) if part)
     alias, real = d.names(name, "", 7, None)
     return DropInfo(
         kind="DORINFO",
@@ -387,7 +399,7 @@ def _parse_chain(d: _Lines) -> DropInfo:
     baud = 0
     if d.has(20) and d.text(20).upper() not in ("", "KB"):  # KB: the sysop at the keyboard
         baud = d.number(20, "baud rate")
-    alias, real = d.names(d.name(3), d.name(2), 3, 2)
+    alias, real = d.names(d.exact(3), d.exact(2), 3, 2)
     return DropInfo(
         kind="CHAIN.TXT",
         alias=alias,

@@ -190,8 +190,14 @@ class Gateway:
     async def handle_exists(self, handle: str) -> bool:
         return await self._read(self.service.handle_exists, handle)
 
+    async def new_handle_problem(self, handle: str) -> str | None:
+        return await self._read(self.service.new_handle_problem, handle)
+
     async def enter_from_door(self, alias: str) -> PlayerInfo:
         return await self._write(self.service.enter_from_door, alias)
+
+    async def enter_from_bbs(self, tag: str, alias: str) -> PlayerInfo:
+        return await self._write(self.service.enter_from_bbs, tag, alias)
 
     async def ensure_bot_player(self, handle: str) -> PlayerInfo:
         return await self._write(self.service.ensure_bot_player, handle)

@@ -53,8 +53,8 @@ class Session:
     async def run(self) -> None:
         try:
             if self.door_alias is not None:
-                # Handles are at most 16 characters; a longer BBS alias is cut, not refused.
-                self.player = await self.svc.enter_from_door(self.door_alias.strip()[:16].strip())
+                # The alias exactly: the service finds the player by it and makes the handle shown.
+                self.player = await self.svc.enter_from_door(self.door_alias)
             else:
                 # A caller who says nothing (or a scanner) is not kept for the whole idle timeout.
                 idle = self.con.idle_timeout
@@ -67,6 +67,8 @@ class Session:
                 self.ended = self.ended or "not logged in"
                 return
             log.info("login %s from %s", self.player.handle, self.peer)
+            if self.player.handle_note:
+                await self.tell(self.player.handle_note)
             self.con.apply_preferences(self.player.preferences)
             await self.main_menu()
             self.ended = "quit"
@@ -148,6 +150,12 @@ class Session:
                 await self.flash(14, f"{problem[0].upper()}{problem[1:]}. Try another.")
                 continue
             if not await self.svc.handle_exists(handle):
+                # Taken without regard to case, like another player's by look, or not drawable
+                # on every terminal: said before anything more is asked.
+                problem = await self.svc.new_handle_problem(handle)
+                if problem:
+                    await self.flash(14, problem)
+                    continue
                 rows = self.con.put_wrapped(14, 4, f"There is no player called {handle}. Create it? (Y/N)", "prompt",
                                             right=self.con.width - 1)
                 await self.con.show()
@@ -202,6 +210,14 @@ class Session:
         await self.con.key(timeout=3)
         for i in range(rows):
             self.con.put(row + i, 4, " " * (self.con.width - 4))
+
+    async def tell(self, text: str) -> None:
+        """A message the caller must see once (a handle they did not choose): shown until a key."""
+        self.title_screen()
+        rows = self.con.put_wrapped(9, 4, text, right=self.con.width - 1, rows=6)
+        self.con.put_wrapped(10 + min(rows, 6), 4, "Press any key to go on.", "prompt", right=self.con.width - 1)
+        await self.con.show()
+        await self.con.key(timeout=60)
 
     async def yes_no(self, default: bool) -> bool:
         while True:

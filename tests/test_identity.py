@@ -1,0 +1,311 @@
+"""One person, one player: door and BBS identities never merge, handles never impersonate.
+
+The identity is kept exactly (a telnet handle as registered, a drop file's alias, a remote BBS's
+tag and alias); the handle shown is derived from it and unique by look; a migration carries
+the players from before over with their games.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.script import ScriptDirectory
+from doorharness import PtyDoor
+from harness import call, login, running_server
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color
+from bgdoor.service import BadHandle, HandleTaken, Service
+from bgdoor.service.sysop import Sysop
+from bgdoor.store import db, handles
+from bgdoor.store.models import Player
+
+pytestmark = pytest.mark.timeout(120)
+
+LOOKALIKES = {
+    "\u0430lice": "Cyrillic a",
+    "alic\u0435": "Cyrillic e",
+    "al\u0131ce": "dotless i",
+    "\uff41lice": "fullwidth a",
+    "alice\u0301": "combining acute accent",
+}
+
+
+@pytest.fixture
+def svc(db_url: str):  # type: ignore[no-untyped-def]
+    with Service(db_url) as service:
+        yield service
+
+
+# ------------------------------------------------------------------ skeletons
+
+
+def test_skeletons_of_lookalikes_agree() -> None:
+    for name in [*LOOKALIKES, "Alice", "alicé", "a1ice", "aIice", "\u03b1lice"]:
+        assert handles.skeleton(name) == handles.skeleton("alice"), name
+    for other in ["alicia", "bob", "alice2", "al ice"]:
+        assert handles.skeleton(other) != handles.skeleton("alice"), other
+
+
+def test_every_lookalike_is_refused_with_its_reason(svc: Service) -> None:
+    svc.register("alice", "alice-pw")
+    for name in LOOKALIKES:
+        with pytest.raises(HandleTaken) as err:
+            svc.register(name, "other-pw")
+        assert str(err.value) == f"{handles.normal(name)} looks like the existing player alice; choose another handle"
+        assert svc.new_handle_problem(name) == str(err.value)
+    with Session(svc.engine) as s:
+        assert s.scalars(select(Player.handle)).all() == ["alice"]
+
+
+def test_each_refusal_says_why(svc: Service) -> None:
+    svc.register("bob", "bob-pass")
+    reasons = {
+        "b": "too short",
+        "b" * 17: "too long",
+        "bo\x07b": "control or other unprintable",
+        "snow\u2603man": "drawable on every terminal (CP437), and U+2603 SNOWMAN",
+        "BOB": "the handle bob is taken",
+        "B0B": "looks like the existing player bob",
+        "(open seat)": "a name the door itself shows",
+    }
+    for name, why in reasons.items():
+        with pytest.raises((BadHandle, HandleTaken)) as err:
+            svc.register(name, "some-pass")
+        assert why in str(err.value), (name, str(err.value))
+    # Drawable in CP437 and unlike anyone: fine, accents and all (as NFC, however typed).
+    assert svc.register("Zoe\u0308", "zoe-pass").handle == "Zo\u00eb"
+
+
+# ------------------------------------------------------------------ door and BBS identities
+
+
+def test_aliases_differing_after_16_characters_are_two_players(svc: Service) -> None:
+    a = svc.enter_from_door("LongAliasName123A")
+    b = svc.enter_from_door("LongAliasName123B")
+    assert a.id != b.id and a.handle != b.handle
+    assert a.handle == "LongAliasName123" and b.handle == "LongAliasName1~2"
+    assert a.first_visit and "longer than 16" in a.handle_note
+    assert b.first_visit and "Another player here is called LongAliasName123" in b.handle_note
+    again = svc.enter_from_door("LongAliasName123B")
+    assert again.id == b.id and not again.first_visit and again.handle_note == ""
+    assert svc.enter_from_door("LongAliasName123A").id == a.id
+
+
+def test_aliases_differing_by_control_bytes_are_different_players(svc: Service) -> None:
+    aliases = ["PWN", "PWN\x07\x07", "PWN\x08\x08\x08", "PWN\x7f", "P\x1b[2JWN"]
+    players = [svc.enter_from_door(a) for a in aliases]
+    assert len({p.id for p in players}) == len(aliases)
+    shown = [p.handle for p in players]
+    assert len(set(shown)) == len(shown) and shown[0] == "PWN"
+    assert all(handles.problem(h) is None for h in shown)
+    assert [svc.enter_from_door(a).id for a in aliases] == [p.id for p in players]
+    with pytest.raises(BadHandle, match="no character a terminal can draw"):
+        svc.enter_from_door("\x07\x07")
+
+
+def test_one_alias_on_two_bbses_is_two_players(svc: Service) -> None:
+    here = svc.enter_from_door("Gammon Joe")
+    one = svc.enter_from_bbs("ALPHA", "Gammon Joe")
+    two = svc.enter_from_bbs("BETA", "Gammon Joe")
+    assert len({here.id, one.id, two.id}) == 3
+    assert (one.origin, one.bbs_tag, one.login_name) == ("bbs", "ALPHA", "Gammon Joe")
+    assert len({here.handle, one.handle, two.handle}) == 3
+    assert svc.enter_from_bbs("ALPHA", "Gammon Joe").id == one.id
+    assert svc.enter_from_bbs("ALPHA", "gammon joe").id not in (here.id, one.id, two.id)
+    for tag in ["", " A", "x" * 33, "A\x1b"]:
+        with pytest.raises(BadHandle, match="BBS tag"):
+            svc.enter_from_bbs(tag, "Joe")
+
+
+def test_a_door_caller_never_takes_over_a_telnet_player_or_a_lookalike(svc: Service) -> None:
+    alice = svc.register("alice", "alice-pw")
+    for alias in ["alice", "ALICE", "\u0430lice"]:
+        door = svc.enter_from_door(alias)
+        assert door.id != alice.id and not door.has_password
+        assert handles.skeleton(door.handle) != handles.skeleton("alice")
+        assert "Another player here is called alice" in door.handle_note
+
+
+def test_rename_follows_the_same_rule_and_keeps_the_door_identity(svc: Service) -> None:
+    svc.register("alice", "alice-pw")
+    carol = svc.enter_from_door("carol")
+    sysop = Sysop(svc)
+    with pytest.raises(HandleTaken, match="looks like the existing player alice"):
+        sysop.rename("carol", "\u0430lice")
+    sysop.rename("carol", "Caroline")
+    again = svc.enter_from_door("carol")
+    assert again.id == carol.id and again.handle == "Caroline"
+
+
+# ------------------------------------------------------------------ the migration
+
+
+def _before_identities() -> str:
+    """The schema revision just before identities were kept apart from handles."""
+    script = ScriptDirectory.from_config(db.alembic_config())
+    ours = next(r for r in script.walk_revisions() if (r.doc or "").startswith("Identity apart from display"))
+    assert isinstance(ours.down_revision, str)
+    return ours.down_revision
+
+
+def _old_database(path: Path) -> tuple[str, int]:
+    """A database as the version before identities left it: players as the old door made them
+    (a door player in a match, a telnet player, a computer player, one whose alias the door cut,
+    a look-alike pair and a tombstone), made at today's schema and taken back to that revision.
+    Returns the url and the id of the door player's match."""
+    url = f"sqlite:///{path}"
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        bob = svc.enter_from_door("Bob")
+        alice = svc.register("alice", "alice-pw")
+        svc.ensure_bot_player("GNU Easy")
+        svc.enter_from_door("LongAliasName123")  # what the old door made of LongAliasName123A
+        view = svc.begin_game(alice.id, 3, Color.BLACK, opponent="Bob")
+        view = svc.roll(alice.id, view.id, view.version)
+        assert bob.id == 1 and view.state.turn is Color.WHITE
+        game_id = view.id
+    engine = db.make_engine(url)
+    with engine.connect() as conn, conn.begin():
+        command.downgrade(db.alembic_config(conn), _before_identities())
+    engine.dispose()
+    con = sqlite3.connect(path)
+    cols = (
+        "handle, handle_key, password_hash, is_bot, rating, experience, wins, losses, gammons, backgammons, "
+        "sound, theme, orientation, created"
+    )
+    now = datetime(2026, 1, 2, tzinfo=UTC).replace(tzinfo=None).isoformat(" ")
+    for handle, key in (("\u0430lice", "\u0430lice"), ("(deleted)", "\x01deleted:6")):
+        con.execute(f"INSERT INTO players ({cols}) VALUES (?, ?, NULL, 0, 1500, 0, 0, 0, 0, 0, 1, 'classic', 'own', ?)",
+                    (handle, key, now))  # fmt: skip
+    con.commit()
+    con.close()
+    return url, game_id
+
+
+def test_migration_carries_players_over_and_a_door_player_keeps_their_games(tmp_path: Path) -> None:
+    url, game_id = _old_database(tmp_path / "old.db")
+    with Service(url) as svc:  # upgrades
+        with Session(svc.engine) as s:
+            got = {p.id: (p.origin, p.bbs_tag, p.login_name, p.handle) for p in s.scalars(select(Player))}
+        assert got[1] == ("door", "", "Bob", "Bob")
+        assert got[2] == ("telnet", "", "alice", "alice")
+        assert got[3] == ("telnet", "", "GNU Easy", "GNU Easy")
+        assert got[5][3] == "\u0430lice"  # unchanged, though it looks like alice
+        # Bob comes back through the door: the same player, his match waiting for his move.
+        bob = svc.enter_from_door("Bob")
+        assert bob.id == 1 and bob.handle == "Bob" and bob.handle_note == ""
+        assert [g.id for g in svc.my_turn_games(1)] == [game_id]
+        view = svc.game(game_id, 1)
+        assert view.white == "Bob" and view.black == "alice" and view.my_turn and view.state.dice == (3, 1)
+        # The caller whose alias the old door cut gets their player back, and is told; the
+        # next caller whose alias cuts the same way is someone else.
+        cut = svc.enter_from_door("LongAliasName123A")
+        assert cut.id == 4 and cut.handle == "LongAliasName123" and "kept" in cut.handle_note
+        other = svc.enter_from_door("LongAliasName123B")
+        assert other.id not in (1, 2, 3, 4, 5, 6) and other.handle == "LongAliasName1~2"
+        assert svc.enter_from_door("LongAliasName123A").id == 4
+        # Nobody new can look like either alice.
+        with pytest.raises(HandleTaken):
+            svc.register("al\u0131ce", "whatever")
+
+
+def test_a_legacy_player_the_exact_alias_entered_is_not_taken_over(tmp_path: Path) -> None:
+    url, _ = _old_database(tmp_path / "old.db")
+    with Service(url) as svc:
+        assert svc.enter_from_door("LongAliasName123").id == 4  # the very alias: theirs
+        assert svc.enter_from_door("LongAliasName123A").id != 4  # no longer up for claiming
+
+
+# ------------------------------------------------------------------ over telnet and the door
+
+
+@pytest.mark.parametrize("name", list(LOOKALIKES), ids=list(LOOKALIKES.values()))
+async def test_registration_over_telnet_refuses_a_lookalike_with_the_reason(tmp_path: Path, name: str) -> None:
+    db_url = f"sqlite:///{tmp_path}/bg.db"
+    with Service(db_url) as svc:
+        svc.register("alice", "alice-pw")
+    async with running_server(db_url) as server:
+        caller = await call(server.port)
+        try:
+            await caller.wait_for("Handle:")
+            caller.send(name.encode("utf-8") + b"\r")
+            text = await caller.wait_for("looks like the existing player alice")
+            assert "choose another handle" in text and "Create it?" not in text
+            await caller.wait_for("Handle:")
+        finally:
+            caller.close()
+    with Service(db_url) as svc:
+        assert not svc.handle_exists(name)
+
+
+async def test_registration_over_telnet_still_works_for_a_new_name(tmp_path: Path) -> None:
+    db_url = f"sqlite:///{tmp_path}/bg.db"
+    async with running_server(db_url) as server:
+        caller = await call(server.port)
+        try:
+            await login(caller, "Zo\u00eb".encode().decode("latin-1"), "zoe-pass", new=True)
+            assert "Welcome, Zo\u00eb" in caller.text
+        finally:
+            caller.close()
+
+
+def _door32(path: Path, alias: bytes) -> Path:
+    lines = [b"2", b"-1", b"38400", b"Mystic", b"7", b"Real Name", alias, b"20", b"60", b"1", b"1"]
+    path.write_bytes(b"\r\n".join(lines) + b"\r\n")
+    return path
+
+
+def test_two_drop_files_differing_after_16_characters_make_two_players(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/bg.db"
+    seen = []
+    for alias in (b"LongAliasName123A", b"LongAliasName123B", b"PWN", b"PWN\x07\x07", b"PWN\x7f"):
+        door = PtyDoor(_door32(tmp_path / "door32.sys", alias), url, tmp_path / "door.log")
+        try:
+            door.wait_for("B G D O O R")
+            door.settle()
+            if "Press any key" in door.view.text:  # the first visit of a caller whose handle is not their alias
+                door.send(" ")
+            text = door.wait_for("Welcome, ")
+            line = next(row for row in text.splitlines() if "Welcome, " in row)
+            seen.append(line.split("Welcome, ", 1)[1].split(".  ", 1)[0])
+            door.send("Q")
+            assert door.wait_exit() == 0
+        finally:
+            door.close()
+    assert seen[:2] == ["LongAliasName123", "LongAliasName1~2"]
+    assert len(set(seen)) == 5 and seen[2] == "PWN"
+    with Service(url) as svc, Session(svc.engine) as s:
+        logins = s.scalars(select(Player.login_name).where(Player.origin == "door").order_by(Player.id)).all()
+    assert logins == ["LongAliasName123A", "LongAliasName123B", "PWN", "PWN\x07\x07", "PWN\x7f"]
+
+
+def test_the_door_tells_a_newcomer_their_handle(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/bg.db"
+    with Service(url) as svc:
+        svc.enter_from_door("LongAliasName123A")
+    door = PtyDoor(_door32(tmp_path / "door32.sys", b"LongAliasName123B"), url, tmp_path / "door.log")
+    try:
+        text = door.wait_for("Press any key")
+        said = " ".join(" ".join(row.split()) for row in text.splitlines() if row.strip())
+        assert "Another player here is called LongAliasName123, so you are LongAliasName1~2" in said
+        door.send(" ")
+        door.wait_for("Welcome, LongAliasName1~2")
+        door.send("Q")
+        assert door.wait_exit() == 0
+    finally:
+        door.close()
+    # The second visit is a plain one.
+    door = PtyDoor(_door32(tmp_path / "door32.sys", b"LongAliasName123B"), url, tmp_path / "door.log")
+    try:
+        text = door.wait_for("Welcome, LongAliasName1~2")
+        assert "Another player" not in text
+        door.send("Q")
+        assert door.wait_exit() == 0
+    finally:
+        door.close()
