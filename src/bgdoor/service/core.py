@@ -778,7 +778,9 @@ class Service:
         """PostgreSQL: tell every process's change feed, in the committing transaction (sent on commit)."""
         if s.get_bind().dialect.name == "postgresql":
             payload = feed.notify_payload(game_id, version or 0, white_id, black_id)
-            s.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": feed.CHANNEL, "payload": payload})
+            # One channel per schema: installations sharing a database do not hear each other.
+            notify = text("SELECT pg_notify(:channel || current_schema(), :payload)")
+            s.execute(notify, {"channel": feed.CHANNEL, "payload": payload})
 
     def _act(
         self,

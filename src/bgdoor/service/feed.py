@@ -27,7 +27,7 @@ from bgdoor.store.models import Game
 
 log = logging.getLogger("bgdoor.feed")
 
-CHANNEL = "bgdoor_games"
+CHANNEL = "bgdoor_"  # and the schema's name
 INTERVAL = 0.1  # seconds between looks at SQLite's data_version
 FALLBACK = 2.0  # seconds between version comparisons while LISTEN works
 
@@ -90,11 +90,15 @@ class ChangeFeed:
         if self._raw is None:
             raw = self.engine.raw_connection()  # held for good: no other thread shares it
             if self.postgres:
+                from psycopg import sql as psycopg_sql  # noqa: PLC0415 - PostgreSQL support is optional
+
                 conn = raw.driver_connection
                 assert conn is not None
                 conn.autocommit = True
-                conn.execute(f"LISTEN {CHANNEL}")
-                self.queries += 1
+                row = conn.execute("SELECT current_schema()").fetchone()
+                channel = CHANNEL + str(row[0] if row else "")
+                conn.execute(psycopg_sql.SQL("LISTEN {}").format(psycopg_sql.Identifier(channel)))
+                self.queries += 2
             self._raw = raw
         return self._raw
 
