@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_sysop_support import World, check_record, populate, scripted
+from test_sysop_support import World, check_record, exported, populate, scripted
 
 from bgdoor.rules.game import Color
 from bgdoor.service import HandleTaken, NotFound, Service
@@ -70,7 +70,7 @@ def test_forfeit_stale_and_export(door: tuple[Service, World]) -> None:
     said = sysop.forfeit_stale(10)
     assert said.startswith(f"game {world.stale} forfeited by carol (no move for 10 days): dave wins the match 3-0")
     assert sysop.stale_games(10) == [] and sysop.forfeit_stale(10) == ""
-    text = sysop.export_match(world.stale)
+    text = exported(sysop, world.stale)
     assert text.startswith('; [EventDate "')  # the day the match began
     assert "\n; carol forfeited the match in game 1 (time)\n" in text
     assert " carol : 0" in text and "Wins 3 points and the match" in text

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
-from test_sysop_support import World, check_record, fresh_world
+from test_sysop_support import World, check_record, exported, fresh_world
 
 from bgdoor import cli
 from bgdoor.rules.game import Color
@@ -249,7 +249,7 @@ def test_two_deleted_players_can_share_the_name(world: World) -> None:
         sysop.delete_player("alice", force=False)
         view = svc.game(world.match)
         assert view.white == view.black == DELETED_NAME
-        assert "(deleted) (2)" in sysop.export_match(world.match)  # the .mat importer tells them apart
+        assert "(deleted) (2)" in exported(sysop, world.match)  # the .mat importer tells them apart
 
 
 def test_the_refusal_names_the_games(world: World) -> None:

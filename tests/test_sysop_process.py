@@ -10,7 +10,7 @@ from typing import Any
 
 import pyte
 import pytest
-from test_sysop_support import World, bgdoor, fresh_world
+from test_sysop_support import World, bgdoor, exported, fresh_world
 
 from bgdoor.records.bulletin import ROWS_PER_SCREEN
 from bgdoor.rules.game import Color
@@ -152,7 +152,7 @@ def test_export_round_trips_through_gnubg(
     text = path.read_text()
     with Service(world.url) as svc:
         final = svc.game(world.match).state
-        assert text == Sysop(svc).export_match(world.match)
+        assert text == exported(Sysop(svc), world.match)
     assert final.over and final.winner is Color.WHITE and len(final.results) == 3
 
     capfd.readouterr()
@@ -181,6 +181,6 @@ def test_export_to_stdout_and_unknown_game(world: World, tmp_path: Path) -> None
     assert done.returncode == 0
     assert " 3 point match" in done.stdout and " carol : 0" in done.stdout and "dave : 0" in done.stdout
     with Service(world.url) as svc:
-        assert done.stdout == Sysop(svc).export_match(world.stale)  # an unfinished match, as far as it went
+        assert done.stdout == exported(Sysop(svc), world.stale)  # an unfinished match, as far as it went
     done = bgdoor("export", "999", "--db", world.url, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == "" and done.stderr == "bgdoor export: there is no game 999\n"

@@ -17,10 +17,12 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bgdoor.records.mat import export_mat
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.service import Service
 from bgdoor.service.core import derive
+from bgdoor.service.sysop import Sysop
 from bgdoor.store.models import Game, GameEvent
 
 
@@ -154,3 +156,9 @@ def bgdoor(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.C
     return subprocess.run(
         [sys.executable, "-m", "bgdoor", *args], input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd
     )
+
+
+def exported(sysop: Sysop, game_id: int) -> str:
+    """The match as `bgdoor export` writes it: the sysop's record through the .mat exporter."""
+    match = sysop.match_record(game_id)
+    return export_mat(match.white, match.black, match.length, match.events, date=match.created)

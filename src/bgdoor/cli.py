@@ -384,7 +384,7 @@ def cmd_sysop(args: argparse.Namespace) -> int:
 
 
 def cmd_bulletin(args: argparse.Namespace) -> int:
-    from bgdoor.records.bulletin import ROWS_PER_SCREEN, render_bulletin, write_atomically  # noqa: PLC0415
+    from bgdoor.records.bulletin import ROWS_PER_SCREEN, BulletinRow, render_bulletin, write_atomically  # noqa: PLC0415
     from bgdoor.service import ServiceError  # noqa: PLC0415
 
     top = ROWS_PER_SCREEN if args.top is None else args.top
@@ -396,7 +396,10 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
         return 2
     _, service = opened
     try:
-        rows = service.rankings(limit=top)
+        rows = [
+            BulletinRow(r.rank, r.handle, r.rating, r.wins, r.losses, r.experience, r.gammons, r.last_played, r.is_bot)
+            for r in service.rankings(limit=top)
+        ]
     except ServiceError as exc:
         print(f"bgdoor bulletin: {exc}", file=sys.stderr)
         return 1
@@ -419,6 +422,7 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from bgdoor.records.bulletin import write_atomically  # noqa: PLC0415
+    from bgdoor.records.mat import export_mat  # noqa: PLC0415
     from bgdoor.service import NotFound, ServiceError  # noqa: PLC0415
     from bgdoor.service.sysop import Sysop  # noqa: PLC0415
 
@@ -427,7 +431,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 2
     _, service = opened
     try:
-        text = Sysop(service).export_match(args.game_id)
+        match = Sysop(service).match_record(args.game_id)
     except NotFound as exc:
         print(f"bgdoor export: {exc}", file=sys.stderr)
         return 2
@@ -436,6 +440,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 1
     finally:
         service.close()
+    text = export_mat(match.white, match.black, match.length, match.events, date=match.created)
     if args.output is None:
         sys.stdout.write(text)
         return 0

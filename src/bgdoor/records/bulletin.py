@@ -16,11 +16,11 @@ from __future__ import annotations
 import os
 import tempfile
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bgdoor.service.types import RankRow
 from bgdoor.term.charset import Charset, encode, glyphs
 from bgdoor.term.screen import BLUE, CYAN, DEFAULT, GREEN, WHITE, YELLOW, Attr, sgr
 
@@ -39,6 +39,21 @@ FOOT = Attr(fg=GREEN)
 TITLE_BG = Attr(fg=YELLOW, bg=BLUE, bold=True)
 
 Segment = tuple[str, Attr]
+
+
+@dataclass(frozen=True)
+class BulletinRow:
+    """One ranked player, as the bulletin shows them."""
+
+    rank: int
+    handle: str
+    rating: float
+    wins: int
+    losses: int
+    experience: int
+    gammons: int
+    last_played: datetime | None
+    is_bot: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,7 +103,7 @@ def _last_played(when: datetime | None, now: datetime) -> str:
     return when.strftime("%Y-%m-%d")
 
 
-def _cells(row: RankRow, now: datetime) -> list[str]:
+def _cells(row: BulletinRow, now: datetime) -> list[str]:
     handle = clean_text(row.handle, HANDLE_WIDTH - 1) + ("*" if row.is_bot else "")
     return [
         f"{row.rank}.",
@@ -131,7 +146,7 @@ class _Writer:
 
 
 def render_bulletin(
-    rows: list[RankRow],
+    rows: Sequence[BulletinRow],
     charset: Charset,
     title: str = "Backgammon Rankings",
     generated_at: datetime | None = None,

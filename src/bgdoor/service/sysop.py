@@ -34,7 +34,6 @@ from typing import Any, TypeVar
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
-from bgdoor.records.mat import export_mat
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color
 from bgdoor.rules.matchid import match_id
@@ -105,6 +104,15 @@ class GameRecord:
     position_id: str
     match_id: str
     events: list[EventRow]
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    white: str  # "" for an open seat
+    black: str
+    length: int
+    events: list[rules.Event]
+    created: date
 
 
 def is_deleted(player: Player) -> bool:
@@ -488,8 +496,9 @@ class Sysop:
 
     # -------------------------------------------------------------- export
 
-    def export_match(self, game_id: int) -> str:
-        """The game's match as Jellyfish .mat text (as far as it has gone)."""
+    def match_record(self, game_id: int) -> MatchRecord:
+        """The game's players, length, start date and recorded events (as far as it has gone),
+        for an exporter such as records.mat.  Raises NotFound for no such game."""
 
         def fn(s: Session) -> tuple[str, str, int, list[dict[str, Any]], date]:
             g = self.service._game(s, game_id)
@@ -506,13 +515,14 @@ class Sysop:
             )
 
         white, black, length, payloads, created = self._read(fn)
-        return export_mat(white, black, length, [rules.event_from_dict(p) for p in payloads], date=created)
+        return MatchRecord(white, black, length, [rules.event_from_dict(p) for p in payloads], created)
 
 
 __all__ = [
     "DELETED_NAME",
     "EventRow",
     "GameRecord",
+    "MatchRecord",
     "PlayerInGames",
     "PlayerRow",
     "STATUSES",

@@ -13,7 +13,9 @@ from typing import Any
 import telnetlib3
 
 from bgdoor.term.charset import Charset
-from bgdoor.ui.console import Console, Link
+from bgdoor.term.console import Link
+from bgdoor.transport import telnet_internals as internals
+from bgdoor.ui.console import Console
 from bgdoor.ui.runtime import Runtime
 from bgdoor.ui.session import Session
 
@@ -123,16 +125,14 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
         self._resume: asyncio.TimerHandle | None = None
         super().connection_made(transport)
         assert self.writer is not None  # connection_made made it
-        # Every key is the console's to read; telnetlib3's line-editing snoop (whose handlers
-        # only log) costs a Python step per byte received.
-        self.writer.slc_simulated = False
+        internals.stop_line_editing_snoop(self.writer)
 
     def data_received(self, data: bytes) -> None:
         now = time.monotonic()
         self._allowance = min(float(READ_BURST), self._allowance + (now - self._metered_at) * READ_RATE) - len(data)
         self._metered_at = now
         super().data_received(data)
-        transport = self._transport
+        transport = internals.protocol_transport(self)
         if self._allowance < 0 and transport is not None and not transport.is_closing():
             transport.pause_reading()
             if self._resume is None:
@@ -140,9 +140,8 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
 
     def _read_again(self) -> None:
         self._resume = None
-        transport = self._transport
-        # The reader pauses the transport itself while its buffer is full; it resumes it then.
-        if transport is not None and not transport.is_closing() and not getattr(self.reader, "_paused", False):
+        transport = internals.protocol_transport(self)
+        if transport is not None and not transport.is_closing() and not internals.reader_paused(self.reader):
             transport.resume_reading()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -199,7 +198,7 @@ class TelnetLink(Link):
             self.writer.close()
         except Exception:  # noqa: BLE001 - already gone
             pass
-        if transport is not None and not getattr(transport, "_conn_lost", 0):
+        if transport is not None and not internals.connection_lost(transport):
             # close() waits for the last bytes to go; from a caller who reads nothing they never
             # go, and the socket would stay open for good.
             asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)

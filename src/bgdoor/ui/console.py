@@ -1,41 +1,25 @@
-"""A caller's console: keys from a byte link, and an off-screen grid sent as the fewest bytes.
+"""The board adapter: a terminal console that also draws the board and wears the player's theme.
 
-Transports give a Link (telnet, stdio, an inherited socket); the session
-code only ever talks to a Console.
+The terminal itself (keys, cells, line input, wrapping, bell, charset, size, idle and time
+limits) is bgdoor.term.console; this adds what only a backgammon screen needs.
 """
 
 from __future__ import annotations
 
-import asyncio
-import collections
-import contextlib
-import time
-from typing import Any, Protocol, overload
+from typing import Any
 
 from bgdoor.rules.game import Color
 from bgdoor.service import Preferences
-from bgdoor.term.charset import Charset, charset_named, glyphs
-from bgdoor.term.keys import DA_REQUEST, Key, KeyDecoder, is_cterm_reply
-from bgdoor.term.screen import COLS, HIDE_CURSOR, ROWS, SHOW_CURSOR, Attr, Canvas, Screen
-from bgdoor.term.sound import sound_bytes
-from bgdoor.term.wrap import wrap
+from bgdoor.term.charset import charset_named, glyphs
+from bgdoor.term.console import Console as Terminal
+from bgdoor.term.console import Hangup, Key, Link
+from bgdoor.term.screen import Attr
 from bgdoor.ui import board as boardmod
-from bgdoor.ui.board import Orientation
+from bgdoor.ui.board import Loc, Orientation
 
 __all__ = ["Console", "Hangup", "Key", "Link"]
 
-ESC_PAUSE = 0.25  # a lone ESC is a key once the line is quiet this long
-MAX_QUEUED_KEYS = 64  # keys waiting for the session; past this the console reads no more
-# Keys a second a caller may keep up, beyond a burst of MAX_QUEUED_KEYS (a pasted line): more
-# than typing or key repeat.  Past it the console reads more slowly, so a flood waits in TCP
-# rather than costing the server a decode and a screen update for every byte.  No key is lost.
-KEY_RATE = 30.0
-QUEUE_FULL_WAIT = 0.05
-IDLE_WARNING = 60.0
-MIN_COLS, MIN_ROWS = 20, 10  # smaller terminals are drawn as if this big
-WAKE = Key("wake")
-
-# Session styles, taken from the board theme's attributes.
+# The terminal's named styles, taken from the board theme's attributes.
 _STYLE_FIELDS = {
     "normal": "text",
     "title": "title",
@@ -48,327 +32,18 @@ _STYLE_FIELDS = {
 }
 
 
-def fit_size(width: int, height: int) -> tuple[int, int]:
-    """The screen drawn for a terminal of width x height: at most 80x25, since every layout is
-    made for that; an unknown size (0) counts as 80x25."""
-    width = COLS if width <= 0 else max(MIN_COLS, min(COLS, width))
-    height = ROWS if height <= 0 else max(MIN_ROWS, min(ROWS, height))
-    return width, height
+class Console(Terminal):
+    """A caller's terminal with their theme and board orientation, which can draw the board."""
 
-
-def _fitted(canvas: Canvas, rows: int, cols: int) -> Canvas:
-    """`canvas` cut or padded to rows x cols."""
-    if (canvas.rows, canvas.cols) == (rows, cols):
-        return canvas
-    out = Canvas(rows, cols)
-    for r in range(min(rows, canvas.rows)):
-        n = min(cols, canvas.cols)
-        out.cells[r][:n] = canvas.cells[r][:n]
-    return out
-
-
-class Hangup(Exception):
-    """The caller went away (EOF, broken pipe, idle timeout, time used up)."""
-
-
-class Link(Protocol):
-    async def read(self) -> bytes: ...
-
-    def write(self, data: bytes) -> None: ...
-
-    async def drain(self) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class Console:
-    def __init__(
-        self,
-        link: Link,
-        *,
-        charset: Charset = "cp437",
-        syncterm: bool = False,
-        idle_timeout: float = 600.0,
-        deadline: float | None = None,
-        time_warning: float = 120.0,
-        width: int = COLS,
-        height: int = ROWS,
-        door: bool = False,
-    ) -> None:
-        self.link = link
-        self.door = door  # a caller who leaves goes back to their BBS, not off the line
-        self.detected_charset = charset  # what the terminal asked for; a player's "automatic"
-        self.width, self.height = fit_size(width, height)  # the caller's terminal
-        self.charset = charset
-        self.syncterm = syncterm
-        self.idle_timeout = idle_timeout
-        self.deadline = deadline  # time.monotonic() at which the caller's time is up (doors)
-        self.time_warning = time_warning
-        self._time_warned = False
-        self.sound = True
-        self.theme = "classic"
-        self.orientation: Orientation = "own"
-        self.decoder = KeyDecoder(charset)
-        self.screen = Screen(charset=charset, rows=self.height, cols=self.width)
-        self.keys: asyncio.Queue[Key | None] = asyncio.Queue()  # None: the caller hung up
-        self._reader: asyncio.Task[None] | None = None
-        self._full = True
-        self._closed = False
-        self._cursor_hidden = False
-        self._last_key = time.monotonic()
-        self._warned = False
-        self._held: collections.deque[Key] = collections.deque()  # decoded, waiting for room in the queue
-        self.dropped_keys = 0
-        self._tokens = float(MAX_QUEUED_KEYS)
-        self._refilled = time.monotonic()
-
-    # ------------------------------------------------------------ input
-
-    async def start(self) -> None:
-        self._reader = asyncio.ensure_future(self._read_loop())
-        if self.charset != "ascii":
-            # Ask who the terminal is (SyncTERM answers as CTerm) and hide its cursor.
-            self.link.write(DA_REQUEST + HIDE_CURSOR)
-            self._cursor_hidden = True
-
-    async def stop(self) -> None:
-        """Leave the terminal as it was found: attributes reset, the cursor shown, on a fresh line."""
-        if not self._closed and self._cursor_hidden:
-            # The cursor is shown last: nothing after it may hide it again.
-            self.link.write(b"\x1b[0m\r\n" + SHOW_CURSOR)
-            with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError):
-                await asyncio.wait_for(self.link.drain(), timeout=2.0)
-        self._closed = True
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
-
-    def _refill(self) -> None:
-        now = time.monotonic()
-        self._tokens = min(float(MAX_QUEUED_KEYS), self._tokens + (now - self._refilled) * KEY_RATE)
-        self._refilled = now
-
-    def _queue(self, keys: list[Key]) -> None:
-        """Keys decoded from one read: queued as far as there is room, the rest held.
-
-        Only a flood loses keys: beyond MAX_QUEUED_KEYS queued and as many again held, which
-        no typist reaches, since reading slows to the key rate first.
-        """
-        room = 2 * MAX_QUEUED_KEYS - self.keys.qsize() - len(self._held)
-        if len(keys) > room:
-            self.dropped_keys += len(keys) - max(0, room)
-            keys = keys[: max(0, room)]
-        self._held.extend(keys)
-        self._refill()
-        while self._held and self.keys.qsize() < MAX_QUEUED_KEYS:
-            self.keys.put_nowait(self._held.popleft())
-            self._tokens -= 1  # below zero after a burst: the next read waits the longer
-
-    def _gone(self) -> bool:
-        # A link that can tell (telnet) says so once the line is closed; bytes of a flood still
-        # buffered from a caller who has hung up are not worth pacing through.
-        return bool(getattr(self.link, "gone", False))
-
-    async def _pace(self) -> None:
-        """Wait, before reading more, while keys are held or this caller is over the key rate."""
-        while not self._closed and not self._gone():
-            self._queue([])
-            if not self._held and self._tokens >= 1:
-                return
-            wait = (1 - self._tokens) / KEY_RATE if self._tokens < 1 else 0.0
-            await asyncio.sleep(max(wait, QUEUE_FULL_WAIT if self._held else 0.0))
-
-    async def _read_loop(self) -> None:
-        try:
-            while True:
-                await self._pace()
-                if self._gone():
-                    break
-                if self.decoder.pending:
-                    try:
-                        data = await asyncio.wait_for(self.link.read(), timeout=ESC_PAUSE)
-                    except TimeoutError:
-                        self._queue(self.decoder.flush_timeout())
-                        continue
-                else:
-                    data = await self.link.read()
-                if not data:
-                    break
-                keys = self.decoder.feed(data)
-                if any(k.name == "report" for k in keys):
-                    # Terminal reports are answers, not keys: SyncTERM says who it is this way.
-                    self.syncterm = self.syncterm or any(is_cterm_reply(k) for k in keys)
-                    keys = [k for k in keys if k.name != "report"]
-                self._queue(keys)
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            # Wake whoever waits for a key: the caller has gone.
-            self.keys.put_nowait(None)
-
-    async def pause(self, seconds: float) -> None:
-        """Leave the screen up for `seconds`, or until a key or a hang-up; never raises Hangup."""
-        if seconds <= 0 or self._closed:
-            return
-        with contextlib.suppress(asyncio.TimeoutError):
-            key = await asyncio.wait_for(self.keys.get(), timeout=seconds)
-            if key is None:
-                self.keys.put_nowait(None)
-
-    def wake(self) -> None:
-        """Make a waiting key(wake=True) return Key('wake'): another task has news for this screen."""
-        self.keys.put_nowait(WAKE)
-
-    @overload
-    async def key(self, timeout: None = None, idle: bool = False, wake: bool = False) -> Key: ...
-
-    @overload
-    async def key(self, timeout: float, idle: bool = False, wake: bool = False) -> Key | None: ...
-
-    async def key(self, timeout: float | None = None, idle: bool = False, wake: bool = False) -> Key | None:
-        """The next key; None when `timeout` passes first.
-
-        Waiting without a timeout, or with `idle`, is subject to the idle timeout (with a
-        warning a minute before); a door caller's time limit applies always.
-        """
-        use_idle = idle or timeout is None
-        start = time.monotonic()
-        while True:
-            now = time.monotonic()
-            waits: list[float] = []
-            if timeout is not None:
-                waits.append(start + timeout - now)
-            if use_idle:
-                idle_left = self.idle_timeout - (now - self._last_key)
-                if idle_left <= 0:
-                    gone = "back to the BBS." if self.door else "goodbye."
-                    self.message_line(f"No key was pressed for too long: {gone}")
-                    await self.show()
-                    raise Hangup("idle")
-                warn_in = idle_left - IDLE_WARNING
-                waits.append(warn_in if not self._warned and warn_in > 0 else idle_left)
-            if self.deadline is not None:
-                time_left = self.deadline - now
-                if time_left <= 0:
-                    gone = "Back to the BBS." if self.door else "Goodbye!"
-                    self.message_line(f"Your time for this call is used up. {gone}")
-                    await self.show()
-                    raise Hangup("time")
-                if not self._time_warned and time_left <= self.time_warning:
-                    self._time_warned = True
-                    self.message_line(f"You have {max(1, round(time_left / 60))} minute(s) left on this call.")
-                    self.bell("error")
-                    await self.show()
-                waits.append(time_left if self._time_warned else time_left - self.time_warning)
-            try:
-                key = await asyncio.wait_for(self.keys.get(), timeout=max(0.0, min(waits)) if waits else None)
-            except TimeoutError:
-                now = time.monotonic()
-                if timeout is not None and now - start >= timeout:
-                    return None
-                if use_idle and not self._warned and self.idle_timeout - (now - self._last_key) <= IDLE_WARNING:
-                    self._warned = True
-                    gone = "go back to the BBS" if self.door else "be disconnected"
-                    self.message_line(f"Are you there? Press a key within a minute or you will {gone}.")
-                    self.bell("error")
-                    await self.show()
-                continue
-            if key is None:
-                self.keys.put_nowait(None)  # stay hung up for every later reader
-                raise Hangup("eof")
-            if key is WAKE:
-                if wake:
-                    return key
-                continue
-            self._last_key = time.monotonic()
-            self._warned = False
-            if key.name == "redraw":
-                # Ctrl-L anywhere: send the whole screen again, then keep waiting.
-                self._full = True
-                await self.show()
-                continue
-            return key
-
-    async def line(
-        self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False
-    ) -> str | None:
-        """Read a line with echo at (row, col); None when the caller presses Esc."""
-        text = initial
-        while True:
-            shown = ("*" * len(text)) if secret else text
-            self.put(row, col, shown.ljust(width)[:width], "input")
-            await self.show()
-            key = await self.key(idle=True)
-            if key.name == "enter":
-                return text
-            if key.name == "esc":
-                return None
-            if key.name == "backspace":
-                text = text[:-1]
-            elif key.char and key.char.isprintable() and len(text) < width:
-                text += key.char
-
-    # ------------------------------------------------------------ output
-
-    def clear(self) -> None:
-        self.screen.canvas.clear()
+    theme: str = "classic"  # a name in board.THEMES
+    orientation: Orientation = "own"
 
     def style(self, name: str) -> Attr:
-        theme = boardmod.theme(self.theme)
-        attr: Attr = getattr(theme, _STYLE_FIELDS.get(name, "text"))
+        attr: Attr = getattr(boardmod.theme(self.theme), _STYLE_FIELDS.get(name, "text"))
         return attr
 
-    def put(self, row: int, col: int, text: str, style: str = "normal") -> None:
-        self.screen.canvas.put(row, col, text, self.style(style))
-
-    def box(self, top: int, left: int, bottom: int, right: int, style: str = "frame") -> None:
-        g = glyphs(self.charset)
-        attr = self.style(style)
-        width = right - left - 1
-        self.screen.canvas.put(top, left, g.tl + g.h * width + g.tr, attr)
-        for row in range(top + 1, bottom):
-            self.screen.canvas.put(row, left, g.v, attr)
-            self.screen.canvas.put(row, right, g.v, attr)
-        self.screen.canvas.put(bottom, left, g.bl + g.h * width + g.br, attr)
-
-    def put_wrapped(self, row: int, col: int, text: str, style: str = "normal", *,
-                    right: int | None = None, rows: int | None = None) -> int:
-        """Write `text` broken at word boundaries to fit columns col..right (default: the last).
-
-        Returns how many lines the text needs; with `rows`, only that many are drawn.
-        """
-        lines = wrap(text, (right or self.width) - col + 1)
-        for i, line in enumerate(lines[:rows] if rows is not None else lines):
-            self.put(row + i, col, line, style)
-        return len(lines)
-
-    def message_line(self, text: str) -> None:
-        """A notice across the bottom of whatever screen is showing, wrapped to fit."""
-        lines = wrap(text, self.width - 1)
-        top = min(24, self.height) if len(lines) == 1 else max(1, self.height - len(lines) + 1)
-        for i, line in enumerate(lines):
-            self.put(top + i, 1, line.ljust(self.width - 1), "error")
-
-    def redraw(self) -> None:
-        self._full = True
-
-    async def show(self) -> None:
-        if self._closed:
-            return
-        data = self.screen.full_redraw() if self._full else self.screen.render()
-        self._full = False
-        if data:
-            self.link.write(data)
-            with contextlib.suppress(ConnectionError, OSError):
-                await self.link.drain()
-
-    def bell(self, effect: str = "your_turn") -> None:
-        data = sound_bytes(effect, self.sound, self.syncterm)
-        if data:
-            self.link.write(data)
-
     def apply_preferences(self, prefs: Preferences) -> None:
+        """Take on a player's sound, orientation, theme and charset (None: the terminal's own)."""
         self.sound = prefs.sound
         for orientation in boardmod.ORIENTATIONS:
             if prefs.orientation == orientation:
@@ -378,30 +53,12 @@ class Console:
         wanted = charset_named(prefs.charset) or self.detected_charset
         if wanted != self.charset:
             self.set_charset(wanted)
-        self._full = True
-
-    def set_charset(self, charset: Charset) -> None:
-        self.charset = charset
-        self.decoder = KeyDecoder(charset)
-        self.screen = Screen(charset=charset, rows=self.height, cols=self.width)
-        self._full = True
-
-    def resize(self, width: int, height: int) -> None:
-        """The caller's terminal changed size (NAWS): keep what is drawn, redraw it all next show."""
-        width, height = fit_size(width, height)
-        if (width, height) == (self.width, self.height):
-            return
-        self.width, self.height = width, height
-        old = self.screen.canvas
-        self.screen = Screen(charset=self.screen.charset, rows=height, cols=width)
-        self.screen.load(_fitted(old, height, width), copy=False)
-        self._full = True
+        self.redraw()
 
     def sample(self) -> str:
+        """A few of the charset's frame, checker and cursor glyphs, to show what it looks like."""
         g = glyphs(self.charset)
         return f"{g.tl}{g.h * 3}{g.tr} {g.white} {g.black} {g.cursor}{g.source}{g.dest}"
-
-    # ------------------------------------------------------------ the board
 
     def board(
         self,
@@ -418,6 +75,10 @@ class Console:
         length: int = 0,
         **fields: Any,
     ) -> None:
+        """The whole screen becomes the board, drawn from `viewer`'s side in the player's theme.
+
+        `fields` are further BoardView fields (the position, dice, cursor, notes).
+        """
         view = boardmod.BoardView(
             on_roll=on_roll.value,
             viewer=viewer.value,
@@ -435,8 +96,8 @@ class Console:
             orientation=self.orientation,
             **fields,
         )
-        canvas = _fitted(boardmod.render_board(view, self.charset), self.height, self.width)
-        self.screen.load(canvas, copy=False)  # a fresh canvas each time
+        self.load(boardmod.render_board(view, self.charset))  # a fresh canvas each time
 
-    def move_cursor(self, loc: boardmod.Loc, direction: str, viewer: Color) -> boardmod.Loc:
+    def move_cursor(self, loc: Loc, direction: str, viewer: Color) -> Loc:
+        """Where the board cursor goes from `loc` on an arrow key, as this player sees the board."""
         return boardmod.move_cursor(loc, direction, viewer.value, self.orientation)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.rules.moves import Move, legal_plays
@@ -13,12 +13,13 @@ from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
 from bgdoor.rules.rating import START_RATING
 from bgdoor.rules.turn import Turn
-from bgdoor.service import GameChanged, GameView, ServiceError
+from bgdoor.service import GameChanged, GameView, PlayerInfo, ServiceError
 from bgdoor.ui.board import Loc
-from bgdoor.ui.console import Key
+from bgdoor.ui.console import Console, Key
 
 if TYPE_CHECKING:
-    from bgdoor.ui.session import Session
+    from bgdoor.ui.gateway import Gateway
+    from bgdoor.ui.runtime import Runtime
 
 WIN_WORDS = {Win.SINGLE: "a single game", Win.GAMMON: "a gammon", Win.BACKGAMMON: "a backgammon"}
 
@@ -31,8 +32,17 @@ def _point_to_loc(point: int) -> Loc:
     return "bar" if point == 25 else "off" if point == 0 else point
 
 
+class Caller(Protocol):
+    """What the game screen needs of the session it runs in (a ui.session.Session)."""
+
+    con: Console
+    svc: Gateway
+    rt: Runtime
+    player: PlayerInfo | None
+
+
 class GameScreen:
-    def __init__(self, session: Session, game_id: int) -> None:
+    def __init__(self, session: Caller, game_id: int) -> None:
         self.s = session
         self.con = session.con
         self.svc = session.svc

@@ -12,6 +12,7 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from bgdoor.records.chart import rating_chart
 from bgdoor.rules.game import Color
 from bgdoor.service import (
     GameSummary,
@@ -23,7 +24,9 @@ from bgdoor.service import (
     handle_problem,
 )
 from bgdoor.term.wrap import pages, wrap
+from bgdoor.ui.board import THEMES
 from bgdoor.ui.console import Console, Hangup
+from bgdoor.ui.game import GameScreen
 from bgdoor.ui.texts import load_text
 
 if TYPE_CHECKING:
@@ -293,8 +296,6 @@ class Session:
         self.con.apply_preferences(self.player.preferences)
 
     async def options(self) -> None:
-        from bgdoor.ui.board import THEMES  # noqa: PLC0415 - the board module owns the themes
-
         while True:
             assert self.player is not None
             self.con.clear()
@@ -504,8 +505,6 @@ class Session:
                 await self.player_page(chosen.handle)
 
     async def player_page(self, handle: str) -> None:
-        from bgdoor.records.chart import rating_chart  # noqa: PLC0415
-
         page = await self.svc.player_page(handle)
         p = page.player
         right = self.con.width - 1
@@ -654,8 +653,6 @@ class Session:
     # ------------------------------------------------------------ game
 
     async def game_screen(self, game_id: int) -> None:
-        from bgdoor.ui.game import GameScreen  # noqa: PLC0415 - keeps the menu importable on its own
-
         await GameScreen(self, game_id).run()
 
     def view_color(self, view: GameView) -> Color:

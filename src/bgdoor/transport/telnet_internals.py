@@ -1,0 +1,43 @@
+"""The private telnetlib3 and asyncio attributes the telnet server relies on, in one place.
+
+Neither library offers these publicly.  telnetlib3 is pinned below its next major version
+(pyproject.toml), and tests/test_telnet_internals.py fails if any of these changes, so an
+upgrade that moves one is caught before it ships.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import telnetlib3
+from telnetlib3.stream_reader import TelnetReader
+from telnetlib3.stream_writer import TelnetWriter
+
+
+def protocol_transport(protocol: telnetlib3.TelnetServer) -> asyncio.Transport | None:
+    """The server protocol's transport (telnetlib3's `_transport`), to pause reading a flood.
+
+    None before the connection is made and after it is lost.
+    """
+    transport = protocol._transport  # typed Any by telnetlib3
+    return transport if isinstance(transport, asyncio.Transport) else None
+
+
+def reader_paused(reader: TelnetReader | None) -> bool:
+    """Whether telnetlib3's reader has paused the transport itself (`_paused`): given the
+    transport, it pauses it while its buffer is full and resumes it once the buffer drains, so
+    nobody else may resume it then.  (telnetlib3 5's server never gives its reader the
+    transport, so there this stays False; the check keeps the meter right if that changes.)"""
+    return bool(getattr(reader, "_paused", False))
+
+
+def connection_lost(transport: asyncio.BaseTransport) -> bool:
+    """Whether asyncio already counts the connection as lost (`_conn_lost`, set by close() and
+    abort() on socket transports), so a close will never finish sending."""
+    return bool(getattr(transport, "_conn_lost", 0))
+
+
+def stop_line_editing_snoop(writer: TelnetWriter) -> None:
+    """Turn off telnetlib3's simulated line editing (`slc_simulated`), whose handlers only log but
+    cost a Python step for every byte received; every key is the console's to read."""
+    writer.slc_simulated = False

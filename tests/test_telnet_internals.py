@@ -1,0 +1,84 @@
+"""The private telnetlib3 and asyncio attributes bgdoor relies on are still there and still mean
+what transport/telnet_internals.py says.  If telnetlib3 or Python moves one, this fails, loudly,
+rather than the server silently reading floods unmetered or leaving dead sockets open."""
+
+from __future__ import annotations
+
+import asyncio
+
+import telnetlib3
+from telnetlib3.stream_reader import TelnetReader
+from telnetlib3.stream_writer import TelnetWriter
+
+from bgdoor.transport import telnet_internals as internals
+from bgdoor.transport.telnet import MeteredTelnetServer
+
+
+class FakeTransport(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.paused = False
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+    def resume_reading(self) -> None:
+        self.paused = False
+
+
+async def test_the_attributes_exist_where_the_adapter_reads_them() -> None:
+    assert "_paused" in vars(TelnetReader()), "telnetlib3's TelnetReader no longer has _paused"
+    assert hasattr(TelnetWriter, "slc_simulated"), "telnetlib3's TelnetWriter no longer has slc_simulated"
+    assert hasattr(telnetlib3.TelnetServer(), "_transport"), "telnetlib3's TelnetServer no longer has _transport"
+
+
+async def test_a_reader_with_the_transport_pauses_and_resumes_it_itself() -> None:
+    reader = TelnetReader(limit=16)
+    transport = FakeTransport()
+    reader.set_transport(transport)
+    assert internals.reader_paused(reader) is False
+    reader.feed_data(b"x" * 40)  # past twice the limit
+    assert transport.paused and internals.reader_paused(reader) is True
+    assert await reader.read(30) == b"x" * 30
+    assert not transport.paused and internals.reader_paused(reader) is False
+
+
+async def test_the_server_protocol_and_transport_attributes_behave_as_the_server_needs() -> None:
+    seen: dict[str, object] = {}
+    ready = asyncio.Event()
+    done = asyncio.Event()
+
+    async def shell(reader: TelnetReader, writer: TelnetWriter) -> None:
+        protocol = writer.protocol
+        assert isinstance(protocol, MeteredTelnetServer)
+        seen["transport"] = internals.protocol_transport(protocol)
+        seen["writer_transport"] = writer.transport
+        seen["slc_simulated"] = writer.slc_simulated  # the server turned the snoop off
+        seen["reader_paused"] = internals.reader_paused(reader)
+        ready.set()
+        await done.wait()
+
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(
+        lambda: MeteredTelnetServer(shell=shell, encoding=False, connect_maxwait=0.2, timeout=0),
+        "127.0.0.1",
+        0,
+    )
+    port = server.sockets[0].getsockname()[1]
+    _, client = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        await asyncio.wait_for(ready.wait(), 10)
+        transport = seen["transport"]
+        assert isinstance(transport, asyncio.Transport), "telnetlib3's server protocol no longer keeps _transport"
+        assert transport is seen["writer_transport"]
+        assert seen["slc_simulated"] is False
+        assert seen["reader_paused"] is False
+
+        assert internals.connection_lost(transport) is False
+        transport.close()
+        assert internals.connection_lost(transport) is True, "asyncio no longer counts a closed transport as lost"
+    finally:
+        done.set()
+        client.close()
+        server.close()
+        await server.wait_closed()

@@ -1,0 +1,163 @@
+"""The terminal console on its own: keys, line input, fewest bytes, bell, limits; no board, no service."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pyte
+import pytest
+
+from bgdoor.term.console import PLAIN_STYLES, Console, Hangup
+from bgdoor.term.screen import Canvas
+
+
+class FakeLink:
+    """A caller typing `send`s and a terminal collecting what the console writes."""
+
+    def __init__(self) -> None:
+        self.incoming: asyncio.Queue[bytes] = asyncio.Queue()
+        self.out = bytearray()
+
+    def send(self, data: bytes) -> None:
+        self.incoming.put_nowait(data)
+
+    async def read(self) -> bytes:
+        return await self.incoming.get()
+
+    def write(self, data: bytes) -> None:
+        self.out += data
+
+    async def drain(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.incoming.put_nowait(b"")
+
+
+def shown(data: bytes, cols: int = 80, rows: int = 25) -> list[str]:
+    screen = pyte.Screen(cols, rows)
+    pyte.ByteStream(screen).feed(data)
+    return list(screen.display)
+
+
+async def started(
+    *,
+    width: int = 80,
+    height: int = 25,
+    idle_timeout: float = 600.0,
+    deadline: float | None = None,
+    time_warning: float = 120.0,
+) -> tuple[Console, FakeLink]:
+    link = FakeLink()
+    con = Console(
+        link,
+        charset="utf8",
+        width=width,
+        height=height,
+        idle_timeout=idle_timeout,
+        deadline=deadline,
+        time_warning=time_warning,
+    )
+    await con.start()
+    return con, link
+
+
+async def test_keys_come_in_order_and_a_timeout_gives_none() -> None:
+    con, link = await started()
+    link.send(b"ab\x1b[A\r")
+    assert [(await con.key()).name for _ in range(4)] == ["a", "b", "up", "enter"]
+    assert await con.key(timeout=0.05) is None
+    await con.stop()
+
+
+async def test_a_line_is_edited_echoed_and_escaped() -> None:
+    con, link = await started()
+    link.send(b"abx\x7fc\r")
+    assert await con.line(3, 5, 10) == "abc"
+    assert shown(bytes(link.out))[2][4:7] == "abc"
+    link.send(b"pw\r")
+    assert await con.line(4, 5, 10, secret=True) == "pw"
+    assert shown(bytes(link.out))[3][4:6] == "**"
+    link.send(b"zz\x1b")
+    assert await con.line(5, 5, 10) is None
+    await con.stop()
+
+
+async def test_a_change_of_one_cell_sends_a_few_bytes() -> None:
+    con, link = await started()
+    con.put(1, 1, "Hello, world")
+    await con.show()
+    before = len(link.out)
+    con.put(1, 8, "W")
+    await con.show()
+    step = bytes(link.out[before:])
+    assert b"W" in step and len(step) < 16
+    assert shown(bytes(link.out))[0].startswith("Hello, World")
+    await con.show()
+    assert len(link.out) == before + len(step)  # nothing changed, nothing sent
+    await con.stop()
+
+
+async def test_wrapped_text_and_a_loaded_canvas_fit_the_terminal() -> None:
+    con, link = await started(width=30, height=12)
+    assert (con.width, con.height) == (30, 12)
+    used = con.put_wrapped(2, 1, "one two three four five six seven eight nine ten eleven twelve")
+    assert used == 3
+    big = Canvas(25, 80)
+    big.put(1, 1, "x" * 80)
+    con.load(big)
+    await con.show()
+    assert shown(bytes(link.out), 30, 12)[0] == "x" * 30
+    await con.stop()
+
+
+async def test_the_bell_follows_the_sound_setting() -> None:
+    con, link = await started()
+    start = len(link.out)
+    con.sound = False
+    con.bell("your_turn")
+    assert len(link.out) == start
+    con.sound = True
+    con.bell("your_turn")
+    assert len(link.out) > start
+    await con.stop()
+
+
+async def test_the_styles_are_plain_until_a_layer_above_maps_them() -> None:
+    con, _ = await started()
+    assert con.style("title") == PLAIN_STYLES["title"]
+    assert con.style("no such style") == PLAIN_STYLES["normal"]
+    await con.stop()
+
+
+async def test_idle_time_and_hangups_end_the_wait() -> None:
+    con, link = await started(idle_timeout=0.2)
+    with pytest.raises(Hangup, match="idle"):
+        await con.key()
+    assert "no key was pressed for too long" in "".join(shown(bytes(link.out))).lower()
+    await con.stop()
+
+    con, link = await started(deadline=time.monotonic() + 0.2, time_warning=0.1)
+    with pytest.raises(Hangup, match="time"):
+        await con.key(timeout=5)
+    assert "used up" in "".join(shown(bytes(link.out)))
+    await con.stop()
+
+    con, link = await started()
+    link.close()
+    with pytest.raises(Hangup, match="eof"):
+        await con.key()
+    with pytest.raises(Hangup):
+        await con.key()  # and stays hung up
+    await con.stop()
+
+
+async def test_a_charset_change_starts_a_fresh_screen() -> None:
+    con, link = await started()
+    con.set_charset("ascii")
+    assert con.charset == "ascii" and con.screen.charset == "ascii"
+    con.put(1, 1, "plain")
+    await con.show()
+    assert shown(bytes(link.out))[0].startswith("plain")
+    await con.stop()
