@@ -22,7 +22,7 @@ from bgdoor.ui.guard import LoginGuard
 from bgdoor.ui.runtime import Runtime
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "bgdoor"
-NOT_OPERATIONS = {"close", "patience"}
+NOT_OPERATIONS = {"close", "patience", "statement_count"}
 
 
 def operations() -> list[str]:

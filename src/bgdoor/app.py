@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator
 
 from bgdoor.config import Config
@@ -41,15 +42,26 @@ async def running(config: Config, service: Service, *, bot: bool = True) -> Asyn
         opponent.start(runtime)
     runtime.start()
     forfeits = asyncio.ensure_future(forfeit_loop(runtime, config))
+    every = float(os.environ.get("BGDOOR_STATS_SECONDS", "0") or 0)
+    stats = asyncio.ensure_future(stats_loop(runtime, every)) if every > 0 else None
     try:
         yield runtime
     finally:
+        if stats is not None:
+            stats.cancel()
         forfeits.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await forfeits
         if opponent is not None:
             await opponent.stop()
         runtime.close()
+
+
+async def stats_loop(runtime: Runtime, every: float) -> None:
+    """BGDOOR_STATS_SECONDS: log the SQL statements run so far every so many seconds (benchmarks)."""
+    while True:
+        log.info("stats: statements %d", runtime.service.statements)
+        await asyncio.sleep(every)
 
 
 async def forfeit_loop(runtime: Runtime, config: Config) -> None:

@@ -285,6 +285,11 @@ class Service:
 
         return self._retry(work, give_up)
 
+    @staticmethod
+    def statement_count() -> int:
+        """SQL statements this process has run so far (the benchmarks read it)."""
+        return db.statement_count()
+
     @property
     def write_patience(self) -> float:
         """Seconds a write waits at most for a busy database."""

@@ -54,6 +54,21 @@ def patience(until: float) -> Iterator[None]:
         _deadline.until = before
 
 
+_statements = 0
+_statements_lock = threading.Lock()
+
+
+def statement_count() -> int:
+    """SQL statements run through every engine of this process so far (the benchmarks read it)."""
+    return _statements
+
+
+def _count_statement(*_args: object) -> None:
+    global _statements
+    with _statements_lock:
+        _statements += 1
+
+
 def deadline() -> float | None:
     """When this thread's writes give up on the write lock; None: no deadline set."""
     return getattr(_deadline, "until", None)
@@ -72,7 +87,9 @@ def make_engine(url: str | URL) -> Engine:
     """An engine for `url`; SQLite gets WAL, a busy timeout and BEGIN IMMEDIATE for writes."""
     u = make_url(url)
     if u.get_backend_name() != "sqlite":
-        return create_engine(u, pool_pre_ping=True)
+        pg = create_engine(u, pool_pre_ping=True)
+        event.listen(pg, "before_cursor_execute", _count_statement)
+        return pg
     memory = is_memory(u)
     kwargs: dict[str, Any] = {"connect_args": {"timeout": BUSY_TIMEOUT_MS / 1000}}
     if memory:
@@ -84,6 +101,7 @@ def make_engine(url: str | URL) -> Engine:
         assert path is not None
         path.parent.mkdir(parents=True, exist_ok=True)  # the default data/ folder, for one
     engine = create_engine(u, **kwargs)
+    event.listen(engine, "before_cursor_execute", _count_statement)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
