@@ -199,7 +199,8 @@ def throwaway_postgres() -> Iterator[str]:
     subprocess.run([*as_user, f"{bins[-1]}/initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"],
                    cwd=base, check=True, capture_output=True)
     opts = f"-p {port} -k {base} -c listen_addresses=127.0.0.1"
-    subprocess.run([*as_user, f"{bins[-1]}/pg_ctl", "-D", data, "-l", os.path.join(base, "log"), "-o", opts, "-w", "start"],
+    log = os.path.join(base, "log")
+    subprocess.run([*as_user, f"{bins[-1]}/pg_ctl", "-D", data, "-l", log, "-o", opts, "-w", "start"],
                    cwd=base, check=True, capture_output=True)
     try:
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"

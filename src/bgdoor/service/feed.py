@@ -178,9 +178,9 @@ class ChangeFeed:
         changes: list[Change] = []
         with self._lock:
             changes = self._differences(rows)
-        if not self._primed:
-            self._primed = True
-            return []  # what was there before this process started is no news
+        # The first look reports every unfinished game: a screen may have read its game just
+        # before a commit this feed had not yet looked for (the runtime drops what is no news).
+        self._primed = True
         return changes
 
     def _differences(self, rows: dict[int, Any]) -> list[Change]:
