@@ -33,7 +33,12 @@ def escape_iac(data: bytes) -> bytes:
 
 
 class RawCaller:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, term: str, screen: bool) -> None:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, term: str, screen: bool,
+                 size: tuple[int, int] = (80, 25), glass: tuple[int, int] | None = None) -> None:
+        """size: the (columns, rows) told by NAWS; glass: the pyte screen's, when it should be larger
+        than that, so that anything drawn past the told size shows."""
+        self.size = size
+        self.glass = glass or size
         self.reader = reader
         self.writer = writer
         self.term = term
@@ -43,7 +48,7 @@ class RawCaller:
         self.last_data = 0.0  # time.monotonic() of the last data byte
         self.connected_at = time.monotonic()
         self.first_data: float | None = None
-        self._screen = pyte.Screen(80, 25) if screen else None
+        self._screen = pyte.Screen(*self.glass) if screen else None
         self._stream = pyte.Stream(self._screen) if screen else None
         self._text = codecs.getincrementaldecoder("utf-8" if term.startswith("xterm") else "cp437")("replace")
         self._state = 0  # 0 data, 1 after IAC, 2 option verb, 3 in SB, 4 IAC in SB
@@ -53,7 +58,8 @@ class RawCaller:
 
     @classmethod
     async def connect(cls, port: int, host: str = "127.0.0.1", *, term: str = "ansi", screen: bool = True,
-                      timeout: float = 30.0, source: str | None = None, rcvbuf: int | None = None) -> RawCaller:
+                      timeout: float = 30.0, source: str | None = None, rcvbuf: int | None = None,
+                      size: tuple[int, int] = (80, 25), glass: tuple[int, int] | None = None) -> RawCaller:
         """source: a local address to call from (any of 127.0.0.0/8 works on Linux);
         rcvbuf: a small receive buffer, for a caller whose terminal takes little."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -68,7 +74,7 @@ class RawCaller:
             sock.close()
             raise
         reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 20)
-        return cls(reader, writer, term, screen)
+        return cls(reader, writer, term, screen, size, glass)
 
     # ------------------------------------------------------------ receiving
 
@@ -137,11 +143,22 @@ class RawCaller:
             elif opt == BINARY:
                 self._raw(bytes([IAC, WILL, BINARY]))  # 8-bit clean, as BBS terminals are
             elif opt == NAWS:
-                self._raw(bytes([IAC, WILL, NAWS, IAC, SB, NAWS, 0, 80, 0, 25, IAC, SE]))
+                self._raw(bytes([IAC, WILL, NAWS]))
+                self.send_size(*self.size)
             else:
                 self._raw(bytes([IAC, WONT, opt]))
         elif verb == WILL:
             self._raw(bytes([IAC, DO if opt in _ACCEPT_WILL else DONT, opt]))
+
+    def send_size(self, cols: int, rows: int) -> None:
+        """NAWS: the window is this big (now, or after a resize)."""
+        self.size = (cols, rows)
+        self._raw(bytes([IAC, SB, NAWS, *cols.to_bytes(2, "big"), *rows.to_bytes(2, "big"), IAC, SE]))
+
+    def lines(self) -> list[str]:
+        """The pyte screen's lines (as wide as the glass)."""
+        assert self._screen is not None, "this caller keeps no screen"
+        return list(self._screen.display)
 
     def _subneg(self, body: bytes) -> None:
         if body[:2] == bytes([TTYPE, 1]):  # SEND: answer IS <term>
@@ -230,7 +247,7 @@ class RawCaller:
     def start_screen(self) -> None:
         """Begin keeping a pyte screen now (a caller made with screen=False), from every byte so far."""
         if self._screen is None:
-            self._screen = pyte.Screen(80, 25)
+            self._screen = pyte.Screen(*self.glass)
             self._stream = pyte.Stream(self._screen)
             self._stream.feed(self._text.decode(bytes(self.data)))
 

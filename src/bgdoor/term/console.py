@@ -125,6 +125,7 @@ class Console:
         self._full = True
         self._closed = False
         self._cursor_hidden = False
+        self._early: Key | None = None  # a key that ended a pause, for the next read
         self._last_key = time.monotonic()
         self._warned = False
         self._held: collections.deque[Key] = collections.deque()  # decoded, waiting for room in the queue
@@ -218,13 +219,18 @@ class Console:
             self.keys.put_nowait(None)
 
     async def pause(self, seconds: float) -> None:
-        """Leave the screen up for `seconds`, or until a key or a hang-up; never raises Hangup."""
-        if seconds <= 0 or self._closed:
+        """Leave the screen up for `seconds`, or until a key or a hang-up; never raises Hangup.
+
+        The key that ends it is kept for the next read: a caller typing on is not cut short.
+        """
+        if seconds <= 0 or self._closed or self._early is not None:
             return
         with contextlib.suppress(asyncio.TimeoutError):
             key = await asyncio.wait_for(self.keys.get(), timeout=seconds)
             if key is None:
                 self.keys.put_nowait(None)
+            elif key is not WAKE:
+                self._early = key
 
     def wake(self) -> None:
         """Make a waiting key(wake=True) return Key('wake'): another task has news for this screen."""
@@ -273,7 +279,11 @@ class Console:
                     await self.show()
                 waits.append(time_left if self._time_warned else time_left - self.time_warning)
             try:
-                key = await asyncio.wait_for(self.keys.get(), timeout=max(0.0, min(waits)) if waits else None)
+                key: Key | None
+                if self._early is not None:
+                    key, self._early = self._early, None
+                else:
+                    key = await asyncio.wait_for(self.keys.get(), timeout=max(0.0, min(waits)) if waits else None)
             except TimeoutError:
                 now = time.monotonic()
                 if timeout is not None and now - start >= timeout:

@@ -9,8 +9,8 @@ on roll, else `position.opponent`; either way every point number on the
 screen is counted from the viewer's own side: the viewer's point p holds
 the viewer's side[p - 1] and the other side's side[24 - p].
 
-Layout (80x25)
---------------
+Layout (80x24 and 80x25)
+------------------------
 By default ("own" orientation) every player sees the board from their own
 seat with their home board at the bottom right: 1..6 bottom right, 7..12
 bottom left, 13..18 top left, 19..24 top right; the viewer's checkers travel
@@ -27,7 +27,9 @@ figure's Black view: Black's home at the bottom left, Black moving clockwise.
     rows 12-16  bottom points, checkers stacked from row 16 upwards
     row 17      frame
     row 18      point numbers 12..1, OFF
-    row 20      message line;  row 22  key-help line;  rows 23-25 free for prompts
+    rows 20-21  message (wrapped to the caller's width; from row 19 if it needs three lines)
+    rows 22-23  key help (likewise);  row 24 (and 25) free for prompts and notices
+Nothing is drawn below row 24, so the same board fits a 24-line terminal.
 
 Columns: cube 1-5 (rows 4-6 opponent owns it, 9-11 centred, 14-16 viewer
 owns it); frame 7-53 with the bar at 27-29 and the trays at 50-52 (the
@@ -60,6 +62,7 @@ from bgdoor.term.screen import (
     Attr,
     Canvas,
 )
+from bgdoor.term.wrap import wrap
 
 Colour = Literal["white", "black"]
 Orientation = Literal["own", "table"]
@@ -262,6 +265,7 @@ class BoardView:
     orientation: Orientation = "own"
     spectator: bool = False  # the viewer only watches: no "you"
     show_pips: bool = True
+    width: int = 80  # the caller's columns: the message and help lines are wrapped to fit
 
     def __post_init__(self) -> None:
         for name in ("on_roll", "viewer"):
@@ -438,10 +442,14 @@ class _Painter:
         self.cube()
         self.panel()
         v, t = self.v, self.t
-        if v.message:
-            self.c.put(MESSAGE_ROW, 2, v.message[:78], t.message)
-        if v.help:
-            self.c.put(HELP_ROW, 2, v.help[:78], t.help)
+        # Broken between words within the caller's width: the message in rows 20-21 (from row 19,
+        # the blank under the point numbers, when it needs three lines), the help in rows 22-23.
+        room = min(80, v.width) - 2
+        message = wrap(v.message, room)[:3] if v.message else []
+        for i, line in enumerate(message):
+            self.c.put(MESSAGE_ROW - (len(message) == 3) + i, 2, line, t.message)
+        for i, line in enumerate(wrap(v.help, room)[:2] if v.help else []):
+            self.c.put(HELP_ROW + i, 2, line, t.help)
         return self.c
 
     def title(self) -> None:

@@ -94,6 +94,7 @@ class Console(Terminal):
             spectator=spectator,
             theme=self.theme,
             orientation=self.orientation,
+            width=self.width,
             **fields,
         )
         self.load(boardmod.render_board(view, self.charset))  # a fresh canvas each time

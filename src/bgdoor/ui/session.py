@@ -50,6 +50,7 @@ class Session:
         self.player: PlayerInfo | None = None
         self._under: list[Cell] | None = None  # the bottom line under a "Saving..." notice
         self.ended = ""  # why the session ended, for the log
+        self.narrow_ok = False  # the caller chose to play on a terminal narrower than the board
 
     # ------------------------------------------------------------ entry
 
@@ -210,7 +211,7 @@ class Session:
     async def flash(self, row: int, text: str, style: str = "error") -> None:
         rows = self.con.put_wrapped(row, 4, text, style, right=self.con.width - 1)
         await self.con.show()
-        await self.con.key(timeout=3)
+        await self.con.pause(3)  # a key typed meanwhile goes to what comes next
         for i in range(rows):
             self.con.put(row + i, 4, " " * (self.con.width - 4))
 
@@ -653,7 +654,37 @@ class Session:
     # ------------------------------------------------------------ game
 
     async def game_screen(self, game_id: int) -> None:
+        if not await self.wide_enough():
+            return
         await GameScreen(self, game_id).run()
+
+    async def wide_enough(self) -> bool:
+        """The board needs 80 columns: on a narrower terminal say so, with its size, and let the
+        caller widen the window, go on anyway (asked once a call), or go back."""
+        if self.con.width >= 80 or self.narrow_ok:
+            return True
+        shown = (0, 0)
+        while self.con.width < 80:
+            if shown != (self.con.width, self.con.height):
+                shown = (self.con.width, self.con.height)
+                self.con.clear()
+                self.con.put(2, 3, "The board needs 80 columns", "title")
+                right = self.con.width - 1
+                size = f"{self.con.width} columns and {self.con.height} lines"
+                row = 4 + self.con.put_wrapped(4, 3, f"Your terminal shows {size}, so the right-hand side of the board "
+                                               "(the names, scores and pip counts) would be cut off.", right=right)
+                wider = "Make the window wider if you can: the board follows at once."
+                row += 1 + self.con.put_wrapped(row + 1, 3, wider, right=right)
+                self.con.put_wrapped(row + 1, 3, "Enter goes on anyway;  Q goes back.", "prompt", right=right)
+                await self.con.show()
+            key = await self.con.key(timeout=1.0, idle=True)  # looks at the size again each second
+            if key is None:
+                continue
+            if key.name == "esc" or key.char.upper() == "Q":
+                return False
+            self.narrow_ok = True
+            break
+        return True
 
     def view_color(self, view: GameView) -> Color:
         return view.viewer_color or Color.WHITE

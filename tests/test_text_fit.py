@@ -1,0 +1,334 @@
+"""Text that fits: every screen and message at 80x25, 80x24 and 60x24.
+
+A telnet caller tells the server its size by NAWS and watches through a pyte screen larger
+than that ("the glass"), so anything drawn past the told width or height shows up there.  On
+every screen: nothing beyond the told size, and every word of the screen's source text appears
+whole.  The game screen's messages and help lines (recorded as the screens draw them during a
+whole match) and the news told of that match are rendered again at each size.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import running_server
+from rawtelnet import RawCaller
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Phase, Win
+from bgdoor.rules.position import Position
+from bgdoor.service import Service
+from bgdoor.term.wrap import wrap
+from bgdoor.ui import board as boardmod
+from bgdoor.ui.console import Console
+from bgdoor.ui.news import narrate
+from bgdoor.ui.texts import load_text
+
+SIZES = [(80, 25), (80, 24), (60, 24)]
+RANK_HELP = "* a computer player.  Type a rank and Enter for that player's page.  Q or Enter goes back."
+BEGIN_HELP = "Every question has a default in [brackets]; Enter accepts it. Esc goes back."
+WIDER = "Make the window wider if you can: the board follows at once."
+GLASS = (100, 30)
+ALICE, BOB = "Longhandle_Alice", "Bartholomew_Bob1"  # 16 characters, the longest a handle may be
+PASSWORD = "pass-word"
+
+
+def overflow(caller: RawCaller) -> list[str]:
+    """What the screen shows outside the caller's told size."""
+    cols, rows = caller.size
+    out = []
+    for r, line in enumerate(caller.lines(), 1):
+        if r > rows and line.strip():
+            out.append(f"line {r}, below the {rows} lines: {line.rstrip()!r}")
+        elif line[cols:].strip():
+            out.append(f"line {r} runs past column {cols}: {line.rstrip()!r}")
+    return out
+
+
+def missing_words(caller: RawCaller, *sources: str) -> list[str]:
+    tokens = set(" ".join(caller.lines()).split())
+    return [w for source in sources for w in source.split() if w not in tokens]
+
+
+async def shows(caller: RawCaller, needle: str, *sources: str) -> None:
+    """Wait for `needle`, let the screen settle, then check it fits and shows `sources` whole."""
+    await caller.wait_for(needle)
+    await caller.settle(0.3)
+    text = caller.text
+    assert not overflow(caller), f"{caller.size}: {overflow(caller)}\n{text}"
+    cut = missing_words(caller, *sources)
+    assert not cut, f"{caller.size}: cut words {cut}\n{text}"
+
+
+def fits_on_board(text: str, cols: int, *, help_line: bool = False) -> list[str]:
+    """`text` drawn as the board's message (or help line) at `cols` columns: the problems, if any."""
+    if help_line:
+        view = boardmod.BoardView(position=Position.start(), help=text, width=cols)
+        where = range(boardmod.HELP_ROW, boardmod.HELP_ROW + 2)
+    else:
+        view = boardmod.BoardView(position=Position.start(), message=text, width=cols)
+        where = range(boardmod.MESSAGE_ROW - 1, boardmod.MESSAGE_ROW + 2)
+    canvas = boardmod.render_board(view, "utf8")
+    rows = [canvas.row_text(r) for r in where]
+    problems = [f"past column {cols}: {row!r}" for row in rows if row[cols:].strip()]
+    tokens = set(" ".join(row[:cols] for row in rows).split())
+    problems += [f"word cut or lost: {w!r}" for w in text.split() if w not in tokens]
+    return problems
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> tuple[str, int]:
+    """Two players with the longest handles, a finished match between them, an open game."""
+    url = f"sqlite:///{tmp_path / 'bg.db'}"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register(ALICE, PASSWORD).id
+        bob = svc.register(BOB, PASSWORD).id
+        view = svc.begin_game(alice, 1, Color.WHITE, BOB)
+        view = svc.roll(alice, view.id, view.version)
+        mover = alice if view.state.turn is Color.WHITE else bob
+        view = svc.submit_turn(mover, view.id, view.version, str(view.state.plays()[0]))
+        other = bob if mover == alice else alice
+        view = svc.resign(other, view.id, view.version, Win.GAMMON)
+        svc.answer_resign(mover, view.id, view.version, True)
+        open_game = svc.begin_game(bob, 5, Color.BLACK).id
+    return url, open_game
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{c}x{r}" for c, r in SIZES])
+async def test_every_screen_fits(
+    world: tuple[str, int], size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, open_game = world
+    cols, rows = size
+    drawn: list[tuple[str, str]] = []
+    board = Console.board
+
+    def recording(self: Console, **fields: Any) -> None:
+        drawn.append((str(fields.get("message") or ""), str(fields.get("help") or "")))
+        board(self, **fields)
+
+    monkeypatch.setattr(Console, "board", recording)
+    async with running_server(url, bot=True) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=size, glass=GLASS)
+        try:
+            await shows(c, "Handle:", "Enter your handle, or a new one to create a player.")
+            c.send("x\r")
+            await shows(c, "Try another.", "A handle is 2 to 16 characters long. Try another.")
+            c.send("Nobody_Here_Yet1\r")
+            await shows(c, "Create it?", "There is no player called Nobody_Here_Yet1. Create it? (Y/N)")
+            c.send("N")
+            await c.wait_for("Handle:")
+            c.send(ALICE + "\r")
+            await c.wait_for("Password:")
+            c.send(PASSWORD + "\r")
+            menu = ["View games in progress, or join one that needs a player", "Play a game where it is your turn",
+                    "Begin a new game", "Instructions", "Rank the top players", "Options: colours and character set"]
+            await shows(c, "Your choice", f"Welcome, {ALICE}.", *(f"{m[0]}){m[1:]}" for m in menu))
+
+            # Instructions, page by page: together they show every word of the text.
+            c.send("I")
+            seen: list[str] = []
+            for page in range(1, 21):
+                await c.wait_for(f"Page {page} of")
+                await c.settle(0.3)
+                assert not overflow(c), overflow(c)
+                seen += " ".join(c.lines()).split()
+                if f"Page {page} of {page}." in c.text:
+                    break
+                c.send(" ")
+            text = load_text("instructions")
+            assert [w for w in text.split() if w not in set(seen)] == []
+            c.send("\r")
+
+            await c.wait_for("Your choice")
+            c.send("R")
+            await shows(c, "Rank:", ALICE, BOB, RANK_HELP)
+            c.send("1\r")
+            await shows(c, "Rating history", "Press any key.")
+            c.send(" ")
+            await c.wait_for("Rank:")
+            c.send("Q")
+
+            await c.wait_for("Your choice")
+            c.send("O")
+            await shows(c, "Character set: automatic", "Automatic means the character set your terminal asks for; "
+                        "choose another if the sample looks wrong.", "Q or Enter goes back.")
+            c.send("Q")
+
+            await c.wait_for("Your choice")
+            c.send("B")
+            await shows(c, "Match length", BEGIN_HELP)
+            c.send("\r")
+            await shows(c, "Play as W)hite, B)lack or R)andom [R]:")
+            c.send("W")
+            await shows(c, "Opponent:", "Opponent: O)pen seat, C)omputer, or N)amed player [O]:")
+            c.send("C")
+            await shows(c, "Level [1]:")
+            c.send("\x1b")
+
+            await c.wait_for("Your choice")
+            c.send("V")
+            await shows(c, "Game:", "* to act.  Type a line number or a game number", "and Enter.", "Q goes back.", BOB)
+            c.send(f"#{open_game}\r")
+            await shows(c, "Join it?", f"Game #{open_game} needs a player. Join it? (Y/N)")
+            c.send("N")  # watch it instead
+            if cols < 80:
+                await shows(c, "needs 80 columns", f"Your terminal shows {cols} columns and {rows} lines,",
+                            WIDER, "Enter goes on anyway;  Q goes back.")
+                c.send("\r")
+            await c.wait_for("Watching")
+            await c.settle(0.3)
+            assert not overflow(c), overflow(c)
+            message, help_line = drawn[-1]
+            assert not missing_words(c, message, help_line), (message, help_line, c.text)
+            c.send("Q")
+            await c.wait_for("Your choice")
+            c.send("Q")
+            await shows(c, "Thanks for playing", "Your games wait for you; come back soon.")
+        finally:
+            c.close()
+
+
+async def test_a_whole_match_at_60_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two callers on 60x24 terminals play a match to its end; every screen fits, and every
+    message and help line the game screen drew, and all the match's news, fit each size whole."""
+    url = f"sqlite:///{tmp_path / 'bg.db'}"
+    messages: set[str] = set()
+    helps: set[str] = set()
+    board = Console.board
+
+    def recording(self: Console, **fields: Any) -> None:
+        messages.add(str(fields.get("message") or ""))
+        helps.add(str(fields.get("help") or ""))
+        board(self, **fields)
+
+    monkeypatch.setattr(Console, "board", recording)
+    rng = random.Random(4)
+    db = Service(url)
+    try:
+        async with running_server(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(2000)])) as srv:
+            callers: dict[str, RawCaller] = {}
+            for name in (ALICE, BOB):
+                c = callers[name] = await RawCaller.connect(srv.port, term="xterm", size=(60, 24), glass=GLASS)
+                await c.wait_for("Handle:")
+                c.send(name + "\r")
+                await c.wait_for("Create it?")
+                c.send("Y")
+                await c.wait_for("Choose a password")
+                c.send(PASSWORD + "\r")
+                await c.wait_for("Type it again")
+                c.send(PASSWORD + "\r")
+                await c.wait_for("Your choice")
+            alice, bob = callers[ALICE], callers[BOB]
+            alice.send("B")
+            await alice.wait_for("Match length")
+            alice.send("1\r")
+            await alice.wait_for("Play as")
+            alice.send("W")
+            await alice.wait_for("Opponent")
+            alice.send("N")
+            await alice.wait_for("Opponent's handle")
+            alice.send(BOB + "\r")
+            await alice.wait_for("needs 80 columns")
+            alice.send("\r")
+            game_id = db.games_in_progress()[0].id
+            bob.send("V")
+            await bob.wait_for("Game:")
+            bob.send("1\r")
+            await bob.wait_for("needs 80 columns")
+            bob.send("\r")
+            who = {Color.WHITE: alice, Color.BLACK: bob}
+
+            def version() -> int:
+                return db.game_version(game_id)
+
+            async def after(old: int) -> None:
+                for _ in range(600):
+                    if version() > old:
+                        return
+                    await asyncio.sleep(0.02)
+                raise AssertionError("the game did not move on")
+
+            async def act(caller: RawCaller, keys: str, ready: Callable[[str], bool] = lambda t: True) -> None:
+                old = version()
+                await caller.wait_until(ready, "the screen to be ready")
+                caller.send(keys)
+                await after(old)
+
+            for _ in range(400):
+                st = db.game(game_id).state
+                if st.over:
+                    break
+                if st.phase is Phase.OPENING:
+                    await act(alice, "P")
+                elif st.phase is Phase.ROLL:
+                    assert st.actor is not None
+                    await act(who[st.actor], "P")
+                elif st.phase is Phase.MOVE:
+                    assert st.actor is not None
+                    caller = who[st.actor]
+                    plays = st.plays()
+                    if len(plays) > 1:
+                        caller.send("M")
+                        await caller.wait_for("Your play")
+                        await act(caller, str(plays[0]) + "\r")
+                    else:
+                        await act(caller, "\r")
+                else:
+                    raise AssertionError(f"unexpected phase {st.phase}")
+                for c in (alice, bob):
+                    await c.settle(0.1)
+                    assert not overflow(c), (overflow(c), c.text)
+            assert db.game(game_id).state.over
+            for c in (alice, bob):
+                await c.settle(0.5)
+                assert not overflow(c), (overflow(c), c.text)
+                c.close()
+        news = [line.text for line in narrate(db.game_log(game_id, None), -1, None, everything=True)]
+    finally:
+        db.close()
+    assert len(news) > 5 and any("wins" in line for line in news)
+    texts = sorted(t for t in messages | set(news) if t)
+    assert len(texts) > 5 and len(helps) > 2
+    for cols, _ in SIZES:
+        for text in texts:
+            assert not fits_on_board(text, cols), (cols, text, fits_on_board(text, cols))
+        for text in sorted(t for t in helps if t):
+            problems = fits_on_board(text, cols, help_line=True)
+            assert not problems, (cols, text, problems)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{c}x{r}" for c, r in SIZES])
+def test_notices_fit(size: tuple[int, int]) -> None:
+    """The console's own notices (idle, time, server going down) across the bottom of any screen."""
+    cols, rows = size
+
+    class Nowhere:
+        async def read(self) -> bytes:
+            return b""
+
+        def write(self, data: bytes) -> None:
+            pass
+
+        async def drain(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    con = Console(Nowhere(), charset="utf8", width=cols, height=rows, door=True)
+    for text in ("Are you there? Press a key within a minute or you will go back to the BBS.",
+                 "The server is going down now. Your games are saved; please call again later.",
+                 "No key was pressed for too long: back to the BBS."):
+        con.clear()
+        con.message_line(text)
+        lines = [con.screen.canvas.row_text(r) for r in range(1, rows + 1)]
+        assert all(len(line) == cols for line in lines)
+        shown = " ".join(lines).split()
+        assert shown == text.split(), (size, lines)
+    assert wrap("x" * 100, cols - 1)  # the helper itself never returns nothing
