@@ -50,6 +50,14 @@ def overflow(caller: RawCaller) -> list[str]:
     return out
 
 
+def clipped(caller: RawCaller) -> list[str]:
+    """Lines that reach the last column: text wraps one short of it, so such a line was cut off
+    at the edge (the screen never writes past it, so a cut shows only here)."""
+    cols, rows = caller.size
+    return [f"line {r} touches column {cols}: {line.rstrip()!r}"
+            for r, line in enumerate(caller.lines()[:rows], 1) if line[cols - 1 : cols].strip()]
+
+
 def missing_words(caller: RawCaller, *sources: str) -> list[str]:
     tokens = set(" ".join(caller.lines()).split())
     return [w for source in sources for w in source.split() if w not in tokens]
@@ -61,6 +69,7 @@ async def shows(caller: RawCaller, needle: str, *sources: str) -> None:
     await caller.settle(0.3)
     text = caller.text
     assert not overflow(caller), f"{caller.size}: {overflow(caller)}\n{text}"
+    assert not clipped(caller), f"{caller.size}: {clipped(caller)}\n{text}"
     cut = missing_words(caller, *sources)
     assert not cut, f"{caller.size}: cut words {cut}\n{text}"
 
@@ -136,7 +145,7 @@ async def test_every_screen_fits(
             for page in range(1, 21):
                 await c.wait_for(f"Page {page} of")
                 await c.settle(0.3)
-                assert not overflow(c), overflow(c)
+                assert not overflow(c) and not clipped(c), (overflow(c), clipped(c))
                 seen += " ".join(c.lines()).split()
                 if f"Page {page} of {page}." in c.text:
                     break
