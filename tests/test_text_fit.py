@@ -238,6 +238,7 @@ async def test_a_whole_match_at_60_columns(tmp_path: Path, monkeypatch: pytest.M
             await alice.wait_for("Match length")
             alice.send("1\r")
             await alice.wait_for("Play as")
+            assert "Match length, 1 to 25 points [3]: 1 " in alice.text  # the answer right after its prompt
             alice.send("W")
             await alice.wait_for("Opponent")
             alice.send("N")

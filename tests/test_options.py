@@ -1,0 +1,42 @@
+"""O)ptions: the character set can go back to "automatic", which is stored as no choice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness import running_server
+from rawtelnet import RawCaller, login
+
+from bgdoor.service import Service
+
+
+async def test_charset_cycles_back_to_automatic(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'bg.db'}"
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm")
+        await login(c, "alice", "alice-secret", new=True)
+        c.send("O")
+        await c.wait_for("Character set: automatic (now utf8)")
+        with Service(url) as db:
+            cycle = (("cp437", "cp437"), ("utf8", "utf8"), ("ascii", "ascii"), ("automatic (now utf8)", None))
+            for shown, stored in cycle:
+                c.send("C")
+                await c.wait_for(f"Character set: {shown} ")
+                assert db.player(1).preferences.charset == stored
+        c.send("C")  # CP437 again, then leave it chosen
+        await c.wait_for("Character set: cp437 ")
+        c.close()
+        # The choice follows the player to another terminal; "automatic" lets that terminal decide.
+        ansi = await RawCaller.connect(srv.port, term="ansi")
+        await login(ansi, "alice", "alice-secret", new=False)
+        ansi.send("O")
+        await ansi.wait_for("Character set: cp437 ")
+        for _ in range(3):
+            ansi.send("C")
+        await ansi.wait_for("Character set: automatic (now cp437)")
+        ansi.close()
+        xterm = await RawCaller.connect(srv.port, term="xterm")
+        await login(xterm, "alice", "alice-secret", new=False)
+        xterm.send("O")
+        await xterm.wait_for("Character set: automatic (now utf8)")
+        xterm.close()
