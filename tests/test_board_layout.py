@@ -291,7 +291,16 @@ def test_panel_names_scores_turn() -> None:
 def test_long_names_are_cut_to_fit() -> None:
     term = shown(BoardView(START, white_name="W" * 60, black_name="B" * 60))
     assert all(len(line) == COLS for line in term.display)
-    assert "(you)" in term.display[13]
+    assert "(you)" in term.display[14]  # after the score, as the name leaves no room
+
+
+def test_handles_of_sixteen_are_shown_whole() -> None:
+    view = BoardView(START, white_name="Longhandle_Alice", black_name="Bartholomew_Bob1", on_roll="black",
+                     dice=(6, 5), cube_value=64, cube_owner="black", match_length=25)
+    text = "\n".join(shown(view).display)
+    for words in ("Longhandle_Alice", "Score 0/25 (you)", "Bartholomew_Bob1 to", "play 6-5", "Cube 64"):
+        assert words in text
+    assert text.count("Bartholomew_Bob1") == 3  # the name, whose turn, the cube's owner
 
 
 def test_message_and_help_lines() -> None:

@@ -597,34 +597,45 @@ class _Painter:
         v, g, t, c = self.v, self.g, self.t, self.c
         turn = v.turn or v.on_roll
         col = PANEL_COL
+        room = 80 - col
         for colour, row in ((other(v.viewer), 4), (v.viewer, 14)):
             glyph, attr = self.checker(colour)
             name = v.name_of(colour)
             you = colour == v.viewer and not v.spectator
-            width = 80 - col - 2 - (6 if you else 0)
+            # A name is never cut: "(you)" goes after the score when it does not fit after the name.
+            mark_inline = you and len(name) + 6 <= room - 2
             c.put(row, col, glyph, attr)
-            c.put(row, col + 2, name[:width] + (" (you)" if you else ""), t.heading)
+            c.put(row, col + 2, name + (" (you)" if mark_inline else ""), t.heading)
             score = f"Score {v.score_of(colour)}"
             if v.match_length:
                 score += f"/{v.match_length}"
-            c.put(row + 1, col + 2, score, t.text)
+            c.put(row + 1, col + 2, score + (" (you)" if you and not mark_inline else ""), t.text)
             extra = f"Off {v.off_of(colour)}"
             if v.show_pips:
                 extra = f"Pips {v.pips_of(colour):<4}" + extra
             c.put(row + 2, col + 2, extra, t.text)
             if colour == turn:
                 c.put(row, col - 2, g.turn, t.heading)  # column 56, clear of a mirrored cube
-        mid = MIDDLE_ROWS[1]
+        # Whose turn, then the cube, wrapped between words in the panel's columns (rows 7-13 are
+        # free between the two players' blocks).
         if turn == v.viewer and not v.spectator:
             line = "Your turn"
         else:
-            line = f"{v.name_of(turn)[:16]} to play"
+            line = f"{v.name_of(turn)} to play"
         if v.dice is not None:
             line += f" {v.dice[0]}-{v.dice[1]}"
-        c.put(mid, col, line[: 80 - col], t.heading)
+        lines = [(text, t.heading) for text in wrap(line, room)]
         if v.cube_value is not None and v.cube_value > 1:
-            owner = "centred" if v.cube_owner is None else v.name_of(v.cube_owner)[:12]
-            c.put(mid + 1, col, f"Cube {v.cube_value} {owner}"[: 80 - col], t.text)
+            if v.cube_owner is None:
+                owner = "centred"
+            elif v.cube_owner == v.viewer and not v.spectator:
+                owner = "yours"
+            else:
+                owner = v.name_of(v.cube_owner)
+            lines += [(text, t.text) for text in wrap(f"Cube {v.cube_value} {owner}", room)]
+        top = MIDDLE_ROWS[1] - (len(lines) > 2)
+        for i, (text, attr) in enumerate(lines):
+            c.put(top + i, col, text, attr)
 
 
 def render_board(view: BoardView, charset: Charset = "utf8") -> Canvas:
