@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from test_rules_support import board, dice_rolls, positions, random_game_positions
 
 from bgdoor.rules.moves import legal_plays
-from bgdoor.rules.position import CHECKERS, Position, PositionError, _encode
+from bgdoor.rules.position import CHECKERS, Move, Position, PositionError, _encode
 
 START_ID = "4HPwATDgc/ABMA"
 
@@ -98,3 +98,31 @@ def test_fifteen_checkers_each_through_games() -> None:
             off = pos.player_off + sum(1 for m in play.moves if m.dst == 0)
             assert sum(play.position.opponent) + off == CHECKERS
             assert sum(play.position.player) + pos.opponent_off == CHECKERS
+
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(), dice_rolls)
+def test_apply_walks_every_legal_play_to_its_result(pos: Position, dice: tuple[int, int]) -> None:
+    for play in legal_plays(pos, dice):
+        after = pos
+        for move in play.moves:
+            after = after.apply(move)
+        assert after.swap() == play.position  # a play's result has the opponent on roll
+
+
+def test_apply_enters_hits_and_bears_off() -> None:
+    pos = board({13: 1, "bar": 1, 2: 1}, {20: 1, 5: 2})  # opponent checkers on our 20 and 5 points
+    assert pos.apply(Move(25, 22)) == board({13: 1, 22: 1, 2: 1}, {20: 1, 5: 2})
+    assert pos.apply(Move(25, 20)) == board({13: 1, 20: 1, 2: 1}, {"bar": 1, 5: 2})
+    assert board({2: 1}).apply(Move(2, 0)) == board({})
+
+
+@pytest.mark.parametrize(
+    ("move", "why"),
+    [(Move(7, 3), "no checker"), (Move(13, 20), "cannot move"), (Move(13, 13), "cannot move"), (Move(13, 5), "held")],
+)
+def test_apply_refuses_what_cannot_be(move: Move, why: str) -> None:
+    pos = board({13: 2}, {5: 2})  # the opponent holds our 5-point
+    with pytest.raises(PositionError, match=why):
+        pos.apply(move)

@@ -32,8 +32,8 @@ import numpy as np
 from bgdoor.bot.cube import CubeContext, CubeValues, Owner, cube_values, efficiency_for, outcome_values, points_value
 from bgdoor.bot.gnubg_engine import CubeSpec, GnubgEngine, GnubgError
 from bgdoor.bot.net import Floats, Net, boards_of
-from bgdoor.rules.moves import Play, legal_plays
-from bgdoor.rules.position import Position
+from bgdoor.rules.moves import Move, Play, legal_plays
+from bgdoor.rules.position import Position, PositionError
 
 if TYPE_CHECKING:
     from bgdoor.rules.game import Color, MatchState
@@ -358,18 +358,9 @@ def _apply_gnubg_move(position: Position, move: tuple[int, ...]) -> Position | N
     """The position after gnubg's (from, to, ...) move, the other side on roll; None if it cannot tell."""
     if len(move) % 2:
         return None
-    me = list(position.player)
-    opp = list(position.opponent)
-    for k in range(0, len(move), 2):
-        src, dst = move[k], move[k + 1]
-        if not 1 <= src <= 25 or not 0 <= dst < src or me[src - 1] <= 0:
-            return None
-        me[src - 1] -= 1
-        if dst:
-            me[dst - 1] += 1
-            if opp[24 - dst] == 1:
-                opp[24 - dst] = 0
-                opp[24] += 1
-            elif opp[24 - dst] > 1:
-                return None
-    return Position._make(tuple(opp), tuple(me))
+    try:
+        for k in range(0, len(move), 2):
+            position = position.apply(Move(move[k], move[k + 1]))
+    except PositionError:
+        return None
+    return position.swap()

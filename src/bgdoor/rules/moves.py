@@ -1,6 +1,6 @@
 """Legal plays: every distinct way to play a roll, and their notation.
 
-Boards for the step helpers (`_step`, `_apply`, ...) are lists of 25 counts
+Boards for the step helpers (`_step`, `_sources`, ...) are lists of 25 counts
 seen from the side on roll, as in `Position`: index i is point i + 1, index
 24 the bar.  The generator itself packs both sides in one bytearray (see
 below).  A move's source 25 means the bar and destination 0 means borne off.
@@ -10,20 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
 
-from bgdoor.rules.position import BAR, OFF, Position
-
-
-class Move(NamedTuple):
-    """One checker moved by one die."""
-
-    src: int  # 1..24, or 25 for the bar
-    dst: int  # 1..24, or 0 for off
-    hit: bool = False
-
-    def __str__(self) -> str:
-        return f"{_pt(self.src)}/{_pt(self.dst)}{'*' if self.hit else ''}"
+from bgdoor.rules.position import Move, Position, _pt
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -47,14 +35,6 @@ class Play:
 
     def __hash__(self) -> int:
         return hash(self.position)
-
-
-def _pt(n: int) -> str:
-    if n == BAR:
-        return "bar"
-    if n == OFF:
-        return "off"
-    return str(n)
 
 
 # ---------------------------------------------------------------- generation
@@ -82,27 +62,6 @@ def _sources(me: list[int], hi: int = 25) -> range | tuple[int, ...]:
     if me[24]:
         return (25,) if hi >= 25 else ()
     return range(min(hi, 24), 0, -1)
-
-
-def _apply(me: list[int], opp: list[int], src: int, dst: int) -> bool:
-    me[src - 1] -= 1
-    if dst:
-        me[dst - 1] += 1
-        j = 24 - dst
-        if opp[j] == 1:
-            opp[j] = 0
-            opp[24] += 1
-            return True
-    return False
-
-
-def _undo(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> None:
-    me[src - 1] += 1
-    if dst:
-        me[dst - 1] -= 1
-        if hit:
-            opp[24 - dst] = 1
-            opp[24] -= 1
 
 
 # The generator proper works on one bytearray of 50 counts, the mover's 25 then
@@ -371,3 +330,7 @@ def notation(moves: tuple[Move, ...] | list[Move]) -> str:
                 order[order.index(hit_key)] = new_key
     order.sort(key=lambda k: (-k[0], -k[1]))
     return " ".join(t + (f"({groups[k]})" if groups[k] > 1 else "") for k in order for t in [k[2]])
+
+
+# Move is defined beside Position.apply; callers find it here too.
+__all__ = ["Move", "Play", "legal_plays", "notation", "play_count", "roll_dice"]

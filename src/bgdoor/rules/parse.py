@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from bgdoor.rules.moves import Play, _apply, _plays_leaving, _undo, roll_dice
-from bgdoor.rules.position import BAR, OFF, Position
+from bgdoor.rules.moves import Play, _plays_leaving, roll_dice
+from bgdoor.rules.position import BAR, OFF, Position, _apply, _pt, _undo
 
 
 class IllegalPlay(ValueError):
@@ -358,10 +358,6 @@ def _fits(seq: tuple[int, ...], left: list[int]) -> bool:
 # ------------------------------------------------------------------- wording
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
-
-
-def _pt(n: int) -> str:
-    return "bar" if n == BAR else "off" if n == OFF else str(n)
 
 
 def _dice_text(dice: tuple[int, ...] | list[int]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
+from typing import NamedTuple
 
 CHECKERS = 15
 BAR = 25  # the bar as a "point" number in moves: 25 - die is where a checker enters
@@ -22,6 +23,51 @@ _START: Side = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0
 
 class PositionError(ValueError):
     """A position or Position ID that cannot be."""
+
+
+class Move(NamedTuple):
+    """One checker moved by one die."""
+
+    src: int  # 1..24, or 25 for the bar
+    dst: int  # 1..24, or 0 for off
+    hit: bool = False
+
+    def __str__(self) -> str:
+        return f"{_pt(self.src)}/{_pt(self.dst)}{'*' if self.hit else ''}"
+
+
+def _pt(n: int) -> str:
+    if n == BAR:
+        return "bar"
+    if n == OFF:
+        return "off"
+    return str(n)
+
+
+# Boards as lists of 25 counts seen from the side on roll (as in Position), changed in place:
+# the move generator's and the turn builder's fast path.  Position.apply is the checked one.
+
+
+def _apply(me: list[int], opp: list[int], src: int, dst: int) -> bool:
+    """Move one of `me`'s checkers from src to dst, hitting a lone opposing checker; True if it hit."""
+    me[src - 1] -= 1
+    if dst:
+        me[dst - 1] += 1
+        j = 24 - dst
+        if opp[j] == 1:
+            opp[j] = 0
+            opp[24] += 1
+            return True
+    return False
+
+
+def _undo(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> None:
+    me[src - 1] += 1
+    if dst:
+        me[dst - 1] -= 1
+        if hit:
+            opp[24 - dst] = 1
+            opp[24] -= 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +116,23 @@ class Position:
     @property
     def id(self) -> str:
         return _encode(self.opponent, self.player)
+
+    def apply(self, move: Move) -> Position:
+        """The position after the side on roll moves one checker from move.src to move.dst
+        (25 is the bar, 0 off), hitting a lone opposing checker there; the same side is still on
+        roll.  Raises PositionError when it has no checker on src or the opponent holds dst.
+        Whether the dice allow the move is legal_plays' question, not this one's.
+        """
+        src, dst = move.src, move.dst
+        if not 0 <= dst < src <= BAR:
+            raise PositionError(f"a checker cannot move from {_pt(src)} to {_pt(dst)}")
+        if not self.player[src - 1]:
+            raise PositionError(f"no checker to move on {_pt(src)}")
+        if dst and self.opponent[24 - dst] >= 2:
+            raise PositionError(f"point {dst} is held by the opponent")
+        me, opp = list(self.player), list(self.opponent)
+        _apply(me, opp, src, dst)
+        return Position._make(tuple(me), tuple(opp))
 
     def swap(self) -> Position:
         """The same position with the other side on roll."""

@@ -7,9 +7,9 @@ order plays both, and when only one die can be played it must be the higher.
 
 from __future__ import annotations
 
-from bgdoor.rules.moves import Move, Play, _apply, _check_dice, _sources, _step, _undo, roll_dice
-from bgdoor.rules.parse import IllegalPlay, Path, _higher_die, _pt, _walk_paths, forfeit
-from bgdoor.rules.position import OFF, Position
+from bgdoor.rules.moves import Move, Play, _check_dice, _sources, _step, roll_dice
+from bgdoor.rules.parse import IllegalPlay, Path, _higher_die, _walk_paths, forfeit
+from bgdoor.rules.position import OFF, Position, _apply, _pt, _undo
 
 
 def _can_play(me: list[int], opp: list[int], dice: tuple[int, ...], need: int) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
 from bgdoor.rules.game import Color, Phase, Win
-from bgdoor.rules.moves import Move, legal_plays
+from bgdoor.rules.moves import legal_plays
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
 from bgdoor.rules.rating import START_RATING
@@ -466,11 +466,9 @@ class GameScreen:
             self.message = "No turn has been played yet."
             return
         pos = last.before.position
-        me, opp = list(pos.player), list(pos.opponent)
         frames: list[Position] = [pos]
         for m in last.moves:
-            _apply_move(me, opp, m)
-            frames.append(Position(tuple(me), tuple(opp)))
+            frames.append(frames[-1].apply(m))
         assert self.view is not None
         name = self.view.name(last.by)
         for i, frame in enumerate(frames):
@@ -484,12 +482,3 @@ class GameScreen:
             if i < len(frames) - 1 and await self.con.key(timeout=0.6) is not None:
                 break
         self.message = f"{name} played {last.dice[0]}-{last.dice[1]}: {last.notation or 'no legal play'}"
-
-
-def _apply_move(me: list[int], opp: list[int], m: Move) -> None:
-    me[m.src - 1] -= 1
-    if m.dst:
-        me[m.dst - 1] += 1
-        if m.hit:
-            opp[24 - m.dst] -= 1
-            opp[24] += 1
