@@ -4,14 +4,16 @@ After each restart: every turn that was committed is still there, the dice a
 caller saw are the dice the game has, a roll is not drawn again, and every
 game's events replay to the state its row stores (tests/dbcheck.py).
 
-The mid-commit kills use the BGDOOR_TEST_PAUSE_BEFORE_COMMIT hook in
-service/core.py: while the named file exists, each write transaction waits
-after its last statement, before COMMIT, and logs that it does.
+The mid-commit kills use the pause-before-commit hook in tests/faulthook/: the
+child process gets that folder on its PYTHONPATH and BGDOOR_TEST_PAUSE_BEFORE_COMMIT
+naming a file; while the file exists, each write transaction waits after its last
+statement, before COMMIT, and logs that it does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 from pathlib import Path
@@ -26,6 +28,15 @@ from bgdoor.rules.game import Color, Phase
 from bgdoor.service import Service
 
 pytestmark = pytest.mark.timeout(240)
+
+
+FAULT_HOOK = Path(__file__).resolve().parent / "faulthook"
+
+
+def pause_hook(pause: Path) -> dict[str, str]:
+    """The environment that gives a bgdoor child process the pause-before-commit hook."""
+    path = os.pathsep.join(p for p in (str(FAULT_HOOK), os.environ.get("PYTHONPATH", "")) if p)
+    return {"PYTHONPATH": path, "BGDOOR_TEST_PAUSE_BEFORE_COMMIT": str(pause)}
 
 
 def wait_file_text(path: Path, needle: str, timeout: float = 30.0) -> None:
@@ -46,7 +57,7 @@ async def test_server_killed_after_a_roll_and_mid_commit(tmp_path):
     db_file = tmp_path / "bg.db"
     url = f"sqlite:///{db_file}"
     pause = tmp_path / "pause"
-    srv = ServerProcess(tmp_path, url, env={"BGDOOR_TEST_PAUSE_BEFORE_COMMIT": str(pause)}).start()
+    srv = ServerProcess(tmp_path, url, env=pause_hook(pause)).start()
     table = Table(url, seed=3)
     try:
         await table.seat(srv.port)
@@ -157,7 +168,8 @@ def test_door_killed_after_a_roll_and_mid_commit(tmp_path, monkeypatch):
     db_file = tmp_path / "bg.db"
     url = f"sqlite:///{db_file}"
     pause = tmp_path / "pause"
-    monkeypatch.setenv("BGDOOR_TEST_PAUSE_BEFORE_COMMIT", str(pause))
+    for name, value in pause_hook(pause).items():
+        monkeypatch.setenv(name, value)
     drop = door32(tmp_path / "DOOR32.SYS", "Zed")
     log = tmp_path / "door.log"
     rng = random.Random(4)

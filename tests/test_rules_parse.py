@@ -6,7 +6,7 @@ import pytest
 from test_rules_support import board, random_game_positions
 
 from bgdoor.rules.moves import Move, legal_plays
-from bgdoor.rules.parse import IllegalPlay, forfeit, parse_play
+from bgdoor.rules.parse import IllegalPlay, no_play, parse_play
 from bgdoor.rules.position import Position
 
 START = Position.start()
@@ -82,7 +82,7 @@ def test_forfeit_is_the_empty_play() -> None:
     pos = board({"bar": 1, 6: 14}, {p: 2 for p in range(19, 25)})
     for text in ("", "   "):
         play = parse_play(pos, (6, 1), text)
-        assert play == forfeit(pos)
+        assert play == no_play(pos)
         assert play.moves == ()
         assert play.position == pos.swap()
         assert str(play) == ""
@@ -216,7 +216,7 @@ def test_round_trip_in_random_games() -> None:
     for pos, dice in random_game_positions(seed=2024, count=1000):
         plays = legal_plays(pos, dice)
         if not plays:
-            assert parse_play(pos, dice, "") == forfeit(pos)
+            assert parse_play(pos, dice, "") == no_play(pos)
         for play in plays:
             back = parse_play(pos, dice, str(play))
             assert back == play, (pos.id, dice, str(play), str(back))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from test_rules_support import board, dice_rolls, positions, random_game_positions
 
 from bgdoor.rules.moves import Move, legal_plays
-from bgdoor.rules.parse import IllegalPlay, forfeit
+from bgdoor.rules.parse import IllegalPlay, no_play
 from bgdoor.rules.position import Position
 from bgdoor.rules.turn import Turn
 
@@ -148,7 +148,7 @@ def test_forfeit() -> None:
     turn = Turn(pos, (6, 5))
     assert turn.no_play and turn.is_complete
     assert turn.legal_moves() == [] and turn.sources() == []
-    assert turn.play == forfeit(pos)
+    assert turn.play == no_play(pos)
     assert refused(turn, 25, 20) == "no move is possible with this roll: the turn is forfeited"
 
 
@@ -195,7 +195,7 @@ def test_legal_moves_reach_exactly_the_legal_plays(pos: Position, dice: tuple[in
     turn = Turn(pos, dice)
     plays = {p.position for p in legal_plays(pos, dice)}
     if not plays:
-        assert turn.no_play and turn.play == forfeit(pos)
+        assert turn.no_play and turn.play == no_play(pos)
         return
     assert _reachable(turn) == plays
 
@@ -235,7 +235,7 @@ def test_random_cursor_play_never_dead_ends(pos: Position, dice: tuple[int, int]
         move = rng.choice(turn.legal_moves())
         turn.move(move.src, move.dst)
     assert turn.play is not None
-    assert turn.play.position in plays or (not plays and turn.play == forfeit(pos))
+    assert turn.play.position in plays or (not plays and turn.play == no_play(pos))
 
 
 def test_random_games_played_out_with_turns() -> None:

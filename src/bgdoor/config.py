@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from bgdoor.rules.game import LONGEST_MATCH
+
 
 class ConfigError(ValueError):
     pass
@@ -95,8 +97,8 @@ def load_config(path: str | Path | None) -> Config:
         config.texts = str(base / config.texts)
     if not 1 <= config.port <= 65535:
         raise ConfigError(f"{path}: [server] port must be 1 to 65535")
-    if not 1 <= config.default_length <= 25:
-        raise ConfigError(f"{path}: [game] default_length must be 1 to 25")
+    if not 1 <= config.default_length <= LONGEST_MATCH:
+        raise ConfigError(f"{path}: [game] default_length must be 1 to {LONGEST_MATCH}")
     return config
 
 

@@ -16,7 +16,7 @@ from bgdoor.rules.moves import Play, legal_plays
 from bgdoor.rules.position import Position, PositionError
 
 MAX_CUBE = 64
-MAX_LENGTH = 25
+LONGEST_MATCH = 25  # points; the longest match anyone may begin
 
 
 class RuleError(ValueError):
@@ -259,8 +259,8 @@ class MatchState:
 
 
 def new_match(length: int) -> MatchState:
-    if not isinstance(length, int) or not 1 <= length <= MAX_LENGTH:
-        raise RuleError(f"a match is 1 to {MAX_LENGTH} points, not {length}")
+    if not isinstance(length, int) or not 1 <= length <= LONGEST_MATCH:
+        raise RuleError(f"a match is 1 to {LONGEST_MATCH} points, not {length}")
     return MatchState(length=length)
 
 

@@ -11,9 +11,10 @@ be hit is ignored.
 Accepted: `24/18 13/11`, `bar/22*`, `25/22`, `6/off 5/off`, `6/0`,
 `8/5(2)`, `13/7*/4`; any case, extra spaces, `-` for `/`, commas between moves.
 
-A forfeited turn is the empty text: when the roll has no legal play,
-`parse_play(pos, dice, "")` returns `forfeit(pos)`, a Play with no moves
-whose position is the same board with the opponent on roll.
+A turn with no legal play is the empty text: when the roll cannot be played,
+`parse_play(pos, dice, "")` returns `no_play(pos)`, a Play with no moves
+whose position is the same board with the opponent on roll.  (Not to be confused
+with the Forfeit event, which loses a match for not moving at all.)
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ class IllegalPlay(ValueError):
     """A play or move the rules forbid, or text that is not a play; the message is for the player."""
 
 
-def forfeit(position: Position) -> Play:
+def no_play(position: Position) -> Play:
     """The turn of a roll that cannot be played: nothing moves, the opponent is on roll."""
-    return Play((), Position._make(position.opponent, position.player))
+    return Play((), position.swap())
 
 
 def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
@@ -49,7 +50,7 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
     matches, best = _plays_leaving(position, dice, tuple(max(n, 0) for n in me))
     if not paths:
         if not best:
-            return forfeit(position)
+            return no_play(position)
         raise IllegalPlay(f"you must move: {_play_using(best, roll)}")
     # Each written hop must fit the dice even when the points it joins fit a legal play:
     # "24/20 20/13" with 6-5 is a mistake, not another way to write 24/13.

@@ -8,7 +8,7 @@ order plays both, and when only one die can be played it must be the higher.
 from __future__ import annotations
 
 from bgdoor.rules.moves import Move, Play, _check_dice, _sources, _step, roll_dice
-from bgdoor.rules.parse import IllegalPlay, Path, _higher_die, _walk_paths, forfeit
+from bgdoor.rules.parse import IllegalPlay, Path, _higher_die, _walk_paths, no_play
 from bgdoor.rules.position import OFF, Position, _apply, _pt, _undo
 
 
@@ -80,7 +80,7 @@ class Turn:
 
     @property
     def no_play(self) -> bool:
-        """The roll cannot be played at all: the turn is forfeited."""
+        """The roll cannot be played at all: the turn passes with no play."""
         return self.required == 0
 
     @property
@@ -90,11 +90,11 @@ class Turn:
 
     @property
     def play(self) -> Play | None:
-        """The legal play made, once complete (the empty forfeit when nothing can move); else None."""
+        """The legal play made, once complete (the empty no_play when nothing can move); else None."""
         if not self.is_complete:
             return None
         if not self._moves:
-            return forfeit(self.start)
+            return no_play(self.start)
         return Play(tuple(self._moves), Position._make(tuple(self._opp), tuple(self._me)))
 
     # ------------------------------------------------------------ choices

@@ -19,7 +19,6 @@ How it keeps its promises:
 from __future__ import annotations
 
 import logging
-import os
 import random
 import re
 import secrets
@@ -73,20 +72,6 @@ from bgdoor.store.snapshot import state_from_dict, state_to_dict
 T = TypeVar("T")
 
 log = logging.getLogger("bgdoor.service")
-
-# Fault-test hook, off unless set: while the file this names exists, every write transaction
-# pauses (for the seconds written in it) after its last statement and before COMMIT, so a
-# test can kill the process with a turn half-committed.
-PAUSE_FILE = os.environ.get("BGDOOR_TEST_PAUSE_BEFORE_COMMIT")
-
-
-def _pause_before_commit(path: str) -> None:
-    try:
-        seconds = float(open(path).read().strip() or 5)
-    except (OSError, ValueError):
-        return
-    log.warning("test hook: pausing %.1f s before commit", seconds)
-    time.sleep(seconds)
 
 OPEN, ACTIVE, FINISHED, ABANDONED = "open", "active", "finished", "abandoned"
 OVER = (FINISHED, ABANDONED)
@@ -278,10 +263,7 @@ class Service:
             bind = self._writer if write else self.engine
             with db.patience(give_up), queue, Session(bind, expire_on_commit=False) as session:
                 with session.begin():
-                    result = fn(session)
-                    if write and PAUSE_FILE:
-                        _pause_before_commit(PAUSE_FILE)
-                    return result
+                    return fn(session)
 
         return self._retry(work, give_up)
 

@@ -37,11 +37,12 @@ from sqlalchemy.orm import Session
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color
 from bgdoor.rules.matchid import match_id
+from bgdoor.rules.rating import START_RATING
 from bgdoor.service import passwords
 from bgdoor.service.core import ACTIVE, OPEN, Service
 from bgdoor.service.types import BadHandle, BadPassword, GameSummary, IllegalAction, NotFound
 from bgdoor.store import db, handles
-from bgdoor.store.models import START_RATING, Game, GameEvent, Player, RatingEntry, ReadMark
+from bgdoor.store.models import Game, GameEvent, Player, RatingEntry, ReadMark
 from bgdoor.store.snapshot import state_from_dict
 
 T = TypeVar("T")

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
-START_RATING = 1500.0
+from bgdoor.rules.rating import START_RATING
 
 # Named constraints, so later migrations can alter them on SQLite too (batch mode recreates tables by name).
 NAMING = {

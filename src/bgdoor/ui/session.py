@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bgdoor.records.chart import rating_chart
-from bgdoor.rules.game import Color
+from bgdoor.rules.game import LONGEST_MATCH, Color
 from bgdoor.service import (
     GameSummary,
     GameView,
@@ -571,7 +571,7 @@ class Session:
         default = self.config.default_length
         length = default
         while True:
-            prompt = f"Match length, 1 to 25 points [{default}]: "
+            prompt = f"Match length, 1 to {LONGEST_MATCH} points [{default}]: "
             self.con.put(5, 3, prompt, "prompt")
             await self.con.show()
             text = await self.con.line(5, 3 + len(prompt), 2)  # the answer right after its prompt
@@ -579,10 +579,10 @@ class Session:
                 return
             if not text.strip():
                 break
-            if text.strip().isdigit() and 1 <= int(text) <= 25:
+            if text.strip().isdigit() and 1 <= int(text) <= LONGEST_MATCH:
                 length = int(text)
                 break
-            await self.flash(22, "The length is a number from 1 to 25.")
+            await self.flash(22, f"The length is a number from 1 to {LONGEST_MATCH}.")
         prompt = "Play as W)hite, B)lack or R)andom [R]: "
         self.con.put(7, 3, prompt, "prompt")
         await self.con.show()
