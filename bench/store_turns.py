@@ -18,12 +18,13 @@ import tempfile
 import time
 
 
-def writer(url: str, game_id: int, ids: tuple[int, int], seconds: float, go, out) -> None:
+def writer(url: str, synchronous: str, game_id: int, ids: tuple[int, int], seconds: float, go, out) -> None:
     from bgdoor.rules.game import Color, Phase
     from bgdoor.service import GameChanged, Service, StorageError
+    from bgdoor.store import db
 
     rng = random.Random(game_id)
-    svc = Service(url)
+    svc = Service(url, settings=db.Settings(synchronous=synchronous))
     turns = commits = refused = 0
     view = svc.game(game_id)
     go.wait()
@@ -46,7 +47,7 @@ def writer(url: str, game_id: int, ids: tuple[int, int], seconds: float, go, out
     out.put((turns, commits, refused))
 
 
-def run(writers: int, seconds: float, folder: str) -> tuple[float, float, int]:
+def run(writers: int, seconds: float, folder: str, synchronous: str) -> tuple[float, float, int]:
     from bgdoor.rules.game import Color
     from bgdoor.service import Service
 
@@ -59,7 +60,7 @@ def run(writers: int, seconds: float, folder: str) -> tuple[float, float, int]:
             games.append((setup.begin_game(w, 25, Color.WHITE, f"bench black {i}").id, (w, b)))
     ctx = multiprocessing.get_context("fork")
     go, out = ctx.Event(), ctx.Queue()
-    procs = [ctx.Process(target=writer, args=(url, gid, ids, seconds, go, out)) for gid, ids in games]
+    procs = [ctx.Process(target=writer, args=(url, synchronous, gid, ids, seconds, go, out)) for gid, ids in games]
     for p in procs:
         p.start()
     time.sleep(1.0)  # every writer connected and waiting
@@ -77,18 +78,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--writers", default="1,8", help="comma-separated writer counts")
-    parser.add_argument("--synchronous", default=None, help="SQLite synchronous: FULL (bgdoor's default) or NORMAL")
+    parser.add_argument("--synchronous", default="FULL", help="SQLite synchronous: FULL (bgdoor's default) or NORMAL")
     args = parser.parse_args()
-    if args.synchronous:
-        os.environ["BGDOOR_SQLITE_SYNCHRONOUS"] = args.synchronous.upper()
-    from bgdoor.store import db
+    synchronous = args.synchronous.upper()
 
-    print(f"SQLite {__import__('sqlite3').sqlite_version}, WAL, synchronous={db.SQLITE_SYNCHRONOUS}, "
+    print(f"SQLite {__import__('sqlite3').sqlite_version}, WAL, synchronous={synchronous}, "
           f"{os.cpu_count()} CPUs, {args.seconds:g} s per run")
     print(f"{'writers':>8} {'turns/s':>9} {'commits/s':>10} {'refused':>8}")
     with tempfile.TemporaryDirectory(prefix="bgdoor-bench-") as folder:
         for n in (int(x) for x in args.writers.split(",")):
-            turns, commits, refused = run(n, args.seconds, folder)
+            turns, commits, refused = run(n, args.seconds, folder, synchronous)
             print(f"{n:>8} {turns:>9.1f} {commits:>10.1f} {refused:>8}")
     return 0
 

@@ -197,9 +197,8 @@ def test_many_nodes_on_one_sqlite_file(tmp_path):
 
 def test_a_locked_database_becomes_storage_error_not_a_raw_error(tmp_path, monkeypatch):
     url = f"sqlite:///{tmp_path}/locked.db"
-    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 50)
     monkeypatch.setattr(core, "ATTEMPTS", 3)
-    with Service(url) as svc:
+    with Service(url, settings=db.Settings(busy_timeout_ms=50)) as svc:
         gid, w, b = new_game(svc, "Ann", "Bob")
         before = snapshot(svc, gid)
         hog = sqlite3.connect(str(tmp_path / "locked.db"), isolation_level=None)
@@ -218,8 +217,8 @@ def test_a_locked_database_becomes_storage_error_not_a_raw_error(tmp_path, monke
 
 def test_a_briefly_locked_database_is_waited_for(tmp_path, monkeypatch):
     url = f"sqlite:///{tmp_path}/brief.db"
-    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 20)  # so the service's own retries do the waiting
-    with Service(url) as svc:
+    # A short busy timeout, so the service's own retries do the waiting.
+    with Service(url, settings=db.Settings(busy_timeout_ms=20)) as svc:
         gid, w, b = new_game(svc, "Ann", "Bob")
         hog = sqlite3.connect(str(tmp_path / "brief.db"), isolation_level=None, check_same_thread=False)
         hog.execute("BEGIN IMMEDIATE")

@@ -129,7 +129,7 @@ def test_sqlite_connections_are_set_up(tmp_path):
     with engine.connect() as conn:
         pragma = lambda name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()  # noqa: E731
         assert pragma("journal_mode") == "wal"
-        assert pragma("busy_timeout") == db.BUSY_TIMEOUT_MS
+        assert pragma("busy_timeout") == db.DEFAULTS.busy_timeout_ms
         assert pragma("foreign_keys") == 1
     engine.dispose()
 

@@ -15,11 +15,25 @@ from collections.abc import AsyncIterator
 
 from bgdoor.config import Config
 from bgdoor.service import Service, ServiceError
+from bgdoor.store import db
 from bgdoor.ui.runtime import Bot, Runtime
 
 log = logging.getLogger("bgdoor")
 
 FORFEIT_EVERY = 3600.0  # seconds between looks for games left too long
+
+
+def open_service(config: Config) -> Service:
+    """The service on the configured database, with the configured settings for it.
+
+    Raises StorageError (a ServiceError) when the database cannot be opened.
+    """
+    settings = db.Settings(
+        busy_timeout_ms=config.busy_timeout_ms,
+        synchronous=config.sqlite_synchronous,
+        write_patience=config.write_patience,
+    )
+    return Service(config.database_url, settings=settings)
 
 
 def _make_bot(service: Service) -> Bot | None:

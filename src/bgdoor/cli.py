@@ -80,9 +80,9 @@ def _load(args: argparse.Namespace) -> Config:
 
 
 def _open_service(config: Config) -> Service:
-    from bgdoor.service import Service  # noqa: PLC0415 - keeps `bgdoor plays` light
+    from bgdoor.app import open_service  # noqa: PLC0415 - keeps `bgdoor plays` light
 
-    return Service(config.database_url)
+    return open_service(config)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -27,6 +27,11 @@ class Config:
     idle_timeout: float = 600.0
     poll_interval: float = 2.0
     database_url: str = "sqlite:///data/bgdoor.db"
+    # SQLite: how long it waits for another node's lock (ms); FULL or NORMAL durability; and
+    # how long a write waits for a busy database before the caller hears so (seconds).
+    busy_timeout_ms: int = 5000
+    sqlite_synchronous: str = "FULL"
+    write_patience: float = 3.0
     default_length: int = 3
     forfeit_days: float = 14.0
     default_theme: str = "classic"
@@ -50,6 +55,9 @@ _KEYS = {
     ("session", "idle_timeout"): "idle_timeout",
     ("session", "poll_interval"): "poll_interval",
     ("database", "url"): "database_url",
+    ("database", "busy_timeout_ms"): "busy_timeout_ms",
+    ("database", "synchronous"): "sqlite_synchronous",
+    ("database", "write_patience"): "write_patience",
     ("game", "default_length"): "default_length",
     ("game", "forfeit_days"): "forfeit_days",
     ("game", "default_theme"): "default_theme",
@@ -60,14 +68,44 @@ _KEYS = {
 }
 
 
+# Environment variables that override the file, read once at start-up like it.
+ENVIRONMENT = {
+    "BGDOOR_BUSY_TIMEOUT_MS": "busy_timeout_ms",
+    "BGDOOR_SQLITE_SYNCHRONOUS": "sqlite_synchronous",
+    "BGDOOR_WRITE_PATIENCE": "write_patience",
+}
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")  # as SQLite names them
+
+
 def load_config(path: str | Path | None) -> Config:
-    """Read `path`; a missing default file gives the defaults, a named missing file is an error."""
+    """Read `path`, then the BGDOOR_* environment variables (which win over the file).
+
+    A missing default file gives the defaults; a named missing file is an error.
+    """
     config = Config()
-    if path is None:
-        path = Path("door.cfg")
-        if not path.exists():
-            return config
-    path = Path(path)
+    named = path is not None
+    path = Path("door.cfg") if path is None else Path(path)
+    if named or path.exists():
+        _read_file(config, path)
+    for variable, name in ENVIRONMENT.items():
+        raw = os.environ.get(variable)
+        if raw is not None:
+            setattr(config, name, _value(name, raw, variable))
+    synchronous = config.sqlite_synchronous = config.sqlite_synchronous.upper()
+    if synchronous not in SYNCHRONOUS:
+        raise ConfigError(f"[database] synchronous is one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
+    return config
+
+
+def _value(name: str, raw: str, where: str) -> object:
+    kind = {f.name: f.type for f in fields(Config)}[name]
+    try:
+        return int(raw) if kind == "int" else float(raw) if kind == "float" else raw.strip()
+    except ValueError:
+        raise ConfigError(f"{where} must be a number, not {raw!r}") from None
+
+
+def _read_file(config: Config, path: Path) -> None:
     parser = configparser.ConfigParser(inline_comment_prefixes=(";", "#"))
     try:
         with open(path, encoding="utf-8") as fh:
@@ -76,18 +114,12 @@ def load_config(path: str | Path | None) -> Config:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
     except configparser.Error as exc:
         raise ConfigError(f"{path}: {exc}") from None
-    types = {f.name: f.type for f in fields(Config)}
     for section in parser.sections():
         for key, raw in parser.items(section):
             name = _KEYS.get((section, key))
             if name is None:
                 raise ConfigError(f"{path}: unknown key '{key}' in [{section}]")
-            kind = types[name]
-            try:
-                value: object = int(raw) if kind == "int" else float(raw) if kind == "float" else raw.strip()
-            except ValueError:
-                raise ConfigError(f"{path}: [{section}] {key} must be a number, not {raw!r}") from None
-            setattr(config, name, value)
+            setattr(config, name, _value(name, raw, f"{path}: [{section}] {key}"))
     # Relative paths are the config file's neighbours, not the current directory's: a BBS may
     # start the door anywhere.
     base = path.resolve().parent
@@ -99,7 +131,6 @@ def load_config(path: str | Path | None) -> Config:
         raise ConfigError(f"{path}: [server] port must be 1 to 65535")
     if not 1 <= config.default_length <= LONGEST_MATCH:
         raise ConfigError(f"{path}: [game] default_length must be 1 to {LONGEST_MATCH}")
-    return config
 
 
 def _beside(url: str, base: Path) -> str:

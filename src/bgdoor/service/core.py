@@ -178,16 +178,20 @@ class Service:
         url: str = db.DEFAULT_URL,
         dice: DiceSource | None = None,
         clock: Callable[[], datetime] | None = None,
+        settings: db.Settings = db.DEFAULTS,
     ) -> None:
         """Open (create or upgrade) the database at SQLAlchemy `url`.
 
-        `clock` (optional, for tests) returns the current aware UTC time.
+        `clock` (optional, for tests) returns the current aware UTC time; `settings` are the
+        configuration's for the database.  Raises StorageError when the database cannot be
+        opened or its schema is newer than this program.
         """
         self.url = url
+        self.settings = settings
         self.dice: DiceSource = dice or SystemDice()
         self.clock = clock or _utcnow
         try:
-            self.engine = db.make_engine(url)
+            self.engine = db.make_engine(url, settings)
         except OSError as err:
             raise StorageError(f"cannot open the database: {err}") from err
         self._writer = self.engine.execution_options(**{db.WRITE: True})
@@ -247,15 +251,16 @@ class Service:
         """Run fn in one transaction (retried whole when the database is busy).
 
         A write gives up on a busy database at the deadline the caller set (db.patience), or
-        `patience` (default db.WRITE_PATIENCE) seconds from now, whichever comes first.
+        `patience` (default settings.write_patience) seconds from now, whichever comes first.
         """
         now = time.monotonic()
-        give_up = now + (db.WRITE_PATIENCE if patience is None else patience)
+        give_up = now + (self.settings.write_patience if patience is None else patience)
         outer = db.deadline()
         if outer is not None:
             give_up = min(give_up, outer)
         if not write:
-            give_up = now + max(db.WRITE_PATIENCE, db.BUSY_TIMEOUT_MS / 1000)  # readers are not held up in WAL
+            # Readers are not held up in WAL.
+            give_up = now + max(self.settings.write_patience, self.settings.busy_timeout_ms / 1000)
 
         def work() -> T:
             left = max(0.0, give_up - time.monotonic())
@@ -275,7 +280,7 @@ class Service:
     @property
     def write_patience(self) -> float:
         """Seconds a write waits at most for a busy database."""
-        return db.WRITE_PATIENCE
+        return self.settings.write_patience
 
     def patience(self, until: float) -> AbstractContextManager[None]:
         """Writes in this thread, within the block, give up on a busy database at time.monotonic() `until`."""

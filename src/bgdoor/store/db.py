@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +29,24 @@ DEFAULT_URL = "sqlite:///data/bgdoor.db"
 logging.getLogger("alembic").setLevel(logging.WARNING)
 MIGRATIONS = Path(__file__).parent / "migrations"
 
-# How long SQLite waits for another node's write lock before it reports busy;
-# the service then retries with backoff on top of this.
-BUSY_TIMEOUT_MS = int(os.environ.get("BGDOOR_BUSY_TIMEOUT_MS", "5000"))
-# FULL: a commit (a roll!) survives a power cut, not only a crashed process. NORMAL is faster.
-SQLITE_SYNCHRONOUS = os.environ.get("BGDOOR_SQLITE_SYNCHRONOUS", "FULL").upper()
-
 WRITE = "bgdoor_write"  # execution option: this transaction will write
 
-# A write waits this long at most for the write lock (another node's, or a backup tool's),
-# then the caller hears "busy, nothing was changed".
-WRITE_PATIENCE = float(os.environ.get("BGDOOR_WRITE_PATIENCE", "3.0"))
+
+@dataclass(frozen=True)
+class Settings:
+    """How this process uses the database; the configuration gives them at start-up."""
+
+    # How long SQLite waits for another node's write lock before it reports busy; the service
+    # then retries with backoff on top of this.
+    busy_timeout_ms: int = 5000
+    # FULL: a commit (a roll!) survives a power cut, not only a crashed process. NORMAL is faster.
+    synchronous: str = "FULL"
+    # A write waits this long at most for the write lock (another node's, or a backup tool's),
+    # then the caller hears "busy, nothing was changed".
+    write_patience: float = 3.0
+
+
+DEFAULTS = Settings()
 
 _deadline = threading.local()
 
@@ -83,15 +91,16 @@ def _read_only(url: URL) -> bool:
     return "mode=ro" in (url.database or "") or url.query.get("mode") == "ro"
 
 
-def make_engine(url: str | URL) -> Engine:
+def make_engine(url: str | URL, settings: Settings = DEFAULTS) -> Engine:
     """An engine for `url`; SQLite gets WAL, a busy timeout and BEGIN IMMEDIATE for writes."""
+    busy_timeout_ms = settings.busy_timeout_ms
     u = make_url(url)
     if u.get_backend_name() != "sqlite":
         pg = create_engine(u, pool_pre_ping=True)
         event.listen(pg, "before_cursor_execute", _count_statement)
         return pg
     memory = is_memory(u)
-    kwargs: dict[str, Any] = {"connect_args": {"timeout": BUSY_TIMEOUT_MS / 1000}}
+    kwargs: dict[str, Any] = {"connect_args": {"timeout": busy_timeout_ms / 1000}}
     if memory:
         # One connection shared by all sessions: a second one would see another, empty database.
         kwargs["poolclass"] = StaticPool
@@ -109,7 +118,7 @@ def make_engine(url: str | URL) -> Engine:
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
         try:
-            cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            cur.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
             cur.execute("PRAGMA foreign_keys = ON")
             if not memory:
                 (mode,) = cur.execute("PRAGMA journal_mode").fetchone()
@@ -119,7 +128,7 @@ def make_engine(url: str | URL) -> Engine:
                     except sqlite3.OperationalError as err:
                         if "readonly" not in str(err) and "read-only" not in str(err):
                             raise
-                cur.execute(f"PRAGMA synchronous = {SQLITE_SYNCHRONOUS}")
+                cur.execute(f"PRAGMA synchronous = {settings.synchronous}")
         finally:
             cur.close()
 
@@ -128,12 +137,12 @@ def make_engine(url: str | URL) -> Engine:
         # IMMEDIATE takes the write lock up front: a deferred transaction that reads and then
         # writes can fail at once with "database is locked", busy timeout or not.
         write = bool(conn.get_execution_options().get(WRITE))
-        # SQLite's own wait for the lock ends at the caller's deadline, not BUSY_TIMEOUT_MS later.
+        # SQLite's own wait for the lock ends at the caller's deadline, not busy_timeout_ms later.
         until = deadline() if write else None
         wait = (
-            BUSY_TIMEOUT_MS if until is None else max(0, min(BUSY_TIMEOUT_MS, int((until - time.monotonic()) * 1000)))
+            busy_timeout_ms if until is None else max(0, min(busy_timeout_ms, int((until - time.monotonic()) * 1000)))
         )
-        if conn.info.get("busy_timeout", BUSY_TIMEOUT_MS) != wait:
+        if conn.info.get("busy_timeout", busy_timeout_ms) != wait:
             conn.exec_driver_sql(f"PRAGMA busy_timeout = {wait}")
             conn.info["busy_timeout"] = wait
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

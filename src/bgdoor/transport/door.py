@@ -9,6 +9,7 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
+from bgdoor.app import open_service
 from bgdoor.config import Config, log_path
 from bgdoor.service import Service, ServiceError
 from bgdoor.transport.door_io import FdLink, StdioLink, install_hangup
@@ -48,7 +49,7 @@ def run_door(
         "door start: %r (%s) node %s, %d minutes, %s", info.alias, info.kind, node, info.minutes_left, info.charset
     )
     try:
-        service = Service(config.database_url)
+        service = open_service(config)
     except ServiceError as exc:
         link.write(f"\r\nSorry, the backgammon database cannot be opened: {exc}\r\n".encode("ascii", "replace"))
         link.close()

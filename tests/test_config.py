@@ -1,0 +1,56 @@
+"""door.cfg and the BGDOOR_* environment variables, read once at start-up; the database settings
+reach the engine through the configuration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bgdoor.app import open_service
+from bgdoor.config import ENVIRONMENT, ConfigError, load_config
+
+
+@pytest.fixture(autouse=True)
+def _no_settings_from_outside(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for variable in ENVIRONMENT:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.chdir(tmp_path)  # no door.cfg here
+
+
+def test_the_database_settings_come_from_the_file_and_the_environment_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert (load_config(None).busy_timeout_ms, load_config(None).sqlite_synchronous) == (5000, "FULL")
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[database]\nbusy_timeout_ms = 700\nsynchronous = normal\nwrite_patience = 1.5\n")
+    config = load_config(cfg)
+    assert (config.busy_timeout_ms, config.sqlite_synchronous, config.write_patience) == (700, "NORMAL", 1.5)
+    monkeypatch.setenv("BGDOOR_BUSY_TIMEOUT_MS", "250")
+    monkeypatch.setenv("BGDOOR_WRITE_PATIENCE", "0.5")
+    config = load_config(cfg)
+    assert (config.busy_timeout_ms, config.sqlite_synchronous, config.write_patience) == (250, "NORMAL", 0.5)
+    assert load_config(None).busy_timeout_ms == 250  # with no door.cfg at all, too
+
+
+def test_bad_settings_are_refused_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[database]\nsynchronous = sometimes\n")
+    with pytest.raises(ConfigError, match="synchronous"):
+        load_config(cfg)
+    monkeypatch.setenv("BGDOOR_BUSY_TIMEOUT_MS", "soon")
+    with pytest.raises(ConfigError, match="BGDOOR_BUSY_TIMEOUT_MS must be a number"):
+        load_config(None)
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "missing.cfg")
+
+
+def test_the_service_opens_with_the_configured_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BGDOOR_BUSY_TIMEOUT_MS", "1234")
+    monkeypatch.setenv("BGDOOR_SQLITE_SYNCHRONOUS", "NORMAL")
+    config = load_config(None)
+    config.database_url = f"sqlite:///{tmp_path}/settings.db"
+    with open_service(config) as svc, svc.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 1234
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+        assert svc.write_patience == config.write_patience
