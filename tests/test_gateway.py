@@ -22,7 +22,8 @@ from bgdoor.ui.guard import LoginGuard
 from bgdoor.ui.runtime import Runtime
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "bgdoor"
-NOT_OPERATIONS = {"close", "patience", "statement_count"}
+# start_login and finish_login: login in halves, which the gateway itself uses.
+NOT_OPERATIONS = {"close", "patience", "statement_count", "start_login", "finish_login"}
 
 
 def operations() -> list[str]:

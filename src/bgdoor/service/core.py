@@ -26,8 +26,9 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -130,6 +131,14 @@ def _handle_note(alias: str, handle: str, blocker: str | None) -> str:
     if len(whole) > handles.MAX_LENGTH:
         why.append(f"is longer than {handles.MAX_LENGTH} characters")
     return f"Your BBS name {' and '.join(why)}, so here you are {handle}."
+
+
+@dataclass(frozen=True)
+class PendingLogin:
+    """A login whose password is being checked (Service.start_login)."""
+
+    checked: Future[bool]
+    player_id: int | None
 
 
 def _utcnow() -> datetime:
@@ -396,6 +405,14 @@ class Service:
         return self._tx(fn)
 
     def login(self, handle: str, password: str) -> PlayerInfo:
+        pending = self.start_login(handle, password)
+        pending.checked.result()
+        return self.finish_login(pending)
+
+    def start_login(self, handle: str, password: str, urgent: bool = False) -> PendingLogin:
+        """A login's look-up, and its password check handed to the hashing thread: waiting for
+        `checked` takes no database worker.  urgent: ahead of the other checks (see passwords)."""
+
         def lookup(s: Session) -> tuple[int, str, str | None, bool] | None:
             p = self._by_handle(s, handle)
             return None if p is None else (p.id, p.handle, p.password_hash, p.is_bot)
@@ -406,10 +423,15 @@ class Service:
                 raise LoginFailed(f"{found[1]} is a computer player and cannot log in")
             raise LoginFailed(f"{found[1]} plays through the BBS door and has no password; use the BBS door to play")
         # Checked even for an unknown handle, so the time taken does not tell which handles exist.
-        ok = passwords.check_password(password if isinstance(password, str) else "", found[2] if found else None)
-        if not ok or found is None:
+        typed = password if isinstance(password, str) else ""
+        checked = passwords.start_check(typed, found[2] if found else None, urgent)
+        return PendingLogin(checked, None if found is None else found[0])
+
+    def finish_login(self, pending: PendingLogin) -> PlayerInfo:
+        """The login's outcome once its check is done: the player, or LoginFailed."""
+        if pending.player_id is None or not pending.checked.result():
             raise LoginFailed("wrong handle or password")
-        player_id = found[0]
+        player_id = pending.player_id
 
         def fn(s: Session) -> PlayerInfo:
             p = self._player(s, player_id)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import heapq
 import hmac
+import itertools
 import os
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import Future
 
 from bgdoor.store import handles
 
@@ -25,18 +28,62 @@ def _scrypt_here(password: str, salt: bytes, n: int, r: int, p: int, dklen: int)
     return hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=256 * 1024 * 1024, dklen=dklen)
 
 
-# Every hash runs on one thread of its own.  scrypt takes 16 MiB, which the C allocator then
-# keeps in the arena of the thread that asked, so hashing on each database thread held 16 MiB
-# on every one of them (65 MB of a server's memory); and a crowd logging in at once, or a
-# guesser, can take at most one core.
-_hasher: tuple[int, ThreadPoolExecutor] | None = None
+class _Hasher:
+    """Every hash runs on one thread of its own, in order of urgency.
+
+    scrypt takes 16 MiB, which the C allocator then keeps in the arena of the thread that
+    asked, so hashing on each database thread held 16 MiB on every one of them (65 MB of a
+    server's memory); and a crowd logging in at once, or a guesser, can take at most one core.
+
+    A login from an address with no recent wrong password is urgent, and of urgent ones the
+    newest goes first: a burst of guesses queued before the owner's try (each a fresh
+    address's one unthrottled try; every later one is throttled before it is hashed) does not
+    hold the owner back.  Everything else (registering, throttled tries) goes in order.
+    """
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self._jobs: list[tuple[int, int, Future[bytes], tuple[str, bytes, int, int, int, int]]] = []
+        self._ready = threading.Condition()
+        self._order = itertools.count()
+        threading.Thread(target=self._run, name="scrypt", daemon=True).start()
+
+    def submit(self, args: tuple[str, bytes, int, int, int, int], urgent: bool) -> Future[bytes]:
+        done: Future[bytes] = Future()
+        seq = next(self._order)
+        with self._ready:
+            heapq.heappush(self._jobs, (0 if urgent else 1, -seq if urgent else seq, done, args))
+            self._ready.notify()
+        return done
+
+    def _run(self) -> None:
+        while True:
+            with self._ready:
+                while not self._jobs:
+                    self._ready.wait()
+                _, _, done, args = heapq.heappop(self._jobs)
+            if not done.set_running_or_notify_cancel():
+                continue
+            try:
+                done.set_result(_scrypt_here(*args))
+            except BaseException as err:  # noqa: BLE001 - handed to the caller, who raises it
+                done.set_exception(err)
+
+
+_hasher: _Hasher | None = None
+_hasher_lock = threading.Lock()
+
+
+def _submit(password: str, salt: bytes, n: int, r: int, p: int, dklen: int, urgent: bool = False) -> Future[bytes]:
+    global _hasher
+    with _hasher_lock:
+        if _hasher is None or _hasher.pid != os.getpid():  # a forked child has no such thread
+            _hasher = _Hasher()
+        return _hasher.submit((password, salt, n, r, p, dklen), urgent)
 
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int, dklen: int) -> bytes:
-    global _hasher
-    if _hasher is None or _hasher[0] != os.getpid():  # a forked child has no such thread
-        _hasher = (os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="scrypt"))
-    return _hasher[1].submit(_scrypt_here, password, salt, n, r, p, dklen).result()
+    return _submit(password, salt, n, r, p, dklen).result()
 
 
 def hash_password(password: str) -> str:
@@ -47,19 +94,36 @@ def hash_password(password: str) -> str:
 
 
 def check_password(password: str, stored: str | None) -> bool:
-    if not stored:
-        # Spend the same time as a real check, so a missing account is not told by the clock.
-        _scrypt(password, b"\0" * 16, N, R, P, DKLEN)
-        return False
+    return start_check(password, stored).result()
+
+
+def start_check(password: str, stored: str | None, urgent: bool = False) -> Future[bool]:
+    """check_password without waiting: the answer comes when the hashing thread gets to it."""
+    answer: Future[bool] = Future()
+    answer.set_running_or_notify_cancel()
+    expected = b""
     try:
+        if not stored:
+            raise ValueError("no password")
         scheme, n, r, p, salt, digest = stored.split("$")
         if scheme != "scrypt":
-            return False
+            raise ValueError("not scrypt")
         expected = base64.b64decode(digest)
-        actual = _scrypt(password, base64.b64decode(salt), int(n), int(r), int(p), len(expected))
+        job = _submit(password, base64.b64decode(salt), int(n), int(r), int(p), len(expected), urgent)
     except (ValueError, TypeError):
-        return False
-    return hmac.compare_digest(actual, expected)
+        # Spend the same time as a real check, so a missing account is not told by the clock.
+        job = _submit(password, b"\0" * 16, N, R, P, DKLEN, urgent)
+        expected = b""
+
+    def compare(done: Future[bytes]) -> None:
+        err = done.exception()
+        if err is not None:
+            answer.set_exception(err)
+        else:
+            answer.set_result(bool(expected) and hmac.compare_digest(done.result(), expected))
+
+    job.add_done_callback(compare)
+    return answer
 
 
 def handle_problem(handle: str) -> str | None:

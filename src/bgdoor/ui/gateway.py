@@ -173,19 +173,21 @@ class Gateway:
 
     async def login(self, handle: str, password: str) -> PlayerInfo:
         guard, addr = self.guard, self.addr
-        if guard.refused(addr):
-            log.info("login refused from %s: too many wrong passwords", addr)
-            raise LoginFailed("too many wrong passwords from your address; try again later")
-        wait = guard.delay(addr, str(handle))
-        if wait:
-            await asyncio.sleep(wait)
+        verdict = guard.admit(addr, str(handle))
+        if verdict.refused:
+            log.info("login refused from %s: %s", addr, verdict.refused)
+            raise LoginFailed(verdict.refused)
+        if verdict.wait:
+            await asyncio.sleep(verdict.wait)
         try:
-            info = await self._read(self.service.login, handle, password)
+            # The password is checked on the hashing thread, not a database worker: a crowd of
+            # guesses waiting for it holds up no one's screen.
+            pending = await self._read(self.service.start_login, handle, password, verdict.urgent)
+            await asyncio.wrap_future(pending.checked)
+            return await self._read(self.service.finish_login, pending)
         except LoginFailed:
-            guard.failed(addr, str(handle))
+            guard.failed(addr, str(handle), verdict.urgent)
             raise
-        guard.succeeded(str(handle))
-        return info
 
     async def handle_exists(self, handle: str) -> bool:
         return await self._read(self.service.handle_exists, handle)
