@@ -136,7 +136,8 @@ async def test_every_screen_fits(
             await c.wait_for("Password:")
             c.send(PASSWORD + "\r")
             menu = ["View games in progress, or join one that needs a player", "Play a game where it is your turn",
-                    "Begin a new game", "Instructions", "Rank the top players", "Options: colours and character set"]
+                    "Begin a new game", "Instructions", "Rank the top players", "Who's online, on every node and board",
+                    "Options: colours, character set and notes"]
             await shows(c, "Your choice", f"Welcome, {ALICE}.", *(f"{m[0]}){m[1:]}" for m in menu))
 
             # Instructions, page by page: together they show every word of the text.
@@ -166,7 +167,14 @@ async def test_every_screen_fits(
             await c.wait_for("Your choice")
             c.send("O")
             await shows(c, "Character set: automatic", "Automatic means the character set your terminal asks for; "
-                        "choose another if the sample looks wrong.", "Q or Enter goes back.")
+                        "choose another if the sample looks wrong.", "Notes from opponents: shown   (N changes it)",
+                        "Q or Enter goes back.")
+            c.send("Q")
+
+            await c.wait_for("Your choice")
+            c.send("W")
+            await shows(c, "Enter looks again", "Who's online:", ALICE, "at the menu",
+                        "Enter looks again; Q goes back.")
             c.send("Q")
 
             await c.wait_for("Your choice")

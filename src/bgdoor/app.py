@@ -66,6 +66,8 @@ async def running(config: Config, service: Service, *, bot: bool = True) -> Asyn
         forfeits.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await forfeits
+        # Who left just now goes from W)ho at once; callers cut off by a shutdown expire.
+        await runtime.presence.close()
         if opponent is not None:
             await opponent.stop()
         runtime.close()

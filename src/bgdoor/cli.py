@@ -440,7 +440,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 1
     finally:
         service.close()
-    text = export_mat(match.white, match.black, match.length, match.events, date=match.created)
+    text = export_mat(match.white, match.black, match.length, match.events, date=match.created, notes=match.notes)
     if args.output is None:
         sys.stdout.write(text)
         return 0

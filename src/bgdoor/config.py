@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import configparser
+import ipaddress
 import os
-from dataclasses import dataclass, fields
+import re
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from bgdoor.rules.game import LONGEST_MATCH
@@ -12,6 +14,31 @@ from bgdoor.rules.game import LONGEST_MATCH
 
 class ConfigError(ValueError):
     pass
+
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+TAG_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,8}")
+SHOW_BOARD = ("ambiguous", "always")
+
+
+@dataclass(frozen=True)
+class MemberBBS:
+    """A `[bbs TAG]` section: a board whose callers come in over RLogin."""
+
+    tag: str  # upper case, as shown after the @
+    name: str
+    secret: str
+    addresses: tuple[IPNetwork, ...]
+    auth: str = "secret"  # "secret": Synchronet's form; "address": DoorParty's, the address list alone
+
+    def allows(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return any(ip.version == net.version and ip in net for net in self.addresses)
 
 
 @dataclass
@@ -40,6 +67,11 @@ class Config:
     door_goodbye_wait: float = 3.0
     texts: str = "data/texts"
     source: str = ""  # the file this was read from, absolute; "" for the built-in defaults
+    presence_ttl: float = 30.0
+    rlogin_port: int = 0  # 0: no RLogin
+    rlogin_host: str = "0.0.0.0"
+    show_board: str = "ambiguous"
+    bbses: dict[str, MemberBBS] = field(default_factory=dict)  # by upper-case tag
 
 
 # (section, key) -> field name
@@ -65,7 +97,48 @@ _KEYS = {
     ("door", "time_warning"): "time_warning",
     ("door", "goodbye_wait"): "door_goodbye_wait",
     ("paths", "texts"): "texts",
+    ("session", "presence_ttl"): "presence_ttl",
+    ("rlogin", "port"): "rlogin_port",
+    ("rlogin", "host"): "rlogin_host",
+    ("rlogin", "show_board"): "show_board",
 }
+
+_BBS_KEYS = ("name", "secret", "addresses", "auth")
+
+
+def printable_problem(text: str) -> str | None:
+    if any(not ch.isprintable() for ch in text):
+        return "has control characters"
+    return None
+
+
+def _member(path: Path, section: str, tag: str, items: dict[str, str]) -> MemberBBS:
+    where = f"{path}: [{section}]"
+    if not TAG_PATTERN.fullmatch(tag):
+        raise ConfigError(f"{where}: a BBS tag is 1 to 8 letters, digits, - or _")
+    for key in items:
+        if key not in _BBS_KEYS:
+            raise ConfigError(f"{where}: unknown key '{key}' (known: {', '.join(_BBS_KEYS)})")
+    name = items.get("name", "").strip() or tag.upper()
+    if printable_problem(name) or len(name) > 40:
+        raise ConfigError(f"{where}: name must be printable, at most 40 characters")
+    auth = items.get("auth", "secret").strip().lower()
+    if auth not in ("secret", "address"):
+        raise ConfigError(f"{where}: auth is 'secret' or 'address', not {auth!r}")
+    secret = items.get("secret", "").strip()
+    if auth == "secret" and not secret:
+        raise ConfigError(f"{where}: needs a secret (or auth = address, to trust its addresses alone)")
+    networks: list[IPNetwork] = []
+    for part in items.get("addresses", "").split(","):
+        if part.strip():
+            try:
+                networks.append(ipaddress.ip_network(part.strip(), strict=False))
+            except ValueError:
+                raise ConfigError(f"{where}: {part.strip()!r} is not an address or network") from None
+    if not networks:
+        # An empty list would let anyone in; 0.0.0.0/0 says so on purpose.
+        raise ConfigError(f"{where}: addresses lists where its gateway connects from (0.0.0.0/0 for anywhere)")
+    return MemberBBS(tag=tag.upper(), name=name, secret=secret, addresses=tuple(networks), auth=auth)
 
 
 # Environment variables that override the file, read once at start-up like it.
@@ -115,6 +188,15 @@ def _read_file(config: Config, path: Path) -> None:
     except configparser.Error as exc:
         raise ConfigError(f"{path}: {exc}") from None
     for section in parser.sections():
+        words = section.split()
+        if len(words) == 2 and words[0].lower() == "bbs":
+            member = _member(path, section, words[1], dict(parser.items(section)))
+            if member.tag in config.bbses:
+                raise ConfigError(f"{path}: the BBS tag {member.tag} has two sections")
+            config.bbses[member.tag] = member
+            continue
+        if words and words[0].lower() == "bbs":
+            raise ConfigError(f"{path}: [{section}] should be [bbs TAG]")
         for key, raw in parser.items(section):
             name = _KEYS.get((section, key))
             if name is None:
@@ -131,6 +213,12 @@ def _read_file(config: Config, path: Path) -> None:
         raise ConfigError(f"{path}: [server] port must be 1 to 65535")
     if not 1 <= config.default_length <= LONGEST_MATCH:
         raise ConfigError(f"{path}: [game] default_length must be 1 to {LONGEST_MATCH}")
+    if not 0 <= config.rlogin_port <= 65535:
+        raise ConfigError(f"{path}: [rlogin] port must be 0 (off) to 65535")
+    if config.show_board not in SHOW_BOARD:
+        raise ConfigError(f"{path}: [rlogin] show_board is 'ambiguous' or 'always'")
+    if config.presence_ttl < 3:
+        raise ConfigError(f"{path}: [session] presence_ttl is at least 3 seconds")
 
 
 def _beside(url: str, base: Path) -> str:

@@ -31,6 +31,9 @@ no word for a forfeit, so:
   backgammon (the `Wins` line still carries the points awarded);
 - one before a game's first roll is not read at all: the importer counts a
   resignation only in a game under way, and shows an empty game.
+A player's note to the opponent, left with a turn, is a `;` comment at the top
+too (`; Note from alice, game 1 move 3: ...`); the importer keeps every such
+line in the match's comment.
 """
 
 from __future__ import annotations
@@ -126,6 +129,11 @@ def mat_name(name: str, fallback: str) -> str:
     return clean[:MAX_NAME].rstrip() or fallback
 
 
+def _comment(text: str) -> str:
+    """Text for one comment line: printable, on one line."""
+    return re.sub(r"\s+", " ", "".join(ch if ch.isprintable() else " " for ch in text)).strip()
+
+
 def turn_text(dice: tuple[int, int], moves: Iterable[CheckerMove]) -> str:
     """`62: 24/18 13/11*`: each checker move by one die, as played."""
     # Numbers as GNU Backgammon writes them: the bar is 25 and off is 0.
@@ -145,6 +153,7 @@ def export_mat(
     *,
     site: str | None = None,
     date: dt.date | None = None,
+    notes: dict[int, str] | None = None,
 ) -> str:
     """The match in `events` (as recorded, derived events included or not) as `.mat` text.
 
@@ -153,6 +162,9 @@ def export_mat(
     went.  Dice rolled but not played are left out (the importer would
     play a forced move by itself), except on a game's first roll, where the
     importer needs them to see the game begun.
+
+    notes: a player's note to the opponent, by the index in `events` of the play it went
+    with; each becomes a `;` comment at the top, naming the player, game and move.
     """
     white = mat_name(white_name, "White")
     black = mat_name(black_name, "Black")
@@ -162,9 +174,10 @@ def export_mat(
     state = new_match(length)
     games: list[_Game] = []
     game: _Game | None = None
-    notes: list[str] = []
+    notes_list: list[str] = []
+    notes_text: list[str] = []
 
-    for event in events:
+    for index, event in enumerate(events):
         if event.derived:
             continue  # rebuilt below from the events they follow from
         before = state
@@ -178,6 +191,11 @@ def export_mat(
             mover = before.turn
             assert mover is not None and before.dice is not None
             game.add(mover, turn_text(before.dice, _checker_moves(before.position, before.dice, event.position)))
+            note = (notes or {}).get(index)
+            if note:
+                writer = white if mover is Color.WHITE else black
+                number = sum(1 for row in game.rows if row.numbered)
+                notes_text.append(f"; Note from {writer}, game {before.game} move {number}: {_comment(note)}")
         elif isinstance(event, Double):
             assert before.turn is not None
             game.add(before.turn, f" Doubles => {before.cube * 2}")
@@ -190,7 +208,8 @@ def export_mat(
         elif isinstance(event, Forfeit):
             # The format has no word for it; the importer keeps a header comment with the match.
             loser = white if event.loser is Color.WHITE else black
-            notes.append(f"; {loser} forfeited the match in game {before.game} ({mat_name(event.reason, 'forfeit')})")
+            reason = mat_name(event.reason, "forfeit")
+            notes_list.append(f"; {loser} forfeited the match in game {before.game} ({reason})")
         elif isinstance(event, (OpeningRoll, Roll, Resign, RejectResign, AcceptResign)):
             pass  # dice show with the move; a resignation only by its result
 
@@ -209,7 +228,8 @@ def export_mat(
         lines.append(f'; [Site "{mat_name(site, "")}"]')
     if date:
         lines.append(f'; [EventDate "{date.year:04d}.{date.month:02d}.{date.day:02d}"]')
-    lines += notes
+    lines += notes_list
+    lines += notes_text
     if lines:
         lines.append("")
     lines += [f" {length} point match", ""]

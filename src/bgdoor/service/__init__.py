@@ -5,6 +5,7 @@ from bgdoor.service.passwords import handle_problem
 from bgdoor.service.types import (
     BadHandle,
     BadPassword,
+    BBSSuspended,
     GameChanged,
     GameLog,
     GameSummary,
@@ -17,16 +18,19 @@ from bgdoor.service.types import (
     MatchRating,
     NotFound,
     NotYourTurn,
+    OnlineRow,
     PlayerInfo,
     PlayerPage,
     Preferences,
     RankRow,
     ServiceError,
     StorageError,
+    TurnNote,
     Unread,
 )
 
 __all__ = [
+    "BBSSuspended",
     "BadHandle",
     "BadPassword",
     "GameChanged",
@@ -41,6 +45,7 @@ __all__ = [
     "MatchRating",
     "NotFound",
     "NotYourTurn",
+    "OnlineRow",
     "PlayerInfo",
     "PlayerPage",
     "Preferences",
@@ -48,6 +53,7 @@ __all__ = [
     "Service",
     "ServiceError",
     "StorageError",
+    "TurnNote",
     "Unread",
     "handle_problem",
 ]

@@ -42,6 +42,7 @@ from bgdoor.rules.game import Color, Event, MatchState, Phase, RuleError, Win
 from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.rating import rating_change
 from bgdoor.service import feed, passwords
+from bgdoor.service.league import LeagueOps
 from bgdoor.service.plays import find_play
 from bgdoor.service.types import (
     BadHandle,
@@ -141,6 +142,25 @@ class PendingLogin:
     player_id: int | None
 
 
+NOTE_LENGTH = 140
+
+
+def check_note(note: str | None) -> str | None:
+    """The note as kept (spaces trimmed, None when empty); IllegalAction says why one will not do."""
+    if note is None:
+        return None
+    if not isinstance(note, str):
+        raise IllegalAction("a note is text")
+    note = note.strip()
+    if not note:
+        return None
+    if len(note) > NOTE_LENGTH:
+        raise IllegalAction(f"a note is at most {NOTE_LENGTH} characters")
+    if not note.isprintable():
+        raise IllegalAction("a note cannot contain control characters")
+    return note
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -181,7 +201,7 @@ _SUMMARY_QUERY = (
 )
 
 
-class Service:
+class Service(LeagueOps):
     def __init__(
         self,
         url: str = db.DEFAULT_URL,
@@ -306,7 +326,9 @@ class Service:
             has_password=p.password_hash is not None,
             rating=p.rating,
             experience=p.experience,
-            preferences=Preferences(sound=p.sound, theme=p.theme, charset=p.charset, orientation=p.orientation),
+            preferences=Preferences(
+                sound=p.sound, theme=p.theme, charset=p.charset, orientation=p.orientation, notes=p.notes
+            ),
             created=p.created,
             last_seen=p.last_seen,
             origin=p.origin,
@@ -582,6 +604,7 @@ class Service:
             p = self._player(s, player_id)
             p.sound, p.theme, p.charset = bool(prefs.sound), prefs.theme, prefs.charset
             p.orientation = prefs.orientation
+            p.notes = bool(prefs.notes)
             return self._info(p)
 
         return self._tx(fn)
@@ -803,6 +826,7 @@ class Service:
         version: int,
         make: Callable[[MatchState, Color], list[Event]],
         anyone: bool = False,
+        note: str | None = None,
     ) -> GameView:
         """Apply the events make() returns for the player, recording them and everything they cause.
 
@@ -827,7 +851,7 @@ class Service:
                 submitted = make(state, color)
             except RuleError as err:
                 raise IllegalAction(str(err)) from None
-            state = self._record(s, g, version, state, [(e, player_id, color) for e in submitted])
+            state = self._record(s, g, version, state, [(e, player_id, color) for e in submitted], note=note)
             return self._view(s, g, player_id, state)
 
         return self._tx(fn)
@@ -839,8 +863,11 @@ class Service:
         version: int,
         state: MatchState,
         submitted: list[tuple[Event, int | None, Color | None]],
+        note: str | None = None,
     ) -> MatchState:
-        """Apply and append events, update the games row (checking its version), rate a finished match."""
+        """Apply and append events, update the games row (checking its version), rate a finished match.
+
+        note: the mover's note to the opponent, kept with the first play recorded."""
         now = self.clock()
         was_over = state.over
         rows: list[dict[str, Any]] = []
@@ -855,6 +882,9 @@ class Service:
             for recorded in out:
                 if isinstance(recorded, rules.Move) and before.turn is not None:
                     last_play[before.turn] = {"seq": seq, "before": state_to_dict(before)}
+                noted = None
+                if note and isinstance(recorded, rules.Move) and not recorded.derived:
+                    noted, note = note, None
                 rows.append(
                     dict(
                         game_id=g.id,
@@ -864,6 +894,7 @@ class Service:
                         player_id=pid,
                         color=color and color.value,
                         created=now,
+                        note=noted,
                     )
                 )
                 seq += 1
@@ -968,8 +999,11 @@ class Service:
         # The opening roll has no actor, so either seated player passes the turn check for it.
         return self._act(player_id, game_id, version, make)
 
-    def submit_turn(self, player_id: int, game_id: int, version: int, play: str) -> GameView:
-        """A whole turn, as notation or a resulting Position ID; "" passes a turn with no legal play."""
+    def submit_turn(self, player_id: int, game_id: int, version: int, play: str, note: str | None = None) -> GameView:
+        """A whole turn, as notation or a resulting Position ID; "" passes a turn with no legal play.
+
+        note: up to NOTE_LENGTH printable characters for the opponent, kept with the turn."""
+        note = check_note(note)
 
         def make(state: MatchState, color: Color) -> list[Event]:
             if state.phase is not Phase.MOVE:
@@ -978,7 +1012,7 @@ class Service:
             after = state.position.swap() if found is None else found.position
             return [rules.Move("" if found is None else str(found), after.id)]
 
-        return self._act(player_id, game_id, version, make)
+        return self._act(player_id, game_id, version, make, note=note)
 
     def double(self, player_id: int, game_id: int, version: int) -> GameView:
         return self._act(player_id, game_id, version, lambda state, color: [rules.Double()])
@@ -1028,7 +1062,13 @@ class Service:
                     if p.position.id == row.payload["position"]
                 )
             return LastTurn(
-                by=by, dice=before.dice, before=before, moves=moves, notation=row.payload["notation"], when=row.created
+                by=by,
+                dice=before.dice,
+                before=before,
+                moves=moves,
+                notation=row.payload["notation"],
+                when=row.created,
+                note=row.note,
             )
 
         return self._tx(fn, write=False)
@@ -1059,12 +1099,18 @@ class Service:
         def fn(s: Session) -> GameLog:
             g = self._game(s, game_id)
             rows = s.execute(
-                select(GameEvent.seq, GameEvent.payload, GameEvent.player_id, GameEvent.created)
+                select(GameEvent.seq, GameEvent.payload, GameEvent.player_id, GameEvent.created, GameEvent.note)
                 .where(GameEvent.game_id == g.id)
                 .order_by(GameEvent.seq)
             ).all()
+            viewer = s.get(Player, viewer_id) if viewer_id is not None else None
+            # A player who turned notes off sees none from others; their own stay theirs to see.
+            hidden = viewer is not None and not viewer.notes
             events = tuple(
-                LoggedEvent(seq, rules.event_from_dict(payload), pid, when) for seq, payload, pid, when in rows
+                LoggedEvent(
+                    seq, rules.event_from_dict(payload), pid, when, None if hidden and pid != viewer_id else note
+                )
+                for seq, payload, pid, when, note in rows
             )
             mark = s.get(ReadMark, (viewer_id, g.id)) if viewer_id is not None else None
             read = (

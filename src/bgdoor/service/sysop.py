@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -114,6 +114,7 @@ class MatchRecord:
     length: int
     events: list[rules.Event]
     created: date
+    notes: dict[int, str] = field(default_factory=dict)  # players' notes, by index in events
 
 
 def is_deleted(player: Player) -> bool:
@@ -501,22 +502,24 @@ class Sysop:
         """The game's players, length, start date and recorded events (as far as it has gone),
         for an exporter such as records.mat.  Raises NotFound for no such game."""
 
-        def fn(s: Session) -> tuple[str, str, int, list[dict[str, Any]], date]:
+        def fn(s: Session) -> tuple[str, str, int, list[dict[str, Any]], dict[int, str], date]:
             g = self.service._game(s, game_id)
             names = self._names(s, {g.white_id, g.black_id})
-            payloads = list(
-                s.scalars(select(GameEvent.payload).where(GameEvent.game_id == g.id).order_by(GameEvent.seq))
-            )
+            rows = s.execute(
+                select(GameEvent.payload, GameEvent.note).where(GameEvent.game_id == g.id).order_by(GameEvent.seq)
+            ).all()
+            notes = {i: note for i, (_, note) in enumerate(rows) if note}
             return (
                 names.get(g.white_id or -1, ""),
                 names.get(g.black_id or -1, ""),
                 g.length,
-                payloads,
+                [p for p, _ in rows],
+                notes,
                 g.created.date(),
             )
 
-        white, black, length, payloads, created = self._read(fn)
-        return MatchRecord(white, black, length, [rules.event_from_dict(p) for p in payloads], created)
+        white, black, length, payloads, notes, created = self._read(fn)
+        return MatchRecord(white, black, length, [rules.event_from_dict(p) for p in payloads], created, notes)
 
 
 __all__ = [

@@ -54,6 +54,10 @@ class StorageError(ServiceError):
     """The database is busy, locked, read-only or full; nothing was changed."""
 
 
+class BBSSuspended(ServiceError):
+    """The sysop has suspended the member BBS a caller comes from."""
+
+
 # -------------------------------------------------------------------- values
 
 
@@ -63,6 +67,7 @@ class Preferences:
     theme: str = "classic"
     charset: str | None = None  # "cp437", "utf8", "ascii", or None to detect
     orientation: str = "own"  # "own" or "table" (Black's home at the bottom left, as in the seed figure)
+    notes: bool = True  # notes from opponents are shown
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,7 @@ class LastTurn:
     moves: tuple[Move, ...]
     notation: str
     when: datetime
+    note: str | None = None  # the mover's note to the opponent
 
 
 @dataclass(frozen=True)
@@ -167,6 +173,7 @@ class LoggedEvent:
     event: Event
     player_id: int | None  # who acted; None for the system (a forfeit for time)
     when: datetime
+    note: str | None = None  # the mover's note to the opponent, with a play
 
 
 @dataclass(frozen=True)
@@ -194,3 +201,32 @@ class Unread:
     game_id: int
     since: int
     event_count: int
+
+
+@dataclass(frozen=True)
+class TurnNote:
+    """A note an opponent left with a turn."""
+
+    game_id: int
+    seq: int  # the turn's event: tells one note from the next
+    by: str  # the writer's name as lists show it
+    text: str
+    when: datetime
+
+
+@dataclass(frozen=True)
+class OnlineRow:
+    """A caller connected now, in any process."""
+
+    name: str
+    board: str  # member BBS tag, "" for this system's own callers
+    activity: str  # "menu", "playing", "watching"
+    game_id: int | None
+    since: datetime
+
+    def doing(self) -> str:
+        if self.activity == "playing" and self.game_id is not None:
+            return f"playing game #{self.game_id}"
+        if self.activity == "watching" and self.game_id is not None:
+            return f"watching game #{self.game_id}"
+        return "at the menu"

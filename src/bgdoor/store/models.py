@@ -96,6 +96,7 @@ class Player(Base):
     charset: Mapped[str | None] = mapped_column(String(16))
     # "own": home board bottom right for both colours; "table": Black sees the seed's table, home bottom left.
     orientation: Mapped[str] = mapped_column(String(8), default="own", server_default="own")
+    notes: Mapped[bool] = mapped_column(default=True, server_default="1")  # notes from opponents shown
     created: Mapped[datetime]
     last_seen: Mapped[datetime | None]
     last_played: Mapped[datetime | None]
@@ -150,6 +151,7 @@ class GameEvent(Base):
     payload: Mapped[dict[str, Any]]  # Event.to_dict()
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))  # who acted; None for the system
     color: Mapped[str | None] = mapped_column(String(8))  # the acting side (the winner for win/match_won)
+    note: Mapped[str | None] = mapped_column(String(140))  # the mover's note to the opponent, with a turn
     created: Mapped[datetime]
 
 
@@ -180,6 +182,33 @@ class ReadMark(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True, index=True)
     seq: Mapped[int]
+
+
+class MemberBBS(Base):
+    """A board whose callers come over RLogin; door.cfg names it, this row keeps its state."""
+
+    __tablename__ = "bbses"
+
+    tag: Mapped[str] = mapped_column(String(8), primary_key=True)
+    suspended: Mapped[bool] = mapped_column(default=False)
+    reason: Mapped[str] = mapped_column(String(200), default="")
+    first_seen: Mapped[datetime]
+    last_seen: Mapped[datetime]
+
+
+class Presence(Base):
+    """A caller connected now, in any process; a row not refreshed within the TTL is gone."""
+
+    __tablename__ = "presence"
+
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    process: Mapped[str] = mapped_column(String(80), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    board: Mapped[str] = mapped_column(String(8), default="")  # the member BBS's tag, "" for this system
+    activity: Mapped[str] = mapped_column(String(16))  # menu, playing, watching
+    game_id: Mapped[int | None]
+    since: Mapped[datetime]
+    seen: Mapped[datetime] = mapped_column(index=True)
 
 
 # The tables themselves, for Core statements on the hot path (metadata's view of them is typed Table).

@@ -13,7 +13,7 @@ from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
 from bgdoor.rules.rating import START_RATING
 from bgdoor.rules.turn import Turn
-from bgdoor.service import GameChanged, GameView, PlayerInfo, ServiceError
+from bgdoor.service import GameChanged, GameView, PlayerInfo, ServiceError, StorageError, TurnNote
 from bgdoor.ui.board import Loc
 from bgdoor.ui.console import Console, Key
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
     from bgdoor.ui.runtime import Runtime
 
+NOTE_LENGTH = 140
 WIN_WORDS = {Win.SINGLE: "a single game", Win.GAMMON: "a gammon", Win.BACKGAMMON: "a backgammon"}
 
 
@@ -40,6 +41,8 @@ class Caller(Protocol):
     rt: Runtime
     player: PlayerInfo | None
 
+    def presence(self, activity: str, game_id: int | None = None) -> None: ...
+
 
 class GameScreen:
     def __init__(self, session: Caller, game_id: int) -> None:
@@ -54,6 +57,8 @@ class GameScreen:
         self.hand: int | None = None  # source point of the checker in hand (mover's numbering)
         self.message = ""
         self.ratings = ""  # shown once the match is over
+        self.pending_note: str | None = None  # goes to the opponent with the turn being played
+        self.their_note: TurnNote | None = None  # the opponent's note with their last turn
 
     @property
     def me(self) -> Color | None:
@@ -68,6 +73,7 @@ class GameScreen:
 
     async def run(self) -> None:
         await self.reload()
+        self.s.presence("playing" if self.me is not None else "watching", self.game_id)
         self.rt.watch(self.game_id, self.con.wake)
         try:
             while True:
@@ -86,6 +92,11 @@ class GameScreen:
         self.view = await self.svc.game(self.game_id, self.pid)
         self.sync_turn()
         await self.note_match_end()
+        if self.me is not None:
+            try:
+                self.their_note = await self.svc.opponent_note(self.game_id, self.pid)
+            except StorageError:
+                pass  # the note shows at the next look
 
     async def note_match_end(self) -> None:
         if self.view is not None and self.view.state.over and not self.ratings:
@@ -228,10 +239,20 @@ class GameScreen:
             destinations=frozenset(dests),
             in_hand=_point_to_loc(self.hand) if self.hand is not None else None,
             turn=st.actor or st.turn,
-            message=note if note is not None else self.message,
+            message=note if note is not None else self.with_notes(self.message),
             help=self.help_line(),
             crawford=st.crawford,
         )
+
+    def with_notes(self, message: str) -> str:
+        """The message line, and the opponent's note with their last turn, or the one about to go."""
+        if self.pending_note:
+            extra = f'Your note: "{self.pending_note}"'
+        elif self.their_note is not None:
+            extra = f'{self.their_note.by} says: "{self.their_note.text}"'
+        else:
+            return message
+        return f"{message}  {extra}" if message else extra
 
     def help_line(self) -> str:
         v = self.view
@@ -247,14 +268,14 @@ class GameScreen:
         if actor is not self.me:
             return "Waiting for your opponent.  V)iew last moves  I)D  G)ive up  Q)uit"
         if st.phase is Phase.ROLL:
-            return "P)lay rolls  " + ("D)ouble  " if st.can_double() else "") + "V)iew last  G)ive up  Q)uit"
+            return "P)lay rolls  " + ("D)ouble  " if st.can_double() else "") + "N)ote  V)iew last  G)ive up  Q)uit"
         if st.phase is Phase.DOUBLED:
             return "T)ake or D)rop the double.  V)iew last  Q)uit"
         if st.phase is Phase.RESIGNED:
             return "A)ccept or J) reject the resignation.  Q)uit"
         if self.turn is not None and self.turn.is_complete:
-            return "Enter commits the play.  U)ndo  Q)uit"
-        return "Keypad/arrows move  Enter picks up/drops  R)emove  U)ndo  M)ove  V)iew  Q)uit"
+            return "Enter commits the play.  U)ndo  N)ote  Q)uit"
+        return "Keypad moves  Enter picks up/drops  R)emove  U)ndo  M)ove  N)ote  V)iew  Q)uit"
 
     # ------------------------------------------------------------ keys
 
@@ -292,6 +313,8 @@ class GameScreen:
                     await self.give_up()
                 else:
                     self.message = "It is not your turn."
+            elif c == "N" and st.phase in (Phase.ROLL, Phase.MOVE):
+                await self.write_note()
             elif st.phase is Phase.ROLL:
                 if c == "P":
                     await self.roll()
@@ -433,7 +456,9 @@ class GameScreen:
         if not turn.no_play:
             assert turn.play is not None  # a complete turn with a play to make has made it
             play = turn.play.position.id
-        self.view = await self.svc.submit_turn(self.pid, self.game_id, self.view.version, play)
+        self.view = await self.svc.submit_turn(self.pid, self.game_id, self.view.version, play, self.pending_note)
+        self.pending_note = None
+        self.their_note = None
         self.turn = None
         self.sync_turn()
         await self.note_match_end()
@@ -452,11 +477,38 @@ class GameScreen:
         self.message = ""
         if text is None or not text.strip():
             return
-        self.view = await self.svc.submit_turn(self.pid, self.game_id, self.view.version, text.strip())
+        self.view = await self.svc.submit_turn(
+            self.pid, self.game_id, self.view.version, text.strip(), self.pending_note
+        )
+        self.pending_note = None
+        self.their_note = None
         self.turn = None
         self.sync_turn()
         await self.note_match_end()
         self.message = self.result_text() if self.view.state.over else "Turn sent."
+
+    async def write_note(self) -> None:
+        """A note of up to NOTE_LENGTH characters for the opponent, sent with this turn."""
+        text = self.pending_note or ""
+        while True:
+            prompt = f"Note to your opponent ({len(text)}/{NOTE_LENGTH}; Enter keeps it, Esc cancels): "
+            # The message has three lines at most: on a narrow screen the end of the note shows.
+            room = 3 * (self.con.width - 3) - len(prompt) - 2
+            shown = text if len(text) <= room else "..." + text[len(text) - room + 3 :]
+            self.draw(note=prompt + shown + "_")
+            await self.con.show()
+            key = await self.con.key(idle=True)
+            if key.name == "esc":
+                self.message = "No note changed."
+                return
+            if key.name == "enter":
+                self.pending_note = text.strip() or None
+                self.message = "Your note goes with this turn." if self.pending_note else "No note goes with this turn."
+                return
+            if key.name == "backspace":
+                text = text[:-1]
+            elif key.char and key.char.isprintable() and len(text) < NOTE_LENGTH:
+                text += key.char
 
     # ------------------------------------------------------------ replay
 

@@ -29,6 +29,7 @@ from bgdoor.service import (
     GameView,
     LastTurn,
     LoginFailed,
+    OnlineRow,
     PlayerInfo,
     PlayerPage,
     Preferences,
@@ -36,6 +37,7 @@ from bgdoor.service import (
     Service,
     ServiceError,
     StorageError,
+    TurnNote,
     Unread,
 )
 from bgdoor.service.core import BUSY_MESSAGE, STORAGE_ERRORS
@@ -248,6 +250,12 @@ class Gateway:
     async def finished_games(self, player_id: int, limit: int = 100) -> list[GameSummary]:
         return await self._read(self.service.finished_games, player_id, limit)
 
+    async def who_online(self, ttl: float) -> list[OnlineRow]:
+        return await self._read(self.service.who_online, ttl)
+
+    async def opponent_note(self, game_id: int, viewer_id: int) -> TurnNote | None:
+        return await self._read(self.service.opponent_note, game_id, viewer_id)
+
     # ----------------------------------------------------------------- writes
 
     async def begin_game(
@@ -261,8 +269,10 @@ class Gateway:
     async def roll(self, player_id: int, game_id: int, version: int) -> GameView:
         return await self._change(self.service.roll, player_id, game_id, version)
 
-    async def submit_turn(self, player_id: int, game_id: int, version: int, play: str) -> GameView:
-        return await self._change(self.service.submit_turn, player_id, game_id, version, play)
+    async def submit_turn(
+        self, player_id: int, game_id: int, version: int, play: str, note: str | None = None
+    ) -> GameView:
+        return await self._change(self.service.submit_turn, player_id, game_id, version, play, note)
 
     async def double(self, player_id: int, game_id: int, version: int) -> GameView:
         return await self._change(self.service.double, player_id, game_id, version)
@@ -286,6 +296,20 @@ class Gateway:
 
     async def mark_read(self, player_id: int, game_id: int, upto: int) -> None:
         await self._write(self.service.mark_read, player_id, game_id, upto)
+
+    async def admit_bbs(self, tag: str) -> None:
+        await self._write(self.service.admit_bbs, tag)
+
+    async def presence_set(
+        self, key: str, process: str, player_id: int, board: str, activity: str, game_id: int | None = None
+    ) -> None:
+        await self._write(self.service.presence_set, key, process, player_id, board, activity, game_id)
+
+    async def presence_drop(self, key: str) -> None:
+        await self._write(self.service.presence_drop, key)
+
+    async def presence_beat(self, process: str, ttl: float) -> None:
+        await self._write(self.service.presence_beat, process, ttl)
 
     async def forfeit_stale(self, days: float) -> list[int]:
         # The games' new versions are not returned: the change feed announces them.

@@ -95,9 +95,10 @@ def tell(log: GameLog, step: Step) -> str:
         return f"{who} rolled {ev.dice[0]}-{ev.dice[1]}."
     if isinstance(ev, rules.Move):
         dice = before.dice or (0, 0)
+        note = f' {who}\'s note: "{step.logged.note}"' if step.logged.note else ""
         if not ev.notation:
-            return f"{who} rolled {dice[0]}-{dice[1]} and cannot move."
-        return f"{who} rolled {dice[0]}-{dice[1]} and played {ev.notation}."
+            return f"{who} rolled {dice[0]}-{dice[1]} and cannot move.{note}"
+        return f"{who} rolled {dice[0]}-{dice[1]} and played {ev.notation}.{note}"
     if isinstance(ev, rules.Double):
         return f"{who} doubles to {before.cube * 2}."
     if isinstance(ev, rules.Take):

@@ -11,6 +11,7 @@ from bgdoor.config import Config
 from bgdoor.service import GameView, Service
 from bgdoor.ui.gateway import Gateway
 from bgdoor.ui.guard import LoginGuard
+from bgdoor.ui.presence import PresenceKeeper
 
 log = logging.getLogger("bgdoor.runtime")
 
@@ -41,6 +42,7 @@ class Runtime:
         self._players: dict[int, set[Wake]] = {}
         self._versions: dict[int, int] = {}  # the newest version announced, per watched game
         self._follower: asyncio.Task[None] | None = None
+        self.presence = PresenceKeeper(self.service, config.presence_ttl)
 
     def start(self) -> None:
         """Follow the change feed (commits by other processes); inside the event loop."""

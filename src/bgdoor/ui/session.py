@@ -40,23 +40,56 @@ BANNER = "B G D O O R   B A C K G A M M O N"
 
 
 class Session:
-    def __init__(self, console: Console, runtime: Runtime, *, peer: str = "-", door_alias: str | None = None) -> None:
+    def __init__(
+        self,
+        console: Console,
+        runtime: Runtime,
+        *,
+        peer: str = "-",
+        door_alias: str | None = None,
+        player: PlayerInfo | None = None,
+        board: str = "",
+    ) -> None:
+        """player: already known (a member BBS's RLogin caller); board: their BBS's tag."""
         self.con = console
         self.rt = runtime
         self.svc = runtime.service.caller(peer, notice=self.saving)
         self.config: Config = runtime.config
         self.peer = peer
         self.door_alias = door_alias
-        self.player: PlayerInfo | None = None
+        self.player: PlayerInfo | None = player
         self._under: list[Cell] | None = None  # the bottom line under a "Saving..." notice
         self.ended = ""  # why the session ended, for the log
         self.narrow_ok = False  # the caller chose to play on a terminal narrower than the board
+        self.board = board
+        self.presence_key = runtime.presence.new_key()
+        self.present = False
 
     # ------------------------------------------------------------ entry
 
     async def run(self) -> None:
         try:
-            if self.door_alias is not None:
+            await self._run()
+        finally:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                # A process shutting down: no more writes; the row expires by itself.
+                self.rt.presence.forget(self.presence_key)
+            elif self.present:
+                self.rt.presence.drop(self.presence_key)
+
+    def presence(self, activity: str, game_id: int | None = None) -> None:
+        """Tell every process's W)ho what this caller is doing."""
+        if self.player is None:
+            return
+        self.present = True
+        self.rt.presence.set(self.presence_key, self.player.id, self.board, activity, game_id)
+
+    async def _run(self) -> None:
+        try:
+            if self.player is not None:
+                pass  # the transport knows who is calling
+            elif self.door_alias is not None:
                 # The alias exactly: the service finds the player by it and makes the handle shown.
                 self.player = await self.svc.enter_from_door(self.door_alias)
             else:
@@ -238,6 +271,7 @@ class Session:
     async def main_menu(self) -> None:
         assert self.player is not None
         while True:
+            self.presence("menu")
             waiting = await self.svc.my_turn_games(self.player.id)
             self.title_screen()
             n = len(waiting)
@@ -256,7 +290,8 @@ class Session:
                 ("S", f"Sound effects on or off (now {sound})"),
                 ("I", "Instructions"),
                 ("R", "Rank the top players"),
-                ("O", "Options: colours and character set"),
+                ("W", "Who's online, on every node and board"),
+                ("O", "Options: colours, character set and notes"),
                 ("Q", "Quit"),
             ]
             for i, (letter, text) in enumerate(items):
@@ -286,6 +321,8 @@ class Session:
                 await self.pager(load_text("instructions", self.config.texts))
             elif choice == "R":
                 await self.rankings()
+            elif choice == "W":
+                await self.who_online()
             elif choice == "O":
                 await self.options()
             elif choice in ("Q", "G") or key.name == "esc":
@@ -310,10 +347,12 @@ class Session:
                 else "as the table stands (Black's home bottom left)"
             )
             row = 4
+            notes = "shown" if self.player.preferences.notes else "not shown"
             for text in (
                 f"Colour theme: {self.con.theme}   (T changes it)",
                 f"Character set: {charset}   (C changes it)",
                 f"Board: {turned}   (B changes it)",
+                f"Notes from opponents: {notes}   (N changes it)",
             ):
                 row += self.con.put_wrapped(row, 4, text, right=right)
             row += 1
@@ -344,6 +383,8 @@ class Session:
             elif c == "B":
                 orientation = "table" if self.con.orientation == "own" else "own"
                 await self.set_prefs(replace(self.player.preferences, orientation=orientation))
+            elif c == "N":
+                await self.set_prefs(replace(self.player.preferences, notes=not self.player.preferences.notes))
             elif c == "Q" or key.name in ("enter", "esc"):
                 return
 
@@ -504,6 +545,27 @@ class Session:
                 note = f"No player here has rank {text.lstrip('#')}."
             else:
                 await self.player_page(chosen.handle)
+
+    async def who_online(self) -> None:
+        """Every caller connected now, in this process or any other on the database, on any board."""
+        while True:
+            rows = await self.svc.who_online(self.config.presence_ttl)
+            bottom = min(24, self.con.height)
+            width = self.con.width
+            self.con.clear()
+            self.con.put(2, 3, f"Who's online: {len(rows)} caller{'s' if len(rows) != 1 else ''}", "title")
+            self.con.put(4, 3, "Player                 Board     Doing"[: width - 3], "dim")
+            per = bottom - 8
+            for i, r in enumerate(rows[:per]):
+                board = r.board or "here"
+                self.con.put(5 + i, 3, f"{r.name[:22]:<22} {board[:8]:<8}  {r.doing()}"[: width - 3])
+            if len(rows) > per:
+                self.con.put(5 + per, 3, f"... and {len(rows) - per} more", "dim")
+            self.con.put_wrapped(bottom - 1, 3, "Enter looks again; Q goes back.", "dim", right=width - 1, rows=1)
+            await self.con.show()
+            key = await self.con.key(idle=True)
+            if key.name != "enter" and key.char.upper() != "W":
+                return
 
     async def player_page(self, handle: str) -> None:
         page = await self.svc.player_page(handle)

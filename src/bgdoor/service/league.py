@@ -1,0 +1,142 @@
+"""The league across boards: member BBSes, who is online in any process, notes with a turn.
+
+Presence: each process writes a row per connected caller and refreshes all of its rows
+in one statement every few seconds; a row not refreshed within the TTL (a process killed
+with SIGKILL, a machine switched off) no longer counts, and is removed by the next refresh
+of any process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import TypeVar
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from bgdoor.rules import game as rules
+from bgdoor.service.types import BBSSuspended, OnlineRow, TurnNote
+from bgdoor.store.models import Game, GameEvent, MemberBBS, Player, Presence
+
+T = TypeVar("T")
+
+ACTIVITIES = ("menu", "playing", "watching")
+PLAY = rules.Move.type
+
+
+class LeagueOps:
+    """Operations the Service offers for the league; mixed into it, using its transactions."""
+
+    clock: Callable[[], datetime]
+
+    def _tx(self, fn: Callable[[Session], T], write: bool = True) -> T:
+        raise NotImplementedError
+
+    def _handles(self, s: Session, *ids: int | None) -> dict[int, str]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ member BBSes
+
+    def admit_bbs(self, tag: str) -> None:
+        """A caller arrives from member BBS `tag`: BBSSuspended if the sysop suspended it."""
+        tag = tag.upper()
+
+        def fn(s: Session) -> None:
+            now = self.clock()
+            row = s.get(MemberBBS, tag)
+            if row is None:
+                s.add(MemberBBS(tag=tag, suspended=False, reason="", first_seen=now, last_seen=now))
+                return
+            if row.suspended:
+                why = f": {row.reason}" if row.reason else ""
+                raise BBSSuspended(f"BBS {tag} is suspended from this game server{why}")
+            row.last_seen = now
+
+        self._tx(fn)
+
+    # ------------------------------------------------------------ presence
+
+    def presence_set(
+        self, key: str, process: str, player_id: int, board: str, activity: str, game_id: int | None = None
+    ) -> None:
+        """Say what the caller `key` is doing now (one row per connected caller)."""
+        if activity not in ACTIVITIES:
+            raise ValueError(f"activity is one of {ACTIVITIES}")
+
+        def fn(s: Session) -> None:
+            now = self.clock()
+            row = s.get(Presence, key)
+            if row is None:
+                s.add(
+                    Presence(
+                        key=key,
+                        process=process,
+                        player_id=player_id,
+                        board=board[:8],
+                        activity=activity,
+                        game_id=game_id,
+                        since=now,
+                        seen=now,
+                    )
+                )
+            else:
+                row.activity, row.game_id, row.seen = activity, game_id, now
+
+        self._tx(fn)
+
+    def presence_drop(self, key: str) -> None:
+        self._tx(lambda s: s.execute(delete(Presence).where(Presence.key == key)) and None)
+
+    def presence_beat(self, process: str, ttl: float) -> None:
+        """Refresh every row of `process`, and remove rows nobody refreshed for `ttl` seconds."""
+
+        def fn(s: Session) -> None:
+            now = self.clock()
+            s.execute(update(Presence).where(Presence.process == process).values(seen=now))
+            s.execute(delete(Presence).where(Presence.seen < now - timedelta(seconds=ttl)))
+
+        self._tx(fn)
+
+    def who_online(self, ttl: float) -> list[OnlineRow]:
+        """Every caller connected now, by name; rows older than `ttl` seconds are callers gone."""
+
+        def fn(s: Session) -> list[OnlineRow]:
+            cutoff = self.clock() - timedelta(seconds=ttl)
+            rows = s.execute(
+                select(Presence.player_id, Presence.board, Presence.activity, Presence.game_id, Presence.since)
+                .where(Presence.seen >= cutoff)
+                .order_by(Presence.since, Presence.key)
+            ).all()
+            names = self._handles(s, *[r[0] for r in rows])
+            return [
+                OnlineRow(name=names.get(pid, "?"), board=board, activity=activity, game_id=game_id, since=since)
+                for pid, board, activity, game_id, since in rows
+            ]
+
+        return self._tx(fn, write=False)
+
+    # ------------------------------------------------------------ notes
+
+    def opponent_note(self, game_id: int, viewer_id: int) -> TurnNote | None:
+        """The note the viewer's opponent left with their last turn, unless the viewer turned notes off."""
+
+        def fn(s: Session) -> TurnNote | None:
+            viewer = s.get(Player, viewer_id)
+            g = s.get(Game, game_id)
+            if viewer is None or g is None or not viewer.notes or viewer_id not in (g.white_id, g.black_id):
+                return None
+            last = s.execute(
+                select(GameEvent.seq, GameEvent.player_id, GameEvent.note, GameEvent.created)
+                .where(GameEvent.game_id == game_id, GameEvent.type == PLAY, GameEvent.player_id != viewer_id)
+                .order_by(GameEvent.seq.desc())
+                .limit(1)
+            ).first()
+            if last is None or not last.note or last.player_id is None:
+                return None
+            names = self._handles(s, last.player_id)
+            return TurnNote(
+                game_id=game_id, seq=last.seq, by=names.get(last.player_id, "?"), text=last.note, when=last.created
+            )
+
+        return self._tx(fn, write=False)

@@ -1,0 +1,110 @@
+"""This process's callers in the presence table, kept fresh so every process's W)ho sees them.
+
+Each caller's row says what they are doing.  One task per process does every presence
+write, in order, off the callers' own paths: a screen never waits for presence, and a
+busy database only makes a caller's activity a moment late in W)ho.  The same task
+refreshes all of this process's rows in one statement every TTL/3 seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import secrets
+import socket
+from typing import Protocol
+
+log = logging.getLogger("bgdoor.presence")
+
+# What a caller is doing: (player_id, board, activity, game_id); None: the caller left.
+State = tuple[int, str, str, int | None] | None
+
+
+class PresenceService(Protocol):
+    async def presence_set(
+        self, key: str, process: str, player_id: int, board: str, activity: str, game_id: int | None = None
+    ) -> None: ...
+
+    async def presence_drop(self, key: str) -> None: ...
+
+    async def presence_beat(self, process: str, ttl: float) -> None: ...
+
+
+class PresenceKeeper:
+    def __init__(self, service: PresenceService, ttl: float) -> None:
+        self.service = service
+        self.ttl = ttl
+        self.process = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._numbers = itertools.count(1)
+        self._live: set[str] = set()
+        self._want: dict[str, State] = {}  # changes not yet written, the latest per caller
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def new_key(self) -> str:
+        return f"{self.process[-20:]}:{next(self._numbers)}"[-40:]
+
+    def set(self, key: str, player_id: int, board: str, activity: str, game_id: int | None = None) -> None:
+        self._live.add(key)
+        self._want[key] = (player_id, board, activity, game_id)
+        self._kick()
+
+    def drop(self, key: str) -> None:
+        if key in self._live:
+            self._live.discard(key)
+            self._want[key] = None
+            self._kick()
+
+    def forget(self, key: str) -> None:
+        """Stop refreshing a caller's row without removing it: it expires (a process shutting down)."""
+        self._live.discard(key)
+        self._want.pop(key, None)
+
+    def _kick(self) -> None:
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._writing())
+
+    async def _writing(self) -> None:
+        loop = asyncio.get_running_loop()
+        beaten = loop.time()
+        while self._live or self._want:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(0.0, beaten + self.ttl / 3 - loop.time()))
+            self._wake.clear()
+            changes, self._want = self._want, {}
+            try:
+                for key, state in changes.items():
+                    if state is None:
+                        await self.service.presence_drop(key)
+                    else:
+                        await self.service.presence_set(key, self.process, *state)
+                if self._live and loop.time() - beaten >= self.ttl / 3:
+                    beaten = loop.time()
+                    await self.service.presence_beat(self.process, self.ttl)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("presence not written; W)ho is behind until the next try", exc_info=True)
+                for key, state in changes.items():
+                    self._want.setdefault(key, state)
+
+    async def flush(self) -> None:
+        """Wait until every change so far is written (for tests)."""
+        while self._want and self._task is not None and not self._task.done():
+            await asyncio.sleep(0.01)
+
+    async def close(self, wait: float = 2.0) -> None:
+        """Write what is pending (a caller who just left), for at most `wait` seconds, then stop."""
+        self._live.clear()
+        if self._task is not None and not self._task.done():
+            self._wake.set()
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(self._task), wait)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task

@@ -1,0 +1,154 @@
+"""Notes to the opponent with a turn: on the opponent's screen and in their news, kept across a
+restart, in the .mat export that GNU Backgammon still imports, and off when a player says so."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serverproc import ServerProcess
+from telnetplay import Table
+
+from bgdoor.records.mat import export_mat
+from bgdoor.rules import game as rules
+from bgdoor.rules.game import Color, Phase
+from bgdoor.service import IllegalAction, Preferences, Service
+from bgdoor.service.sysop import Sysop
+from bgdoor.ui.news import narrate
+
+pytestmark = pytest.mark.timeout(240)
+
+NOTE = (
+    'Nice roll! "Good luck" with the back game: 13/7 was forced, really; '
+    "50% of the time it works every time. See you tomorrow evening."
+)
+
+
+def test_note_rules(tmp_path: Path) -> None:
+    with Service(f"sqlite:///{tmp_path / 'n.db'}") as svc:
+        a, b = svc.register("alice", "secret1"), svc.register("bob", "secret2")
+        g = svc.begin_game(a.id, 1, Color.WHITE, "bob")
+        g = svc.roll(a.id, g.id, g.version)
+        mover = a.id if g.state.turn is Color.WHITE else b.id
+        for bad, why in (
+            ("x" * 141, "at most 140"),
+            ("hi\x1b[2J", "control characters"),
+            ("a\nb", "control characters"),
+        ):
+            with pytest.raises(IllegalAction, match=why):
+                svc.submit_turn(mover, g.id, g.version, g.state.plays()[0].position.id, bad)
+        play = g.state.plays()[0].position.id
+        g = svc.submit_turn(mover, g.id, g.version, play, "  " + "y" * 140 + "  ")  # trimmed to 140: kept
+        other = b.id if mover == a.id else a.id
+        note = svc.opponent_note(g.id, other)
+        assert note is not None and note.text == "y" * 140
+        assert svc.opponent_note(g.id, mover) is None  # nobody is shown their own note as news
+        log = svc.game_log(g.id, other)
+        assert any(e.note == "y" * 140 for e in log.events)
+        assert any('note: "' + "y" * 140 in line.text for line in narrate(log, 0, other))
+        # Notes off: neither the screen nor the news shows them.
+        info = svc.player(other)
+        svc.set_preferences(other, Preferences(**{**info.preferences.__dict__, "notes": False}))
+        assert svc.opponent_note(g.id, other) is None
+        assert all(e.note is None for e in svc.game_log(g.id, other).events)
+        assert not any("note" in line.text for line in narrate(svc.game_log(g.id, other), 0, other))
+
+
+def test_mat_notes_are_comments_gnubg_keeps(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    gnubg: Any = pytest.importorskip("gnubg")
+    for command in ("set confirm new off", "set sound enable off", "set display off"):
+        gnubg.command(command)
+    state = rules.new_match(1)
+    events: list[rules.Event] = [rules.OpeningRoll(3, 1)]
+    state, _ = rules.apply(state, events[0])
+    play = next(p for p in state.plays() if str(p) == "8/5 6/5")
+    events.append(rules.Move(str(play), play.position.id))
+    text = export_mat("alice", "bob", 1, events, notes={1: NOTE + "\x07"})
+    assert f"; Note from alice, game 1 move 1: {NOTE}" in text.splitlines()
+    path = tmp_path / "n.mat"
+    path.write_text(text, encoding="utf-8")
+    capfd.readouterr()
+    gnubg.command(f"import mat {path}")
+    said = capfd.readouterr().out
+    assert "WARNING" not in said and "Unrecognised" not in said
+    match = gnubg.match()
+    assert NOTE in match["match-info"]["comment"]
+    assert match["games"][0]["game"][0]["move"] == ((8, 5), (6, 5))
+
+
+async def test_note_reaches_the_opponent_survives_a_restart_and_the_export(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    db_file = tmp_path / "bg.db"
+    url = f"sqlite:///{db_file}"
+    srv = ServerProcess(tmp_path, url).start()
+    table = Table(url, seed=7, length=1)
+    try:
+        await table.seat(srv.port)
+        # Play on until alice (White) has dice to play.
+        for _ in range(200):
+            st = table.db.game(table.game_id).state
+            if st.phase is Phase.MOVE and st.actor is Color.WHITE:
+                break
+            await table.step()
+        else:
+            raise AssertionError("alice never had a move")
+        alice, bob = table.callers["alice"], table.callers["bob"]
+        alice.send("N")
+        await alice.wait_for("Note to your opponent")
+        # In pieces, as a typist would: a script's flood beyond the console's queue loses keys.
+        for start in range(0, len(NOTE), 40):
+            alice.send(NOTE[start : start + 40])
+            await alice.wait_for(f"{min(start + 40, len(NOTE))}/140")
+        alice.send("\r")
+        await alice.wait_for("Your note goes with this turn")
+        version = table.db.game_version(table.game_id)
+        await table.send_play(alice, table.choose())
+        await table.wait_version(version)
+
+        # Bob, on the board, sees it with alice's turn.
+        screen = await bob.wait_for("alice says: \"")
+        # The whole note, wrapped over the message lines.
+        assert " ".join(NOTE.split()) in " ".join(screen.split()), screen
+        log = table.db.game_log(table.game_id, _id(table.db, "bob"))
+        assert any(e.note == NOTE for e in log.events)
+
+        # A restart: the note is still there, for bob's next visit.
+        srv.stop()
+        table.hang_up()
+        srv.start()
+        await table.rejoin(srv.port)
+        await table.callers["bob"].wait_for("alice says: \"")
+        assert table.db.opponent_note(table.game_id, _id(table.db, "bob")).text == NOTE  # type: ignore[union-attr]
+    finally:
+        table.close()
+        srv.stop()
+
+    out = tmp_path / "game.mat"
+    done = subprocess.run(
+        [sys.executable, "-m", "bgdoor", "export", str(table.game_id), "--db", url, "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert f": {NOTE}" in text and "; Note from alice, game 1 move " in text
+    gnubg: Any = pytest.importorskip("gnubg")
+    for command in ("set confirm new off", "set sound enable off", "set display off"):
+        gnubg.command(command)
+    capfd.readouterr()
+    gnubg.command(f"import mat {out}")
+    said = capfd.readouterr().out
+    assert "WARNING" not in said and "Unrecognised" not in said, said
+    assert NOTE in gnubg.match()["match-info"]["comment"]
+    with Service(url) as svc:
+        record = Sysop(svc).match_record(table.game_id)
+        assert NOTE in record.notes.values()
+
+
+def _id(svc: Service, handle: str) -> int:
+    return svc.player_page(handle).player.id
