@@ -15,6 +15,7 @@ import telnetlib3
 from bgdoor.term.charset import Charset
 from bgdoor.term.console import Link
 from bgdoor.transport import telnet_internals as internals
+from bgdoor.transport.memory import Trimmer
 from bgdoor.ui.console import Console
 from bgdoor.ui.runtime import Runtime
 from bgdoor.ui.session import Session
@@ -221,6 +222,7 @@ class TelnetDoorServer:
         self.config = runtime.config
         self.active = 0
         self.per_address: Counter[str] = Counter()
+        self.trimmer = Trimmer()
         self.server: asyncio.Server | None = None
         self.sessions: set[asyncio.Task[Any]] = set()
         self.consoles: set[Console] = set()
@@ -322,6 +324,7 @@ class TelnetDoorServer:
             await console.stop()
             link.close()
             log.info("disconnect %s (%d callers)", addr, self.active)
+            self.trimmer.session_closed(self.active)
 
     def _login_overdue(self, session: Session, link: TelnetLink, addr: str) -> None:
         if session.player is None:
@@ -351,6 +354,7 @@ class TelnetDoorServer:
             await self.server.wait_closed()
 
     async def close(self) -> None:
+        self.trimmer.cancel()
         if self.server is not None:
             self.server.close()
         for task in list(self.sessions):
