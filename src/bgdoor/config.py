@@ -52,7 +52,7 @@ class Config:
     login_delay: float = 1.0
     login_timeout: float = 120.0
     idle_timeout: float = 600.0
-    poll_interval: float = 2.0
+    poll_interval: float = 2.0  # unused since the change feed; kept so older door.cfg files load
     database_url: str = "sqlite:///data/bgdoor.db"
     # SQLite: how long it waits for another node's lock (ms); FULL or NORMAL durability; and
     # how long a write waits for a busy database before the caller hears so (seconds).

@@ -84,6 +84,10 @@ class Gateway:
         self.notice: Notice | None = None
         self._reads = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="db-read")
         self._writes = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="db-write")
+        # Registering hashes a password first (a fraction of a second, on one scrypt thread): it has
+        # workers of its own, so a burst of new players holds up no move, and its wait for the
+        # database starts when its transaction does.
+        self._accounts = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-account")
         self._feed = ChangeFeed(service.engine)
         self._follow = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-feed")
 
@@ -99,10 +103,12 @@ class Gateway:
         """Wait for the writes under way and take no more (shutting down): a play a caller sent
         is stored, not cut off.  Blocks; run it off the event loop."""
         self._writes.shutdown(wait=True)
+        self._accounts.shutdown(wait=True)
 
     def close(self) -> None:
         self._reads.shutdown(wait=False, cancel_futures=True)
         self._writes.shutdown(wait=False, cancel_futures=True)
+        self._accounts.shutdown(wait=False, cancel_futures=True)
         self._follow.submit(self._feed.close)  # on its own thread, once the current look ends
         self._follow.shutdown(wait=False, cancel_futures=False)
 
@@ -171,7 +177,8 @@ class Gateway:
     # ---------------------------------------------------------------- players
 
     async def register(self, handle: str, password: str) -> PlayerInfo:
-        return await self._write(self.service.register, handle, password)
+        call = functools.partial(self.service.register, handle, password)
+        return await self._run(self._accounts, "register", call)
 
     async def login(self, handle: str, password: str) -> PlayerInfo:
         guard, addr = self.guard, self.addr
