@@ -101,9 +101,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         config.host = args.host
     if args.port is not None:
         config.port = args.port
+    if args.rlogin_port is not None:
+        config.rlogin_port = args.rlogin_port
 
     async def run() -> None:
         from bgdoor.app import running  # noqa: PLC0415
+        from bgdoor.transport.rlogin import RLoginServer  # noqa: PLC0415
         from bgdoor.transport.telnet import TelnetDoorServer  # noqa: PLC0415
 
         async with running(config, service) as runtime:
@@ -113,6 +116,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
             except OSError as exc:
                 log.error("cannot listen on %s:%s: %s", config.host, config.port, exc.strerror)
                 raise SystemExit(2) from None
+            rlogin = None
+            if config.rlogin_port:
+                if not config.bbses:
+                    log.warning("RLogin is on but door.cfg has no [bbs TAG] section: every caller will be refused")
+                # One count of callers for both, so the caps hold across telnet and RLogin together.
+                rlogin = RLoginServer(runtime, lines=server)
+                try:
+                    await rlogin.start()
+                except OSError as exc:
+                    where = f"{config.rlogin_host}:{config.rlogin_port}"
+                    log.error("cannot listen for RLogin on %s: %s", where, exc.strerror)
+                    await server.shutdown()
+                    raise SystemExit(2) from None
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -121,9 +137,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 except (NotImplementedError, RuntimeError):
                     pass
             if args.ready_file:
+                if rlogin is not None:
+                    Path(args.ready_file + ".rlogin").write_text(str(rlogin.port))
                 Path(args.ready_file).write_text(str(server.port))
             await stop.wait()
             log.info("shutting down")
+            if rlogin is not None:
+                await rlogin.shutdown()
             await server.shutdown()
 
     asyncio.run(run())
@@ -545,6 +565,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="configuration file (default: door.cfg if present)")
     p.add_argument("--host", help="address to listen on (default from door.cfg: all interfaces)")
     p.add_argument("--port", type=int, help="port to listen on (default from door.cfg: 2323)")
+    p.add_argument(
+        "--rlogin-port", type=int, help="port for member BBSes' RLogin callers (default from door.cfg; 0 is off)"
+    )
     p.add_argument("--db", help="SQLAlchemy database URL (default: sqlite:///data/bgdoor.db)")
     p.add_argument("--ready-file", help=argparse.SUPPRESS)  # tests learn the port from it
     p.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")

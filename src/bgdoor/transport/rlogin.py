@@ -1,0 +1,364 @@
+"""RLogin entry (RFC 1282) for callers a member BBS sends over: no login screen, the BBS vouches.
+
+The handshake is `\\0client-user-name\\0server-user-name\\0terminal-type/speed\\0`, and the
+server answers one `\\0`.  Two forms of it come from BBS gateways:
+- Synchronet's: the BBS's secret in client-user-name and `[TAG]alias` in server-user-name;
+- DoorParty's: the alias in client-user-name and `[TAG]alias` in server-user-name, trusted by
+  the address it comes from alone (`auth = address` in the BBS's section).
+Every refusal is one line to the caller, then the connection closes, and a log line with the
+address.  RLogin negotiates neither window size nor echo: the screen is 80x24 unless the
+terminal type names a size, and nothing is echoed but what a screen draws.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Protocol
+
+from bgdoor.config import Config, MemberBBS, printable_problem
+from bgdoor.service import PlayerInfo, ServiceError
+from bgdoor.term.charset import Charset
+from bgdoor.transport.telnet import SHUTDOWN_NOTICE, charset_for
+from bgdoor.ui.console import Console
+from bgdoor.ui.runtime import Runtime
+from bgdoor.ui.session import Session
+
+log = logging.getLogger("bgdoor.rlogin")
+
+MAX_HANDSHAKE = 1024
+HANDSHAKE_TIMEOUT = 10.0
+MAX_ALIAS = 40  # longer than any BBS's alias field; the identity keeps it exactly
+CLOSE_GRACE = 10.0
+_TAGGED = re.compile(r"\[([^\]]*)\](.*)", re.DOTALL)
+_SIZE = re.compile(r"(\d{2,3})x(\d{2,3})$")
+
+
+class Refused(Exception):
+    """A caller turned away: `line` is what they are told, `reason` what the log says."""
+
+    def __init__(self, line: str, reason: str | None = None) -> None:
+        super().__init__(line)
+        self.line = line
+        self.reason = reason or line
+
+
+@dataclass(frozen=True)
+class Handshake:
+    client_user: str
+    server_user: str
+    terminal: str  # the terminal type without its speed; "" when none or Synchronet's xtrn=CODE
+    rest: bytes  # bytes the caller sent after the handshake
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Who the handshake says is calling."""
+
+    bbs: MemberBBS
+    alias: str
+    terminal: str
+    charset: Charset
+    rows: int
+
+
+def _text(field: bytes) -> str:
+    # BBS aliases are often CP437 bytes rather than UTF-8.
+    try:
+        return field.decode("utf-8")
+    except UnicodeDecodeError:
+        return field.decode("cp437")
+
+
+def parse_handshake(data: bytes) -> Handshake | None:
+    """The handshake in `data`, or None while it is still incomplete; Refused when malformed."""
+    if not data:
+        return None
+    if data[0] != 0:
+        raise Refused("Malformed RLogin handshake.", "malformed handshake: it does not start with a NUL")
+    parts = data[1:].split(b"\0", 3)
+    if len(parts) < 4:
+        if len(data) > MAX_HANDSHAKE:
+            raise Refused("Malformed RLogin handshake.", "malformed handshake: over 1 KB without its NULs")
+        return None
+    client, server, term, rest = parts
+    if len(data) - len(rest) > MAX_HANDSHAKE:
+        raise Refused("Malformed RLogin handshake.", "malformed handshake: over 1 KB")
+    terminal = _text(term).split("/", 1)[0].strip()
+    if terminal.lower().startswith("xtrn="):
+        terminal = ""  # Synchronet names the door to run; there is only one here
+    return Handshake(_text(client), _text(server), terminal, rest)
+
+
+def terminal_rows(terminal: str) -> int:
+    """24 unless the terminal type ends in a size such as `-80x25`."""
+    size = _SIZE.search(terminal)
+    if size is not None and int(size.group(2)) >= 25:
+        return 25
+    return 24
+
+
+def authorize(hs: Handshake, address: str, config: Config) -> Entry:
+    """The member BBS and alias the handshake names, checked against door.cfg; Refused if not."""
+    tagged = _TAGGED.fullmatch(hs.server_user)
+    if tagged is None:
+        raise Refused(
+            "No BBS tag: this server takes callers sent by member BBSes only.", f"no [TAG] in {hs.server_user[:60]!r}"
+        )
+    tag, alias = tagged.group(1).strip().upper(), tagged.group(2).strip()
+    bbs = config.bbses.get(tag)
+    if bbs is None:
+        raise Refused("Unknown BBS tag; ask your sysop to register the board.", f"unknown tag {tag[:16]!r}")
+    if not bbs.allows(address):
+        raise Refused(f"BBS {tag} does not call from this address.", f"{tag}: address not in its list")
+    if bbs.auth == "secret":
+        # The secret never reaches a log; compare_digest does not tell how much of it matched.
+        if not hmac.compare_digest(hs.client_user.encode("utf-8"), bbs.secret.encode("utf-8")):
+            raise Refused(f"Wrong secret for BBS {tag}.", f"{tag}: wrong secret")
+    if not alias:
+        raise Refused("No alias given: the BBS sent an empty name.", f"{tag}: empty alias")
+    if printable_problem(alias) or len(alias) > MAX_ALIAS:
+        raise Refused(
+            "That alias cannot be used here: it has control characters or is too long.",
+            f"{tag}: alias unusable {alias[:60]!r}",
+        )
+    terminal = hs.terminal
+    charset = charset_for(terminal or "ansi-bbs", None)
+    return Entry(bbs=bbs, alias=alias, terminal=terminal, charset=charset, rows=terminal_rows(terminal))
+
+
+class CallerLines(Protocol):
+    """The callers counted across transports, so the caps hold for telnet and RLogin together."""
+
+    active: int
+    per_address: Counter[str]
+
+
+class _OwnLines:
+    def __init__(self) -> None:
+        self.active = 0
+        self.per_address: Counter[str] = Counter()
+
+
+class StreamLink:
+    """An RLogin connection: bytes both ways, nothing in band to interpret."""
+
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, stall_timeout: float, pending: bytes = b""
+    ) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.stall_timeout = stall_timeout
+        self.pending = pending
+
+    async def read(self) -> bytes:
+        if self.pending:
+            data, self.pending = self.pending, b""
+            return data
+        try:
+            return await self.reader.read(1024)
+        except (ConnectionError, OSError):
+            return b""
+
+    def write(self, data: bytes) -> None:
+        if not self.writer.is_closing():
+            self.writer.write(data)
+
+    async def drain(self) -> None:
+        try:
+            await asyncio.wait_for(self.writer.drain(), timeout=self.stall_timeout)
+        except TimeoutError:
+            log.info("dropping a caller who has read nothing for %.0f s", self.stall_timeout)
+            self.writer.transport.abort()
+        except (ConnectionError, OSError):
+            pass
+
+    def close(self) -> None:
+        transport = self.writer.transport
+        if transport.is_closing():
+            return
+        self.writer.close()
+        # A caller who reads nothing would keep the socket open for good waiting for the last bytes.
+        asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
+
+
+async def read_handshake(reader: asyncio.StreamReader, timeout: float = HANDSHAKE_TIMEOUT) -> Handshake:
+    """The handshake, within `timeout` seconds in all; Refused when malformed, late or cut short."""
+    data = b""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        left = end - loop.time()
+        if left <= 0:
+            raise Refused("No RLogin handshake within 10 seconds.", f"no complete handshake within {timeout:.0f} s")
+        try:
+            chunk = await asyncio.wait_for(
+                reader.read(MAX_HANDSHAKE + 1 - len(data) if len(data) <= MAX_HANDSHAKE else 1), left
+            )
+        except TimeoutError:
+            raise Refused(
+                "No RLogin handshake within 10 seconds.", f"no complete handshake within {timeout:.0f} s"
+            ) from None
+        except (ConnectionError, OSError):
+            chunk = b""
+        if not chunk:
+            raise Refused("Malformed RLogin handshake.", "connection closed in the handshake")
+        data += chunk
+        found = parse_handshake(data)
+        if found is not None:
+            return found
+
+
+class RLoginServer:
+    def __init__(
+        self, runtime: Runtime, lines: CallerLines | None = None, handshake_timeout: float = HANDSHAKE_TIMEOUT
+    ) -> None:
+        self.runtime = runtime
+        self.config = runtime.config
+        self.lines: CallerLines = lines if lines is not None else _OwnLines()
+        self.handshake_timeout = handshake_timeout
+        self.server: asyncio.Server | None = None
+        self.sessions: set[asyncio.Task[None]] = set()
+        self.consoles: set[Console] = set()
+
+    async def start(self, host: str | None = None, port: int | None = None) -> asyncio.Server:
+        host = host if host is not None else self.config.rlogin_host
+        port = port if port is not None else self.config.rlogin_port
+        self.server = await asyncio.start_server(
+            self._connected, host or None, port, backlog=1024, reuse_address=True, limit=4096
+        )
+        for sock in self.server.sockets:
+            log.info("rlogin listening on %s", sock.getsockname()[:2])
+        return self.server
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self.sessions.add(task)
+        try:
+            await self._serve(reader, writer)
+        finally:
+            if task is not None:
+                self.sessions.discard(task)
+
+    async def _refuse(self, link: StreamLink, addr: str, refusal: Refused) -> None:
+        log.warning("rlogin refused %s: %s", addr, refusal.reason)
+        # The NUL first: a client shows nothing the server sends before it.
+        link.write(b"\0\r\n" + refusal.line.encode("ascii", "replace") + b"\r\n")
+        await link.drain()
+        link.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername") or ("-", 0)
+        addr = str(peer[0])
+        config = self.config
+        link = StreamLink(reader, writer, stall_timeout=config.idle_timeout)
+        lines = self.lines
+        if lines.active >= config.max_callers:
+            await self._refuse(
+                link,
+                addr,
+                Refused("Sorry, all lines are busy. Please call again later.", f"all {config.max_callers} lines busy"),
+            )
+            return
+        if lines.per_address[addr] >= config.max_per_address:
+            await self._refuse(
+                link,
+                addr,
+                Refused(
+                    "Too many connections from your address.",
+                    f"{lines.per_address[addr]} connections from that address",
+                ),
+            )
+            return
+        lines.active += 1
+        lines.per_address[addr] += 1
+        try:
+            try:
+                hs = await read_handshake(reader, self.handshake_timeout)
+                entry = authorize(hs, addr, config)
+                player = await self._enter(entry)
+            except Refused as refusal:
+                await self._refuse(link, addr, refusal)
+                return
+            link.pending = hs.rest
+            link.write(b"\0")
+            log.info(
+                "rlogin connect %s %s@%s term=%s charset=%s (%d callers)",
+                addr,
+                entry.alias,
+                entry.bbs.tag,
+                entry.terminal or "-",
+                entry.charset,
+                lines.active,
+            )
+            console = Console(
+                link,
+                charset=entry.charset,
+                syncterm=entry.terminal.lower().startswith("syncterm"),
+                idle_timeout=config.idle_timeout,
+                height=entry.rows,
+            )
+            session = Session(console, self.runtime, peer=addr, player=player, board=entry.bbs.tag)
+            self.consoles.add(console)
+            try:
+                await console.start()
+                await session.run()
+            finally:
+                self.consoles.discard(console)
+                await console.stop()
+        finally:
+            lines.active -= 1
+            lines.per_address[addr] -= 1
+            if lines.per_address[addr] <= 0:
+                del lines.per_address[addr]
+            link.close()
+            log.info("rlogin disconnect %s (%d callers)", addr, lines.active)
+
+    async def _enter(self, entry: Entry) -> PlayerInfo:
+        svc = self.runtime.service
+        try:
+            await svc.admit_bbs(entry.bbs.tag)
+            info: PlayerInfo = await svc.enter_from_bbs(entry.bbs.tag, entry.alias)
+        except ServiceError as exc:
+            raise Refused(_sentence(str(exc)), f"{entry.bbs.tag}: {exc}") from None
+        return info
+
+    async def shutdown(self, notice: str = SHUTDOWN_NOTICE, grace: float = 5.0) -> None:
+        """SIGTERM or SIGINT: take no more calls, tell every caller why, and end their sessions."""
+        if self.server is not None:
+            self.server.close()
+        consoles = list(self.consoles)
+        for console in consoles:
+            console.message_line(notice)
+            console.bell("error")
+        await asyncio.gather(*(asyncio.wait_for(c.show(), timeout=2.0) for c in consoles), return_exceptions=True)
+        sessions = list(self.sessions)
+        for task in sessions:
+            task.cancel()
+        if sessions:
+            await asyncio.wait(sessions, timeout=grace)
+        if self.server is not None:
+            await self.server.wait_closed()
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for task in list(self.sessions):
+            task.cancel()
+        if self.server is not None:
+            await self.server.wait_closed()
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else "Refused."

@@ -1,0 +1,115 @@
+"""A raw RLogin caller (RFC 1282) on a bare socket, as a member BBS's gateway sends one.
+
+It sends exactly the handshake bytes it is given, keeps every byte it receives, and feeds
+what follows the server's NUL to an 80x24 pyte screen (RLogin cannot tell the size).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import time
+from collections.abc import Callable
+
+import pyte
+
+
+def handshake(client_user: str, server_user: str, terminal: str = "ansi-bbs/115200") -> bytes:
+    return b"\0" + client_user.encode() + b"\0" + server_user.encode() + b"\0" + terminal.encode() + b"\0"
+
+
+class RLoginCaller:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, charset: str, rows: int) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.data = bytearray()
+        self.closed = False
+        self.changed = asyncio.Event()
+        self.screen = pyte.Screen(80, rows)
+        self.stream = pyte.Stream(self.screen)
+        self._text = codecs.getincrementaldecoder("utf-8" if charset == "utf8" else "cp437")("replace")
+        self._pump = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def connect(
+        cls, port: int, data: bytes | None = None, *, charset: str = "cp437", rows: int = 24, source: str | None = None
+    ) -> RLoginCaller:
+        """Connect and send `data` (a whole handshake, or any bytes at all)."""
+        local = (source, 0) if source is not None else None
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
+        caller = cls(reader, writer, charset, rows)
+        if data:
+            caller.send(data)
+        return caller
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                chunk = await self.reader.read(65536)
+                if not chunk:
+                    break
+                start = len(self.data)
+                self.data += chunk
+                # The screen begins after the server's NUL, the first byte it sends.
+                shown = chunk if start else chunk[1:] if chunk[:1] == b"\0" else chunk
+                self.stream.feed(self._text.decode(bytes(shown)))
+                self.changed.set()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.closed = True
+            self.changed.set()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.data[:1] == b"\0"
+
+    def send(self, data: bytes | str) -> None:
+        self.writer.write(data.encode("latin-1") if isinstance(data, str) else data)
+
+    async def wait_for(self, needle: str, timeout: float = 20.0) -> str:
+        end = time.monotonic() + timeout
+        while needle not in self.text:
+            left = end - time.monotonic()
+            if left <= 0 or self.closed:
+                raise AssertionError(
+                    f"{needle!r} never appeared (closed={self.closed}); the screen shows:\n{self.text}"
+                )
+            self.changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
+        return self.text
+
+    async def wait_until(self, test: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+        end = time.monotonic() + timeout
+        while not test(self.text):
+            left = end - time.monotonic()
+            if left <= 0 or self.closed:
+                raise AssertionError(f"never {what} (closed={self.closed}); the screen shows:\n{self.text}")
+            self.changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
+        return self.text
+
+    async def wait_closed(self, timeout: float = 20.0) -> bool:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._pump), timeout)
+        return self.closed
+
+    async def settle(self, quiet: float = 0.3) -> None:
+        while True:
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), quiet)
+            except TimeoutError:
+                return
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        self._pump.cancel()

@@ -1,0 +1,204 @@
+"""RLogin entry against a real `bgdoor serve`: a raw client sends the handshake bytes a member
+BBS's gateway sends (Synchronet's form and DoorParty's), and each refusal gets its line."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rloginplay import RLoginCaller, handshake
+from serverproc import ServerProcess
+
+from bgdoor.service import Service
+
+pytestmark = pytest.mark.timeout(240)
+
+SECRET = "change-me"
+BBSES = {
+    "bbs DEMO": {"name": "Demo Board", "secret": SECRET, "addresses": "127.0.0.0/8"},
+    "bbs OTHER": {"name": "Other Board", "secret": "other-secret", "addresses": "127.0.0.1"},
+    # DoorParty's form: no secret, trusted by its address alone (only 127.0.0.2 here).
+    "bbs DP": {"name": "DoorParty", "auth": "address", "addresses": "127.0.0.2"},
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rlogin_server(folder: Path, url: str, **extra: dict[str, object]) -> ServerProcess:
+    port = free_port()
+    sections: dict[str, dict[str, object]] = {
+        "rlogin": {"host": "127.0.0.1"},
+        "session": {"poll_interval": 0.5, "presence_ttl": 6},
+        **BBSES,
+        **extra,
+    }
+    srv = ServerProcess(folder, url, args=["--rlogin-port", str(port)], **sections)
+    srv.rlogin_port = port  # type: ignore[attr-defined]
+    return srv
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    srv = rlogin_server(tmp_path, f"sqlite:///{tmp_path / 'bg.db'}").start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+async def at_menu(caller: RLoginCaller, name: str) -> str:
+    screen = await caller.wait_for("Your choice")
+    assert f"Welcome, {name}." in screen, screen
+    return screen
+
+
+async def test_each_accepted_form_lands_at_the_menu_showing_the_alias(server: ServerProcess) -> None:
+    port = server.rlogin_port  # type: ignore[attr-defined]
+    # Synchronet's form: the secret, then [TAG]alias; an ANSI-BBS terminal gets CP437.
+    sync = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]Alice", "ansi-bbs/115200"))
+    # DoorParty's form: the alias twice, Synchronet's xtrn=CODE terminal type (ignored).
+    door_party = await RLoginCaller.connect(port, handshake("Bob", "[DP]Bob", "xtrn=BGDOOR"), source="127.0.0.2")
+    # An xterm gets UTF-8.
+    utf8 = await RLoginCaller.connect(port, handshake(SECRET, "[demo]Carol", "xterm/38400"), charset="utf8")
+    try:
+        for caller, name in ((sync, "Alice"), (door_party, "Bob"), (utf8, "Carol")):
+            screen = await at_menu(caller, name)
+            assert caller.acknowledged  # RFC 1282: the server's first byte is a NUL
+            assert "Handle:" not in screen and "Password" not in screen  # no second login
+            # 80x24: the title's frame is still on line 2, so nothing scrolled the screen.
+            assert caller.screen.display[1].strip()[:1] in ("╔", "+")
+        assert "╔".encode("cp437") in sync.data and "╔".encode() not in sync.data
+        assert "╔".encode() in utf8.data
+        # No echo: what a caller types shows only where a screen draws it.
+        sync.send("x")
+        await sync.settle(0.5)
+        assert "x" not in sync.screen.display[20]
+        with Service(server.db_url) as svc:
+            for name, tag in (("Alice", "DEMO"), ("Bob", "DP"), ("Carol", "DEMO")):
+                info = svc.player_page(name).player
+                assert (info.origin, info.bbs_tag, info.login_name) == ("bbs", tag, name)
+    finally:
+        for caller in (sync, door_party, utf8):
+            caller.close()
+
+
+REFUSALS = [
+    ("unknown tag", handshake(SECRET, "[NOPE]alice"), "127.0.0.1", "Unknown BBS tag", "unknown tag 'NOPE'"),
+    ("wrong secret", handshake("guess", "[DEMO]alice"), "127.0.0.1", "Wrong secret for BBS DEMO", "DEMO: wrong secret"),
+    (
+        "outside the addresses",
+        handshake("alice", "[DP]alice", "xtrn=BGDOOR"),
+        "127.0.0.1",
+        "BBS DP does not call from this address",
+        "DP: address not in its list",
+    ),
+    ("no tag", handshake(SECRET, "alice"), "127.0.0.1", "No BBS tag", "no [TAG]"),
+    (
+        "no leading NUL",
+        b"alice\0[DEMO]alice\0ansi\0",
+        "127.0.0.1",
+        "Malformed RLogin handshake",
+        "does not start with a NUL",
+    ),
+    ("over 1 KB", b"\0" + b"A" * 1500, "127.0.0.1", "Malformed RLogin handshake", "over 1 KB"),
+]
+
+
+async def test_each_refusal_gets_its_line_and_a_closed_connection(server: ServerProcess) -> None:
+    port = server.rlogin_port  # type: ignore[attr-defined]
+    for what, data, source, line, logged in REFUSALS:
+        caller = await RLoginCaller.connect(port, data, source=source)
+        try:
+            assert await caller.wait_closed(15), f"{what}: still open"
+            assert line in caller.text, f"{what}: {caller.text!r}"
+            shown = [row for row in caller.screen.display if row.strip()]
+            assert len(shown) == 1, f"{what}: one line, not {shown}"
+        finally:
+            caller.close()
+        log = server.stderr()
+        assert f"rlogin refused {source}: " in log and logged in log, f"{what}: the log says\n{log[-2000:]}"
+    assert SECRET not in server.stderr() and "guess" not in server.stderr()  # secrets stay out of the log
+
+
+async def test_silent_and_unfinished_handshakes_are_cut_after_10_seconds(server: ServerProcess) -> None:
+    port = server.rlogin_port  # type: ignore[attr-defined]
+    start = time.monotonic()
+    silent = await RLoginCaller.connect(port)
+    unfinished = await RLoginCaller.connect(port, b"\0change-me\0[DEMO]ali")  # missing NULs
+    try:
+        closed = await asyncio.gather(silent.wait_closed(20), unfinished.wait_closed(20))
+        took = time.monotonic() - start
+        assert closed == [True, True]
+        assert 9.5 <= took <= 14, took
+        for caller in (silent, unfinished):
+            assert "No RLogin handshake within 10 seconds." in caller.text
+    finally:
+        silent.close()
+        unfinished.close()
+    assert server.stderr().count("rlogin refused 127.0.0.1: no complete handshake within 10 s") == 2
+
+
+async def test_the_same_alias_from_two_boards_is_two_players(server: ServerProcess) -> None:
+    port = server.rlogin_port  # type: ignore[attr-defined]
+    demo = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]alice"))
+    other = await RLoginCaller.connect(port, handshake("other-secret", "[OTHER]alice"))
+    try:
+        first = await demo.wait_until(lambda t: "Your choice" in t, "the menu")
+        second = await other.wait_until(lambda t: "Your choice" in t or "you are" in t, "the menu or a note")
+        with Service(server.db_url) as svc:
+            pages = [svc.player_page(h).player for h in ("alice", "alice~2")]
+        assert {(p.bbs_tag, p.login_name) for p in pages} == {("DEMO", "alice"), ("OTHER", "alice")}
+        assert pages[0].id != pages[1].id
+        # Both are online at once, each shown with their board.
+        other.send("\r")
+        await other.wait_for("Your choice")
+        other.send("W")
+        who = await other.wait_until(lambda t: "DEMO" in t and "OTHER" in t, "both boards in W)ho")
+        assert "Who's online: 2 callers" in who
+        assert first and second
+    finally:
+        demo.close()
+        other.close()
+
+
+async def test_caps_and_idle_timeout_hold_as_for_telnet(tmp_path: Path) -> None:
+    srv = rlogin_server(
+        tmp_path,
+        f"sqlite:///{tmp_path / 'bg.db'}",
+        server={"host": "127.0.0.1", "max_per_address": 2, "max_callers": 3},
+        session={"poll_interval": 0.5, "presence_ttl": 6, "idle_timeout": 4},
+    ).start()
+    port = srv.rlogin_port  # type: ignore[attr-defined]
+    callers: list[RLoginCaller] = []
+    try:
+        for n in range(2):
+            callers.append(await RLoginCaller.connect(port, handshake(SECRET, f"[DEMO]cap{n}")))
+            await callers[-1].wait_for("Your choice")
+        # A third call from the same address is refused, as a telnet caller's would be.
+        third = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]cap2"))
+        assert await third.wait_closed(10)
+        assert "Too many connections from your address." in third.text
+        # The callers of both transports count together against max_callers.
+        fourth = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]cap3"), source="127.0.0.3")
+        await fourth.wait_for("Your choice")
+        fifth = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]cap4"), source="127.0.0.4")
+        assert await fifth.wait_closed(10)
+        assert "all lines are busy" in fifth.text
+        # Idle: a caller who types nothing is disconnected after idle_timeout.
+        start = time.monotonic()
+        assert await callers[0].wait_closed(15)
+        assert "No key was pressed for too long" in callers[0].text
+        assert time.monotonic() - start < 10
+        callers += [third, fourth, fifth]
+    finally:
+        for c in callers:
+            c.close()
+        srv.stop()
