@@ -23,7 +23,17 @@ from bgdoor.ui.runtime import Runtime
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "bgdoor"
 # start_login and finish_login: login in halves, which the gateway itself uses.
-NOT_OPERATIONS = {"close", "patience", "statement_count", "start_login", "finish_login"}
+# record_events, remember_handle, transaction: the building blocks service.sysop composes.
+NOT_OPERATIONS = {
+    "close",
+    "patience",
+    "statement_count",
+    "start_login",
+    "finish_login",
+    "record_events",
+    "remember_handle",
+    "transaction",
+}
 
 
 def operations() -> list[str]:

@@ -217,3 +217,17 @@ def test_every_spelling_of_an_import_is_one_edge(tmp_path: Path, text: str) -> N
         },
     )
     assert graph(src)["bgdoor.ui.sub.x"] == {"bgdoor.ui.game": 1}
+
+
+def test_sysop_uses_only_the_service_s_public_members() -> None:
+    path = SRC / "bgdoor" / "service" / "sysop.py"
+    private = sorted(
+        f"line {node.lineno}: service.{node.attr}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "service"
+    )
+    assert private == []

@@ -201,6 +201,66 @@ _SUMMARY_QUERY = (
 )
 
 
+def player_by_handle(s: Session, handle: str) -> Player | None:
+    """The player whose handle is `handle` without regard to case, or None."""
+    if not isinstance(handle, str):
+        return None
+    return s.scalars(select(Player).where(Player.handle_key == handles.key(handle))).one_or_none()
+
+
+def game_row(s: Session, game_id: int) -> Game:
+    """The games row; raises NotFound when there is none."""
+    g = s.get(Game, game_id) if isinstance(game_id, int) else None
+    if g is None:
+        raise NotFound(f"there is no game {game_id}")
+    return g
+
+
+def game_summaries(s: Session, *where: Any, limit: int | None = None) -> list[GameSummary]:
+    """The games matching `where`, most recently changed first, as their list rows."""
+    # The list columns only (not the JSON state), with aliases made once: the menu asks on every key.
+    query = _SUMMARY_QUERY.where(*where).order_by(Game.updated.desc(), Game.id.desc())
+    if limit is not None:
+        query = query.limit(limit)
+    return [
+        GameSummary(
+            id=gid,
+            status=status,
+            length=length,
+            white=w,
+            black=b,
+            score=(score_white, score_black),
+            turn=a,
+            updated=updated,
+            version=version,
+        )
+        for gid, status, length, score_white, score_black, updated, version, w, b, a in s.execute(query)
+    ]
+
+
+def lookalike_player(s: Session, handle: str, exclude: int | None = None) -> Player | None:
+    """The player whose handle is `handle` without regard to case, or looks like it."""
+    same = or_(Player.handle_key == handles.key(handle), Player.handle_skeleton == handles.skeleton(handle)[:64])
+    query = select(Player).where(same)
+    if exclude is not None:
+        query = query.where(Player.id != exclude)
+    return s.scalars(query.limit(1)).first()
+
+
+def handle_refusal(s: Session, handle: str, exclude: int | None = None) -> ServiceError | None:
+    """Why `handle` cannot be a new (or renamed) player's handle, as the error to raise."""
+    problem = handles.form_problem(handle)
+    if problem:
+        return BadHandle(problem)
+    other = lookalike_player(s, handle, exclude)
+    if other is not None:
+        if other.handle_key == handles.key(handle):
+            return HandleTaken(f"the handle {other.handle} is taken; choose another")
+        return HandleTaken(f"{handle} looks like the existing player {other.handle}; choose another handle")
+    problem = handles.draw_problem(handle)
+    return BadHandle(problem) if problem else None
+
+
 class Service(LeagueOps):
     def __init__(
         self,
@@ -244,6 +304,13 @@ class Service(LeagueOps):
         if self._queue is not None:
             self._queue.close()
 
+    def remember_handle(self, player_id: int, handle: str | None) -> None:
+        """What this process shows for a player renamed (or, None, removed) by the sysop tools."""
+        if handle is None:
+            self._handle_cache.pop(player_id, None)
+        else:
+            self._handle_cache[player_id] = handle
+
     def __enter__(self) -> Service:
         return self
 
@@ -276,11 +343,14 @@ class Service(LeagueOps):
                 raise StorageError(f"cannot reach the database: {err}") from err
         raise AssertionError("unreachable")
 
-    def _tx(self, fn: Callable[[Session], T], write: bool = True, patience: float | None = None) -> T:
-        """Run fn in one transaction (retried whole when the database is busy).
+    def transaction(self, fn: Callable[[Session], T], write: bool = True, patience: float | None = None) -> T:
+        """Run fn(session) as one transaction, retried whole while the database is busy.
 
-        A write gives up on a busy database at the deadline the caller set (db.patience), or
-        `patience` (default settings.write_patience) seconds from now, whichever comes first.
+        The building block of every operation here, in service.league and in service.sysop
+        (not a caller's operation itself).  A write gives up on a busy database at the deadline
+        the caller set (db.patience), or `patience` (default settings.write_patience) seconds
+        from now, whichever comes first.  Raises StorageError when the database fails or stays
+        busy; fn's own ServiceErrors pass through, and nothing fn did is kept.
         """
         now = time.monotonic()
         give_up = now + (self.settings.write_patience if patience is None else patience)
@@ -337,45 +407,17 @@ class Service(LeagueOps):
         )
 
     @staticmethod
-    def _by_handle(s: Session, handle: str) -> Player | None:
-        if not isinstance(handle, str):
-            return None
-        return s.scalars(select(Player).where(Player.handle_key == handles.key(handle))).one_or_none()
-
-    @staticmethod
     def _player(s: Session, player_id: int) -> Player:
         p = s.get(Player, player_id) if isinstance(player_id, int) else None
         if p is None:
             raise NotFound(f"there is no player {player_id}")
         return p
 
-    @staticmethod
-    def _lookalike(s: Session, handle: str, exclude: int | None = None) -> Player | None:
-        """The player whose handle is `handle` without regard to case, or looks like it."""
-        same = or_(Player.handle_key == handles.key(handle), Player.handle_skeleton == handles.skeleton(handle)[:64])
-        query = select(Player).where(same)
-        if exclude is not None:
-            query = query.where(Player.id != exclude)
-        return s.scalars(query.limit(1)).first()
-
-    def _handle_problem(self, s: Session, handle: str, exclude: int | None = None) -> ServiceError | None:
-        """Why `handle` cannot be a new (or renamed) player's handle, as the error to raise."""
-        problem = handles.form_problem(handle)
-        if problem:
-            return BadHandle(problem)
-        other = self._lookalike(s, handle, exclude)
-        if other is not None:
-            if other.handle_key == handles.key(handle):
-                return HandleTaken(f"the handle {other.handle} is taken; choose another")
-            return HandleTaken(f"{handle} looks like the existing player {other.handle}; choose another handle")
-        problem = handles.draw_problem(handle)
-        return BadHandle(problem) if problem else None
-
     def new_handle_problem(self, handle: str) -> str | None:
         """Why a new player could not take `handle` now (None: they could), for a screen to say before asking more."""
         if not isinstance(handle, str):
             return "a handle is text"
-        err = self._tx(lambda s: self._handle_problem(s, handles.normal(handle)), write=False)
+        err = self.transaction(lambda s: handle_refusal(s, handles.normal(handle)), write=False)
         return None if err is None else str(err)
 
     def _new_player(
@@ -419,12 +461,12 @@ class Service(LeagueOps):
         hashed = passwords.hash_password(password)  # slow: outside the transaction
 
         def fn(s: Session) -> PlayerInfo:
-            err = self._handle_problem(s, handle)
+            err = handle_refusal(s, handle)
             if err is not None:
                 raise err
             return replace(self._info(self._new_player(s, handle, hashed)), first_visit=True)
 
-        return self._tx(fn)
+        return self.transaction(fn)
 
     def login(self, handle: str, password: str) -> PlayerInfo:
         pending = self.start_login(handle, password)
@@ -436,10 +478,10 @@ class Service(LeagueOps):
         `checked` takes no database worker.  urgent: ahead of the other checks (see passwords)."""
 
         def lookup(s: Session) -> tuple[int, str, str | None, bool] | None:
-            p = self._by_handle(s, handle)
+            p = player_by_handle(s, handle)
             return None if p is None else (p.id, p.handle, p.password_hash, p.is_bot)
 
-        found = self._tx(lookup, write=False)
+        found = self.transaction(lookup, write=False)
         if found is not None and found[2] is None:
             if found[3]:
                 raise LoginFailed(f"{found[1]} is a computer player and cannot log in")
@@ -462,14 +504,14 @@ class Service(LeagueOps):
 
         try:
             # The last-seen time is not worth making the player wait for a busy database.
-            return self._tx(fn, patience=SEEN_PATIENCE)
+            return self.transaction(fn, patience=SEEN_PATIENCE)
         except StorageError:
             # The password was right: a database that cannot take the last-seen time right
             # now (read-only, full, busy) still lets the player in to look around.
             return self.player(player_id)
 
     def handle_exists(self, handle: str) -> bool:
-        return self._tx(lambda s: self._by_handle(s, handle) is not None, write=False)
+        return self.transaction(lambda s: player_by_handle(s, handle) is not None, write=False)
 
     def enter_from_door(self, alias: str) -> PlayerInfo:
         """A caller of the local BBS, found by their alias exactly as the drop file has it.
@@ -523,7 +565,7 @@ class Service(LeagueOps):
 
         # A returning caller is let in by a read, like a login: a busy database does not hold
         # them at the door while the last-seen time waits.
-        known = self._tx(
+        known = self.transaction(
             lambda s: s.scalars(
                 select(Player).where(Player.origin == origin, Player.bbs_tag == tag, Player.login_name == alias)
             ).one_or_none(),
@@ -531,10 +573,10 @@ class Service(LeagueOps):
         )
         if known is not None:
             try:
-                return self._tx(fn, patience=SEEN_PATIENCE)
+                return self.transaction(fn, patience=SEEN_PATIENCE)
             except StorageError:
                 return self._info(known)
-        return self._tx(fn)
+        return self.transaction(fn)
 
     def _free_handle(self, s: Session, base: str) -> tuple[str, str | None]:
         """The first free handle of base, base~2, base~3, ...; and the player holding base, if any."""
@@ -543,7 +585,7 @@ class Service(LeagueOps):
             handle = base if n == 1 else handles.numbered(base, n)
             if handles.problem(handle) is not None:
                 continue
-            other = self._lookalike(s, handle)
+            other = lookalike_player(s, handle)
             if other is None:
                 return handle, blocker
             if blocker is None:
@@ -580,17 +622,17 @@ class Service(LeagueOps):
             raise BadHandle(problem)
 
         def fn(s: Session) -> PlayerInfo:
-            p = self._by_handle(s, handle)
+            p = player_by_handle(s, handle)
             if p is None:
                 return self._info(self._new_player(s, handle, None, is_bot=True))
             if not p.is_bot:
                 raise HandleTaken(f"the handle {p.handle!r} belongs to a human player")
             return self._info(p)
 
-        return self._tx(fn)
+        return self.transaction(fn)
 
     def player(self, player_id: int) -> PlayerInfo:
-        return self._tx(lambda s: self._info(self._player(s, player_id)), write=False)
+        return self.transaction(lambda s: self._info(self._player(s, player_id)), write=False)
 
     def set_preferences(self, player_id: int, prefs: Preferences) -> PlayerInfo:
         if not isinstance(prefs.theme, str) or not 1 <= len(prefs.theme) <= 32:
@@ -607,7 +649,7 @@ class Service(LeagueOps):
             p.notes = bool(prefs.notes)
             return self._info(p)
 
-        return self._tx(fn)
+        return self.transaction(fn)
 
     # ------------------------------------------------------------------- views
 
@@ -647,15 +689,8 @@ class Service(LeagueOps):
             updated=g.updated,
         )
 
-    @staticmethod
-    def _game(s: Session, game_id: int) -> Game:
-        g = s.get(Game, game_id) if isinstance(game_id, int) else None
-        if g is None:
-            raise NotFound(f"there is no game {game_id}")
-        return g
-
     def game(self, game_id: int, viewer_id: int | None = None) -> GameView:
-        return self._tx(lambda s: self._view(s, self._game(s, game_id), viewer_id), write=False)
+        return self.transaction(lambda s: self._view(s, game_row(s, game_id), viewer_id), write=False)
 
     def game_version(self, game_id: int) -> int:
         def fn(s: Session) -> int:
@@ -664,49 +699,29 @@ class Service(LeagueOps):
                 raise NotFound(f"there is no game {game_id}")
             return v
 
-        return self._tx(fn, write=False)
-
-    def _summaries(self, s: Session, *where: Any, limit: int | None = None) -> list[GameSummary]:
-        # The list columns only (not the JSON state), with aliases made once: the menu asks on every key.
-        query = _SUMMARY_QUERY.where(*where).order_by(Game.updated.desc(), Game.id.desc())
-        if limit is not None:
-            query = query.limit(limit)
-        return [
-            GameSummary(
-                id=gid,
-                status=status,
-                length=length,
-                white=w,
-                black=b,
-                score=(score_white, score_black),
-                turn=a,
-                updated=updated,
-                version=version,
-            )
-            for gid, status, length, score_white, score_black, updated, version, w, b, a in s.execute(query)
-        ]
+        return self.transaction(fn, write=False)
 
     def games_in_progress(self, limit: int = 50) -> list[GameSummary]:
         """Active and open games, most recent first."""
-        return self._tx(lambda s: self._summaries(s, Game.status.in_((OPEN, ACTIVE)), limit=limit), write=False)
+        return self.transaction(lambda s: game_summaries(s, Game.status.in_((OPEN, ACTIVE)), limit=limit), write=False)
 
     def open_games(self, player_id: int | None = None) -> list[GameSummary]:
         """Games with a free seat (not begun by player_id)."""
         where: list[Any] = [Game.status == OPEN]
         if player_id is not None:
             where.append(Game.creator_id != player_id)
-        return self._tx(lambda s: self._summaries(s, *where), write=False)
+        return self.transaction(lambda s: game_summaries(s, *where), write=False)
 
     def my_turn_games(self, player_id: int) -> list[GameSummary]:
         seated = or_(Game.white_id == player_id, Game.black_id == player_id)
         # The opening roll is either player's to make.
         mine = or_(Game.to_act_id == player_id, and_(Game.phase == Phase.OPENING.value, seated))
-        return self._tx(lambda s: self._summaries(s, Game.status == ACTIVE, mine), write=False)
+        return self.transaction(lambda s: game_summaries(s, Game.status == ACTIVE, mine), write=False)
 
     def my_games(self, player_id: int) -> list[GameSummary]:
         """All unfinished games the player sits in."""
         seated = or_(Game.white_id == player_id, Game.black_id == player_id)
-        return self._tx(lambda s: self._summaries(s, Game.status.in_((OPEN, ACTIVE)), seated), write=False)
+        return self.transaction(lambda s: game_summaries(s, Game.status.in_((OPEN, ACTIVE)), seated), write=False)
 
     # --------------------------------------------------------- starting games
 
@@ -726,7 +741,7 @@ class Service(LeagueOps):
             me = self._player(s, player_id)
             other_id = None
             if opponent is not None:
-                other = self._by_handle(s, opponent)
+                other = player_by_handle(s, opponent)
                 if other is None:
                     raise NotFound(f"there is no player called {opponent!r}")
                 if other.id == me.id:
@@ -762,11 +777,11 @@ class Service(LeagueOps):
             self._notify(s, g.id, g.version, g.white_id, g.black_id)
             return self._view(s, g, player_id, state)
 
-        return self._tx(fn)
+        return self.transaction(fn)
 
     def join_game(self, player_id: int, game_id: int) -> GameView:
         def fn(s: Session) -> GameView:
-            g = self._game(s, game_id)
+            g = game_row(s, game_id)
             me = self._player(s, player_id)
             if g.status in OVER:
                 raise IllegalAction("that match is over")
@@ -779,13 +794,13 @@ class Service(LeagueOps):
             self._set_mark(s, me.id, g.id, g.event_count)
             return self._view(s, g, player_id)
 
-        return self._tx(fn)
+        return self.transaction(fn)
 
     def withdraw_game(self, player_id: int, game_id: int) -> None:
         """Take back an open game the player began and nobody has joined."""
 
         def fn(s: Session) -> None:
-            g = self._game(s, game_id)
+            g = game_row(s, game_id)
             if g.creator_id != player_id:
                 raise IllegalAction("only the player who began a game can withdraw it")
             if g.status != OPEN:
@@ -795,7 +810,7 @@ class Service(LeagueOps):
             s.delete(g)
             self._notify(s, g.id, None, g.white_id, g.black_id)
 
-        self._tx(fn)
+        self.transaction(fn)
 
     # ---------------------------------------------------------------- playing
 
@@ -834,7 +849,7 @@ class Service(LeagueOps):
         """
 
         def fn(s: Session) -> GameView:
-            g = self._game(s, game_id)
+            g = game_row(s, game_id)
             if g.status in OVER:
                 raise IllegalAction("this match is over")
             if g.status == OPEN:
@@ -851,12 +866,12 @@ class Service(LeagueOps):
                 submitted = make(state, color)
             except RuleError as err:
                 raise IllegalAction(str(err)) from None
-            state = self._record(s, g, version, state, [(e, player_id, color) for e in submitted], note=note)
+            state = self.record_events(s, g, version, state, [(e, player_id, color) for e in submitted], note=note)
             return self._view(s, g, player_id, state)
 
-        return self._tx(fn)
+        return self.transaction(fn)
 
-    def _record(
+    def record_events(
         self,
         s: Session,
         g: Game,
@@ -865,7 +880,10 @@ class Service(LeagueOps):
         submitted: list[tuple[Event, int | None, Color | None]],
         note: str | None = None,
     ) -> MatchState:
-        """Apply and append events, update the games row (checking its version), rate a finished match.
+        """Within transaction `s`: apply and append events, update the games row (checking its
+        version), rate a finished match; the state after.  A building block of the operations
+        here and in service.sysop.  Raises IllegalAction when the rules refuse an event and
+        GameChanged when the row is no longer at `version`.
 
         note: the mover's note to the opponent, kept with the first play recorded."""
         now = self.clock()
@@ -1037,7 +1055,7 @@ class Service(LeagueOps):
         """The last turn played by the viewer's opponent (or by anyone, for a watcher)."""
 
         def fn(s: Session) -> LastTurn | None:
-            g = self._game(s, game_id)
+            g = game_row(s, game_id)
             seat = self._color_of(g, viewer_id)
             plays = {Color.WHITE: g.last_play_white, Color.BLACK: g.last_play_black}
             if seat is not None:
@@ -1071,7 +1089,7 @@ class Service(LeagueOps):
                 note=row.note,
             )
 
-        return self._tx(fn, write=False)
+        return self.transaction(fn, write=False)
 
     # -------------------------------------------------------------------- news
 
@@ -1087,17 +1105,17 @@ class Service(LeagueOps):
         """The player has seen the game's record up to (not including) event `upto`."""
 
         def fn(s: Session) -> None:
-            g = self._game(s, game_id)
+            g = game_row(s, game_id)
             if self._color_of(g, player_id) is not None:
                 self._set_mark(s, player_id, g.id, min(upto, g.event_count))
 
-        self._tx(fn)
+        self.transaction(fn)
 
     def game_log(self, game_id: int, viewer_id: int | None = None) -> GameLog:
         """The whole record of a game, for news and review."""
 
         def fn(s: Session) -> GameLog:
-            g = self._game(s, game_id)
+            g = game_row(s, game_id)
             rows = s.execute(
                 select(GameEvent.seq, GameEvent.payload, GameEvent.player_id, GameEvent.created, GameEvent.note)
                 .where(GameEvent.game_id == g.id)
@@ -1132,7 +1150,7 @@ class Service(LeagueOps):
                 ratings=tuple(MatchRating(h, before, after) for h, before, after in ratings),
             )
 
-        return self._tx(fn, write=False)
+        return self.transaction(fn, write=False)
 
     def unread(self, player_id: int) -> list[Unread]:
         """The player's games with news: events someone else caused, or a seating not yet seen."""
@@ -1164,12 +1182,12 @@ class Service(LeagueOps):
                     found.append(Unread(gid, since, count))
             return found
 
-        return self._tx(fn, write=False)
+        return self.transaction(fn, write=False)
 
     def finished_games(self, player_id: int, limit: int = 100) -> list[GameSummary]:
         """The player's finished matches, most recent first."""
         seated = or_(Game.white_id == player_id, Game.black_id == player_id)
-        return self._tx(lambda s: self._summaries(s, Game.status.in_(OVER), seated, limit=limit), write=False)
+        return self.transaction(lambda s: game_summaries(s, Game.status.in_(OVER), seated, limit=limit), write=False)
 
     def forfeit_stale(self, days: float) -> list[int]:
         """Forfeit games whose player to act has not acted for `days`; returns their ids."""
@@ -1186,11 +1204,11 @@ class Service(LeagueOps):
                 state = state_from_dict(g.state)
                 if state.actor is None:
                     continue
-                self._record(s, g, g.version, state, [(rules.Forfeit(state.actor, "time"), None, None)])
+                self.record_events(s, g, g.version, state, [(rules.Forfeit(state.actor, "time"), None, None)])
                 done.append(g.id)
             return done
 
-        return self._tx(fn)
+        return self.transaction(fn)
 
     # ---------------------------------------------------------------- rankings
 
@@ -1216,11 +1234,11 @@ class Service(LeagueOps):
                 for i, p in enumerate(s.scalars(query), 1)
             ]
 
-        return self._tx(fn, write=False)
+        return self.transaction(fn, write=False)
 
     def player_page(self, handle: str) -> PlayerPage:
         def fn(s: Session) -> PlayerPage:
-            p = self._by_handle(s, handle)
+            p = player_by_handle(s, handle)
             if p is None:
                 raise NotFound(f"there is no player called {handle!r}")
             history = s.execute(
@@ -1238,4 +1256,4 @@ class Service(LeagueOps):
                 rating_history=[(when, rating) for when, rating in history],
             )
 
-        return self._tx(fn, write=False)
+        return self.transaction(fn, write=False)

@@ -30,7 +30,7 @@ class LeagueOps:
 
     clock: Callable[[], datetime]
 
-    def _tx(self, fn: Callable[[Session], T], write: bool = True) -> T:
+    def transaction(self, fn: Callable[[Session], T], write: bool = True) -> T:
         raise NotImplementedError
 
     def _handles(self, s: Session, *ids: int | None) -> dict[int, str]:
@@ -53,7 +53,7 @@ class LeagueOps:
                 raise BBSSuspended(f"BBS {tag} is suspended from this game server{why}")
             row.last_seen = now
 
-        self._tx(fn)
+        self.transaction(fn)
 
     # ------------------------------------------------------------ presence
 
@@ -83,10 +83,10 @@ class LeagueOps:
             else:
                 row.activity, row.game_id, row.seen = activity, game_id, now
 
-        self._tx(fn)
+        self.transaction(fn)
 
     def presence_drop(self, key: str) -> None:
-        self._tx(lambda s: s.execute(delete(Presence).where(Presence.key == key)) and None)
+        self.transaction(lambda s: s.execute(delete(Presence).where(Presence.key == key)) and None)
 
     def presence_beat(self, process: str, ttl: float) -> None:
         """Refresh every row of `process`, and remove rows nobody refreshed for `ttl` seconds."""
@@ -96,7 +96,7 @@ class LeagueOps:
             s.execute(update(Presence).where(Presence.process == process).values(seen=now))
             s.execute(delete(Presence).where(Presence.seen < now - timedelta(seconds=ttl)))
 
-        self._tx(fn)
+        self.transaction(fn)
 
     def who_online(self, ttl: float) -> list[OnlineRow]:
         """Every caller connected now, by name; rows older than `ttl` seconds are callers gone."""
@@ -114,7 +114,7 @@ class LeagueOps:
                 for pid, board, activity, game_id, since in rows
             ]
 
-        return self._tx(fn, write=False)
+        return self.transaction(fn, write=False)
 
     # ------------------------------------------------------------ notes
 
@@ -139,4 +139,4 @@ class LeagueOps:
                 game_id=game_id, seq=last.seq, by=names.get(last.player_id, "?"), text=last.note, when=last.created
             )
 
-        return self._tx(fn, write=False)
+        return self.transaction(fn, write=False)

@@ -39,7 +39,7 @@ from bgdoor.rules.game import Color
 from bgdoor.rules.matchid import match_id
 from bgdoor.rules.rating import START_RATING
 from bgdoor.service import passwords
-from bgdoor.service.core import ACTIVE, OPEN, Service
+from bgdoor.service.core import ACTIVE, OPEN, Service, game_row, game_summaries, handle_refusal, player_by_handle
 from bgdoor.service.types import BadHandle, BadPassword, GameSummary, IllegalAction, NotFound
 from bgdoor.store import db, handles
 from bgdoor.store.models import Game, GameEvent, Player, RatingEntry, ReadMark
@@ -175,7 +175,7 @@ class Sysop:
     # ------------------------------------------------------------- helpers
 
     def _read(self, fn: Callable[[Session], T]) -> T:
-        return self.service._tx(fn, write=False)
+        return self.service.transaction(fn, write=False)
 
     def _change(self, fn: Callable[[Session], list[str]], dry_run: bool) -> str:
         def work(s: Session) -> list[str]:
@@ -185,13 +185,13 @@ class Sysop:
             return lines
 
         try:
-            lines = self.service._tx(work)
+            lines = self.service.transaction(work)
         except _Rollback as preview:
             lines = preview.lines
         return "\n".join(lines)
 
     def _find(self, s: Session, handle: str) -> Player:
-        p = self.service._by_handle(s, handle)
+        p = player_by_handle(s, handle)
         if p is None:
             raise NotFound(f"there is no player called {handle!r}")
         return p
@@ -201,13 +201,6 @@ class Sysop:
         if not wanted:
             return {}
         return {pid: handle for pid, handle in s.execute(select(Player.id, Player.handle).where(Player.id.in_(wanted)))}
-
-    def _forget_handle(self, player_id: int, handle: str | None) -> None:
-        # The service remembers handles by id; this process at least must see the change.
-        if handle is None:
-            self.service._handle_cache.pop(player_id, None)
-        else:
-            self.service._handle_cache[player_id] = handle
 
     # --------------------------------------------------------------- lists
 
@@ -246,7 +239,7 @@ class Sysop:
             if stale_days is not None:
                 cutoff = self.service.clock() - timedelta(days=stale_days)
                 where += [Game.status.in_((OPEN, ACTIVE)), Game.updated < cutoff]
-            return self.service._summaries(s, *where)
+            return game_summaries(s, *where)
 
         return self._read(fn)
 
@@ -254,8 +247,8 @@ class Sysop:
         """One game and its whole record, event by event."""
 
         def fn(s: Session) -> GameRecord:
-            g = self.service._game(s, game_id)
-            (summary,) = self.service._summaries(s, Game.id == g.id)
+            g = game_row(s, game_id)
+            (summary,) = game_summaries(s, Game.id == g.id)
             rows = list(s.scalars(select(GameEvent).where(GameEvent.game_id == g.id).order_by(GameEvent.seq)))
             names = self._names(s, {r.player_id for r in rows} | {g.winner_id})
             state = state_from_dict(g.state)
@@ -290,7 +283,7 @@ class Sysop:
 
         def fn(s: Session) -> list[GameSummary]:
             cutoff = self.service.clock() - timedelta(days=days)
-            found = self.service._summaries(
+            found = game_summaries(
                 s, Game.status == ACTIVE, Game.to_act_id.is_not(None), Game.updated < cutoff
             )
             return sorted(found, key=lambda g: g.id)
@@ -346,7 +339,7 @@ class Sysop:
                 raise IllegalAction(f"{p.handle} is a computer player; the bot's levels name those")
             if p.handle == new:
                 raise IllegalAction(f"{p.handle} is already called that")
-            err = self.service._handle_problem(s, new, exclude=p.id)
+            err = handle_refusal(s, new, exclude=p.id)
             if err is not None:
                 raise err
             was = p.handle
@@ -365,7 +358,7 @@ class Sysop:
         description = self._change(fn, dry_run)
         if not dry_run:
             for player_id, handle in renamed:
-                self._forget_handle(player_id, handle)
+                self.service.remember_handle(player_id, handle)
         return description
 
     def delete_player(self, handle: str, force: bool = False, dry_run: bool = False) -> str:
@@ -417,12 +410,12 @@ class Sysop:
         description = self._change(fn, dry_run)
         if not dry_run:
             for player_id, now_called in outcome:
-                self._forget_handle(player_id, now_called)
+                self.service.remember_handle(player_id, now_called)
         return description
 
     def _forfeit(self, s: Session, g: Game, loser: Color, did: Callable[[str], str]) -> str:
         state = state_from_dict(g.state)
-        state = self.service._record(s, g, g.version, state, [(rules.Forfeit(loser, FORFEIT_REASON), None, None)])
+        state = self.service.record_events(s, g, g.version, state, [(rules.Forfeit(loser, FORFEIT_REASON), None, None)])
         names = self._names(s, {g.white_id, g.black_id})
         winner = names.get((g.black_id if loser is Color.WHITE else g.white_id) or -1, "?")
         lost = names.get((g.white_id if loser is Color.WHITE else g.black_id) or -1, "?")
@@ -452,7 +445,7 @@ class Sysop:
         did = _tense(dry_run)
 
         def fn(s: Session) -> list[str]:
-            g = self.service._game(s, game_id)
+            g = game_row(s, game_id)
             names = self._names(s, {g.white_id, g.black_id})
             white = names.get(g.white_id or -1, "(open seat)")
             black = names.get(g.black_id or -1, "(open seat)")
@@ -503,7 +496,7 @@ class Sysop:
         for an exporter such as records.mat.  Raises NotFound for no such game."""
 
         def fn(s: Session) -> tuple[str, str, int, list[dict[str, Any]], dict[int, str], date]:
-            g = self.service._game(s, game_id)
+            g = game_row(s, game_id)
             names = self._names(s, {g.white_id, g.black_id})
             rows = s.execute(
                 select(GameEvent.payload, GameEvent.note).where(GameEvent.game_id == g.id).order_by(GameEvent.seq)
