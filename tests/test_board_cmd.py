@@ -81,3 +81,11 @@ def test_bad_position_id(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
 def test_bad_dice(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
     with pytest.raises(SystemExit):
         run(["board", START_ID, "--dice", "70"], capsysbinary)
+
+
+def test_offers_only_keys_the_game_has(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    code, out, _ = run(["board", START_ID], capsysbinary)
+    text = "\n".join(screen_of(out, "utf8"))
+    assert code == 0
+    assert "? help" not in text
+    assert "Enter picks up/drops" in text  # the game screen's own help line while moving

@@ -61,7 +61,6 @@ class Config:
     write_patience: float = 3.0
     default_length: int = 3
     forfeit_days: float = 14.0
-    default_theme: str = "classic"
     door_idle_timeout: float = 300.0
     time_warning: float = 2.0
     door_goodbye_wait: float = 3.0
@@ -92,7 +91,6 @@ _KEYS = {
     ("database", "write_patience"): "write_patience",
     ("game", "default_length"): "default_length",
     ("game", "forfeit_days"): "forfeit_days",
-    ("game", "default_theme"): "default_theme",
     ("door", "idle_timeout"): "door_idle_timeout",
     ("door", "time_warning"): "time_warning",
     ("door", "goodbye_wait"): "door_goodbye_wait",

@@ -57,13 +57,6 @@ def encode(boards: Boards) -> Floats:
     ).astype(np.float32)
 
 
-def equity(probs: Floats) -> Floats:
-    """Cubeless money equity of the side on roll, per row of five probabilities."""
-    return (
-        2.0 * probs[..., WIN] - 1.0 + probs[..., WIN_G] + probs[..., WIN_BG] - probs[..., LOSE_G] - probs[..., LOSE_BG]
-    ).astype(np.float32)
-
-
 class Net:
     """A multi-layer perceptron: ReLU hidden layers, five sigmoid outputs."""
 

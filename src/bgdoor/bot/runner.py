@@ -33,7 +33,6 @@ class BotRunner:
         self._players: dict[int, Any] = {}  # bot player id -> Bot
         self._labels: list[tuple[str, str]] = []
         self._wake: asyncio.Event | None = None  # made in start(), inside the running loop
-        self._pending: set[int] = set()
         self._task: asyncio.Task[None] | None = None
         self.note = ""
         self._setup()
@@ -68,7 +67,7 @@ class BotRunner:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     def poke(self, game_id: int) -> None:
-        self._pending.add(game_id)
+        """Something changed (in game `game_id`): look at once for games where a bot is to act."""
         if self._wake is not None:
             self._wake.set()
 
@@ -82,16 +81,15 @@ class BotRunner:
             except TimeoutError:
                 pass
             wake.clear()
-            pending, self._pending = self._pending, set()
             try:
-                changed = await loop.run_in_executor(self._pool, self.play_due, pending)
+                changed = await loop.run_in_executor(self._pool, self.play_due)
             except Exception:
                 log.exception("bot sweep failed")
                 continue
             for view in changed:
                 self.runtime.announce(view)
 
-    def play_due(self, hint: set[int] | None = None) -> list[GameView]:
+    def play_due(self) -> list[GameView]:
         """Act in every game where a bot is to act; returns each changed game as the bot left it."""
         changed: list[GameView] = []
         for bot_id in self._players:

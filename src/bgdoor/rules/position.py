@@ -105,11 +105,6 @@ class Position:
     def from_id(cls, position_id: str) -> Position:
         return cls(*_decode(position_id))
 
-    @classmethod
-    def from_gnubg(cls, board: tuple[tuple[int, ...], tuple[int, ...]]) -> Position:
-        """From gnubg's (side not on roll, side on roll) board."""
-        return cls(tuple(board[1]), tuple(board[0]))
-
     def to_gnubg(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         return (self.opponent, self.player)
 

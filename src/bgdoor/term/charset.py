@@ -150,8 +150,3 @@ def _encodable(ch: str, codec: str) -> str:
         return _fallback(ch)
 
 
-def char_width_bytes(ch: str, charset: str) -> int:
-    """Bytes one grid character costs on the wire."""
-    if charset == "utf8":
-        return len(ch.encode("utf-8"))
-    return 1

@@ -19,9 +19,7 @@ from typing import Any
 from bgdoor.rules import Position, PositionError
 from bgdoor.term.charset import CHARSETS
 from bgdoor.term.screen import Screen
-from bgdoor.ui.board import PROMPT_ROW, THEMES, BoardView, render_board
-
-HELP = "8 2 4 6 move   5/Enter pick up, drop   U undo   D double   ? help"
+from bgdoor.ui.board import MOVE_HELP, PROMPT_ROW, THEMES, BoardView, render_board
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -71,7 +69,7 @@ def cmd_board(args: argparse.Namespace) -> int:
         on_roll="white",
         viewer=args.viewer,
         dice=args.dice,
-        help=HELP,
+        help=MOVE_HELP,
         theme=args.theme,
         orientation=args.orientation,
         spectator=True,

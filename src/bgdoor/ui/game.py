@@ -14,7 +14,7 @@ from bgdoor.rules.position import Position
 from bgdoor.rules.rating import START_RATING
 from bgdoor.rules.turn import Turn
 from bgdoor.service import GameChanged, GameView, PlayerInfo, ServiceError, StorageError, TurnNote
-from bgdoor.ui.board import Loc
+from bgdoor.ui.board import MOVE_HELP, Loc
 from bgdoor.ui.console import Console, Key
 
 if TYPE_CHECKING:
@@ -275,7 +275,7 @@ class GameScreen:
             return "A)ccept or J) reject the resignation.  Q)uit"
         if self.turn is not None and self.turn.is_complete:
             return "Enter commits the play.  U)ndo  N)ote  Q)uit"
-        return "Keypad moves  Enter picks up/drops  R)emove  U)ndo  M)ove  N)ote  V)iew  Q)uit"
+        return MOVE_HELP
 
     # ------------------------------------------------------------ keys
 

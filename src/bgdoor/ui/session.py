@@ -16,7 +16,6 @@ from bgdoor.records.chart import rating_chart
 from bgdoor.rules.game import LONGEST_MATCH, Color
 from bgdoor.service import (
     GameSummary,
-    GameView,
     LoginFailed,
     PlayerInfo,
     Preferences,
@@ -748,5 +747,3 @@ class Session:
             break
         return True
 
-    def view_color(self, view: GameView) -> Color:
-        return view.viewer_color or Color.WHITE
