@@ -149,10 +149,11 @@ async def test_silent_and_unfinished_handshakes_are_cut_after_10_seconds(server:
 async def test_the_same_alias_from_two_boards_is_two_players(server: ServerProcess) -> None:
     port = server.rlogin_port  # type: ignore[attr-defined]
     demo = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]alice"))
+    first = await demo.wait_until(lambda t: "Your choice" in t, "the menu")
     other = await RLoginCaller.connect(port, handshake("other-secret", "[OTHER]alice"))
     try:
-        first = await demo.wait_until(lambda t: "Your choice" in t, "the menu")
-        second = await other.wait_until(lambda t: "Your choice" in t or "you are" in t, "the menu or a note")
+        # The newcomer is told their handle here is not their BBS name, and why.
+        second = await other.wait_for("so you are alice~2")
         with Service(server.db_url) as svc:
             pages = [svc.player_page(h).player for h in ("alice", "alice~2")]
         assert {(p.bbs_tag, p.login_name) for p in pages} == {("DEMO", "alice"), ("OTHER", "alice")}

@@ -43,6 +43,7 @@ class PresenceKeeper:
         self._want: dict[str, State] = {}  # changes not yet written, the latest per caller
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._busy = False  # changes taken from _want are being written
 
     def new_key(self) -> str:
         return f"{self.process[-20:]}:{next(self._numbers)}"[-40:]
@@ -76,6 +77,7 @@ class PresenceKeeper:
                 await asyncio.wait_for(self._wake.wait(), max(0.0, beaten + self.ttl / 3 - loop.time()))
             self._wake.clear()
             changes, self._want = self._want, {}
+            self._busy = True
             try:
                 for key, state in changes.items():
                     if state is None:
@@ -91,10 +93,16 @@ class PresenceKeeper:
                 log.warning("presence not written; W)ho is behind until the next try", exc_info=True)
                 for key, state in changes.items():
                     self._want.setdefault(key, state)
+            finally:
+                self._busy = False
 
-    async def flush(self) -> None:
-        """Wait until every change so far is written (for tests)."""
-        while self._want and self._task is not None and not self._task.done():
+    async def flush(self, wait: float = 2.0) -> None:
+        """Wait (at most `wait` seconds) until every change so far is written: W)ho shows the caller
+        looking at it as they are now."""
+        end = asyncio.get_running_loop().time() + wait
+        while (self._want or self._busy) and self._task is not None and not self._task.done():
+            if asyncio.get_running_loop().time() > end:
+                return
             await asyncio.sleep(0.01)
 
     async def close(self, wait: float = 2.0) -> None:

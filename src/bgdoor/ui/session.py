@@ -547,6 +547,7 @@ class Session:
 
     async def who_online(self) -> None:
         """Every caller connected now, in this process or any other on the database, on any board."""
+        await self.rt.presence.flush()
         while True:
             rows = await self.svc.who_online(self.config.presence_ttl)
             bottom = min(24, self.con.height)
