@@ -165,6 +165,12 @@ async def test_every_screen_fits(
             c.send("Q")
 
             await c.wait_for("Your choice")
+            c.send("W")
+            await shows(c, "Who's online: 1 caller", "Player Board Doing", ALICE, "here at the menu",
+                        "Enter looks again; Q goes back.")
+            c.send("Q")
+
+            await c.wait_for("Your choice")
             c.send("O")
             await shows(c, "Character set: automatic", "Automatic means the character set your terminal asks for; "
                         "choose another if the sample looks wrong.", "Notes from opponents: shown   (N changes it)",

@@ -555,12 +555,26 @@ class Session:
             self.con.clear()
             self.con.put(2, 3, f"Who's online: {len(rows)} caller{'s' if len(rows) != 1 else ''}", "title")
             self.con.put(4, 3, "Player                 Board     Doing"[: width - 3], "dim")
-            per = bottom - 8
-            for i, r in enumerate(rows[:per]):
-                board = r.board or "here"
-                self.con.put(5 + i, 3, f"{r.name[:22]:<22} {board[:8]:<8}  {r.doing()}"[: width - 3])
-            if len(rows) > per:
-                self.con.put(5 + per, 3, f"... and {len(rows) - per} more", "dim")
+            row, last, shown = 5, bottom - 3, 0
+            for r in rows:
+                # A name longer than its column is not cut: it takes a line of its own.
+                name = wrap(r.name, width - 3) if len(r.name) > 22 else [r.name]
+                rest = wrap(f"{(r.board or 'here')[:8]:<8}  {r.doing()}", width - 27)
+                need = (len(name) if len(r.name) > 22 else 0) + len(rest)
+                if row + need - 1 > last:
+                    break
+                if len(r.name) > 22:
+                    for line in name:
+                        self.con.put(row, 3, line)
+                        row += 1
+                else:
+                    self.con.put(row, 3, r.name)
+                for line in rest:
+                    self.con.put(row, 26, line)
+                    row += 1
+                shown += 1
+            if len(rows) > shown:
+                self.con.put(row, 3, f"... and {len(rows) - shown} more", "dim")
             self.con.put_wrapped(bottom - 1, 3, "Enter looks again; Q goes back.", "dim", right=width - 1, rows=1)
             await self.con.show()
             key = await self.con.key(idle=True)
