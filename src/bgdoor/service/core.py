@@ -83,6 +83,7 @@ ATTEMPTS = 10
 HANDLE_CACHE_SECONDS = 60.0  # how long a renamed player may still show under the old handle
 FIRST_DELAY = 0.02
 MAX_DELAY = 1.0
+REOPEN_WAIT = 0.3  # seconds: longer than the change feed's interval (service.feed)
 SEEN_PATIENCE = 0.05  # seconds a login waits to record the last-seen time, at most
 MIGRATION_PATIENCE = 30.0  # seconds: nodes starting together take turns upgrading
 
@@ -336,8 +337,13 @@ class Service(LeagueOps):
                     continue
                 if kind == db.READ_ONLY and not db.is_memory(self.engine.url):
                     # SQLite opens a file it cannot write read-only and stays so: drop the pooled
-                    # connections, so writing works again once the sysop fixes the permissions.
-                    self.engine.dispose()
+                    # connections, so writing works again once the sysop fixes the permissions,
+                    # and try once more on a fresh one (this one may predate the fix).
+                    db.reopen(self.engine)
+                    path = db.sqlite_path(self.engine.url)
+                    if path is not None and db.match_sidecars(path) and attempt == 1:
+                        time.sleep(REOPEN_WAIT)  # for the change feed to let go of its connection
+                        continue
                 raise _storage_error(err) from err
             except OSError as err:
                 raise StorageError(f"cannot reach the database: {err}") from err

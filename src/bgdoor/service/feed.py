@@ -60,6 +60,7 @@ class ChangeFeed:
         self.postgres = engine.dialect.name == "postgresql"
         self.usable = not (engine.dialect.name == "sqlite" and db.is_memory(engine.url))  # one process only
         self._raw: Any = None  # the feed's own DBAPI connection
+        self._reopens = db.reopens(engine)
         self._data_version: int | None = None
         self._known: dict[int, tuple[int, int | None, int | None]] = {}  # game -> version, white, black
         self._primed = False
@@ -87,7 +88,10 @@ class ChangeFeed:
         return self._next_sqlite()
 
     def _connection(self) -> Any:
+        if self._raw is not None and self._reopens != db.reopens(self.engine):
+            self.close()  # the service found the file read-only: open it afresh
         if self._raw is None:
+            self._reopens = db.reopens(self.engine)
             raw = self.engine.raw_connection()  # held for good: no other thread shares it
             if self.postgres:
                 from psycopg import sql as psycopg_sql  # noqa: PLC0415 - PostgreSQL support is optional

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import fcntl
+import gc
 import logging
 import os
 import sqlite3
+import stat
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -157,6 +160,47 @@ def sqlite_path(url: str | URL, writable: bool = False) -> Path | None:
         return None
     path = u.database or ""
     return Path(path[5:].split("?", 1)[0] if path.startswith("file:") else path)
+
+
+_reopens: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()
+
+
+def reopen(engine: Engine) -> None:
+    """Drop the engine's pooled connections, and tell whoever holds one of their own (the change
+    feed) to open it again: SQLite keeps a file it opened read-only read-only, for the whole
+    process, while any connection to it is open."""
+    engine.dispose()
+    _reopens[engine] = _reopens.get(engine, 0) + 1
+    gc.collect()  # connections a thread had out at dispose() sit in the old pool until collected
+
+
+def reopens(engine: Engine) -> int:
+    return _reopens.get(engine, 0)
+
+
+def match_sidecars(path: Path) -> list[Path]:
+    """Give the -wal and -shm files beside a SQLite file the file's own permissions, where we may.
+
+    SQLite makes them with the database file's mode: a server that ran while the sysop had made
+    the file read-only left read-only ones behind, and would stay read-only after the file was
+    made writable again.  Returns the files changed.
+    """
+    changed: list[Path] = []
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return changed
+    if not os.access(path, os.W_OK):
+        return changed
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        try:
+            if side.stat().st_uid == os.geteuid() and not os.access(side, os.W_OK):
+                side.chmod(mode)
+                changed.append(side)
+        except OSError:
+            continue
+    return changed
 
 
 class WriterQueue:
