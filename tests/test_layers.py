@@ -8,10 +8,13 @@ module `bgdoor.x.y` when that file exists, else the package `bgdoor.x`.
 from __future__ import annotations
 
 import ast
+import inspect
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from bgdoor.service import Service
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -231,3 +234,14 @@ def test_sysop_uses_only_the_service_s_public_members() -> None:
         and node.value.attr == "service"
     )
     assert private == []
+
+
+def test_every_service_operation_says_what_it_does_and_what_it_raises() -> None:
+    housekeeping = {"close", "patience", "remember_handle", "statement_count"}  # raise nothing, do no operation
+    silent = [
+        name
+        for name, member in inspect.getmembers(Service, inspect.isfunction)
+        if not name.startswith("_")
+        and (not inspect.getdoc(member) or (name not in housekeeping and "Raise" not in inspect.getdoc(member)))
+    ]
+    assert silent == []

@@ -263,6 +263,12 @@ def handle_refusal(s: Session, handle: str, exclude: int | None = None) -> Servi
 
 
 class Service(LeagueOps):
+    """Everything a caller, a screen or a tool does to the game's data, each operation one
+    transaction.  Each operation's docstring says what it does and the errors it raises; any
+    of them may also raise StorageError (the database failed or stayed busy; nothing was
+    changed).  Every error here is a ServiceError whose message a player can read.
+    """
+
     def __init__(
         self,
         url: str = db.DEFAULT_URL,
@@ -301,6 +307,7 @@ class Service(LeagueOps):
             raise StorageError(str(err)) from err
 
     def close(self) -> None:
+        """Release the database connections and the writer queue."""
         self.engine.dispose()
         if self._queue is not None:
             self._queue.close()
@@ -420,7 +427,8 @@ class Service(LeagueOps):
         return p
 
     def new_handle_problem(self, handle: str) -> str | None:
-        """Why a new player could not take `handle` now (None: they could), for a screen to say before asking more."""
+        """Why a new player could not take `handle` now (None: they could), for a screen to say
+        before asking more.  Raises nothing of its own: the reason is the answer."""
         if not isinstance(handle, str):
             return "a handle is text"
         err = self.transaction(lambda s: handle_refusal(s, handles.normal(handle)), write=False)
@@ -454,7 +462,11 @@ class Service(LeagueOps):
         return p
 
     def register(self, handle: str, password: str) -> PlayerInfo:
-        """A new telnet player; refuses a handle that is taken or looks like one that is, saying why."""
+        """A new telnet player with `handle` and `password`; their PlayerInfo.
+
+        Raises BadHandle (not a usable handle), BadPassword, or HandleTaken (taken, or looks
+        like one that is), each saying why.
+        """
         if not isinstance(handle, str):
             raise BadHandle("a handle is text")
         handle = handles.normal(handle)
@@ -475,13 +487,20 @@ class Service(LeagueOps):
         return self.transaction(fn)
 
     def login(self, handle: str, password: str) -> PlayerInfo:
+        """The player `handle` logs in with `password`: start_login and finish_login in one.
+
+        Raises LoginFailed (unknown handle, wrong password, a door or computer player).
+        """
         pending = self.start_login(handle, password)
         pending.checked.result()
         return self.finish_login(pending)
 
     def start_login(self, handle: str, password: str, urgent: bool = False) -> PendingLogin:
         """A login's look-up, and its password check handed to the hashing thread: waiting for
-        `checked` takes no database worker.  urgent: ahead of the other checks (see passwords)."""
+        `checked` takes no database worker.  urgent: ahead of the other checks (see passwords).
+
+        Raises LoginFailed at once for a computer player or a door player (no password).
+        """
 
         def lookup(s: Session) -> tuple[int, str, str | None, bool] | None:
             p = player_by_handle(s, handle)
@@ -498,7 +517,10 @@ class Service(LeagueOps):
         return PendingLogin(checked, None if found is None else found[0])
 
     def finish_login(self, pending: PendingLogin) -> PlayerInfo:
-        """The login's outcome once its check is done: the player, or LoginFailed."""
+        """The login's outcome once its check is done: the player, now seen.
+
+        Raises LoginFailed (wrong handle or password), NotFound (the player went meanwhile).
+        """
         if pending.player_id is None or not pending.checked.result():
             raise LoginFailed("wrong handle or password")
         player_id = pending.player_id
@@ -517,17 +539,23 @@ class Service(LeagueOps):
             return self.player(player_id)
 
     def handle_exists(self, handle: str) -> bool:
+        """Whether a player has `handle` (without regard to case).  Raises nothing of its own."""
         return self.transaction(lambda s: player_by_handle(s, handle) is not None, write=False)
 
     def enter_from_door(self, alias: str) -> PlayerInfo:
-        """A caller of the local BBS, found by their alias exactly as the drop file has it.
+        """A caller of the local BBS, found by their alias exactly as the drop file has it, and
+        created on their first visit.
 
-        Created on the first visit, under a handle derived from the alias (see _enter).
+        Raises BadHandle when the BBS gave no usable name.
         """
         return self._enter("door", "", alias)
 
     def enter_from_bbs(self, tag: str, alias: str) -> PlayerInfo:
-        """A caller of the remote BBS `tag`, found by (tag, alias): one alias on two BBSes is two players."""
+        """A caller of the remote BBS `tag`, found by (tag, alias): one alias on two BBSes is two
+        players; created on their first visit.
+
+        Raises BadHandle for a malformed tag or a BBS that gave no usable name.
+        """
         if not isinstance(tag, str) or not tag or len(tag) > MAX_BBS_TAG or not tag.isprintable() or tag != tag.strip():
             raise BadHandle(f"a BBS tag is 1 to {MAX_BBS_TAG} printable characters, without spaces around them")
         return self._enter("bbs", tag, alias)
@@ -622,7 +650,10 @@ class Service(LeagueOps):
         return p
 
     def ensure_bot_player(self, handle: str) -> PlayerInfo:
-        """The computer player called `handle`, created if missing (for the bot layer's levels)."""
+        """The computer player called `handle`, created if missing (for the bot layer's levels).
+
+        Raises BadHandle (not a usable handle), HandleTaken (a human player has it).
+        """
         problem = handles.problem(handle)
         if problem:
             raise BadHandle(problem)
@@ -638,9 +669,15 @@ class Service(LeagueOps):
         return self.transaction(fn)
 
     def player(self, player_id: int) -> PlayerInfo:
+        """The player `player_id`.  Raises NotFound."""
         return self.transaction(lambda s: self._info(self._player(s, player_id)), write=False)
 
     def set_preferences(self, player_id: int, prefs: Preferences) -> PlayerInfo:
+        """Store the player's preferences (sound, theme, charset, board orientation); the player
+        after.
+
+        Raises IllegalAction (a malformed preference), NotFound (no such player).
+        """
         if not isinstance(prefs.theme, str) or not 1 <= len(prefs.theme) <= 32:
             raise IllegalAction("a theme name is 1 to 32 characters")
         if prefs.orientation not in ("own", "table"):
@@ -696,9 +733,14 @@ class Service(LeagueOps):
         )
 
     def game(self, game_id: int, viewer_id: int | None = None) -> GameView:
+        """Game `game_id` as `viewer_id` (None: a watcher) sees it.  Raises NotFound."""
         return self.transaction(lambda s: self._view(s, game_row(s, game_id), viewer_id), write=False)
 
     def game_version(self, game_id: int) -> int:
+        """Game `game_id`'s version, which every change moves on: a cheap look for news.
+
+        Raises NotFound.
+        """
         def fn(s: Session) -> int:
             v = s.scalar(select(Game.version).where(Game.id == game_id)) if isinstance(game_id, int) else None
             if v is None:
@@ -708,24 +750,30 @@ class Service(LeagueOps):
         return self.transaction(fn, write=False)
 
     def games_in_progress(self, limit: int = 50) -> list[GameSummary]:
-        """Active and open games, most recent first."""
+        """Active and open games, most recent first (at most `limit`).  Raises nothing of its own."""
         return self.transaction(lambda s: game_summaries(s, Game.status.in_((OPEN, ACTIVE)), limit=limit), write=False)
 
     def open_games(self, player_id: int | None = None) -> list[GameSummary]:
-        """Games with a free seat (not begun by player_id)."""
+        """Games with a free seat (not begun by `player_id`), most recent first.
+
+        Raises nothing of its own.
+        """
         where: list[Any] = [Game.status == OPEN]
         if player_id is not None:
             where.append(Game.creator_id != player_id)
         return self.transaction(lambda s: game_summaries(s, *where), write=False)
 
     def my_turn_games(self, player_id: int) -> list[GameSummary]:
+        """The player's games waiting for them to act (the opening roll is either player's),
+        most recent first.  Raises nothing of its own.
+        """
         seated = or_(Game.white_id == player_id, Game.black_id == player_id)
         # The opening roll is either player's to make.
         mine = or_(Game.to_act_id == player_id, and_(Game.phase == Phase.OPENING.value, seated))
         return self.transaction(lambda s: game_summaries(s, Game.status == ACTIVE, mine), write=False)
 
     def my_games(self, player_id: int) -> list[GameSummary]:
-        """All unfinished games the player sits in."""
+        """All unfinished games the player sits in, most recent first.  Raises nothing of its own."""
         seated = or_(Game.white_id == player_id, Game.black_id == player_id)
         return self.transaction(lambda s: game_summaries(s, Game.status.in_((OPEN, ACTIVE)), seated), write=False)
 
@@ -734,7 +782,12 @@ class Service(LeagueOps):
     def begin_game(
         self, player_id: int, length: int, color: Color | None = None, opponent: str | None = None
     ) -> GameView:
-        """color None: random. opponent None: an open seat; a handle; or a bot player's handle."""
+        """A new match of `length` points for the player: their colour `color` (None: random),
+        against `opponent` (None: an open seat for anyone; a handle; or a bot player's handle).
+
+        Raises IllegalAction (a length the rules refuse, playing oneself), NotFound (no such
+        player or opponent).
+        """
         try:
             state = rules.new_match(length)
         except RuleError as err:
@@ -786,6 +839,11 @@ class Service(LeagueOps):
         return self.transaction(fn)
 
     def join_game(self, player_id: int, game_id: int) -> GameView:
+        """The player takes the free seat of open game `game_id`; the match begins.
+
+        Raises NotFound, IllegalAction (the match is over, they already sit in it), GameChanged
+        (someone else took the seat first).
+        """
         def fn(s: Session) -> GameView:
             g = game_row(s, game_id)
             me = self._player(s, player_id)
@@ -803,7 +861,10 @@ class Service(LeagueOps):
         return self.transaction(fn)
 
     def withdraw_game(self, player_id: int, game_id: int) -> None:
-        """Take back an open game the player began and nobody has joined."""
+        """Take back an open game the player began and nobody has joined.
+
+        Raises NotFound, IllegalAction (not theirs, or someone has joined).
+        """
 
         def fn(s: Session) -> None:
             g = game_row(s, game_id)
@@ -1006,7 +1067,11 @@ class Service(LeagueOps):
                 p.losses += 1
 
     def roll(self, player_id: int, game_id: int, version: int) -> GameView:
-        """Roll the dice (the opening roll too). The dice are committed before they are returned."""
+        """Roll the dice (the opening roll too).  The dice are committed before they are returned.
+
+        Raises NotFound, NotYourTurn, GameChanged (`version` is not the game's), IllegalAction
+        (the rules do not allow a roll now).
+        """
 
         def make(state: MatchState, color: Color) -> list[Event]:
             if state.phase is Phase.OPENING:
@@ -1026,7 +1091,10 @@ class Service(LeagueOps):
     def submit_turn(self, player_id: int, game_id: int, version: int, play: str, note: str | None = None) -> GameView:
         """A whole turn, as notation or a resulting Position ID; "" passes a turn with no legal play.
 
-        note: up to NOTE_LENGTH printable characters for the opponent, kept with the turn."""
+        note: up to NOTE_LENGTH printable characters for the opponent, kept with the turn.
+        Raises NotFound, NotYourTurn, GameChanged (`version` is not the game's), IllegalAction
+        (not a legal play of the roll, saying why; a malformed note).
+        """
         note = check_note(note)
 
         def make(state: MatchState, color: Color) -> list[Event]:
@@ -1039,26 +1107,45 @@ class Service(LeagueOps):
         return self._act(player_id, game_id, version, make, note=note)
 
     def double(self, player_id: int, game_id: int, version: int) -> GameView:
+        """Offer the cube.  Raises NotFound, NotYourTurn, GameChanged, IllegalAction (the rules do not
+        allow a double now: the Crawford game, a cube the opponent owns, ...).
+        """
         return self._act(player_id, game_id, version, lambda state, color: [rules.Double()])
 
     def take(self, player_id: int, game_id: int, version: int) -> GameView:
+        """Take the double offered.  Raises NotFound, NotYourTurn, GameChanged, IllegalAction (no
+        double is offered).
+        """
         return self._act(player_id, game_id, version, lambda state, color: [rules.Take()])
 
     def drop(self, player_id: int, game_id: int, version: int) -> GameView:
+        """Drop the double offered, losing the game at the cube's old value.  Raises NotFound,
+        NotYourTurn, GameChanged, IllegalAction (no double is offered).
+        """
         return self._act(player_id, game_id, version, lambda state, color: [rules.Drop()])
 
     def resign(self, player_id: int, game_id: int, version: int, win: Win = Win.SINGLE) -> GameView:
         # Either player may offer to resign while a turn is under way, not only the one on roll.
+        """Offer to resign, giving up `win` (a single game, a gammon or a backgammon); either player
+        may while a turn is under way.  Raises NotFound, NotYourTurn (not seated), GameChanged,
+        IllegalAction (the rules do not allow it now).
+        """
         return self._act(player_id, game_id, version, lambda state, color: [rules.Resign(color, Win(win))], anyone=True)
 
     def answer_resign(self, player_id: int, game_id: int, version: int, accept: bool) -> GameView:
+        """Accept (the match goes on with the points given) or reject the opponent's resignation.
+
+        Raises NotFound, NotYourTurn, GameChanged, IllegalAction (no resignation is offered).
+        """
         def make(state: MatchState, color: Color) -> list[Event]:
             return [rules.AcceptResign() if accept else rules.RejectResign()]
 
         return self._act(player_id, game_id, version, make)
 
     def last_turn(self, game_id: int, viewer_id: int | None = None) -> LastTurn | None:
-        """The last turn played by the viewer's opponent (or by anyone, for a watcher)."""
+        """The last turn played by the viewer's opponent (or by anyone, for a watcher); None before
+        any.  Raises NotFound.
+        """
 
         def fn(s: Session) -> LastTurn | None:
             g = game_row(s, game_id)
@@ -1108,7 +1195,10 @@ class Service(LeagueOps):
             mark.seq = seq
 
     def mark_read(self, player_id: int, game_id: int, upto: int) -> None:
-        """The player has seen the game's record up to (not including) event `upto`."""
+        """The player has seen the game's record up to (not including) event `upto`.
+
+        Raises NotFound.
+        """
 
         def fn(s: Session) -> None:
             g = game_row(s, game_id)
@@ -1118,7 +1208,10 @@ class Service(LeagueOps):
         self.transaction(fn)
 
     def game_log(self, game_id: int, viewer_id: int | None = None) -> GameLog:
-        """The whole record of a game, for news and review."""
+        """The whole record of a game, for news and review, with what `viewer_id` has read.
+
+        Raises NotFound.
+        """
 
         def fn(s: Session) -> GameLog:
             g = game_row(s, game_id)
@@ -1159,7 +1252,10 @@ class Service(LeagueOps):
         return self.transaction(fn, write=False)
 
     def unread(self, player_id: int) -> list[Unread]:
-        """The player's games with news: events someone else caused, or a seating not yet seen."""
+        """The player's games with news: events someone else caused, or a seating not yet seen.
+
+        Raises nothing of its own.
+        """
 
         def fn(s: Session) -> list[Unread]:
             seated = or_(Game.white_id == player_id, Game.black_id == player_id)
@@ -1191,12 +1287,16 @@ class Service(LeagueOps):
         return self.transaction(fn, write=False)
 
     def finished_games(self, player_id: int, limit: int = 100) -> list[GameSummary]:
-        """The player's finished matches, most recent first."""
+        """The player's finished matches, most recent first (at most `limit`).  Raises nothing of
+        its own.
+        """
         seated = or_(Game.white_id == player_id, Game.black_id == player_id)
         return self.transaction(lambda s: game_summaries(s, Game.status.in_(OVER), seated, limit=limit), write=False)
 
     def forfeit_stale(self, days: float) -> list[int]:
-        """Forfeit games whose player to act has not acted for `days`; returns their ids."""
+        """Forfeit games whose player to act has not acted for `days` (they lose the match, rated);
+        their ids.  Raises nothing of its own: a game that moved meanwhile is left alone.
+        """
 
         def fn(s: Session) -> list[int]:
             cutoff = self.clock() - timedelta(days=days)
@@ -1219,7 +1319,9 @@ class Service(LeagueOps):
     # ---------------------------------------------------------------- rankings
 
     def rankings(self, limit: int = 20, include_unrated: bool = False) -> list[RankRow]:
-        """The top `limit` players by rating; players who have finished no match only with include_unrated."""
+        """The top `limit` players by rating; players who have finished no match only with
+        include_unrated.  Raises nothing of its own.
+        """
 
         def fn(s: Session) -> list[RankRow]:
             query = select(Player).order_by(Player.rating.desc(), Player.id).limit(limit)
@@ -1243,6 +1345,9 @@ class Service(LeagueOps):
         return self.transaction(fn, write=False)
 
     def player_page(self, handle: str) -> PlayerPage:
+        """A player's page: their counts and rating history.  Raises NotFound (no player called
+        `handle`).
+        """
         def fn(s: Session) -> PlayerPage:
             p = player_by_handle(s, handle)
             if p is None:

@@ -39,7 +39,10 @@ class LeagueOps:
     # ------------------------------------------------------------ member BBSes
 
     def admit_bbs(self, tag: str) -> None:
-        """A caller arrives from member BBS `tag`: BBSSuspended if the sysop suspended it."""
+        """A caller arrives from member BBS `tag` (remembered on its first call).
+
+        Raises BBSSuspended when the sysop suspended that BBS.
+        """
         tag = tag.upper()
 
         def fn(s: Session) -> None:
@@ -60,7 +63,10 @@ class LeagueOps:
     def presence_set(
         self, key: str, process: str, player_id: int, board: str, activity: str, game_id: int | None = None
     ) -> None:
-        """Say what the caller `key` is doing now (one row per connected caller)."""
+        """Say what the caller `key` is doing now (one row per connected caller).
+
+        Raises ValueError for an activity not in ACTIVITIES.
+        """
         if activity not in ACTIVITIES:
             raise ValueError(f"activity is one of {ACTIVITIES}")
 
@@ -86,10 +92,13 @@ class LeagueOps:
         self.transaction(fn)
 
     def presence_drop(self, key: str) -> None:
+        """The caller `key` has gone: forget their row.  Raises nothing of its own."""
         self.transaction(lambda s: s.execute(delete(Presence).where(Presence.key == key)) and None)
 
     def presence_beat(self, process: str, ttl: float) -> None:
-        """Refresh every row of `process`, and remove rows nobody refreshed for `ttl` seconds."""
+        """Refresh every row of `process`, and remove rows nobody refreshed for `ttl` seconds.
+
+        Raises nothing of its own."""
 
         def fn(s: Session) -> None:
             now = self.clock()
@@ -99,7 +108,9 @@ class LeagueOps:
         self.transaction(fn)
 
     def who_online(self, ttl: float) -> list[OnlineRow]:
-        """Every caller connected now, by name; rows older than `ttl` seconds are callers gone."""
+        """Every caller connected now, by name; rows older than `ttl` seconds are callers gone.
+
+        Raises nothing of its own."""
 
         def fn(s: Session) -> list[OnlineRow]:
             cutoff = self.clock() - timedelta(seconds=ttl)
@@ -119,7 +130,8 @@ class LeagueOps:
     # ------------------------------------------------------------ notes
 
     def opponent_note(self, game_id: int, viewer_id: int) -> TurnNote | None:
-        """The note the viewer's opponent left with their last turn, unless the viewer turned notes off."""
+        """The note the viewer's opponent left with their last turn, unless the viewer turned notes
+        off.  Raises nothing of its own (None for an unknown game or player)."""
 
         def fn(s: Session) -> TurnNote | None:
             viewer = s.get(Player, viewer_id)
