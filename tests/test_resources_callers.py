@@ -19,7 +19,7 @@ from serverproc import ServerProcess
 
 from bgdoor.rules.game import Color
 from bgdoor.service import Service
-from bgdoor.transport import telnet
+from bgdoor.transport import link, rlogin, telnet
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -142,18 +142,19 @@ class _StuckWriter:
         transport.close()
 
 
-async def test_a_stalled_write_and_an_unflushed_close_end_in_an_abort(monkeypatch):
+@pytest.mark.parametrize("kind", [telnet.TelnetLink, rlogin.StreamLink])
+async def test_a_stalled_write_and_an_unflushed_close_end_in_an_abort(monkeypatch, kind):
     writer = _StuckWriter()
     transport = writer.transport
-    link = telnet.TelnetLink(reader=None, writer=writer, stall_timeout=0.2)
+    line = kind(None, writer, 0.2)
     start = time.monotonic()
-    await link.drain()  # returns, having cut the line
+    await line.drain()  # returns, having cut the line
     assert transport.aborted and time.monotonic() - start < 5
 
-    monkeypatch.setattr(telnet, "CLOSE_GRACE", 0.2)
+    monkeypatch.setattr(link, "CLOSE_GRACE", 0.2)
     writer = _StuckWriter()
     transport = writer.transport
-    telnet.TelnetLink(reader=None, writer=writer).close()
+    kind(None, writer, 600.0).close()
     assert not transport.aborted
     await asyncio.sleep(0.5)
     assert transport.aborted  # the socket does not stay open waiting for a reader who never reads

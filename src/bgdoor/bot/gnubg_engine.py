@@ -266,15 +266,8 @@ class _Worker:
         return {"nd": nd, "dt": dt, "dp": dp}
 
     def _cube(
-        self,
-        board: Any,
-        value: int,
-        owner: int,
-        length: int,
-        score: tuple[int, int],
-        crawford: bool,
-        plies: int,
-        depth: int,
+        self, board: Any, value: int, owner: int, length: int, score: tuple[int, int], crawford: bool, plies: int,
+        depth: int
     ) -> tuple[float, float, float]:
         """No double, double/take, double/pass for the side on roll, averaged over its 36 rolls.
 

@@ -202,6 +202,18 @@ _SUMMARY_QUERY = (
 )
 
 
+def normal_handle(handle: object) -> str:
+    """`handle` as a player's handle is kept (spaces tidied); raises BadHandle, saying why, when
+    it is not text or breaks the rules of form."""
+    if not isinstance(handle, str):
+        raise BadHandle("a handle is text")
+    handle = handles.normal(handle)
+    problem = handles.form_problem(handle)
+    if problem:
+        raise BadHandle(problem)
+    return handle
+
+
 def player_by_handle(s: Session, handle: str) -> Player | None:
     """The player whose handle is `handle` without regard to case, or None."""
     if not isinstance(handle, str):
@@ -467,12 +479,7 @@ class Service(LeagueOps):
         Raises BadHandle (not a usable handle), BadPassword, or HandleTaken (taken, or looks
         like one that is), each saying why.
         """
-        if not isinstance(handle, str):
-            raise BadHandle("a handle is text")
-        handle = handles.normal(handle)
-        problem = handles.form_problem(handle)
-        if problem:
-            raise BadHandle(problem)
+        handle = normal_handle(handle)
         problem = passwords.password_problem(password)
         if problem:
             raise BadPassword(problem)

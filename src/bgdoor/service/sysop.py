@@ -39,7 +39,16 @@ from bgdoor.rules.game import Color
 from bgdoor.rules.matchid import match_id
 from bgdoor.rules.rating import START_RATING
 from bgdoor.service import passwords
-from bgdoor.service.core import ACTIVE, OPEN, Service, game_row, game_summaries, handle_refusal, player_by_handle
+from bgdoor.service.core import (
+    ACTIVE,
+    OPEN,
+    Service,
+    game_row,
+    game_summaries,
+    handle_refusal,
+    normal_handle,
+    player_by_handle,
+)
 from bgdoor.service.types import BadHandle, BadPassword, GameSummary, IllegalAction, NotFound
 from bgdoor.store import db, handles
 from bgdoor.store.models import Game, GameEvent, Player, RatingEntry, ReadMark
@@ -324,12 +333,7 @@ class Sysop:
         """Give a player another handle, under the rule a new player's handle follows."""
         if isinstance(new, str) and new.casefold() == DELETED_NAME:
             raise BadHandle(f"{DELETED_NAME} is the name deleted players are kept under")
-        if not isinstance(new, str):
-            raise BadHandle("a handle is text")
-        new = handles.normal(new)
-        problem = handles.form_problem(new)
-        if problem:
-            raise BadHandle(problem)
+        new = normal_handle(new)
         renamed: list[tuple[int, str]] = []
 
         def fn(s: Session) -> list[str]:

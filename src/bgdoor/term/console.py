@@ -15,22 +15,10 @@ import time
 from collections.abc import Mapping
 from typing import Protocol, overload
 
+from bgdoor.term import screen as colours
 from bgdoor.term.charset import Charset, glyphs
 from bgdoor.term.keys import DA_REQUEST, Key, KeyDecoder, is_cterm_reply
-from bgdoor.term.screen import (
-    BLUE,
-    COLS,
-    CYAN,
-    GREEN,
-    HIDE_CURSOR,
-    ROWS,
-    SHOW_CURSOR,
-    WHITE,
-    YELLOW,
-    Attr,
-    Canvas,
-    Screen,
-)
+from bgdoor.term.screen import COLS, HIDE_CURSOR, ROWS, SHOW_CURSOR, Attr, Canvas, Screen
 from bgdoor.term.sound import sound_bytes
 from bgdoor.term.wrap import wrap
 
@@ -49,14 +37,14 @@ WAKE = Key("wake")
 
 # The named styles text is put in, until a screen layer maps them to a theme of its own.
 PLAIN_STYLES: Mapping[str, Attr] = {
-    "normal": Attr(WHITE),
-    "title": Attr(WHITE, BLUE, True),
-    "hot": Attr(YELLOW, None, True),
-    "dim": Attr(CYAN),
-    "error": Attr(GREEN, None, True),
-    "prompt": Attr(YELLOW, None, True),
-    "input": Attr(YELLOW, None, True),
-    "frame": Attr(YELLOW),
+    "normal": Attr(colours.WHITE),
+    "title": Attr(colours.WHITE, colours.BLUE, True),
+    "hot": Attr(colours.YELLOW, None, True),
+    "dim": Attr(colours.CYAN),
+    "error": Attr(colours.GREEN, None, True),
+    "prompt": Attr(colours.YELLOW, None, True),
+    "input": Attr(colours.YELLOW, None, True),
+    "frame": Attr(colours.YELLOW),
 }
 
 

@@ -23,7 +23,8 @@ from typing import Protocol
 from bgdoor.config import Config, MemberBBS, printable_problem
 from bgdoor.service import PlayerInfo, ServiceError
 from bgdoor.term.charset import Charset
-from bgdoor.transport.telnet import SHUTDOWN_NOTICE, charset_for
+from bgdoor.transport.link import CallerServer, WriterLink
+from bgdoor.transport.telnet import charset_for
 from bgdoor.ui.console import Console
 from bgdoor.ui.runtime import Runtime
 from bgdoor.ui.session import Session
@@ -33,7 +34,6 @@ log = logging.getLogger("bgdoor.rlogin")
 MAX_HANDSHAKE = 1024
 HANDSHAKE_TIMEOUT = 10.0
 MAX_ALIAS = 40  # longer than any BBS's alias field; the identity keeps it exactly
-CLOSE_GRACE = 10.0
 _TAGGED = re.compile(r"\[([^\]]*)\](.*)", re.DOTALL)
 _SIZE = re.compile(r"(\d{2,3})x(\d{2,3})$")
 
@@ -144,15 +144,14 @@ class _OwnLines:
         self.per_address: Counter[str] = Counter()
 
 
-class StreamLink:
+class StreamLink(WriterLink):
     """An RLogin connection: bytes both ways, nothing in band to interpret."""
 
     def __init__(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, stall_timeout: float, pending: bytes = b""
     ) -> None:
+        super().__init__(writer, stall_timeout)
         self.reader = reader
-        self.writer = writer
-        self.stall_timeout = stall_timeout
         self.pending = pending
 
     async def read(self) -> bytes:
@@ -163,27 +162,6 @@ class StreamLink:
             return await self.reader.read(1024)
         except (ConnectionError, OSError):
             return b""
-
-    def write(self, data: bytes) -> None:
-        if not self.writer.is_closing():
-            self.writer.write(data)
-
-    async def drain(self) -> None:
-        try:
-            await asyncio.wait_for(self.writer.drain(), timeout=self.stall_timeout)
-        except TimeoutError:
-            log.info("dropping a caller who has read nothing for %.0f s", self.stall_timeout)
-            self.writer.transport.abort()
-        except (ConnectionError, OSError):
-            pass
-
-    def close(self) -> None:
-        transport = self.writer.transport
-        if transport.is_closing():
-            return
-        self.writer.close()
-        # A caller who reads nothing would keep the socket open for good waiting for the last bytes.
-        asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
 
 
 async def read_handshake(reader: asyncio.StreamReader, timeout: float = HANDSHAKE_TIMEOUT) -> Handshake:
@@ -213,17 +191,13 @@ async def read_handshake(reader: asyncio.StreamReader, timeout: float = HANDSHAK
             return found
 
 
-class RLoginServer:
+class RLoginServer(CallerServer):
     def __init__(
         self, runtime: Runtime, lines: CallerLines | None = None, handshake_timeout: float = HANDSHAKE_TIMEOUT
     ) -> None:
-        self.runtime = runtime
-        self.config = runtime.config
+        super().__init__(runtime)
         self.lines: CallerLines = lines if lines is not None else _OwnLines()
         self.handshake_timeout = handshake_timeout
-        self.server: asyncio.Server | None = None
-        self.sessions: set[asyncio.Task[None]] = set()
-        self.consoles: set[Console] = set()
 
     async def start(self, host: str | None = None, port: int | None = None) -> asyncio.Server:
         host = host if host is not None else self.config.rlogin_host
@@ -235,20 +209,8 @@ class RLoginServer:
             log.info("rlogin listening on %s", sock.getsockname()[:2])
         return self.server
 
-    @property
-    def port(self) -> int:
-        assert self.server is not None
-        return int(self.server.sockets[0].getsockname()[1])
-
     async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        if task is not None:
-            self.sessions.add(task)
-        try:
-            await self._serve(reader, writer)
-        finally:
-            if task is not None:
-                self.sessions.discard(task)
+        await self.tracked(self._serve(reader, writer))
 
     async def _refuse(self, link: StreamLink, addr: str, refusal: Refused) -> None:
         log.warning("rlogin refused %s: %s", addr, refusal.reason)
@@ -333,30 +295,6 @@ class RLoginServer:
             raise Refused(_sentence(str(exc)), f"{entry.bbs.tag}: {exc}") from None
         return info
 
-    async def shutdown(self, notice: str = SHUTDOWN_NOTICE, grace: float = 5.0) -> None:
-        """SIGTERM or SIGINT: take no more calls, tell every caller why, and end their sessions."""
-        if self.server is not None:
-            self.server.close()
-        consoles = list(self.consoles)
-        for console in consoles:
-            console.message_line(notice)
-            console.bell("error")
-        await asyncio.gather(*(asyncio.wait_for(c.show(), timeout=2.0) for c in consoles), return_exceptions=True)
-        sessions = list(self.sessions)
-        for task in sessions:
-            task.cancel()
-        if sessions:
-            await asyncio.wait(sessions, timeout=grace)
-        if self.server is not None:
-            await self.server.wait_closed()
-
-    async def close(self) -> None:
-        if self.server is not None:
-            self.server.close()
-        for task in list(self.sessions):
-            task.cancel()
-        if self.server is not None:
-            await self.server.wait_closed()
 
 
 def _sentence(text: str) -> str:

@@ -15,6 +15,7 @@ import telnetlib3
 from bgdoor.term.charset import Charset
 from bgdoor.term.console import Link
 from bgdoor.transport import telnet_internals as internals
+from bgdoor.transport.link import CallerServer, WriterLink
 from bgdoor.transport.memory import Trimmer
 from bgdoor.ui.console import Console
 from bgdoor.ui.runtime import Runtime
@@ -153,15 +154,12 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
 
 
 GC_THRESHOLDS = (10_000, 10, 10)
-CLOSE_GRACE = 10.0  # seconds a closed line may take to send its last screen before it is cut
 
 
-class TelnetLink(Link):
+class TelnetLink(WriterLink, Link):
     def __init__(self, reader: Any, writer: Any, stall_timeout: float = 600.0) -> None:
+        super().__init__(writer, stall_timeout)
         self.reader = reader
-        self.writer = writer
-        # A caller whose terminal takes nothing for this long is as gone as a silent one.
-        self.stall_timeout = stall_timeout
 
     async def read(self) -> bytes:
         try:
@@ -169,40 +167,6 @@ class TelnetLink(Link):
         except (ConnectionError, asyncio.IncompleteReadError):
             return b""
         return bytes(data) if data else b""
-
-    @property
-    def gone(self) -> bool:
-        """The line is closed (by the caller, or by us); what it sent before is of no more use."""
-        return bool(self.writer.is_closing())
-
-    def write(self, data: bytes) -> None:
-        if not self.writer.is_closing():
-            self.writer.write(data)
-
-    async def drain(self) -> None:
-        try:
-            await asyncio.wait_for(self.writer.drain(), timeout=self.stall_timeout)
-        except TimeoutError:
-            log.info("dropping a caller who has read nothing for %.0f s", self.stall_timeout)
-            self.abort()
-        except ConnectionError:
-            pass
-
-    def abort(self) -> None:
-        transport = self.writer.transport
-        if transport is not None:
-            transport.abort()
-
-    def close(self) -> None:
-        transport = self.writer.transport  # close() forgets it
-        try:
-            self.writer.close()
-        except Exception:  # noqa: BLE001 - already gone
-            pass
-        if transport is not None and not internals.connection_lost(transport):
-            # close() waits for the last bytes to go; from a caller who reads nothing they never
-            # go, and the socket would stay open for good.
-            asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
 
 
 def _size(writer: Any, name: str) -> int:
@@ -213,19 +177,12 @@ def _size(writer: Any, name: str) -> int:
         return 0
 
 
-SHUTDOWN_NOTICE = "The server is going down now. Your games are saved; please call again later."
-
-
-class TelnetDoorServer:
+class TelnetDoorServer(CallerServer):
     def __init__(self, runtime: Runtime) -> None:
-        self.runtime = runtime
-        self.config = runtime.config
+        super().__init__(runtime)
         self.active = 0
         self.per_address: Counter[str] = Counter()
         self.trimmer = Trimmer()
-        self.server: asyncio.Server | None = None
-        self.sessions: set[asyncio.Task[Any]] = set()
-        self.consoles: set[Console] = set()
 
     async def start(self, host: str | None = None, port: int | None = None) -> asyncio.Server:
         host = host if host is not None else self.config.host
@@ -256,20 +213,8 @@ class TelnetDoorServer:
             log.info("listening on %s", sock.getsockname()[:2])
         return self.server
 
-    @property
-    def port(self) -> int:
-        assert self.server is not None
-        return int(self.server.sockets[0].getsockname()[1])
-
     async def shell(self, reader: Any, writer: Any) -> None:
-        task = asyncio.current_task()
-        if task is not None:
-            self.sessions.add(task)
-        try:
-            await self._serve(reader, writer)
-        finally:
-            if task is not None:
-                self.sessions.discard(task)
+        await self.tracked(self._serve(reader, writer))
 
     async def _serve(self, reader: Any, writer: Any) -> None:
         peer = writer.get_extra_info("peername") or ("-", 0)
@@ -331,27 +276,6 @@ class TelnetDoorServer:
             log.info("hanging up on %s: not logged in after %.0f s", addr, self.config.login_timeout)
             link.write(b"\r\n\r\nTime to log in is up. Goodbye.\r\n")
             link.close()
-
-    async def shutdown(self, notice: str = SHUTDOWN_NOTICE, grace: float = 5.0) -> None:
-        """SIGTERM or SIGINT: take no more calls, tell every caller why they are cut off, end
-        their sessions, and let the writes already under way finish before the process ends."""
-        if self.server is not None:
-            self.server.close()
-        consoles = list(self.consoles)
-        for console in consoles:
-            console.message_line(notice)
-            console.bell("error")
-        await asyncio.gather(*(asyncio.wait_for(c.show(), timeout=2.0) for c in consoles), return_exceptions=True)
-        log.info("told %d callers the server is going down", len(consoles))
-        sessions = list(self.sessions)
-        for task in sessions:
-            task.cancel()
-        if sessions:
-            # Each session's own way out: colours reset, cursor shown, line closed.
-            await asyncio.wait(sessions, timeout=grace)
-        await asyncio.get_running_loop().run_in_executor(None, self.runtime.service.finish_writes)
-        if self.server is not None:
-            await self.server.wait_closed()
 
     async def close(self) -> None:
         self.trimmer.cancel()
