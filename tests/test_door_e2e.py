@@ -201,7 +201,7 @@ async def test_two_door_nodes_and_a_telnet_watcher_share_one_game(tmp_path: Path
             ann.send("W")
             await wait(ann, "Opponent")
             ann.send("O")
-            await wait(ann, "roll for who starts")
+            await wait(ann, "W)ithdraw")
             await wait(ben, "Your choice")
             ben.send("V")
             await wait(ben, "needs a player")
@@ -214,7 +214,7 @@ async def test_two_door_nodes_and_a_telnet_watcher_share_one_game(tmp_path: Path
             carol.send("V")
             await carol.wait_for("Game:")
             carol.send("1\r")
-            await carol.wait_for("Watching")
+            await carol.wait_for("Watching this game")
             ben.send("P")  # the opening roll, made on node 2
             deadline = time.monotonic() + 10
             while db.game(1).state.phase is not Phase.MOVE:

@@ -101,7 +101,8 @@ def test_a_move_in_one_door_process_shows_in_the_other_within_500_ms(tmp_path: P
                 else:
                     mover.send("\r")
                 start = time.monotonic()
-                shown = pump_until(both, other, "Your turn: P)lay rolls the dice")
+                # ... and then the play: "Ann rolled 6-4 and played 24/18 13/9."
+                shown = pump_until(both, other, f"{names[st.actor]} rolled {st.dice[0]}-{st.dice[1]} and")
                 seen.append(("move", shown - start))
             else:
                 pytest.fail(f"unexpected phase {st.phase}")

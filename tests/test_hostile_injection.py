@@ -62,7 +62,7 @@ async def register_and_begin(port: int, term: str, handle: bytes) -> bool:
         c.send("W")
         await c.wait_for("Opponent")
         c.send("O")
-        await c.wait_for("roll for who starts")
+        await c.wait_for("W)ithdraw")
         return True
     finally:
         c.close()
@@ -97,7 +97,7 @@ async def test_hostile_handles_reach_no_screen_as_controls(tmp_path):
         door.send("W")
         door.wait_for("Opponent")
         door.send("O")
-        door.wait_for("roll for who starts")
+        door.wait_for("W)ithdraw")
         problem = screen_bytes_problem(bytes(door.view.raw), "cp437", allow_bell=True)
         assert problem is None, f"the door's own screen: {problem}"
         door.close()

@@ -73,9 +73,12 @@ def test_resignation_answer_and_match_result_with_ratings(svc):
     view = svc.resign(ann, view.id, view.version, Win.GAMMON)
     view = svc.answer_resign(bob, view.id, view.version, True)
     news = narrate(svc.game_log(view.id, ann), 0, ann)
-    assert news[-3].text == "bob accepts the resignation."
-    assert news[-2].text == "bob wins a gammon by resignation, 2 points. Score: ann 0, bob 2." and news[-2].result
-    assert news[-1].text == "bob wins the match, 2-0. Ratings: bob 1510.0 (+10.0), ann 1490.0 (-10.0)"
+    assert news[-2].text == "bob accepts the resignation."
+    assert news[-1].text == (
+        "bob wins a gammon by resignation, 2 points, and the match 2-0. "
+        "Ratings: bob 1510.0 (+10.0), ann 1490.0 (-10.0)"
+    )
+    assert news[-1].result
     assert [g.id for g in svc.finished_games(ann)] == [view.id]
 
 

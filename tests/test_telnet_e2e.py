@@ -93,7 +93,7 @@ async def begin_and_join(port: int, a_charset: str = "utf8", b_charset: str = "c
     alice.send("W")
     await alice.wait_for("Opponent")
     alice.send("O")
-    await alice.wait_for("roll for who starts")
+    await alice.wait_for("W)ithdraw")
     bob = await call(port, term="ansi" if b_charset == "cp437" else "xterm", charset=b_charset)
     await login(bob, "bob", "bob-pw", new=True)
     bob.send("V")
@@ -212,8 +212,8 @@ async def test_watcher_sees_turns_live_and_ascii_board(tmp_path):
         carol.send("V")
         await carol.wait_for("Game:")
         carol.send("1\r")
-        await carol.wait_for("Watching")
-        assert "\x1b" not in bytes(carol.received[-2000:]).decode("latin-1").split("Watching")[-1]
+        await carol.wait_for("Watching this game")
+        assert "\x1b" not in bytes(carol.received[-2000:]).decode("latin-1").split("Q)uit")[-1]
         alice.send("P")
         await alice.wait_for("Your turn 3-1")
         alice.send("M")
@@ -269,11 +269,11 @@ async def test_whole_game_to_the_end_and_rankings(tmp_path):
         assert turns > 20 and bear_offs > 0
         winner = view.state.winner
         assert winner is not None
-        await players[winner].caller.wait_for("Match over")
+        await players[winner].caller.wait_for("and the match")
         await players[winner].caller.wait_for("Ratings:")
         assert "(+" in players[winner].caller.text and "(-" in players[winner].caller.text
         loser = players[winner.other].caller
-        await loser.wait_for("Match over")
+        await loser.wait_for("and the match")
         loser.send("Q")
         await loser.wait_for("Your choice")
         loser.send("R")

@@ -257,6 +257,7 @@ class BoardView:
     dice: tuple[int, int] | None = None
     dice_left: tuple[int, ...] | None = None  # dice still to play; None: all
     turn: Colour | None = None  # whose turn it is; None: the side on roll
+    status: str | None = None  # said instead of 'Your turn' / 'X to play' (an open seat, a replay, the end)
     cursor: Loc | None = None
     sources: frozenset[Loc] = field(default_factory=frozenset)
     destinations: frozenset[Loc] = field(default_factory=frozenset)
@@ -620,7 +621,9 @@ class _Painter:
                 c.put(row, col - 2, g.turn, t.heading)  # column 56, clear of a mirrored cube
         # Whose turn, then the cube, wrapped between words in the panel's columns (rows 7-13 are
         # free between the two players' blocks).
-        if turn == v.viewer and not v.spectator:
+        if v.status is not None:
+            line = v.status
+        elif turn == v.viewer and not v.spectator:
             line = "Your turn"
         else:
             line = f"{v.name_of(turn)} to play"

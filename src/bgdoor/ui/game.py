@@ -1,4 +1,4 @@
-"""The game screen: the board, the keypad cursor, and the seed's game commands."""
+"""The game screen: the board, the keypad cursor, the news, and the keys of ui.keys."""
 
 from __future__ import annotations
 
@@ -11,18 +11,31 @@ from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.rules.moves import legal_plays
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
-from bgdoor.rules.rating import START_RATING
 from bgdoor.rules.turn import Turn
-from bgdoor.service import GameChanged, GameView, PlayerInfo, ServiceError, StorageError, TurnNote
-from bgdoor.ui.board import MOVE_HELP, Loc
+from bgdoor.service import (
+    GameChanged,
+    GameLog,
+    GameView,
+    LastTurn,
+    NotFound,
+    PlayerInfo,
+    ServiceError,
+    StorageError,
+    TurnNote,
+)
+from bgdoor.term.wrap import wrap
+from bgdoor.ui import keys as keytable
+from bgdoor.ui.board import HELP_ROW, Loc
 from bgdoor.ui.console import Console, Key
+from bgdoor.ui.keys import State
+from bgdoor.ui.news import WIN_WORDS, NewsLine, narrate, points
+from bgdoor.ui.review import help_page, review_match, step_key
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
     from bgdoor.ui.runtime import Runtime
 
-NOTE_LENGTH = 140
-WIN_WORDS = {Win.SINGLE: "a single game", Win.GAMMON: "a gammon", Win.BACKGAMMON: "a backgammon"}
+PRESS_A_KEY = "(Press a key.)"
 
 
 def _loc_to_point(loc: Loc) -> int:
@@ -44,6 +57,10 @@ class Caller(Protocol):
     def presence(self, activity: str, game_id: int | None = None) -> None: ...
 
 
+NOTE_LENGTH = 140
+REPLAY_PACE = 0.8  # seconds between the moves of a replay when no key is pressed
+
+
 class GameScreen:
     def __init__(self, session: Caller, game_id: int) -> None:
         self.s = session
@@ -52,13 +69,18 @@ class GameScreen:
         self.rt = session.rt
         self.game_id = game_id
         self.view: GameView | None = None
+        self.last: LastTurn | None = None
+        self.events = 0  # how many events the game's record had when last read
+        self.read = 0  # the events before this are told (-1: the seating is not yet told)
         self.turn: Turn | None = None
         self.cursor: Loc = 13
         self.hand: int | None = None  # source point of the checker in hand (mover's numbering)
         self.message = ""
-        self.ratings = ""  # shown once the match is over
+        self.held = False  # a result is showing: it stays until a key
+        self.result = ""  # the result held
         self.pending_note: str | None = None  # goes to the opponent with the turn being played
         self.their_note: TurnNote | None = None  # the opponent's note with their last turn
+        self.gone = False  # the game was withdrawn
 
     @property
     def me(self) -> Color | None:
@@ -72,11 +94,13 @@ class GameScreen:
     # ------------------------------------------------------------ loop
 
     async def run(self) -> None:
-        await self.reload()
-        self.s.presence("playing" if self.me is not None else "watching", self.game_id)
+        # Watching first: a change while the game is read still wakes the screen.
         self.rt.watch(self.game_id, self.con.wake)
         try:
-            while True:
+            await self.reload()
+            self.s.presence("playing" if self.me is not None else "watching", self.game_id)
+            await self.welcome()
+            while not self.gone:
                 self.draw()
                 await self.con.show()
                 event = await self.next_event()
@@ -90,35 +114,88 @@ class GameScreen:
 
     async def reload(self) -> None:
         self.view = await self.svc.game(self.game_id, self.pid)
+        self.last = await self.svc.last_turn(self.game_id, self.pid)
         self.sync_turn()
-        await self.note_match_end()
         if self.me is not None:
             try:
                 self.their_note = await self.svc.opponent_note(self.game_id, self.pid)
             except StorageError:
                 pass  # the note shows at the next look
 
-    async def note_match_end(self) -> None:
-        if self.view is not None and self.view.state.over and not self.ratings:
-            self.ratings = await self.rating_changes()
+    async def welcome(self) -> None:
+        """Coming back: what happened since this player last looked, a page of it if it is long."""
+        log: GameLog = await self.svc.game_log(self.game_id, self.pid)
+        self.read = log.read_upto
+        lines = narrate(log, self.read, self.pid)
+        await self.mark(log)
+        if len(lines) > 2:
+            await self.news_page(lines)
+            lines = lines[-1:]
+        self.tell(lines)
+        if self.me is None and not self.message:
+            self.message = "Watching this game."
 
-    async def rating_changes(self) -> str:
-        """'alice 1510.3 (+10.3)  bob 1489.7 (-10.3)': each player's rating after the match, and its change."""
+    async def mark(self, log: GameLog) -> None:
+        """Remember, here and in the database, that the record so far has been told."""
+        self.events = len(log.events)
+        seated = log.game.white_id is not None and log.game.black_id is not None
+        if self.me is None or not seated:
+            return  # an open seat: who joins is still to be told
+        self.read = self.events
+        try:
+            await self.svc.mark_read(self.pid, self.game_id, self.events)
+        except StorageError:
+            pass  # told again next time; nothing is lost
+
+    async def catch_up(self, mine: bool = False) -> list[NewsLine]:
+        """The news since the last look; with `mine`, the player's own doings too (their results)."""
+        log = await self.svc.game_log(self.game_id, self.pid)
+        lines = narrate(log, self.read, self.pid, everything=mine)
+        await self.mark(log)
+        return lines
+
+    def tell(self, lines: list[NewsLine], own: str = "") -> None:
+        """Put news on the message lines; a result holds them until a key."""
+        results = [n.text for n in lines if n.result]
+        if results:
+            # The result says it all (the play that won is in the news and under V).
+            self.held = True
+            self.result = " ".join(results)
+            self.message = self.result
+        elif self.held:
+            # What follows a held result (the next game's opening roll): the latest of it, after it.
+            latest = [n.text for n in lines][-1:] or [own]
+            self.message = " ".join([self.result, *latest])
+        else:
+            texts = ([own] if own else []) + [n.text for n in lines]
+            if not texts:
+                return
+            self.message = " ".join(texts[-2:])
+        if self.me is not None and self.view is not None and self.view.state.actor is self.me and not own:
+            self.con.bell("your_turn")
+
+    async def news_page(self, lines: list[NewsLine]) -> None:
+        assert self.view is not None
+        self.con.clear()
         v = self.view
-        assert v is not None
-        parts = []
-        for color in (Color.WHITE, Color.BLACK):
-            try:
-                page = await self.svc.player_page(v.name(color))
-            except ServiceError:
-                continue
-            history = page.rating_history
-            if history:
-                before = history[-2][1] if len(history) >= 2 else START_RATING
-                parts.append(f"{page.player.handle} {page.player.rating:.1f} ({history[-1][1] - before:+.1f})")
-            else:
-                parts.append(f"{page.player.handle} {page.player.rating:.1f}")
-        return "Ratings: " + "  ".join(parts) if parts else ""
+        title = f"Game #{v.id}: {v.name(Color.WHITE)} against {v.name(Color.BLACK)}. Since you last looked:"
+        self.con.put_wrapped(1, 2, title, "title")
+        row = 3
+        bottom = self.con.height - 2
+        shown: list[str] = []
+        for n in reversed(lines):  # the latest, as many as fit
+            need = len(wrap(n.text, self.con.width - 4))
+            if row + sum(len(wrap(t, self.con.width - 4)) for t in shown) + need > bottom:
+                break
+            shown.insert(0, n.text)
+        if len(shown) < len(lines):
+            self.con.put(row, 2, f"({len(lines) - len(shown)} earlier, in R)eview)", "dim")
+            row += 1
+        for text in shown:
+            row += self.con.put_wrapped(row, 2, "- " + text, right=self.con.width - 1)
+        self.con.put_wrapped(bottom + 1, 2, "Press a key for the board; V replays the last turn there.", "dim")
+        await self.con.show()
+        await self.con.key(idle=True)
 
     def sync_turn(self) -> None:
         """Start a move-by-move turn when the dice are ours to play; keep one in progress."""
@@ -153,64 +230,303 @@ class GameScreen:
 
     async def on_change(self) -> None:
         old = self.view
-        await self.reload()
+        try:
+            await self.reload()
+        except NotFound:
+            self.gone = True  # withdrawn (or deleted by the sysop) while on screen
+            return
         assert self.view is not None
         if old is not None and self.view.version != old.version:
-            if self.me is not None and self.view.state.actor is self.me:
-                self.con.bell("your_turn")
-            self.message = self.describe_news(old)
+            self.tell(await self.catch_up())
 
-    def describe_news(self, old: GameView) -> str:
+    # ------------------------------------------------------------ state and keys
+
+    def state(self) -> State:
         v = self.view
         assert v is not None
         st = v.state
-        if st.phase is Phase.DOUBLED and st.actor is self.me:
-            return f"{v.name(st.turn)} doubles to {st.cube * 2}. T)ake or D)rop?" if st.turn else ""
-        if st.phase is Phase.RESIGNED and st.actor is self.me and st.resign_by:
-            if not st.resign_win:
-                return ""
-            return f"{v.name(st.resign_by)} resigns, offering {WIN_WORDS[st.resign_win]}. A)ccept or J)reject?"
-        if len(st.results) > len(old.state.results) or st.over:
-            return self.result_text()
-        if st.phase is Phase.MOVE and st.dice:
-            return f"{v.name(st.turn)} rolled {st.dice[0]}-{st.dice[1]}." if st.turn else ""
-        return "Your turn: P)lay rolls the dice." if v.my_turn else "The game has moved on."
-
-    def result_text(self) -> str:
-        v = self.view
-        assert v is not None
-        st = v.state
-        if not st.results:
-            return ""
-        r = st.results[-1]
-        text = f"{v.name(r.winner)} wins {WIN_WORDS[r.win]}: {r.points} point{'s' if r.points > 1 else ''}."
-        if r.how == "drop":
-            points = f"{r.points} point{'s' if r.points > 1 else ''}"
-            text = f"{v.name(r.winner.other)} dropped: {v.name(r.winner)} wins {points}."
-        elif r.how == "forfeit":
-            text = f"{v.name(r.winner.other)} forfeited the match."
         if st.over:
-            text += f" Match over, {st.score[0]}-{st.score[1]}."
-        else:
-            text += f" Score {st.score[0]}-{st.score[1]}."
-        return text
+            return State.OVER
+        if self.me is None:
+            return State.SPECTATING
+        if v.status == "open":
+            return State.OPEN_SEAT
+        if st.phase is Phase.OPENING:
+            return State.OPENING
+        if st.phase is Phase.DOUBLED:
+            return State.DOUBLE_TO_ME if st.actor is self.me else State.DOUBLE_BY_ME
+        if st.phase is Phase.RESIGNED:
+            return State.RESIGN_TO_ME if st.actor is self.me else State.RESIGN_BY_ME
+        if st.actor is not self.me:
+            return State.WAITING
+        return State.TO_ROLL if st.phase is Phase.ROLL else State.MOVING
+
+    def unavailable(self, state: State) -> dict[str, str]:
+        """Actions of the state's table that are not possible just now, and why."""
+        v = self.view
+        assert v is not None
+        st = v.state
+        out: dict[str, str] = {}
+        if self.last is None:
+            out["view_last"] = "No turn has been played yet."
+        if state is State.TO_ROLL and not st.can_double():
+            if st.length == 1:
+                out["double"] = "The cube is not used in a 1-point match."
+            elif st.crawford:
+                out["double"] = "No doubling in the Crawford game."
+            elif st.cube_owner is not None and st.cube_owner is not self.me:
+                out["double"] = "Your opponent owns the cube."
+            else:
+                out["double"] = f"The cube is at {st.cube}, as high as it goes."
+        if state is State.MOVING and self.turn is not None:
+            turn = self.turn
+            if turn.no_play:
+                for action in ("bear_off", "typed_play", "cursor"):
+                    out[action] = "You have no legal play: Enter passes the turn."
+            if self.hand is None and not turn.moves:
+                out["undo"] = "Nothing to undo yet."
+            if not any(0 in turn.destinations(p) for p in ([self.hand] if self.hand is not None else turn.sources())):
+                out["bear_off"] = "No checker can bear off now: all must be home first, and the dice must fit."
+        return out
+
+    def help_line(self) -> str:
+        state = self.state()
+        return keytable.help_line(state, self.unavailable(state))
+
+    async def on_key(self, key: Key, retried: bool = False) -> bool:
+        """Handle one key; False leaves the screen."""
+        assert self.view is not None
+        if key.name == "redraw":
+            self.con.redraw()
+            return True
+        if self.held:
+            # A result stays until a key; that key only clears it (Q still leaves).
+            self.held = False
+            self.message = ""
+            return not (key.name == "esc" or key.name == "q")
+        state = self.state()
+        unavailable = self.unavailable(state)
+        found = keytable.binding(state, key, unavailable)
+        if found is None and key.name not in keytable.MOVE_KEYS and await self.moved_on():
+            # The key may be for a state the change notice has not shown yet.
+            state = self.state()
+            unavailable = self.unavailable(state)
+            found = keytable.binding(state, key, unavailable)
+        if found is None:
+            self.message = keytable.refusal(state, key, unavailable)
+            return True
+        if found.action == "quit":
+            return False
+        if found.action in ("roll", "double", "take", "drop", "accept", "refuse", "give_up", "typed_play", "withdraw"):
+            # An action key may beat the change notice to us: act on the game as it is now.
+            # (Picking up and dropping checkers reads nothing: the save checks the version.)
+            if await self.moved_on() and self.state() is not state:
+                return True  # the news says what changed; the key was for the old state
+        self.message = ""
+        handler: Callable[[Key], Awaitable[None]] = getattr(self, "do_" + found.action)
+        try:
+            await handler(key)
+        except IllegalPlay as exc:
+            self.message = str(exc)
+        except GameChanged as exc:
+            await self.reload()
+            self.message = str(exc)
+            self.tell(await self.catch_up())
+        except ServiceError as exc:
+            self.message = str(exc)
+        return True
+
+    async def moved_on(self) -> bool:
+        """Whether the game changed since it was drawn; if so, it is read again (and its news told)."""
+        assert self.view is not None
+        try:
+            if await self.svc.game_version(self.game_id) == self.view.version:
+                return False
+        except ServiceError:
+            return False
+        await self.on_change()
+        return True
+
+    # ------------------------------------------------------------ actions
+
+    async def do_help(self, key: Key) -> None:
+        state = self.state()
+        self.con.clear()
+        self.con.put_wrapped(1, 2, f"Keys now ({state.value}):", "title")
+        row = 3
+        for text in keytable.help_page(state, self.unavailable(state)):
+            row += self.con.put_wrapped(row, 2, text, right=self.con.width - 1)
+        self.con.put_wrapped(min(row + 1, self.con.height - 1), 2, "Press a key to go back to the board.", "dim")
+        await self.con.show()
+        await self.con.key(idle=True)
+
+    async def do_show_id(self, key: Key) -> None:
+        assert self.view is not None
+        mid = self.match_id()
+        self.message = f"Position ID {self.view.state.position.id}" + (f"  Match ID {mid}" if mid else "")
+
+    def match_id(self) -> str:
+        from bgdoor.rules.matchid import match_id  # noqa: PLC0415 - only the I key needs it
+
+        assert self.view is not None
+        return match_id(self.view.state)
+
+    async def act(self, method: Callable[[int, int, int], Awaitable[GameView]], done: str = "") -> None:
+        assert self.view is not None
+        self.view = await method(self.pid, self.game_id, self.view.version)
+        self.last = await self.svc.last_turn(self.game_id, self.pid)
+        self.turn = None
+        self.sync_turn()
+        told = [n for n in await self.catch_up(mine=True) if n.result or n.text.startswith("Opening roll")]
+        self.tell(told, own=done if not told or done else "")
+        if not self.message and self.view.state.phase is Phase.MOVE and self.view.my_turn and self.view.state.dice:
+            d = self.view.state.dice
+            self.message = f"You rolled {d[0]}-{d[1]}."
+
+    async def do_roll(self, key: Key) -> None:
+        assert self.view is not None
+        opening = self.view.state.phase is Phase.OPENING
+        await self.act(self.svc.roll)
+        st = self.view.state
+        if opening:
+            return  # the news tells who won the opening roll
+        # The dice are already committed; the tumbling is only for show.
+        shown = self.message
+        for _ in range(4):
+            tumble = (random.randint(1, 6), random.randint(1, 6))
+            self.draw(position=st.position, on_roll=st.turn, dice=tumble, note="Rolling...")
+            await self.con.show()
+            await asyncio.sleep(0.08)
+        self.con.bell("roll")
+        self.message = shown
+
+    async def do_double(self, key: Key) -> None:
+        assert self.view is not None
+        cube = self.view.state.cube * 2
+        await self.act(self.svc.double, f"You offer the cube at {cube}. You will see the answer here.")
+
+    async def do_take(self, key: Key) -> None:
+        assert self.view is not None
+        await self.act(self.svc.take, f"You take. You own the cube at {self.view.state.cube * 2}.")
+
+    async def do_drop(self, key: Key) -> None:
+        assert self.view is not None
+        lose = self.view.state.cube
+        if not await self.confirm(f"Drop the double and lose this game, {points(lose)}? (Y/N)"):
+            self.message = "You did not drop. T)ake or X) drop."
+            return
+        await self.act(self.svc.drop, "You drop the double.")
+
+    async def do_accept(self, key: Key) -> None:
+        assert self.view is not None
+        st = self.view.state
+        if st.resign_win is None:
+            return
+        gain = st.cube * st.resign_win.multiplier
+        if not await self.confirm(f"Accept, and win {WIN_WORDS[st.resign_win]} ({points(gain)})? (Y/N)"):
+            self.message = "Not accepted. A)ccept or N)o, play on."
+            return
+        await self.act(lambda p, g, v: self.svc.answer_resign(p, g, v, True), "You accept the resignation.")
+
+    async def do_refuse(self, key: Key) -> None:
+        await self.act(lambda p, g, v: self.svc.answer_resign(p, g, v, False), "You refuse the resignation; play on.")
+
+    async def do_give_up(self, key: Key) -> None:
+        assert self.view is not None
+        cube = self.view.state.cube
+        self.message = (
+            f"Give up: 1) single game ({points(cube)})  2) gammon ({points(2 * cube)})  "
+            f"3) backgammon ({points(3 * cube)})  Esc: no"
+        )
+        self.draw()
+        await self.con.show()
+        answer = await self.con.key()
+        wins = {"1": Win.SINGLE, "2": Win.GAMMON, "3": Win.BACKGAMMON}
+        if answer is None or answer.char not in wins:
+            self.message = "You did not offer to resign."
+            return
+        win = wins[answer.char]
+        done = "You offer to resign. You will see the answer here."
+        await self.act(lambda p, g, v: self.svc.resign(p, g, v, win), done)
+
+    async def do_withdraw(self, key: Key) -> None:
+        if not await self.confirm(f"Withdraw game #{self.game_id}? Nobody has joined it. (Y/N)"):
+            self.message = "The game stays open for someone to join."
+            return
+        await self.svc.withdraw_game(self.pid, self.game_id)
+        self.gone = True
+
+    async def confirm(self, question: str) -> bool:
+        self.message = question
+        self.draw()
+        await self.con.show()
+        while True:
+            answer = await self.con.key()
+            if answer is None:
+                return False
+            if answer.name == "y":
+                return True
+            if answer.name in ("n", "esc", "enter"):
+                return False
+
+    async def do_view_last(self, key: Key) -> None:
+        last = await self.svc.last_turn(self.game_id, self.pid)
+        if last is None:
+            self.message = "No turn has been played yet."
+            return
+        await self.replay(last)
+
+    async def do_review(self, key: Key) -> None:
+        await review_match(self.con, self.svc, self.pid, self.game_id)
+
+    async def replay(self, last: LastTurn) -> None:
+        """The opponent's last turn, move by move: it plays itself until a key, then steps by keys."""
+        pos = last.before.position
+        frames: list[Position] = [pos]
+        for m in last.moves:
+            frames.append(frames[-1].apply(m))
+        assert self.view is not None
+        name = self.view.name(last.by)
+        play = last.notation or "no legal play"
+        at = 0
+        note = ""
+        auto = True
+        while True:
+            where = f"move {at} of {len(frames) - 1}" if len(frames) > 1 else "no move"
+            text = note or f"Replay: {name} rolled {last.dice[0]}-{last.dice[1]}: {play} ({where})."
+            self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
+                      status=f"Replay of {name[:10]}", help_text=keytable.help_line(State.REPLAY))
+            await self.con.show()
+            key = await self.con.key(timeout=REPLAY_PACE if auto and at < len(frames) - 1 else None, idle=True)
+            auto = auto and key is None
+            action, note = step_key(key, State.REPLAY)
+            if action == "tick":
+                at += 1
+            elif action == "next":
+                if at < len(frames) - 1:
+                    at += 1
+                else:
+                    note = "That was the last move. Q goes back to the game."
+            elif action == "back":
+                at = max(0, at - 1)
+            elif action == "help":
+                await help_page(self.con, State.REPLAY)
+            elif action == "leave":
+                break
+        self.message = f"{name} played {last.dice[0]}-{last.dice[1]}: {play}."
 
     # ------------------------------------------------------------ drawing
 
-    def draw(
-        self,
-        position: Position | None = None,
-        on_roll: Color | None = None,
-        dice: tuple[int, int] | None = None,
-        note: str | None = None,
-    ) -> None:
+    def draw(self, position: Position | None = None, on_roll: Color | None = None, dice: tuple[int, int] | None = None,
+             note: str | None = None, status: str | None = None, help_text: str | None = None) -> None:
         v = self.view
         assert v is not None
         st = v.state
         viewer = self.me or Color.WHITE
-        sources: set[int | str] = set()
-        dests: set[int | str] = set()
+        sources: set[Loc] = set()
+        dests: set[Loc] = set()
         live = position is None  # the current board, not an animation frame
+        turn = st.actor or st.turn
         if position is None:
             if self.turn is not None:
                 position = self.turn.position
@@ -222,6 +538,9 @@ class GameScreen:
                 position = st.position
             on_roll = st.turn or Color.WHITE
             dice = st.dice
+            status = status or self.status_text()
+        else:
+            turn = on_roll
         self.con.board(
             position=position,
             on_roll=on_roll or Color.WHITE,
@@ -238,10 +557,12 @@ class GameScreen:
             sources=frozenset(sources),
             destinations=frozenset(dests),
             in_hand=_point_to_loc(self.hand) if self.hand is not None else None,
-            turn=st.actor or st.turn,
-            message=note if note is not None else self.with_notes(self.message),
-            help=self.help_line(),
+            turn=turn,
+            status=status,
             crawford=st.crawford,
+            message=note if note is not None else self.with_notes(self.message),
+            # A result stays (with what followed it) until a key: the help says so meanwhile.
+            help=help_text if help_text is not None else PRESS_A_KEY if self.held else self.help_line(),
         )
 
     def with_notes(self, message: str) -> str:
@@ -254,240 +575,108 @@ class GameScreen:
             return message
         return f"{message}  {extra}" if message else extra
 
-    def help_line(self) -> str:
+    def status_text(self) -> str | None:
+        """The panel's line for whose turn it is, where 'Your turn' would not be true."""
         v = self.view
         assert v is not None
         st = v.state
+        if v.status == "open":
+            return "Waiting for a player"
         if st.over:
-            return (self.ratings + "   Q)uit") if self.ratings else "The match is over. V)iew last moves  I)D  Q)uit"
-        if self.me is None:
-            return "Watching. V)iew last moves  I)D  Q)uit"
-        actor = st.actor
+            return f"{v.name(st.winner)[:12]} won" if st.winner else "Match over"
         if st.phase is Phase.OPENING:
-            return "P)lay: roll for who starts  I)D  Q)uit"
-        if actor is not self.me:
-            return "Waiting for your opponent.  V)iew last moves  I)D  G)ive up  Q)uit"
-        if st.phase is Phase.ROLL:
-            return "P)lay rolls  " + ("D)ouble  " if st.can_double() else "") + "N)ote  V)iew last  G)ive up  Q)uit"
-        if st.phase is Phase.DOUBLED:
-            return "T)ake or D)rop the double.  V)iew last  Q)uit"
-        if st.phase is Phase.RESIGNED:
-            return "A)ccept or J) reject the resignation.  Q)uit"
-        if self.turn is not None and self.turn.is_complete:
-            return "Enter commits the play.  U)ndo  N)ote  Q)uit"
-        return MOVE_HELP
-
-    # ------------------------------------------------------------ keys
-
-    async def on_key(self, key: Key, retried: bool = False) -> bool:
-        """Handle one key; False leaves the screen."""
-        assert self.view is not None
-        c = key.char.upper() if key.char else ""
-        # An action key may beat the change notice to us: act on the game as it is now.
-        # (Picking up and dropping checkers reads nothing: the save checks the version.)
-        action = bool(c) and c in "PDTAJGM" and key.name != "move"
-        if action and await self.svc.game_version(self.game_id) != self.view.version:
-            await self.reload()
-        st = self.view.state
-        self.message = ""
-        if key.name == "redraw":
-            self.con.redraw()
-            return True
-        if key.name == "esc" or (c == "Q" and key.name != "move"):
-            return False
-        if c == "I":
-            self.message = f"Position ID {st.position.id}" + (
-                f"  Match ID {self.match_id()}" if self.match_id() else ""
-            )
-            return True
-        if c == "V":
-            await self.view_last()
-            return True
-        if self.me is None or st.over:
-            return True
-        try:
-            if st.phase is Phase.OPENING and c == "P":
-                await self.act(self.svc.roll, "")
-            elif st.actor is not self.me:
-                if c == "G" and st.phase in (Phase.ROLL, Phase.MOVE):
-                    await self.give_up()
-                else:
-                    self.message = "It is not your turn."
-            elif c == "N" and st.phase in (Phase.ROLL, Phase.MOVE):
-                await self.write_note()
-            elif st.phase is Phase.ROLL:
-                if c == "P":
-                    await self.roll()
-                elif c == "D":
-                    await self.act(self.svc.double, "You offer a double. Your opponent decides on their next visit.")
-                elif c == "G":
-                    await self.give_up()
-            elif st.phase is Phase.DOUBLED:
-                if c == "T":
-                    await self.act(self.svc.take, "You take. The cube is yours.")
-                elif c == "D":
-                    await self.act(self.svc.drop, "")
-                    self.message = self.result_text()
-            elif st.phase is Phase.RESIGNED:
-                if c in ("A", "J"):
-                    await self.act(lambda p, g, v: self.svc.answer_resign(p, g, v, c == "A"), "")
-                    self.message = self.result_text() if c == "A" else "You reject the resignation; play on."
-            elif st.phase is Phase.MOVE:
-                await self.move_key(key, c)
-        except IllegalPlay as exc:
-            self.message = str(exc)
-        except GameChanged as exc:
-            await self.reload()
-            now = self.view.state
-            if not retried and (now.phase, now.actor, now.dice) == (st.phase, st.actor, st.dice):
-                # Something that does not touch this action moved the version on (a join): try once more.
-                return await self.on_key(key, retried=True)
-            self.message = str(exc)
-        except ServiceError as exc:
-            self.message = str(exc)
-        return True
-
-    def match_id(self) -> str:
-        try:
-            from bgdoor.rules.matchid import match_id  # noqa: PLC0415 - optional until it exists
-        except ImportError:
-            return ""
-        assert self.view is not None
-        return match_id(self.view.state)
-
-    async def act(self, method: Callable[[int, int, int], Awaitable[GameView]], done: str) -> None:
-        assert self.view is not None
-        self.view = await method(self.pid, self.game_id, self.view.version)
-        await self.note_match_end()
-        self.message = done
-        self.sync_turn()
-        if self.view.state.phase is Phase.MOVE and self.view.my_turn and not self.message and self.view.state.dice:
-            d = self.view.state.dice
-            self.message = self.message or f"You rolled {d[0]}-{d[1]}."
-
-    async def roll(self) -> None:
-        assert self.view is not None
-        self.view = await self.svc.roll(self.pid, self.game_id, self.view.version)
-        # The dice are already committed; the tumbling is only for show.
-        st = self.view.state
-        for _ in range(4):
-            self.draw(
-                position=st.position,
-                on_roll=st.turn,
-                dice=(random.randint(1, 6), random.randint(1, 6)),
-                note="Rolling...",
-            )
-            await self.con.show()
-            await asyncio.sleep(0.08)
-        self.con.bell("roll")
-        self.message = ""
-        self.sync_turn()
-        if not self.message and st.dice:
-            self.message = f"You rolled {st.dice[0]}-{st.dice[1]}."
-
-    async def give_up(self) -> None:
-        self.message = "Give up: 1) single game  2) gammon  3) backgammon, or Esc"
-        self.draw()
-        await self.con.show()
-        key = await self.con.key()
-        wins = {"1": Win.SINGLE, "2": Win.GAMMON, "3": Win.BACKGAMMON}
-        if key.char not in wins:
-            self.message = ""
-            return
-        win = wins[key.char]
-        await self.act(lambda p, g, v: self.svc.resign(p, g, v, win), "You offer to resign; your opponent must accept.")
+            return "Opening roll"
+        if st.phase is Phase.DOUBLED and st.turn is not None:
+            mine = self.me is not None and st.actor is self.me
+            return "Your answer" if mine else f"{v.name(st.turn.other)[:10]} to answer"
+        if st.phase is Phase.RESIGNED and st.actor is not None:
+            return "Your answer" if st.actor is self.me else f"{v.name(st.actor)[:10]} to answer"
+        return None
 
     # ------------------------------------------------------------ moving
 
-    async def move_key(self, key: Key, c: str) -> None:
+    async def do_cursor(self, key: Key) -> None:
+        self.cursor = self.con.move_cursor(self.cursor, key.name, self.me or Color.WHITE)
+
+    async def do_undo(self, key: Key) -> None:
         turn = self.turn
         if turn is None:
             return
-        if key.name in ("up", "down", "left", "right", "home", "end", "pgup", "pgdn"):
-            self.cursor = self.con.move_cursor(self.cursor, key.name, self.me or Color.WHITE)
+        if self.hand is not None:
+            self.hand = None
+            self.message = "The checker is back."
+        elif turn.moves:
+            turn.undo()
+            self.message = "Move taken back."
+
+    async def do_bear_off(self, key: Key) -> None:
+        turn = self.turn
+        if turn is None:
             return
-        if c == "U":
-            if self.hand is not None:
-                self.hand = None
-            elif turn.moves:
-                turn.undo()
-            else:
-                self.message = "Nothing to undo."
-            return
-        if c == "M":
-            await self.typed_play()
+        src = self.hand if self.hand is not None else _loc_to_point(self.cursor)
+        self.hand = None
+        turn.move(src, 0)
+        self.after_move()
+
+    async def do_pick(self, key: Key) -> None:
+        turn = self.turn
+        if turn is None:
             return
         if key.name == "enter" and (turn.is_complete or turn.no_play):
             await self.commit()
             return
-        if c == "R":
-            src = self.hand if self.hand is not None else _loc_to_point(self.cursor)
-            self.hand = None
-            turn.move(src, 0)
-            self.after_move()
-            return
-        if key.name in ("enter", "act"):
-            point = _loc_to_point(self.cursor)
-            if self.hand is None:
-                if point in turn.sources():
-                    self.hand = point
-                    if not turn.destinations(point):
-                        self.hand = None
-                        self.message = "That checker has nowhere to go."
+        point = _loc_to_point(self.cursor)
+        if self.hand is None:
+            if point in turn.sources():
+                self.hand = point
+                if not turn.destinations(point):
+                    self.hand = None
+                    self.message = "That checker has nowhere to go."
                 else:
-                    self.message = "No checker of yours can move from there."
-                return
-            if point == self.hand:
-                self.hand = None
-                return
-            src, self.hand = self.hand, None
-            turn.move(src, point)  # raises IllegalPlay with the reason
-            self.after_move()
+                    self.message = "Checker in hand: move to a marked point, Enter puts it down."
+            else:
+                self.message = "No checker of yours can move from there; the marked points can."
+            return
+        if point == self.hand:
+            self.hand = None
+            self.message = "Put back."
+            return
+        src, self.hand = self.hand, None
+        turn.move(src, point)  # raises IllegalPlay with the reason
+        self.after_move()
 
     def after_move(self) -> None:
         turn = self.turn
         if turn is not None and turn.is_complete and turn.play is not None:
-            self.message = f"Your play: {turn.play}.  Enter commits, U)ndo takes back."
+            self.message = f"Your play: {turn.play}. Enter commits it, U)ndo takes back."
+        elif turn is not None and turn.moves:
+            self.message = f"Moved {turn.moves[-1]}."
 
     async def commit(self) -> None:
         turn = self.turn
         assert turn is not None and self.view is not None
-        play = ""
-        if not turn.no_play:
-            assert turn.play is not None  # a complete turn with a play to make has made it
-            play = turn.play.position.id
-        self.view = await self.svc.submit_turn(self.pid, self.game_id, self.view.version, play, self.pending_note)
-        self.pending_note = None
-        self.their_note = None
-        self.turn = None
-        self.sync_turn()
-        await self.note_match_end()
-        self.message = (
-            self.result_text()
-            if self.view.state.results and self.view.state.phase is Phase.OPENING or self.view.state.over
-            else "Turn sent."
-        )
+        play = "" if turn.no_play or turn.play is None else turn.play.position.id
+        await self.send_turn(play)
 
-    async def typed_play(self) -> None:
+    async def do_typed_play(self, key: Key) -> None:
         assert self.view is not None
         self.message = "Your play (like 24/18 13/11), Enter sends, Esc cancels:"
-        self.draw()
+        self.draw(help_text="")
         await self.con.show()
-        text = await self.con.line(23, 2, 40)
+        text = await self.con.line(HELP_ROW, 2, 40)
         self.message = ""
         if text is None or not text.strip():
+            self.message = "No play typed."
             return
-        self.view = await self.svc.submit_turn(
-            self.pid, self.game_id, self.view.version, text.strip(), self.pending_note
-        )
+        await self.send_turn(text.strip())
+
+    async def send_turn(self, play: str) -> None:
+        note = self.pending_note
+        await self.act(lambda p, g, v: self.svc.submit_turn(p, g, v, play, note), "Turn sent.")
         self.pending_note = None
         self.their_note = None
-        self.turn = None
-        self.sync_turn()
-        await self.note_match_end()
-        self.message = self.result_text() if self.view.state.over else "Turn sent."
 
-    async def write_note(self) -> None:
+    async def do_write_note(self, key: Key) -> None:
         """A note of up to NOTE_LENGTH characters for the opponent, sent with this turn."""
         text = self.pending_note or ""
         while True:
@@ -510,27 +699,3 @@ class GameScreen:
             elif key.char and key.char.isprintable() and len(text) < NOTE_LENGTH:
                 text += key.char
 
-    # ------------------------------------------------------------ replay
-
-    async def view_last(self) -> None:
-        last = await self.svc.last_turn(self.game_id, self.pid)
-        if last is None:
-            self.message = "No turn has been played yet."
-            return
-        pos = last.before.position
-        frames: list[Position] = [pos]
-        for m in last.moves:
-            frames.append(frames[-1].apply(m))
-        assert self.view is not None
-        name = self.view.name(last.by)
-        for i, frame in enumerate(frames):
-            self.draw(
-                position=frame,
-                on_roll=last.by,
-                dice=last.dice,
-                note=f"{name} rolled {last.dice[0]}-{last.dice[1]}: {last.notation or 'no legal play'}",
-            )
-            await self.con.show()
-            if i < len(frames) - 1 and await self.con.key(timeout=0.6) is not None:
-                break
-        self.message = f"{name} played {last.dice[0]}-{last.dice[1]}: {last.notation or 'no legal play'}"

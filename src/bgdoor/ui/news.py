@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color, MatchState, Win
-from bgdoor.service import GameLog, LoggedEvent
+from bgdoor.service import GameLog, LoggedEvent, Unread
+from bgdoor.term.wrap import wrap
+
+if TYPE_CHECKING:
+    from bgdoor.ui.console import Console
+    from bgdoor.ui.gateway import Gateway as Service
 
 WIN_WORDS = {Win.SINGLE: "a single game", Win.GAMMON: "a gammon", Win.BACKGAMMON: "a backgammon"}
 
@@ -67,6 +73,10 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
             pending = step
             continue
         line = tell(log, step)
+        if isinstance(ev, rules.MatchWon) and lines and lines[-1].seq == seq - 1 and lines[-1].result:
+            # The game that won the match: one line for both.
+            won = lines.pop()
+            line = won.text.split(". Score:")[0] + ", and the match " + line.split("wins the match, ", 1)[1]
         if pending is not None and isinstance(ev, rules.Move):
             pending = None
         elif pending is not None:
@@ -131,3 +141,47 @@ def rating_text(log: GameLog) -> str:
     if not log.ratings:
         return ""
     return "Ratings: " + ", ".join(f"{r.handle} {r.after:.1f} ({r.after - r.before:+.1f})" for r in log.ratings)
+
+
+async def gather(svc: Service, player_id: int, games: int = 12) -> list[tuple[Unread, GameLog, list[NewsLine]]]:
+    """The news of the player's games, most recently changed first."""
+    out: list[tuple[Unread, GameLog, list[NewsLine]]] = []
+    for u in (await svc.unread(player_id))[:games]:
+        log = await svc.game_log(u.game_id, player_id)
+        lines = narrate(log, u.since, player_id)
+        if lines:
+            out.append((u, log, lines))
+    return out
+
+
+def headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str]:
+    """One line per happening, each marked with its game."""
+    return [f"#{log.game.id}: {n.text}" for _, log, lines in news for n in lines]
+
+
+News = list[tuple[Unread, GameLog, list[NewsLine]]]
+
+
+async def news_page(con: Console, svc: Service, player_id: int, news: News) -> None:
+    """All the news on pages; once seen, it is marked read."""
+    texts = headlines(news) or ["Nothing new in your games since you last looked."]
+    width = con.width - 3
+    body: list[str] = []
+    for text in texts:
+        body += wrap("- " + text, width)
+    per = max(1, con.height - 4)
+    book = [body[i : i + per] for i in range(0, len(body), per)] or [[]]
+    for n, page in enumerate(book, 1):
+        con.clear()
+        con.put_wrapped(1, 2, f"News from your games (page {n} of {len(book)})", "title")
+        for i, line in enumerate(page):
+            con.put(3 + i, 2, line)
+        more = "Press a key for more; Q goes back." if n < len(book) else "Press a key to go back."
+        con.put_wrapped(con.height - 1 if con.height < 25 else 24, 2, more, "dim")
+        await con.show()
+        key = await con.key(idle=True)
+        if key.name in ("q", "esc"):
+            break
+    for u, log, _ in news:
+        if log.game.white_id is not None and log.game.black_id is not None:
+            await svc.mark_read(player_id, u.game_id, len(log.events))

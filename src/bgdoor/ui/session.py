@@ -26,6 +26,8 @@ from bgdoor.term.wrap import pages, wrap
 from bgdoor.ui.board import THEMES
 from bgdoor.ui.console import Console, Hangup
 from bgdoor.ui.game import GameScreen
+from bgdoor.ui.news import gather, headlines, news_page
+from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
 if TYPE_CHECKING:
@@ -272,6 +274,7 @@ class Session:
         while True:
             self.presence("menu")
             waiting = await self.svc.my_turn_games(self.player.id)
+            news = await gather(self.svc, self.player.id)
             self.title_screen()
             n = len(waiting)
             msg = "No game is waiting for your move."
@@ -290,14 +293,17 @@ class Session:
                 ("I", "Instructions"),
                 ("R", "Rank the top players"),
                 ("W", "Who's online, on every node and board"),
+                ("M", "Matches you finished: review them"),
+                ("N", "News from your games, all of it"),
                 ("O", "Options: colours, character set and notes"),
                 ("Q", "Quit"),
             ]
             for i, (letter, text) in enumerate(items):
                 # "V)iew ...": the word's own first letter is the key.
-                self.con.put(10 + i, left, letter, "hot")
-                self.con.put(10 + i, left + 1, ")" + text[1:])
+                self.con.put(9 + i, left, letter, "hot")
+                self.con.put(9 + i, left + 1, ")" + text[1:])
             self.con.put(20, left, "Your choice: ", "prompt")
+            self.menu_news(headlines(news), 21)
             await self.con.show()
             # A change to one of the player's games (in any process) redraws the count above.
             self.rt.watch_player(self.player.id, self.con.wake)
@@ -308,7 +314,11 @@ class Session:
             if key.name == "wake":
                 continue
             choice = key.char.upper()
-            if choice == "V":
+            if choice == "M":
+                await self.finished_list()
+            elif choice == "N":
+                await news_page(self.con, self.svc, self.player.id, news)
+            elif choice == "V":
                 await self.view_games()
             elif choice == "P":
                 await self.play_games()
@@ -326,6 +336,33 @@ class Session:
                 await self.options()
             elif choice in ("Q", "G") or key.name == "esc":
                 return
+
+    async def finished_list(self) -> None:
+        """The player's finished matches; pick one to review."""
+        assert self.player is not None
+        try:
+            games = await self.svc.finished_games(self.player.id)
+        except ServiceError as exc:
+            await self.flash(22, str(exc))
+            return
+        while True:
+            title = "Your finished matches (pick one to review)"
+            g = await self.pick(title, games, "You have not finished a match yet.")
+            if g is None:
+                return
+            await review_match(self.con, self.svc, self.player.id, g.id)
+
+    def menu_news(self, lines: list[str], top: int) -> None:
+        """The newest news under the menu, as much as fits; N shows all of it."""
+        bottom = self.con.height - 1
+        if not lines or top > bottom:
+            return
+        self.con.put(top, 4, f"News ({len(lines)}), the latest first:" if len(lines) > 1 else "News:", "hot")
+        row = top + 1
+        for text in lines[::-1] if len(lines) > 1 else lines:
+            if row > bottom:
+                break
+            row += self.con.put_wrapped(row, 6, text, right=self.con.width - 1, rows=bottom - row + 1)
 
     async def set_prefs(self, prefs: Preferences) -> None:
         assert self.player is not None

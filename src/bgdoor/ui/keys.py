@@ -1,0 +1,205 @@
+"""The game screen's keys: one table per state, from which both the help line and the dispatch come.
+
+A key the table lists for a state is offered on the help line and does what its line says; any
+other key answers with a short reason (REASONS, else a general one) and never acts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bgdoor.term.keys import Key
+
+
+class State(StrEnum):
+    OPEN_SEAT = "open seat"  # the creator waits for somebody to join
+    OPENING = "opening roll"
+    TO_ROLL = "to roll"
+    MOVING = "moving"
+    WAITING = "waiting"  # the opponent rolls or moves
+    DOUBLE_TO_ME = "double offered to me"
+    DOUBLE_BY_ME = "double offered by me"
+    RESIGN_TO_ME = "resignation offered to me"
+    RESIGN_BY_ME = "resignation offered by me"
+    REPLAY = "replay"  # V: the opponent's last turn, move by move
+    REVIEW = "review"  # R: a match turn by turn
+    SPECTATING = "spectating"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Binding:
+    action: str  # the screen's method that does it
+    names: tuple[str, ...]  # Key.name values ('p' for P or p, 'enter', 'up', ...)
+    label: str  # on the help line
+    does: str  # on the full help page
+
+    def matches(self, key: Key) -> bool:
+        return key_name(key) in self.names
+
+
+def key_name(key: Key) -> str:
+    return "space" if key.name == " " else key.name
+
+
+def _b(action: str, names: str, label: str, does: str) -> Binding:
+    return Binding(action, tuple(names.split()), label, does)
+
+
+HELP = _b("help", "? h", "?)help", "? or H: this page, the keys of this moment in the game.")
+QUIT = _b("quit", "q esc", "Q)uit", "Q or Esc: back to the menu. The game waits for you.")
+ID = _b("show_id", "i", "I)D", "I: the GNU Backgammon Position ID and Match ID of the board.")
+VIEW = _b("view_last", "v", "V)iew last", "V: replay the opponent's last turn, move by move.")
+REVIEW = _b("review", "r", "R)eview", "R: step through the whole match, turn by turn, forwards and backwards.")
+GIVE_UP = _b("give_up", "g", "G)ive up",
+             "G: offer to resign a single game, a gammon or a backgammon; your opponent may accept or refuse.")
+ARROWS = _b("cursor", "up down left right home end pgup pgdn", "Arrows/8246 move",
+            "Arrows or keypad 8 2 4 6 (7 9 1 3 too): move the cursor over the points.")
+NOTE = _b("write_note", "n", "N)ote", "N: a note of up to 140 characters for your opponent; it goes with this turn.")
+PICK = _b("pick", "enter act", "Enter pick/drop",
+          "Enter or keypad 5: pick up the checker under the cursor, or put the one in hand down there; "
+          "once the dice are played, Enter sends the play.")
+
+TABLE: dict[State, tuple[Binding, ...]] = {
+    State.OPEN_SEAT: (
+        _b("withdraw", "w", "W)ithdraw", "W: withdraw this game, since nobody has joined it yet (asks Y/N)."),
+        ID, HELP, QUIT,
+    ),
+    State.OPENING: (
+        _b("roll", "p enter", "P)lay or Enter: roll for who starts",
+           "P or Enter: roll one die each; the higher starts and plays both dice."),
+        VIEW, ID, HELP, QUIT,
+    ),
+    State.TO_ROLL: (
+        _b("roll", "p enter", "P)lay or Enter: roll", "P or Enter: roll the dice."),
+        _b("double", "d", "D)ouble", "D: offer your opponent the cube at twice its value; they take or drop."),
+        NOTE, GIVE_UP, VIEW, ID, HELP, QUIT,
+    ),
+    State.MOVING: (
+        ARROWS, PICK,
+        _b("bear_off", "r", "R)emove", "R: bear off the checker in hand, or the one under the cursor."),
+        _b("undo", "u", "U)ndo", "U: put the checker in hand back, or take back the last move."),
+        _b("typed_play", "m", "M)ove typed", "M: type the whole play in notation, like 24/18 13/11."),
+        NOTE, GIVE_UP, VIEW, ID, HELP, QUIT,
+    ),
+    State.WAITING: (VIEW, GIVE_UP, ID, HELP, QUIT),
+    State.DOUBLE_TO_ME: (
+        _b("take", "t", "T)ake", "T: take the double; you own the cube at its new value."),
+        _b("drop", "x", "X) drop", "X: drop the double and lose this game at the cube's present value (asks Y/N)."),
+        VIEW, ID, HELP, QUIT,
+    ),
+    State.DOUBLE_BY_ME: (VIEW, ID, HELP, QUIT),
+    State.RESIGN_TO_ME: (
+        _b("accept", "a", "A)ccept", "A: accept the resignation; your opponent loses what they offered (asks Y/N)."),
+        _b("refuse", "n", "N)o, play on", "N: refuse the resignation; play goes on."),
+        VIEW, ID, HELP, QUIT,
+    ),
+    State.RESIGN_BY_ME: (VIEW, ID, HELP, QUIT),
+    State.REPLAY: (
+        _b("next", "enter act right space", "Enter next", "Enter, Space, 6 or right arrow: the next move."),
+        _b("back", "left backspace", "4 back", "4 or left arrow: the move before."),
+        _b("leave", "q esc v", "Q)uit replay", "Q, Esc or V: back to the game."),
+        HELP,
+    ),
+    State.REVIEW: (
+        _b("next", "enter act right space", "Enter next", "Enter, Space, 6 or right arrow: the next step."),
+        _b("back", "left backspace", "4 back", "4 or left arrow: the step before."),
+        _b("first", "home pgup", "7 first", "7, Home or PgUp: the start of the match."),
+        _b("last", "end pgdn", "1 last", "1, End or PgDn: the end of the record."),
+        _b("leave", "q esc", "Q)uit review", "Q or Esc: back."),
+        HELP,
+    ),
+    State.SPECTATING: (VIEW, REVIEW, ID, HELP, QUIT),
+    State.OVER: (REVIEW, VIEW, ID, HELP, QUIT),
+}
+
+# Why a key that is not offered does nothing, where a general answer would not help.
+REASONS: dict[State, dict[str, str]] = {
+    State.OPEN_SEAT: {
+        "p": "Nobody has joined yet; you roll once someone does.",
+        "enter": "Nobody has joined yet; you will be told here when someone does.",
+    },
+    State.OPENING: {"g": "You can give up once the game is under way."},
+    State.TO_ROLL: {},
+    State.MOVING: {
+        "p": "The dice are rolled: play them.",
+        "d": "You can double only before you roll.",
+    },
+    State.WAITING: {
+        "p": "It is your opponent's turn; you will see their play here.",
+        "enter": "It is your opponent's turn; you will see their play here.",
+        "d": "You can double only on your own turn, before you roll.",
+    },
+    State.DOUBLE_TO_ME: {
+        "d": "Answer the double first: T)ake or X) drop.",
+        "p": "Answer the double first: T)ake or X) drop.",
+        "g": "Answer the double first: T)ake or X) drop.",
+    },
+    State.DOUBLE_BY_ME: {
+        "g": "Your double is waiting for an answer; you cannot resign now.",
+        "p": "Your double is waiting for your opponent's answer.",
+    },
+    State.RESIGN_TO_ME: {
+        "r": "N refuses the resignation; A accepts it.",
+        "j": "N refuses the resignation; A accepts it.",
+    },
+    State.RESIGN_BY_ME: {"g": "You have offered to resign; your opponent must answer first."},
+    State.REPLAY: {},
+    State.REVIEW: {},
+    State.SPECTATING: {
+        "p": "You are watching this game, not playing in it.",
+        "g": "You are watching this game, not playing in it.",
+    },
+    State.OVER: {"p": "The match is over."},
+}
+
+MOVE_KEYS = ("up", "down", "left", "right", "home", "end", "pgup", "pgdn", "act")
+TAIL = " ? lists the keys."
+
+
+def offered(state: State, unavailable: dict[str, str] | None = None) -> tuple[Binding, ...]:
+    """The state's keys, less the actions not possible just now (action -> why not)."""
+    return tuple(b for b in TABLE[state] if b.action not in (unavailable or {}))
+
+
+def binding(state: State, key: Key, unavailable: dict[str, str] | None = None) -> Binding | None:
+    return next((b for b in offered(state, unavailable) if b.matches(key)), None)
+
+
+def refusal(state: State, key: Key, unavailable: dict[str, str] | None = None) -> str:
+    """The short answer to a key that does nothing in this state."""
+    held = next((b for b in TABLE[state] if b.matches(key) and b.action in (unavailable or {})), None)
+    reason = (unavailable or {})[held.action] if held is not None else REASONS[state].get(key_name(key))
+    if reason is None:
+        if key.name in MOVE_KEYS and state is not State.MOVING:
+            reason = "The cursor moves only while you play your dice."
+        else:
+            shown = key.char.upper() if key.char.strip() else key_name(key).capitalize()
+            reason = f"{shown} does nothing here."
+    return reason + TAIL
+
+
+def help_line(state: State, unavailable: dict[str, str] | None = None) -> str:
+    """Every key the state offers now: its labels, two spaces apart."""
+    return "  ".join(b.label for b in offered(state, unavailable))
+
+
+def help_page(state: State, unavailable: dict[str, str] | None = None) -> list[str]:
+    """The full help for the state: one paragraph per key on offer now."""
+    return [b.does for b in offered(state, unavailable)]
+
+
+def markdown() -> str:
+    """The keys per state, for the README (a test checks that it is the same there)."""
+    out = ["| When | Keys (as the help line shows them) |", "| --- | --- |"]
+    for state, bindings in TABLE.items():
+        out.append(f"| {state.value} | " + " · ".join(f"`{b.label}`" for b in bindings) + " |")
+    out += ["", "What each key does:", ""]
+    seen: set[str] = set()
+    for bindings in TABLE.values():
+        for b in bindings:
+            if b.does not in seen:
+                seen.add(b.does)
+                out.append(f"- {b.does}")
+    return "\n".join(out)

@@ -1,0 +1,125 @@
+"""Looking back: review steps through a whole match, turn by turn, forwards and backwards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bgdoor.rules import game as rules
+from bgdoor.rules.game import Color
+from bgdoor.rules.position import Position
+from bgdoor.service import GameLog
+from bgdoor.ui import keys as keytable
+from bgdoor.ui.console import Console, Key
+from bgdoor.ui.keys import State
+from bgdoor.ui.news import steps, tell
+
+if TYPE_CHECKING:
+    from bgdoor.ui.gateway import Gateway
+
+def step_key(con_key: Key | None, state: State) -> tuple[str, str]:
+    """(action, refusal): what a key does in a replay or review; ('', reason) for a key that does nothing."""
+    if con_key is None:
+        return "tick", ""
+    if con_key.name == "redraw":
+        return "redraw", ""
+    found = keytable.binding(state, con_key)
+    if found is None:
+        return "", keytable.refusal(state, con_key)
+    return found.action, ""
+
+
+async def help_page(con: Console, state: State) -> None:
+    """The full help of a state, until a key."""
+    con.clear()
+    con.put_wrapped(1, 2, f"Keys now ({state.value}):", "title")
+    row = 3
+    for text in keytable.help_page(state):
+        row += con.put_wrapped(row, 2, text, right=con.width - 1)
+    con.put_wrapped(min(row + 1, con.height - 1), 2, "Press a key to go back.", "dim")
+    await con.show()
+    await con.key(idle=True)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One step of a match as the review shows it."""
+
+    position: Position
+    on_roll: Color
+    dice: tuple[int, int] | None
+    state: rules.MatchState
+    text: str
+
+
+def frames(log: GameLog) -> list[Frame]:
+    """The match from its start, one frame per recorded event; a play shows the board after it."""
+    start = rules.new_match(log.game.state.length)
+    opening = f"Game #{log.game.id}, a {log.game.state.length}-point match: the start."
+    out = [Frame(start.position, Color.WHITE, None, start, opening)]
+    for step in steps(log):
+        ev = step.logged.event
+        prev = out[-1]
+        text = tell(log, step)
+        if isinstance(ev, rules.Move) and step.before.turn is not None:
+            frame = Frame(Position.from_id(ev.position), step.before.turn.other, step.before.dice, step.after, text)
+        elif ev.derived:
+            frame = Frame(prev.position, prev.on_roll, None, step.after, text)
+        else:
+            after = step.after
+            frame = Frame(after.position, after.turn or Color.WHITE, after.dice, after, text)
+        out.append(frame)
+    return out
+
+
+async def review_match(con: Console, svc: Gateway, player_id: int | None, game_id: int) -> None:
+    """Step through a match, forwards and backwards, with the board and the notation."""
+    log = await svc.game_log(game_id, player_id)
+    shots = frames(log)
+    g = log.game
+    viewer = g.viewer_color or Color.WHITE
+    at = len(shots) - 1
+    note = ""
+    while True:
+        f = shots[at]
+        st = f.state
+        con.board(
+            position=f.position,
+            on_roll=f.on_roll,
+            viewer=viewer,
+            spectator=g.viewer_color is None,
+            names=(g.name(Color.WHITE), g.name(Color.BLACK)),
+            score=st.score,
+            length=st.length,
+            cube=st.cube,
+            cube_owner=st.cube_owner,
+            dice=f.dice,
+            turn=f.on_roll,
+            status=f"Review {at}/{len(shots) - 1}",
+            crawford=st.crawford,
+            message=note or f"Step {at} of {len(shots) - 1}: {f.text}",
+            help=keytable.help_line(State.REVIEW),
+        )
+        await con.show()
+        key = await con.key(idle=True)
+        action, note = step_key(key, State.REVIEW)
+        if action == "next":
+            if at < len(shots) - 1:
+                at += 1
+            else:
+                note = "That is the end of the record. 4 goes back, Q leaves."
+        elif action == "back":
+            if at > 0:
+                at -= 1
+            else:
+                note = "That is the start of the match. Enter goes forward, Q leaves."
+        elif action == "first":
+            at = 0
+        elif action == "last":
+            at = len(shots) - 1
+        elif action == "help":
+            await help_page(con, State.REVIEW)
+        elif action == "leave":
+            return
+        elif action == "redraw":
+            con.redraw()

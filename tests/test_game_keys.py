@@ -1,0 +1,40 @@
+"""The game screen's key table: the README shows it as it is, and every state has its keys."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bgdoor.term.keys import Key
+from bgdoor.ui import keys
+from bgdoor.ui.keys import TABLE, State
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_readme_shows_the_key_table() -> None:
+    text = README.read_text(encoding="utf-8")
+    found = re.search(r"<!-- keys:[^>]*-->\n(.*?)\n<!-- /keys -->", text, re.S)
+    assert found, "README.md has no keys section"
+    assert found.group(1) == keys.markdown(), "README's keys differ from bgdoor.ui.keys: paste keys.markdown() there"
+
+
+def test_every_state_has_help_and_a_way_out() -> None:
+    assert set(TABLE) == set(State)
+    for state, bindings in TABLE.items():
+        actions = {b.action for b in bindings}
+        assert "help" in actions, state
+        assert {"quit", "leave"} & actions, state
+        names = [n for b in bindings for n in b.names]
+        assert len(names) == len(set(names)), f"{state}: one key bound twice"
+
+
+def test_a_key_not_offered_says_why() -> None:
+    said = keys.refusal(State.WAITING, Key("p", "P"))
+    assert said.startswith("It is your opponent's turn") and said.endswith(keys.TAIL)
+    said = keys.refusal(State.TO_ROLL, Key("d", "D"), {"double": "Your opponent owns the cube."})
+    assert said == "Your opponent owns the cube." + keys.TAIL
+    assert keys.binding(State.TO_ROLL, Key("d", "D"), {"double": "x"}) is None
+    assert keys.binding(State.TO_ROLL, Key("d", "D")) is not None
+    assert "D)ouble" not in keys.help_line(State.TO_ROLL, {"double": "x"})
+    assert keys.refusal(State.OVER, Key("z", "Z")) == "Z does nothing here." + keys.TAIL
