@@ -124,6 +124,10 @@ def _play_out(svc: Service) -> None:
     assert last.over and last.position.opponent_off == 15 and last.position == view.state.position
     winner_side = view.state.sides(view.state.winner)[0]
     assert sum(winner_side) == 0
+    # `bgdoor sysop game N` shows the same final board.
+    from bgdoor.service.sysop import Sysop  # noqa: PLC0415 - only this check needs the sysop tools
+
+    assert Sysop(svc).game(view.id).position_id == view.state.position.id
 
 
 def test_upgrade_marks_old_history_read(tmp_path):
@@ -134,8 +138,15 @@ def test_upgrade_marks_old_history_read(tmp_path):
         bob = svc.register("bob", "secret1").id
         view = svc.begin_game(ann, 3, Color.WHITE, "bob")
         view = svc.roll(bob, view.id, view.version)
+        # A match finished before the fix: its snapshot kept the board from before the winning play.
+        done = svc.begin_game(ann, 1, Color.WHITE, "bob")
+        done = svc.resign(ann, done.id, svc.roll(ann, done.id, done.version).version, Win.SINGLE)
+        done = svc.answer_resign(bob, done.id, done.version, True)
         with Session(svc.engine) as s, s.begin():
             s.query(ReadMark).delete()
+            g = s.get(Game, done.id)
+            assert g is not None
+            g.state = {**g.state, "position": "4HPwATDgc/ABMA"}  # some other board
     engine = db.make_engine(url)
     with engine.begin() as conn:
         cfg = db.alembic_config(conn)
@@ -145,4 +156,6 @@ def test_upgrade_marks_old_history_read(tmp_path):
     with Service(url) as svc:
         assert svc.unread(ann) == [] and svc.unread(bob) == []
         with Session(svc.engine) as s:
-            assert s.scalar(select(Game.event_count)) == 1
+            assert s.scalar(select(Game.event_count).where(Game.id == view.id)) == 1
+        # The finished match's board is what its record replays to again.
+        assert svc.game(done.id).state == done.state
