@@ -71,7 +71,8 @@ async def test_a_game_across_two_servers_on_postgresql(pg_url: str, tmp_path: Pa
                 else:
                     start = time.monotonic()
                     mover.send("\r")
-                await other.wait_for("Your turn: P)lay rolls the dice", 10)
+                # The play's news line: "alice rolled 6-4 and played 24/18 13/9."
+                await other.wait_for(f"{names[st.actor]} rolled {st.dice[0]}-{st.dice[1]} and", 10)
                 seen.append(("move", time.monotonic() - start))
             else:
                 pytest.fail(f"unexpected phase {st.phase}")

@@ -98,6 +98,8 @@ async def test_whole_match_to_a_bear_off_and_the_loser_comes_back(tmp_path):
             assert f"and played {notation}" in " ".join(again.text.split())
             again.send("Q")
             await again.wait_for("Your choice")
+            await again.settle(0.3)
+            assert "News" not in again.text  # read now: the menu lists it no more
             # The finished match in review: its last step shows the winner's 15 checkers off.
             again.send("M")
             await again.wait_for("Your finished matches")

@@ -75,8 +75,10 @@ def frames(log: GameLog) -> list[Frame]:
 async def review_match(con: Console, svc: Gateway, player_id: int | None, game_id: int) -> None:
     """Step through a match, forwards and backwards, with the board and the notation."""
     log = await svc.game_log(game_id, player_id)
-    shots = frames(log)
     g = log.game
+    if player_id is not None and g.viewer_color is not None and g.white_id is not None and g.black_id is not None:
+        await svc.mark_read(player_id, game_id, len(log.events))  # the whole record is in front of them now
+    shots = frames(log)
     viewer = g.viewer_color or Color.WHITE
     at = len(shots) - 1
     note = ""
