@@ -244,12 +244,20 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await common(walk, s, bob)
         await back_to_board(walk, s, bob)
         await walk.refused(w, alice, "V", "No turn has been played yet")  # bob has not played yet
+        # alice waits at the menu: the double shows there at once, and again when she comes back.
+        alice.send("Q")
+        await alice.wait_for("Your choice")
+        await alice.settle(0.3)
         await walk.works(s, bob, "D", "You offer the cube at 2")
+        await alice.wait_for("#1: bob doubles to 2.")  # the menu's news, without a key
+        alice.send("V")
+        await alice.wait_for("Game:")
+        alice.send("1\r")
 
         # ---- the double: offered to alice, by bob
         d = State.DOUBLE_TO_ME
-        await alice.wait_for("bob doubles to 2.")
         await alice.wait_for("T)ake")
+        assert "bob doubles to 2." in message(alice)  # told on coming back
         await walk.refused(d, alice, "D", "Answer the double first")
         await walk.refused(d, alice, "P", "Answer the double first")
         await common(walk, d, alice)
