@@ -68,8 +68,6 @@ Colour = Literal["white", "black"]
 Orientation = Literal["own", "table"]
 Loc = int | Literal["bar", "off"]
 Direction = Literal["up", "down", "left", "right", "home", "end", "pgup", "pgdn"]
-# The help line while a player moves checkers; `bgdoor board` shows it too.
-MOVE_HELP = "Keypad moves  Enter picks up/drops  R)emove  U)ndo  M)ove  N)ote  V)iew  Q)uit"
 ORIENTATIONS: tuple[Orientation, ...] = get_args(Orientation)
 
 CHECKERS = 15

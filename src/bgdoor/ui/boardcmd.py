@@ -19,7 +19,8 @@ from typing import Any
 from bgdoor.rules import Position, PositionError
 from bgdoor.term.charset import CHARSETS
 from bgdoor.term.screen import Screen
-from bgdoor.ui.board import MOVE_HELP, PROMPT_ROW, THEMES, BoardView, render_board
+from bgdoor.ui import keys
+from bgdoor.ui.board import PROMPT_ROW, THEMES, BoardView, render_board
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -69,7 +70,7 @@ def cmd_board(args: argparse.Namespace) -> int:
         on_roll="white",
         viewer=args.viewer,
         dice=args.dice,
-        help=MOVE_HELP,
+        help=keys.help_line(keys.State.MOVING),  # the game screen's own, for a player moving
         theme=args.theme,
         orientation=args.orientation,
         spectator=True,
