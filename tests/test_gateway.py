@@ -210,7 +210,7 @@ async def test_a_programming_error_is_shown_as_one(service: Service, caplog: pyt
 async def test_a_storage_error_is_the_database_message(service: Service) -> None:
     gateway = Gateway(service, LoginGuard(20, 0.01), lambda game_id, version, players: None)
 
-    def broken(limit: int = 20, include_unrated: bool = False) -> list[object]:
+    def broken(limit: int = 20, include_unrated: bool = False, board: str | None = None) -> list[object]:
         raise sqlite3.OperationalError("disk I/O error")
 
     service.rankings = broken  # type: ignore[method-assign,assignment]

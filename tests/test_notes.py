@@ -110,7 +110,7 @@ async def test_note_reaches_the_opponent_survives_a_restart_and_the_export(
         await table.wait_version(version)
 
         # Bob, on the board, sees it with alice's turn.
-        screen = await bob.wait_for("alice says: \"")
+        screen = await bob.wait_until(has_note, "alice's note")
         # The whole note, wrapped over the message lines.
         assert " ".join(NOTE.split()) in " ".join(screen.split()), screen
         log = table.db.game_log(table.game_id, _id(table.db, "bob"))
@@ -121,7 +121,7 @@ async def test_note_reaches_the_opponent_survives_a_restart_and_the_export(
         table.hang_up()
         srv.start()
         await table.rejoin(srv.port)
-        await table.callers["bob"].wait_for("alice says: \"")
+        await table.callers["bob"].wait_until(has_note, "alice's note after the restart")
         assert table.db.opponent_note(table.game_id, _id(table.db, "bob")).text == NOTE  # type: ignore[union-attr]
     finally:
         table.close()
@@ -148,6 +148,11 @@ async def test_note_reaches_the_opponent_survives_a_restart_and_the_export(
     with Service(url) as svc:
         record = Sysop(svc).match_record(table.game_id)
         assert NOTE in record.notes.values()
+
+
+def has_note(screen: str) -> bool:
+    """The whole note on the screen, however the message lines wrap it."""
+    return " ".join(NOTE.split()) in " ".join(screen.split())
 
 
 def _id(svc: Service, handle: str) -> int:

@@ -33,7 +33,9 @@ def open_service(config: Config) -> Service:
         synchronous=config.sqlite_synchronous,
         write_patience=config.write_patience,
     )
-    return Service(config.database_url, settings=settings)
+    service = Service(config.database_url, settings=settings)
+    service.show_board = config.show_board
+    return service
 
 
 def _make_bot(service: Service) -> Bot | None:

@@ -380,6 +380,35 @@ def _sysop_forfeit_stale(args: argparse.Namespace, sysop: Sysop, config: Config)
     return 0
 
 
+def _sysop_bbses(args: argparse.Namespace, sysop: Sysop, config: Config) -> int:
+    rows = sysop.member_bbses({tag: m.name for tag, m in config.bbses.items()})
+    if not rows:
+        print("No member BBSes: door.cfg has no [bbs TAG] section and no BBS has sent a caller.")
+        return 0
+    table = [
+        [
+            r.tag,
+            r.name or "(not in door.cfg)",
+            str(r.players),
+            _when(r.last_activity),
+            ("suspended" + (f": {r.reason}" if r.reason else "")) if r.suspended else "admitted",
+        ]
+        for r in rows
+    ]
+    print(_table(["Tag", "Name", "Players", "Last activity (UTC)", "State"], table, right=(2,)))
+    print(f"{len(rows)} member BBS{'' if len(rows) == 1 else 'es'}")
+    return 0
+
+
+def _sysop_suspend_bbs(args: argparse.Namespace, sysop: Sysop, suspend: bool) -> int:
+    reason = getattr(args, "reason", "") or ""
+    return _change(
+        args,
+        lambda: sysop.suspend_bbs(args.tag, reason, suspend=suspend, dry_run=True),
+        lambda: sysop.suspend_bbs(args.tag, reason, suspend=suspend),
+    )
+
+
 def cmd_sysop(args: argparse.Namespace) -> int:
     from bgdoor.service import NotFound, ServiceError  # noqa: PLC0415 - keeps `bgdoor plays` light
     from bgdoor.service.sysop import Sysop  # noqa: PLC0415
@@ -392,6 +421,10 @@ def cmd_sysop(args: argparse.Namespace) -> int:
     try:
         if args.action == "forfeit-stale":
             return _sysop_forfeit_stale(args, sysop, config)
+        if args.action == "bbses":
+            return _sysop_bbses(args, sysop, config)
+        if args.action in ("suspend-bbs", "resume-bbs"):
+            return _sysop_suspend_bbs(args, sysop, args.action == "suspend-bbs")
         return int(args.action_func(args, sysop))
     except NotFound as exc:
         print(f"bgdoor sysop: {exc}", file=sys.stderr)
@@ -414,11 +447,33 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
     opened = _open_for(args, "bulletin")
     if opened is None:
         return 2
-    _, service = opened
+    config, service = opened
+    title = args.title
+    board: str | None = None
+    if args.bbs is not None:
+        board = args.bbs.strip().upper()
+        member = config.bbses.get(board)
+        if member is None:
+            known = ", ".join(sorted(config.bbses)) or "none"
+            print(f"bgdoor bulletin: door.cfg has no [bbs {board}] section (member BBSes: {known})", file=sys.stderr)
+            service.close()
+            return 2
+        title = f"{title}: {member.name}"
     try:
         rows = [
-            BulletinRow(r.rank, r.handle, r.rating, r.wins, r.losses, r.experience, r.gammons, r.last_played, r.is_bot)
-            for r in service.rankings(limit=top)
+            BulletinRow(
+                r.rank,
+                # Where each player is from: a member BBS's players as handle@TAG.
+                r.handle if not r.board or "@" in r.handle else f"{r.handle}@{r.board}",
+                r.rating,
+                r.wins,
+                r.losses,
+                r.experience,
+                r.gammons,
+                r.last_played,
+                r.is_bot,
+            )
+            for r in service.rankings(limit=top, board=board)
         ]
     except ServiceError as exc:
         print(f"bgdoor bulletin: {exc}", file=sys.stderr)
@@ -426,7 +481,7 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
     finally:
         service.close()
     screens = -(-top // ROWS_PER_SCREEN)  # enough 24-line screens for --top rows
-    data = render_bulletin(rows, args.charset, title=args.title, screens=screens)
+    data = render_bulletin(rows, args.charset, title=title, screens=screens)
     if args.output is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -531,6 +586,17 @@ def _add_sysop_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     a.add_argument("--days", type=float, help="days without a move (default: door.cfg's forfeit_days)")
     destructive(a)
 
+    actions.add_parser("bbses", parents=[after], help="list the member BBSes, their players and last activity")
+
+    a = actions.add_parser("suspend-bbs", parents=[after], help="refuse a member BBS's callers (their games stay)")
+    a.add_argument("tag", metavar="TAG")
+    a.add_argument("--reason", default="", help="shown to its callers when they are refused")
+    destructive(a)
+
+    a = actions.add_parser("resume-bbs", parents=[after], help="let a suspended member BBS's callers in again")
+    a.add_argument("tag", metavar="TAG")
+    destructive(a)
+
     p = sub.add_parser("bulletin", help="write the top players as an ANSI bulletin for the BBS")
     where(p)
     p.add_argument("-o", "--output", metavar="FILE", help="replace FILE atomically (default: standard output)")
@@ -539,6 +605,7 @@ def _add_sysop_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     p.add_argument("--top", type=int, help="how many players (default: one screen's worth, 17)")
     p.add_argument("--title", default="Backgammon Rankings", help="the title line")
+    p.add_argument("--bbs", metavar="TAG", help="only the players of this member BBS (a [bbs TAG] of door.cfg)")
     p.set_defaults(func=cmd_bulletin)
 
     p = sub.add_parser("export", help="write a match in the Jellyfish .mat format")

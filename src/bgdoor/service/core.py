@@ -25,7 +25,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
@@ -33,7 +33,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import and_, delete, exc, func, insert, or_, select, text, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from bgdoor.rules import game as rules
@@ -182,7 +182,6 @@ def derive(length: int, payloads: list[dict[str, Any]]) -> tuple[MatchState, dic
     return state, last
 
 
-_WHITE, _BLACK, _ACTOR = aliased(Player), aliased(Player), aliased(Player)
 _SUMMARY_QUERY = (
     select(
         Game.id,
@@ -192,13 +191,11 @@ _SUMMARY_QUERY = (
         Game.score_black,
         Game.updated,
         Game.version,
-        _WHITE.handle,
-        _BLACK.handle,
-        _ACTOR.handle,
+        Game.white_id,
+        Game.black_id,
+        Game.to_act_id,
     )
-    .outerjoin(_WHITE, _WHITE.id == Game.white_id)
-    .outerjoin(_BLACK, _BLACK.id == Game.black_id)
-    .outerjoin(_ACTOR, _ACTOR.id == Game.to_act_id)
+    .select_from(Game)
 )
 
 
@@ -214,11 +211,41 @@ def normal_handle(handle: object) -> str:
     return handle
 
 
+def display_name(handle: str, origin: str, bbs_tag: str, login_name: str, always: bool) -> str:
+    """How lists show a player: a member BBS's player as handle@TAG, always or where the handle
+    alone would mislead (it is not their BBS alias: cleaned, cut or numbered past another's)."""
+    if origin == "bbs" and bbs_tag and (always or handle != login_name):
+        return f"{handle}@{bbs_tag}"
+    return handle
+
+
+def player_names(s: Session, ids: Iterable[int | None], always: bool) -> dict[int, str]:
+    """Players' names as lists show them, by id."""
+    wanted = {i for i in ids if i is not None}
+    if not wanted:
+        return {}
+    rows = s.execute(
+        select(Player.id, Player.handle, Player.origin, Player.bbs_tag, Player.login_name).where(
+            Player.id.in_(wanted)
+        )
+    )
+    return {pid: display_name(h, origin, tag, login, always) for pid, h, origin, tag, login in rows}
+
+
 def player_by_handle(s: Session, handle: str) -> Player | None:
-    """The player whose handle is `handle` without regard to case, or None."""
+    """The player whose handle is `handle` without regard to case, or None; a member BBS's player
+    also by the name lists show (handle@TAG)."""
     if not isinstance(handle, str):
         return None
-    return s.scalars(select(Player).where(Player.handle_key == handles.key(handle))).one_or_none()
+    found = s.scalars(select(Player).where(Player.handle_key == handles.key(handle))).one_or_none()
+    if found is None and "@" in handle:
+        bare, _, tag = handle.rpartition("@")
+        found = s.scalars(
+            select(Player).where(
+                Player.handle_key == handles.key(bare), Player.origin == "bbs", Player.bbs_tag == tag.upper()
+            )
+        ).one_or_none()
+    return found
 
 
 def game_row(s: Session, game_id: int) -> Game:
@@ -229,25 +256,29 @@ def game_row(s: Session, game_id: int) -> Game:
     return g
 
 
-def game_summaries(s: Session, *where: Any, limit: int | None = None) -> list[GameSummary]:
-    """The games matching `where`, most recently changed first, as their list rows."""
-    # The list columns only (not the JSON state), with aliases made once: the menu asks on every key.
+def game_summaries(s: Session, *where: Any, limit: int | None = None, always: bool = False) -> list[GameSummary]:
+    """The games matching `where`, most recently changed first, as their list rows.
+
+    always: show every member BBS's player as handle@TAG (door.cfg's show_board)."""
+    # The list columns only (not the JSON state): the menu asks on every key.
     query = _SUMMARY_QUERY.where(*where).order_by(Game.updated.desc(), Game.id.desc())
     if limit is not None:
         query = query.limit(limit)
+    rows = s.execute(query).all()
+    names = player_names(s, [i for r in rows for i in r[7:10]], always)
     return [
         GameSummary(
             id=gid,
             status=status,
             length=length,
-            white=w,
-            black=b,
+            white=names.get(w) if w is not None else None,
+            black=names.get(b) if b is not None else None,
             score=(score_white, score_black),
-            turn=a,
+            turn=names.get(a) if a is not None else None,
             updated=updated,
             version=version,
         )
-        for gid, status, length, score_white, score_black, updated, version, w, b, a in s.execute(query)
+        for gid, status, length, score_white, score_black, updated, version, w, b, a in rows
     ]
 
 
@@ -305,6 +336,7 @@ class Service(LeagueOps):
         self._writer = self.engine.execution_options(**{db.WRITE: True})
         self._handle_cache: dict[int, str] = {}
         self._handle_cache_at = time.monotonic()
+        self.show_board = "ambiguous"  # door.cfg [rlogin] show_board: "always" adds @TAG to every BBS player
         path = db.sqlite_path(self.engine.url, writable=True)
         self._queue = db.WriterQueue(path.absolute()) if path is not None else None
         # An in-memory database is one shared connection: one transaction at a time.
@@ -323,6 +355,11 @@ class Service(LeagueOps):
         self.engine.dispose()
         if self._queue is not None:
             self._queue.close()
+
+    @property
+    def always(self) -> bool:
+        """Every member BBS's player shown as handle@TAG, not only where the handle misleads."""
+        return self.show_board == "always"
 
     def remember_handle(self, player_id: int, handle: str | None) -> None:
         """What this process shows for a player renamed (or, None, removed) by the sysop tools."""
@@ -720,8 +757,7 @@ class Service(LeagueOps):
             self._handle_cache_at = time.monotonic()
         wanted = [i for i in ids if i is not None and i not in self._handle_cache]
         if wanted:
-            rows = s.execute(select(Player.id, Player.handle).where(Player.id.in_(wanted)))
-            self._handle_cache.update({pid: handle for pid, handle in rows})
+            self._handle_cache.update(player_names(s, wanted, self.always))
         return {i: self._handle_cache[i] for i in ids if i is not None and i in self._handle_cache}
 
     def _view(self, s: Session, g: Game, viewer_id: int | None, state: MatchState | None = None) -> GameView:
@@ -759,6 +795,10 @@ class Service(LeagueOps):
     def games_in_progress(self, limit: int = 50) -> list[GameSummary]:
         """Active and open games, most recent first (at most `limit`).  Raises nothing of its own."""
         return self.transaction(lambda s: game_summaries(s, Game.status.in_((OPEN, ACTIVE)), limit=limit), write=False)
+        """Active and open games, most recent first."""
+        return self.transaction(
+            lambda s: game_summaries(s, Game.status.in_((OPEN, ACTIVE)), limit=limit, always=self.always), write=False
+        )
 
     def open_games(self, player_id: int | None = None) -> list[GameSummary]:
         """Games with a free seat (not begun by `player_id`), most recent first.
@@ -768,7 +808,7 @@ class Service(LeagueOps):
         where: list[Any] = [Game.status == OPEN]
         if player_id is not None:
             where.append(Game.creator_id != player_id)
-        return self.transaction(lambda s: game_summaries(s, *where), write=False)
+        return self.transaction(lambda s: game_summaries(s, *where, always=self.always), write=False)
 
     def my_turn_games(self, player_id: int) -> list[GameSummary]:
         """The player's games waiting for them to act (the opening roll is either player's),
@@ -777,12 +817,16 @@ class Service(LeagueOps):
         seated = or_(Game.white_id == player_id, Game.black_id == player_id)
         # The opening roll is either player's to make.
         mine = or_(Game.to_act_id == player_id, and_(Game.phase == Phase.OPENING.value, seated))
-        return self.transaction(lambda s: game_summaries(s, Game.status == ACTIVE, mine), write=False)
+        return self.transaction(
+            lambda s: game_summaries(s, Game.status == ACTIVE, mine, always=self.always), write=False
+        )
 
     def my_games(self, player_id: int) -> list[GameSummary]:
         """All unfinished games the player sits in, most recent first.  Raises nothing of its own."""
         seated = or_(Game.white_id == player_id, Game.black_id == player_id)
-        return self.transaction(lambda s: game_summaries(s, Game.status.in_((OPEN, ACTIVE)), seated), write=False)
+        return self.transaction(
+            lambda s: game_summaries(s, Game.status.in_((OPEN, ACTIVE)), seated, always=self.always), write=False
+        )
 
     # --------------------------------------------------------- starting games
 
@@ -1298,7 +1342,9 @@ class Service(LeagueOps):
         its own.
         """
         seated = or_(Game.white_id == player_id, Game.black_id == player_id)
-        return self.transaction(lambda s: game_summaries(s, Game.status.in_(OVER), seated, limit=limit), write=False)
+        return self.transaction(
+            lambda s: game_summaries(s, Game.status.in_(OVER), seated, limit=limit, always=self.always), write=False
+        )
 
     def forfeit_stale(self, days: float) -> list[int]:
         """Forfeit games whose player to act has not acted for `days` (they lose the match, rated);
@@ -1325,19 +1371,25 @@ class Service(LeagueOps):
 
     # ---------------------------------------------------------------- rankings
 
-    def rankings(self, limit: int = 20, include_unrated: bool = False) -> list[RankRow]:
+    def rankings(self, limit: int = 20, include_unrated: bool = False, board: str | None = None) -> list[RankRow]:
         """The top `limit` players by rating; players who have finished no match only with
-        include_unrated.  Raises nothing of its own.
+        include_unrated.  board: None for the whole league; "" for this system's own players
+        (telnet and door); a member BBS's tag for its players only.  Raises nothing of its own.
         """
 
         def fn(s: Session) -> list[RankRow]:
             query = select(Player).order_by(Player.rating.desc(), Player.id).limit(limit)
             if not include_unrated:
                 query = query.where(Player.experience > 0)
+            if board == "":
+                query = query.where(Player.origin != "bbs")
+            elif board is not None:
+                query = query.where(Player.origin == "bbs", Player.bbs_tag == board.upper())
+            always = self.always
             return [
                 RankRow(
                     rank=i,
-                    handle=p.handle,
+                    handle=display_name(p.handle, p.origin, p.bbs_tag, p.login_name, always),
                     rating=p.rating,
                     wins=p.wins,
                     losses=p.losses,
@@ -1345,6 +1397,7 @@ class Service(LeagueOps):
                     gammons=p.gammons,
                     last_played=p.last_played,
                     is_bot=p.is_bot,
+                    board=p.bbs_tag if p.origin == "bbs" else "",
                 )
                 for i, p in enumerate(s.scalars(query), 1)
             ]

@@ -51,7 +51,7 @@ from bgdoor.service.core import (
 )
 from bgdoor.service.types import BadHandle, BadPassword, GameSummary, IllegalAction, NotFound
 from bgdoor.store import db, handles
-from bgdoor.store.models import Game, GameEvent, Player, RatingEntry, ReadMark
+from bgdoor.store.models import Game, GameEvent, MemberBBS, Player, RatingEntry, ReadMark
 from bgdoor.store.snapshot import state_from_dict
 
 T = TypeVar("T")
@@ -132,6 +132,18 @@ def is_deleted(player: Player) -> bool:
 
 def generate_password() -> str:
     return "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(PASSWORD_LENGTH))
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    """A member BBS: door.cfg's section, its players here, and whether it is suspended."""
+
+    tag: str
+    name: str  # from door.cfg; "" when door.cfg no longer has the section
+    players: int
+    last_activity: datetime | None  # its players' last visit
+    suspended: bool
+    reason: str
 
 
 def _tense(dry_run: bool) -> Callable[[str], str]:
@@ -493,6 +505,69 @@ class Sysop:
 
         return "\n".join(self._read(fn)) if ids else ""
 
+    # -------------------------------------------------------------- member BBSes
+
+    def member_bbses(self, names: dict[str, str]) -> list[MemberRow]:
+        """Every member BBS door.cfg names (`names`: tag -> name) or that has players or a row here."""
+
+        def fn(s: Session) -> list[MemberRow]:
+            counts = {
+                tag: (n, last)
+                for tag, n, last in s.execute(
+                    select(Player.bbs_tag, func.count(), func.max(Player.last_seen))
+                    .where(Player.origin == "bbs")
+                    .group_by(Player.bbs_tag)
+                )
+            }
+            rows = {r.tag: r for r in s.scalars(select(MemberBBS))}
+            out = []
+            for tag in sorted(set(names) | set(counts) | set(rows)):
+                n, last = counts.get(tag, (0, None))
+                row = rows.get(tag)
+                out.append(
+                    MemberRow(
+                        tag=tag,
+                        name=names.get(tag, ""),
+                        players=n,
+                        last_activity=last,
+                        suspended=bool(row and row.suspended),
+                        reason=row.reason if row else "",
+                    )
+                )
+            return out
+
+        return self._read(fn)
+
+    def suspend_bbs(self, tag: str, reason: str = "", suspend: bool = True, dry_run: bool = False) -> str:
+        """Suspend a member BBS (its callers are refused; their players and games stay), or with
+        suspend=False let it in again."""
+        tag = tag.strip().upper()
+        if not tag or len(tag) > 8 or not tag.isprintable():
+            raise IllegalAction("a BBS tag is 1 to 8 characters")
+        if reason and (len(reason) > 200 or not reason.isprintable()):
+            raise IllegalAction("the reason is at most 200 printable characters")
+
+        def fn(s: Session) -> list[str]:
+            did = _tense(dry_run)
+            row = s.get(MemberBBS, tag)
+            if row is None:
+                now = self.service.clock()
+                row = MemberBBS(tag=tag, suspended=False, reason="", first_seen=now, last_seen=now)
+                s.add(row)
+            players = s.scalar(select(func.count()).where(Player.origin == "bbs", Player.bbs_tag == tag)) or 0
+            if row.suspended == suspend:
+                return [f"BBS {tag} is already {'suspended' if suspend else 'admitted'}; nothing to change"]
+            row.suspended, row.reason = suspend, reason if suspend else ""
+            if suspend:
+                return [
+                    f"BBS {tag} {did('suspended')}: "
+                    f"its callers {'will be' if dry_run else 'are'} refused at the RLogin handshake",
+                    f"its {_plural(players, 'player')} and their games stay as they are",
+                ]
+            return [f"BBS {tag} {did('admitted')} again"]
+
+        return self._change(fn, dry_run)
+
     # -------------------------------------------------------------- export
 
     def match_record(self, game_id: int) -> MatchRecord:
@@ -521,6 +596,7 @@ class Sysop:
 
 __all__ = [
     "DELETED_NAME",
+    "MemberRow",
     "EventRow",
     "GameRecord",
     "MatchRecord",

@@ -152,6 +152,7 @@ class RankRow:
     gammons: int
     last_played: datetime | None
     is_bot: bool = False
+    board: str = ""  # the member BBS's tag; "" for this system's own players
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,9 @@ def form_problem(handle: object) -> str | None:
         return "a handle cannot contain control or other unprintable characters"
     if handle != handle.strip():
         return "a handle cannot start or end with a space"
+    if "@" in handle:
+        # alias@TAG is how the league shows a member BBS's player: nobody else may look like one.
+        return "a handle cannot contain @: it marks the players of other boards"
     return None
 
 
@@ -139,6 +142,8 @@ def clean(name: str, cut: bool = True) -> str:
     for c in normal(name):
         if c.isspace():
             c = " "
+        elif c == "@":
+            c = "_"  # @ marks another board's players (handles.form_problem)
         elif not drawable(c):
             c = _stand_in(c)
         if c == " " and (not out or out[-1] == " "):

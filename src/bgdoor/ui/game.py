@@ -569,7 +569,8 @@ class GameScreen:
         """The message line, and the opponent's note with their last turn, or the one about to go."""
         if self.pending_note:
             extra = f'Your note: "{self.pending_note}"'
-        elif self.their_note is not None:
+        elif self.their_note is not None and self.their_note.text not in message:
+            # Told in the news once; after that it stays on the board until this player answers.
             extra = f'{self.their_note.by} says: "{self.their_note.text}"'
         else:
             return message

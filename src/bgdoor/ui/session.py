@@ -438,9 +438,9 @@ class Session:
             line += f" {g.updated.strftime('%m-%d %H:%M')}"
         return line
 
-    async def list_answer(self, row: int, col: int) -> str | None:
-        """What a list's prompt was answered: digits (or '#' and digits) and Enter, or N at once;
-        None for Q or Esc, which need no Enter."""
+    async def list_answer(self, row: int, col: int, letters: str = "N") -> str | None:
+        """What a list's prompt was answered: digits (or '#' and digits) and Enter, or one of
+        `letters` at once; None for Q or Esc, which need no Enter."""
         text = ""
         while True:
             self.con.put(row, col, text.ljust(7), "input")
@@ -449,8 +449,8 @@ class Session:
             c = key.char.upper() if key.char else ""
             if not text and (c == "Q" or key.name == "esc"):
                 return None
-            if not text and c == "N":
-                return "N"
+            if not text and c and c in letters:
+                return c
             if key.name == "enter":
                 return text
             if key.name == "backspace":
@@ -541,39 +541,67 @@ class Session:
         if g is not None:
             await self.game_screen(g.id)
 
+    def board_views(self) -> list[str | None]:
+        """What R)ankings can show: the whole league, this system's own players, each member BBS."""
+        views: list[str | None] = [None]
+        if self.config.bbses:
+            views += ["", *sorted(self.config.bbses)]
+        return views
+
+    def board_title(self, board: str | None) -> str:
+        if board is None:
+            return "The top players" + (", every board" if self.config.bbses else "")
+        if board == "":
+            return "The top players of this board"
+        member = self.config.bbses.get(board)
+        return f"The top players of {member.name if member else board} ({board})"
+
     async def rankings(self) -> None:
         bottom = min(24, self.con.height)
+        views = self.board_views()
+        view = 0
         rows = await self.svc.rankings(limit=bottom - 7)
         wide = self.con.width >= 78
         note = ""
         while True:
             self.con.clear()
-            self.con.put(2, 3, "The top players", "title")
-            head = "Rank  Player            Rating   Won  Lost  Gammons"
-            self.con.put(4, 2, head + ("  Exp.   Last played" if wide else ""), "dim")
+            self.con.put(2, 3, self.board_title(views[view])[: self.con.width - 4], "title")
+            head = "Rank  Player            Board    Rating   Won  Lost  Gams"
+            self.con.put(4, 2, head + ("  Exp.  Last played" if wide else ""), "dim")
             for i, r in enumerate(rows):
-                name = r.handle + ("*" if r.is_bot else "")
-                line = f"{r.rank:>3}.  {name:<17} {r.rating:>7.1f} {r.wins:>5} {r.losses:>5} {r.gammons:>8}"
+                name = r.handle[: 16 if r.is_bot else 17] + ("*" if r.is_bot else "")
+                board = (r.board or "here")[:8]
+                line = f"{r.rank:>3}.  {name:<17} {board:<8} {r.rating:>6.1f} {r.wins:>5} {r.losses:>5} {r.gammons:>5}"
                 if wide:
-                    line += f" {r.experience:>5}   {r.last_played.strftime('%Y-%m-%d') if r.last_played else '-'}"
-                self.con.put(5 + i, 2, line)
+                    line += f" {r.experience:>5}  {r.last_played.strftime('%Y-%m-%d') if r.last_played else '-'}"
+                self.con.put(5 + i, 2, line[: self.con.width - 3])
+            boards = "  B shows another board." if len(views) > 1 else ""
             if not rows:
                 self.con.put(6, 6, "Nobody has finished a match yet.")
-                self.con.put(bottom, 3, "Press any key.", "dim")
-                await self.con.show()
-                await self.con.key(idle=True)
+                self.con.put_wrapped(bottom - 2, 3, f"Q or Enter goes back.{boards}", "dim", right=self.con.width - 1)
+                self.con.put(bottom, 3, "Choice: ", "prompt")
+                key = await self.con.key(idle=True)
+                if boards and key.char.upper() == "B":
+                    view = (view + 1) % len(views)
+                    rows = await self.svc.rankings(limit=bottom - 7, board=views[view])
+                    continue
                 return
             self.con.put_wrapped(
                 bottom - 2,
                 3,
-                note or "* a computer player.  Type a rank and Enter for that player's page.  Q or Enter goes back.",
+                note or f"* a computer player.  Type a rank and Enter for that player's page.{boards}  "
+                "Q or Enter goes back.",
                 "error" if note else "dim",
                 right=self.con.width - 1,
                 rows=2,
             )
             note = ""
             self.con.put(bottom, 3, "Rank: ", "prompt")
-            text = await self.list_answer(bottom, 9)
+            text = await self.list_answer(bottom, 9, "NB" if boards else "N")
+            if text == "B":
+                view = (view + 1) % len(views)
+                rows = await self.svc.rankings(limit=bottom - 7, board=views[view])
+                continue
             if not text or text == "N":
                 return
             chosen = next((r for r in rows if str(r.rank) == text.lstrip("#")), None)
