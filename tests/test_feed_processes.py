@@ -124,3 +124,25 @@ def test_a_move_in_one_door_process_shows_in_the_other_within_500_ms(tmp_path: P
         db.close()
         for door in both:
             door.close()
+
+
+def test_a_menu_counts_a_game_begun_by_another_process(tmp_path: Path) -> None:
+    """The main menu's "waiting for your move" count follows games changed elsewhere, with no key."""
+    url = f"sqlite:///{tmp_path}/bg.db"
+    with Service(url) as svc:
+        svc.enter_from_door("Ann")
+        ben = svc.enter_from_door("Ben")
+    door = PtyDoor(door32(tmp_path / "ann.sys", "Ann", node=1), url, tmp_path / "ann.log")
+    try:
+        pump_until([door], door, "No game is waiting for your move", 30)
+        drain([door])
+        with Service(url) as svc:
+            start = time.monotonic()
+            svc.begin_game(ben.id, 3, Color.WHITE, "Ann")  # another process names Ann as the opponent
+        shown = pump_until([door], door, "1 game waiting for your move")
+        print(f"\nthe menu counted the new game after {(shown - start) * 1000:.0f} ms")
+        assert shown - start <= LIMIT
+        door.send("Q")
+        assert door.wait_exit() == 0
+    finally:
+        door.close()
