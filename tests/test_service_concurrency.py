@@ -55,7 +55,7 @@ def test_two_actors_one_game_exactly_one_applies(db_url, monkeypatch):
     # Hold both writers between reading the game and writing it, so they truly overlap
     # where the database lets them (PostgreSQL); SQLite's write lock serializes them anyway.
     meet = threading.Barrier(2, timeout=2)
-    real = Service._record
+    real = Service.record_events
 
     def record_after_meeting(self, *args, **kwargs):
         try:
@@ -64,7 +64,7 @@ def test_two_actors_one_game_exactly_one_applies(db_url, monkeypatch):
             pass
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Service, "_record", record_after_meeting)
+    monkeypatch.setattr(Service, "record_events", record_after_meeting)
     results: dict[str, object] = {}
 
     def submit(name: str, svc: Service, play: str) -> None:
