@@ -19,6 +19,7 @@ import glob
 import json
 import os
 import pwd
+import re
 import select
 import shutil
 import socket
@@ -68,23 +69,32 @@ def new_game(url: str, door: bool) -> int:
         return svc.begin_game(ann.id, 25, Color.WHITE, "Ben").id  # long enough for every turn
 
 
-def key_for(st: MatchState) -> tuple[list[str], str]:
-    """The keys the mover sends, and what the other caller's screen then shows."""
+def key_for(st: MatchState) -> tuple[list[str], re.Pattern[str]]:
+    """The keys the mover sends, and the news line the other caller's screen then gains."""
     assert st.actor is not None
+    name = NAMES[st.actor]
     if st.phase is Phase.ROLL:
-        return ["P"], f"{NAMES[st.actor]} rolled"
+        return ["P"], re.compile(rf"{name} rolled [1-6]-[1-6]\.")  # "Ann rolled 6-4."
     assert st.dice is not None
     plays = legal_plays(st.position, st.dice)
-    return (["M", str(plays[0]) + "\r"] if plays else ["\r"]), "Your turn: P)lay rolls the dice"
+    keys = ["M", str(plays[0]) + "\r"] if plays else ["\r"]
+    return keys, re.compile(rf"{name} rolled {st.dice[0]}-{st.dice[1]} and")  # "... and played 24/18 13/9."
 
 
 # ------------------------------------------------------------------ SQLite, two doors
 
 
-def pump_until(doors: list[PtyDoor], watch: PtyDoor, needle: str, timeout: float = 10.0) -> float:
+def pump_until(doors: list[PtyDoor], watch: PtyDoor, needle: str | re.Pattern[str], timeout: float = 10.0,
+               more_than: int = 0) -> float:
+    """Read the ptys until `watch`'s screen has `needle` (a pattern: more than `more_than` times)."""
     end = time.monotonic() + timeout
     by_fd = {d.master: d for d in doors}
-    while needle not in watch.view.text:
+
+    def there() -> bool:
+        text = watch.view.text
+        return needle in text if isinstance(needle, str) else len(needle.findall(text)) > more_than
+
+    while not there():
         if time.monotonic() > end:
             raise AssertionError(f"{needle!r} never appeared:\n{watch.view.text}")
         ready, _, _ = select.select(list(by_fd), [], [], 0.02)
@@ -117,13 +127,14 @@ def sqlite_doors(turns: int, folder: Path) -> list[float]:
             assert st.actor is not None
             mover, other = doors[st.actor], doors[st.actor.other]
             pump_until(both, mover, "Your turn")
-            keys, needle = key_for(st)
+            keys, news = key_for(st)
             for key in keys[:-1]:
                 mover.send(key)
                 pump_until(both, mover, "Your play")
+            before = len(news.findall(other.view.text))
             start = time.monotonic()
             mover.send(keys[-1])
-            seen.append(pump_until(both, other, needle) - start)
+            seen.append(pump_until(both, other, news, more_than=before) - start)
             while (now := db.game(gid).state).actor is st.actor and now.phase is st.phase:
                 time.sleep(0.01)
     finally:
@@ -162,13 +173,15 @@ async def postgres_servers(turns: int, folder: Path, url: str) -> list[float]:
             mover, other = callers[st.actor], callers[st.actor.other]
             await mover.wait_for("Your turn")
             await asyncio.gather(mover.settle(0.05), other.settle(0.05))
-            keys, needle = key_for(st)
+            keys, news = key_for(st)
             for key in keys[:-1]:
                 mover.send(key)
                 await mover.wait_for("Your play")
+            before = len(news.findall(other.text))
             start = time.monotonic()
             mover.send(keys[-1])
-            await other.wait_for(needle, 10)
+            await other.wait_until(lambda text, news=news, before=before: len(news.findall(text)) > before,
+                                   str(news.pattern), 10)
             seen.append(time.monotonic() - start)
             while (now := db.game(gid).state).actor is st.actor and now.phase is st.phase:
                 await asyncio.sleep(0.01)
