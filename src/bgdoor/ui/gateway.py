@@ -59,6 +59,7 @@ Announce = Callable[[int, int | None, tuple[int | None, ...]], None]
 Notice = Callable[[str | None], Awaitable[None]]
 
 SAVING = "Saving..."
+MARK_PATIENCE = 0.05  # seconds a read mark waits for a busy database, at most
 SAVING_AFTER = 0.1  # seconds a write may take before the caller is told it is saving
 
 
@@ -88,6 +89,7 @@ class Gateway:
         # workers of its own, so a burst of new players holds up no move, and its wait for the
         # database starts when its transaction does.
         self._accounts = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-account")
+        self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-mark")
         self._feed = ChangeFeed(service.engine)
         self._follow = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-feed")
 
@@ -109,6 +111,7 @@ class Gateway:
         self._reads.shutdown(wait=False, cancel_futures=True)
         self._writes.shutdown(wait=False, cancel_futures=True)
         self._accounts.shutdown(wait=False, cancel_futures=True)
+        self._marks.shutdown(wait=False, cancel_futures=True)
         self._follow.submit(self._feed.close)  # on its own thread, once the current look ends
         self._follow.shutdown(wait=False, cancel_futures=False)
 
@@ -302,7 +305,15 @@ class Gateway:
         self.announce(game_id, None, (player_id,))
 
     async def mark_read(self, player_id: int, game_id: int, upto: int) -> None:
-        await self._write(self.service.mark_read, player_id, game_id, upto)
+        # Bookkeeping, not a move: it waits MARK_PATIENCE at most (on a worker of its own, so it
+        # queues behind no other write) and a busy database only means the news shows again.
+        until = time.monotonic() + MARK_PATIENCE
+        mark = functools.partial(self.service.mark_read, player_id, game_id, upto)
+        call = functools.partial(self._within, until, mark)
+        try:
+            await self._run(self._marks, "mark_read", call)
+        except StorageError as exc:
+            log.info("read mark for game %s not saved (%s): its news will show again", game_id, exc)
 
     async def admit_bbs(self, tag: str) -> None:
         await self._write(self.service.admit_bbs, tag)

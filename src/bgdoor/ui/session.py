@@ -580,6 +580,7 @@ class Session:
                 self.con.put(6, 6, "Nobody has finished a match yet.")
                 self.con.put_wrapped(bottom - 2, 3, f"Q or Enter goes back.{boards}", "dim", right=self.con.width - 1)
                 self.con.put(bottom, 3, "Choice: ", "prompt")
+                await self.con.show()
                 key = await self.con.key(idle=True)
                 if boards and key.char.upper() == "B":
                     view = (view + 1) % len(views)
