@@ -80,6 +80,7 @@ class GameScreen:
         self.result = ""  # the result held
         self.pending_note: str | None = None  # goes to the opponent with the turn being played
         self.their_note: TurnNote | None = None  # the opponent's note with their last turn
+        self.marks: set[asyncio.Future[None]] = set()  # read marks being saved
         self.gone = False  # the game was withdrawn
 
     @property
@@ -142,9 +143,15 @@ class GameScreen:
         if self.me is None or not seated:
             return  # an open seat: who joins is still to be told
         self.read = self.events
+        # Saved in the background: a database busy with a write must not hold up the board.
+        task = asyncio.ensure_future(self.save_mark(self.events))
+        self.marks.add(task)
+        task.add_done_callback(self.marks.discard)
+
+    async def save_mark(self, upto: int) -> None:
         try:
-            await self.svc.mark_read(self.pid, self.game_id, self.events)
-        except StorageError:
+            await self.svc.mark_read(self.pid, self.game_id, upto)
+        except ServiceError:
             pass  # told again next time; nothing is lost
 
     async def catch_up(self, mine: bool = False) -> list[NewsLine]:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color, MatchState, Win
-from bgdoor.service import GameLog, LoggedEvent, Unread
+from bgdoor.service import GameLog, LoggedEvent, ServiceError, Unread
 from bgdoor.term.wrap import wrap
 
 if TYPE_CHECKING:
@@ -184,4 +184,7 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
             break
     for u, log, _ in news:
         if log.game.white_id is not None and log.game.black_id is not None:
-            await svc.mark_read(player_id, u.game_id, len(log.events))
+            try:
+                await svc.mark_read(player_id, u.game_id, len(log.events))
+            except ServiceError:
+                return  # the database is busy: the news stays news until the next look

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color
 from bgdoor.rules.position import Position
-from bgdoor.service import GameLog
+from bgdoor.service import GameLog, ServiceError
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.console import Console, Key
 from bgdoor.ui.keys import State
@@ -77,7 +77,10 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
     log = await svc.game_log(game_id, player_id)
     g = log.game
     if player_id is not None and g.viewer_color is not None and g.white_id is not None and g.black_id is not None:
-        await svc.mark_read(player_id, game_id, len(log.events))  # the whole record is in front of them now
+        try:
+            await svc.mark_read(player_id, game_id, len(log.events))  # the whole record is in front of them now
+        except ServiceError:
+            pass  # still news next time; nothing is lost
     shots = frames(log)
     viewer = g.viewer_color or Color.WHITE
     at = len(shots) - 1
