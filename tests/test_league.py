@@ -146,6 +146,14 @@ async def test_a_member_bbs_caller_and_a_telnet_caller_share_one_league(tmp_path
         assert "alice@DEMO" in bulletin.stdout and "Demo Board" in bulletin.stdout and "bob" not in bulletin.stdout
         everyone = run("bulletin", "--charset", "ascii")
         assert "alice@DEMO" in everyone.stdout and "bob" in everyone.stdout
+        exported = subprocess.run(
+            [sys.executable, "-m", "bgdoor", "export", str(game_id), "--db", url],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert exported.returncode == 0, exported.stderr
+        assert " alice@DEMO : 0" in exported.stdout and "bob : 0" in exported.stdout, exported.stdout
         unknown = run("bulletin", "--bbs", "NOPE")
         assert unknown.returncode == 2 and "no [bbs NOPE] section" in unknown.stderr
 

@@ -48,6 +48,7 @@ from bgdoor.service.core import (
     handle_refusal,
     normal_handle,
     player_by_handle,
+    player_names,
 )
 from bgdoor.service.types import BadHandle, BadPassword, GameSummary, IllegalAction, NotFound
 from bgdoor.store import db, handles
@@ -576,7 +577,8 @@ class Sysop:
 
         def fn(s: Session) -> tuple[str, str, int, list[dict[str, Any]], dict[int, str], date]:
             g = game_row(s, game_id)
-            names = self._names(s, {g.white_id, g.black_id})
+            # Read elsewhere, without the league around it: a member BBS's player always with @TAG.
+            names = player_names(s, [g.white_id, g.black_id], always=True)
             rows = s.execute(
                 select(GameEvent.payload, GameEvent.note).where(GameEvent.game_id == g.id).order_by(GameEvent.seq)
             ).all()
