@@ -103,6 +103,20 @@ class PtyDoor:
     def send(self, data: str) -> None:
         os.write(self.master, data.encode("latin-1"))
 
+    def enter_game(self, board_text: str, timeout: float = 15.0) -> None:
+        """P from the menu; a "Since you last looked" news page, when one comes first, is dismissed."""
+        self.send("P")
+        end = time.monotonic() + timeout
+        while board_text not in self.view.text:
+            if "Since you last looked" in self.view.text:
+                self.send(" ")
+                while "Since you last looked" in self.view.text and time.monotonic() < end:
+                    self.pump()
+                continue
+            if time.monotonic() > end:
+                raise AssertionError(f"{board_text!r} never appeared; the screen shows:\n{self.view.text}")
+            self.pump()
+
     def settle(self, quiet: float = 0.4) -> None:
         end = time.monotonic() + quiet
         while time.monotonic() < end:

@@ -193,8 +193,7 @@ def test_door_killed_after_a_roll_and_mid_commit(tmp_path, monkeypatch):
     door = PtyDoor(drop, url, log)
     try:
         door.wait_for("Your choice")
-        door.send("P")
-        door.wait_for("Score")
+        door.enter_game("Score")
         door.send("P")
         with Service(url) as svc:
             end = time.monotonic() + 30
@@ -213,8 +212,7 @@ def test_door_killed_after_a_roll_and_mid_commit(tmp_path, monkeypatch):
 
         door = PtyDoor(drop, url, log)
         door.wait_for("Your choice")
-        door.send("P")
-        door.wait_for(f"Your turn {dice[0]}-{dice[1]}")
+        door.enter_game(f"Your turn {dice[0]}-{dice[1]}")
         with Service(url) as svc:
             plays = svc.game(gid).state.plays()
         play = str(plays[0]) if len(plays) > 1 else ""
@@ -233,8 +231,7 @@ def test_door_killed_after_a_roll_and_mid_commit(tmp_path, monkeypatch):
 
         door = PtyDoor(drop, url, log)
         door.wait_for("Your choice")
-        door.send("P")
-        door.wait_for(f"Your turn {dice[0]}-{dice[1]}")
+        door.enter_game(f"Your turn {dice[0]}-{dice[1]}")
         if play:
             door.send("M")
             door.wait_for("Your play")
