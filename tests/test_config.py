@@ -54,3 +54,9 @@ def test_the_service_opens_with_the_configured_settings(tmp_path: Path, monkeypa
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 1234
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
         assert svc.write_patience == config.write_patience
+
+
+def test_an_old_door_cfg_with_a_retired_key_still_loads(tmp_path):
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[game]\nforfeit_days = 9\ndefault_theme = classic\n")
+    assert load_config(cfg).forfeit_days == 9

@@ -74,6 +74,9 @@ class Config:
 
 
 # (section, key) -> field name
+# Keys earlier versions read and this one no longer needs: an old door.cfg still loads.
+_RETIRED = {("game", "default_theme")}
+
 _KEYS = {
     ("server", "host"): "host",
     ("server", "port"): "port",
@@ -197,6 +200,8 @@ def _read_file(config: Config, path: Path) -> None:
             raise ConfigError(f"{path}: [{section}] should be [bbs TAG]")
         for key, raw in parser.items(section):
             name = _KEYS.get((section, key))
+            if name is None and (section, key) in _RETIRED:
+                continue
             if name is None:
                 raise ConfigError(f"{path}: unknown key '{key}' in [{section}]")
             setattr(config, name, _value(name, raw, f"{path}: [{section}] {key}"))
