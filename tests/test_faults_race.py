@@ -139,6 +139,8 @@ async def test_two_telnet_sessions_race_the_same_keys(tmp_path):
                 one.send(first + "\r")
                 two.send(second + "\r")  # the same instant, as near as two sockets allow
             else:
+                # Both screens must have caught up with the last move (the feed, not the test, tells them).
+                await asyncio.gather(*(s.wait_for("P)lay or Enter: roll") for s in (one, two)))
                 one.send("P")
                 two.send("P")
             await table.wait_version(view.version)
