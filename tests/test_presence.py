@@ -5,13 +5,22 @@ presence expires."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import sqlite3
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from doorharness import PtyDoor, door32
 from rawtelnet import RawCaller, login
 from serverproc import ServerProcess, write_config
+
+from bgdoor.service import Service
+from bgdoor.ui.gateway import Gateway
+from bgdoor.ui.guard import LoginGuard
+from bgdoor.ui.presence import PresenceKeeper
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -92,3 +101,46 @@ async def test_door_and_serve_see_each_other_and_a_killed_door_expires(tmp_path:
             zed.close()
         door.close()
         srv.stop()
+
+
+async def test_a_write_locked_database_is_left_alone_quietly(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Another program holds the write lock: the presence writer gives up the round after a short
+    wait, on a worker of its own (no caller's write waits for it), logs one line without a
+    traceback, tries again a third of the TTL later, and writes the caller once the lock goes."""
+    db_file = tmp_path / "bg.db"
+    svc = Service(f"sqlite:///{db_file}")
+    alice = svc.register("alice", "alice-pw")
+    gateway = Gateway(svc, LoginGuard(20, 0.01), lambda game_id, version, players: None)
+    threads: list[str] = []
+    real = svc.presence_set
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        threads.append(threading.current_thread().name)
+        real(*args, **kwargs)
+
+    svc.presence_set = counted  # type: ignore[method-assign]
+    keeper = PresenceKeeper(gateway, ttl=15.0)
+    hog = sqlite3.connect(str(db_file), isolation_level=None, check_same_thread=False)
+    try:
+        with caplog.at_level(logging.DEBUG, "bgdoor"):
+            hog.execute("BEGIN IMMEDIATE")
+            keeper.set(keeper.new_key(), alice.id, "", "menu")
+            await asyncio.sleep(4.0)
+            tries_while_locked = len(threads)
+            hog.execute("ROLLBACK")
+            start = time.monotonic()
+            while not svc.who_online(15.0) and time.monotonic() - start < 10:
+                await asyncio.sleep(0.2)
+            rows = svc.who_online(15.0)
+        print(f"\npresence tries while the lock was held 4 s: {tries_while_locked}; threads {threads}")
+        assert tries_while_locked == 1, "the presence writer retried at once against a locked database"
+        assert all(not name.startswith("db-write") for name in threads), "presence held a caller's write worker"
+        records = [r for r in caplog.records if r.name.startswith("bgdoor")]
+        assert not any(r.exc_info for r in records), "a busy database is no traceback"
+        assert len([r for r in records if "presence not written" in r.getMessage()]) == 1
+        assert [r.name for r in rows] == ["alice"], "the caller was never written after the lock went"
+    finally:
+        hog.close()
+        await keeper.close()
+        gateway.close()
+        svc.close()

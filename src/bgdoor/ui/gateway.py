@@ -60,6 +60,7 @@ Notice = Callable[[str | None], Awaitable[None]]
 
 SAVING = "Saving..."
 MARK_PATIENCE = 0.05  # seconds a read mark waits for a busy database, at most
+PRESENCE_PATIENCE = 0.5  # seconds a presence write waits for a busy database, at most
 SAVING_AFTER = 0.1  # seconds a write may take before the caller is told it is saving
 
 
@@ -90,6 +91,8 @@ class Gateway:
         # database starts when its transaction does.
         self._accounts = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-account")
         self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-mark")
+        # Who's online is bookkeeping too: its writes never take a worker a caller's move needs.
+        self._presence = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-presence")
         self._feed = ChangeFeed(service.engine)
         self._follow = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-feed")
 
@@ -112,6 +115,7 @@ class Gateway:
         self._writes.shutdown(wait=False, cancel_futures=True)
         self._accounts.shutdown(wait=False, cancel_futures=True)
         self._marks.shutdown(wait=False, cancel_futures=True)
+        self._presence.shutdown(wait=False, cancel_futures=True)
         self._follow.submit(self._feed.close)  # on its own thread, once the current look ends
         self._follow.shutdown(wait=False, cancel_futures=False)
 
@@ -321,13 +325,20 @@ class Gateway:
     async def presence_set(
         self, key: str, process: str, player_id: int, board: str, activity: str, game_id: int | None = None
     ) -> None:
-        await self._write(self.service.presence_set, key, process, player_id, board, activity, game_id)
+        await self._bookkeeping(self.service.presence_set, key, process, player_id, board, activity, game_id)
 
     async def presence_drop(self, key: str) -> None:
-        await self._write(self.service.presence_drop, key)
+        await self._bookkeeping(self.service.presence_drop, key)
 
     async def presence_beat(self, process: str, ttl: float) -> None:
-        await self._write(self.service.presence_beat, process, ttl)
+        await self._bookkeeping(self.service.presence_beat, process, ttl)
+
+    async def _bookkeeping(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """A presence write: on a worker of its own, given up PRESENCE_PATIENCE after it was asked
+        for (StorageError), so a write lock held elsewhere holds up no caller's write."""
+        until = time.monotonic() + PRESENCE_PATIENCE
+        call = functools.partial(self._within, until, functools.partial(fn, *args, **kwargs))
+        return await self._run(self._presence, fn.__name__, call)
 
     async def forfeit_stale(self, days: float) -> list[int]:
         # The games' new versions are not returned: the change feed announces them.

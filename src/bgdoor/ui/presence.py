@@ -17,6 +17,8 @@ import secrets
 import socket
 from typing import Protocol
 
+from bgdoor.service import ServiceError
+
 log = logging.getLogger("bgdoor.presence")
 
 # What a caller is doing: (player_id, board, activity, game_id); None: the caller left.
@@ -44,6 +46,7 @@ class PresenceKeeper:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._busy = False  # changes taken from _want are being written
+        self._failing = False  # the last round failed (a busy database): the next waits
 
     def new_key(self) -> str:
         return f"{self.process[-20:]}:{next(self._numbers)}"[-40:]
@@ -72,35 +75,61 @@ class PresenceKeeper:
     async def _writing(self) -> None:
         loop = asyncio.get_running_loop()
         beaten = loop.time()
+        rest_until = 0.0  # after a failed round: no new round before this (a busy database)
         while self._live or self._want:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(0.0, beaten + self.ttl / 3 - loop.time()))
+            if rest_until > loop.time():
+                # Changes wait for the next round; only close() (nothing live) cuts the rest short.
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._gone(), rest_until - loop.time())
+                if not self._live and not self._want:
+                    return
+            else:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), max(0.0, beaten + self.ttl / 3 - loop.time()))
             self._wake.clear()
             changes, self._want = self._want, {}
             self._busy = True
             try:
-                for key, state in changes.items():
+                for key, state in list(changes.items()):
                     if state is None:
                         await self.service.presence_drop(key)
                     else:
                         await self.service.presence_set(key, self.process, *state)
+                    del changes[key]
                 if self._live and loop.time() - beaten >= self.ttl / 3:
-                    beaten = loop.time()
                     await self.service.presence_beat(self.process, self.ttl)
+                    beaten = loop.time()
+                if self._failing:
+                    log.info("presence written again")
+                    self._failing = False
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.warning("presence not written; W)ho is behind until the next try", exc_info=True)
+            except Exception as exc:
+                # Give up the round: what was not written waits (newer changes win) for the next
+                # round, a third of the TTL from now, so a write-locked database is not hammered.
                 for key, state in changes.items():
                     self._want.setdefault(key, state)
+                rest_until = loop.time() + self.ttl / 3
+                beaten = rest_until - self.ttl / 3  # the beat is due with the next round
+                if not isinstance(exc, ServiceError):  # not the database: a fault of ours
+                    log.warning("presence not written; trying again in %.0f s", self.ttl / 3, exc_info=True)
+                elif not self._failing:
+                    log.info("presence not written (%s); W)ho is behind, trying again in %.0f s", exc, self.ttl / 3)
+                self._failing = True
             finally:
                 self._busy = False
+
+    async def _gone(self) -> None:
+        """Return when every caller of this process has gone (close())."""
+        while self._live:
+            self._wake.clear()
+            await self._wake.wait()
 
     async def flush(self, wait: float = 2.0) -> None:
         """Wait (at most `wait` seconds) until every change so far is written: W)ho shows the caller
         looking at it as they are now."""
         end = asyncio.get_running_loop().time() + wait
-        while (self._want or self._busy) and self._task is not None and not self._task.done():
+        while not self._failing and (self._want or self._busy) and self._task is not None and not self._task.done():
             if asyncio.get_running_loop().time() > end:
                 return
             await asyncio.sleep(0.01)
