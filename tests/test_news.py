@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from alembic import command
+from harness import running_server
+from rawtelnet import RawCaller, login
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -159,3 +162,37 @@ def test_upgrade_marks_old_history_read(tmp_path):
             assert s.scalar(select(Game.event_count).where(Game.id == view.id)) == 1
         # The finished match's board is what its record replays to again.
         assert svc.game(done.id).state == done.state
+
+
+async def test_news_left_with_q_before_the_last_page_stays_news(tmp_path):
+    """Twelve games' news take two pages at 80x24: Q on the first marks read only the games whose
+    every line was on it; the rest are news at the next look."""
+    db_url = f"sqlite:///{tmp_path / 'news.db'}"
+    with Service(db_url, dice=ScriptedDice([3, 1] * 200)) as setup:
+        ann = setup.register("ann", "secret1").id
+        bob = setup.register("bob", "secret1").id
+        games = []
+        for _ in range(12):
+            view = setup.begin_game(ann, 1, Color.WHITE)
+            view = setup.join_game(bob, view.id)
+            setup.roll(bob, view.id, view.version)  # two lines of news for ann: the join, the opening roll
+            games.append(view.id)
+    async with running_server(db_url) as server:
+        caller = await RawCaller.connect(server.port, term="xterm", size=(80, 24))
+        try:
+            await login(caller, "ann", "secret1", new=False)
+            caller.send("N")
+            first = await caller.wait_for("(page 1 of 2)")
+            on_first = {int(m) for m in re.findall(r"#(\d+): Opening roll", first)}
+            assert 0 < len(on_first) < 12
+            caller.send("Q")
+            await caller.wait_for("Your choice")
+        finally:
+            caller.close()
+    with Service(db_url) as after:
+        unread = {u.game_id for u in after.unread(ann)}
+        assert unread == set(games) - on_first, "a game whose news was never on screen was marked read"
+        # The next look at the news still tells the rest, from where the player stopped.
+        for game_id in unread:
+            log = after.game_log(game_id, ann)
+            assert any("Opening roll" in n.text for n in narrate(log, log.read_upto, ann))

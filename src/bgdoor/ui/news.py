@@ -163,28 +163,44 @@ News = list[tuple[Unread, GameLog, list[NewsLine]]]
 
 
 async def news_page(con: Console, svc: Service, player_id: int, news: News) -> None:
-    """All the news on pages; once seen, it is marked read."""
-    texts = headlines(news) or ["Nothing new in your games since you last looked."]
+    """All the news on pages; what the player has seen is marked read (Q leaves the rest news)."""
     width = con.width - 3
-    body: list[str] = []
-    for text in texts:
-        body += wrap("- " + text, width)
+    body: list[tuple[str, int]] = []  # a screen line, and the headline it belongs to
+    told: list[tuple[int, NewsLine]] = []  # each headline: its game's index in `news`, its line
+    for index, (_, log, lines) in enumerate(news):
+        for line in lines:
+            body += [(part, len(told)) for part in wrap(f"- #{log.game.id}: {line.text}", width)]
+            told.append((index, line))
+    if not body:
+        body = [(part, -1) for part in wrap("- Nothing new in your games since you last looked.", width)]
     per = max(1, con.height - 4)
-    book = [body[i : i + per] for i in range(0, len(body), per)] or [[]]
+    book = [body[i : i + per] for i in range(0, len(body), per)]
+    shown = 0  # body lines the player has had on screen
     for n, page in enumerate(book, 1):
         con.clear()
         con.put_wrapped(1, 2, f"News from your games (page {n} of {len(book)})", "title")
-        for i, line in enumerate(page):
-            con.put(3 + i, 2, line)
+        for i, (text, _) in enumerate(page):
+            con.put(3 + i, 2, text)
         more = "Press a key for more; Q goes back." if n < len(book) else "Press a key to go back."
         con.put_wrapped(con.height - 1 if con.height < 25 else 24, 2, more, "dim")
         await con.show()
+        shown += len(page)
         key = await con.key(idle=True)
         if key.name in ("q", "esc"):
             break
-    for u, log, _ in news:
-        if log.game.white_id is not None and log.game.black_id is not None:
-            try:
-                await svc.mark_read(player_id, u.game_id, len(log.events))
-            except ServiceError:
-                return  # the database is busy: the news stays news until the next look
+    # A headline counts as seen once its last line was on screen.
+    seen = {owner for _, owner in body[:shown]} - {owner for _, owner in body[shown:]}
+    for index, (u, log, _) in enumerate(news):
+        if log.game.white_id is None or log.game.black_id is None:
+            continue  # an open seat: who joins is still to be told
+        mine = [k for k, (game, _) in enumerate(told) if game == index]
+        if all(k in seen for k in mine):
+            upto = len(log.events)
+        else:
+            upto = max((told[k][1].seq + 1 for k in mine if k in seen), default=0)
+            if upto <= u.since:
+                continue
+        try:
+            await svc.mark_read(player_id, u.game_id, upto)
+        except ServiceError:
+            return  # the database is busy: the news stays news until the next look
