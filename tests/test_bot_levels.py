@@ -9,8 +9,7 @@ import threading
 import pytest
 from test_rules_support import board, random_game_positions
 
-from bgdoor.bot import brain
-from bgdoor.bot import gnubg_engine as gnubg_engine_module
+from bgdoor.bot import brain, gnubg_engine as gnubg_engine_module
 from bgdoor.bot.brain import Bot, CubeContext, Level, available_levels, unavailable_reason
 from bgdoor.bot.gnubg_engine import CubeSpec, GnubgEngine, GnubgError
 from bgdoor.rules.moves import legal_plays

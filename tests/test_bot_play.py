@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from test_rules_support import board, dice_rolls, positions, random_game_positions
 
 from bgdoor.bot.brain import Bot, CubeContext, Level, built_in_net

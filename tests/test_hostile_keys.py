@@ -12,8 +12,7 @@ from __future__ import annotations
 import time
 import tracemalloc
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from rawtelnet import screen_bytes_problem
 
 from bgdoor.service.passwords import handle_problem

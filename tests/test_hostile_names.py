@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from bgdoor.records.bulletin import BulletinRow, render_bulletin
+from bgdoor.records.bulletin import render_bulletin
 from bgdoor.records.mat import export_mat
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color
@@ -148,10 +148,7 @@ def test_hostile_names_in_every_list_bulletin_and_export(tmp_path) -> None:  # t
         texts += [r.handle for r in svc.rankings(50, include_unrated=True)]
         texts += [f"{g.white} {g.black} {g.turn}" for g in svc.games_in_progress()]
         texts += [f"{g.white} {g.black}" for g in svc.open_games()]
-        rows = [
-            BulletinRow(r.rank, r.handle, r.rating, r.wins, r.losses, r.experience, r.gammons, r.last_played, r.is_bot)
-            for r in svc.rankings(50, include_unrated=True)
-        ]
+        rows = svc.rankings(50, include_unrated=True)
         for charset in ("cp437", "utf8", "ascii"):
             data = render_bulletin(rows, charset, generated_at=datetime(2026, 1, 1, tzinfo=UTC))
             shown_text = data.decode("utf-8" if charset == "utf8" else "cp437")

@@ -11,15 +11,16 @@ from pathlib import Path
 import pyte
 import pytest
 
-from bgdoor.records.bulletin import ROWS_PER_SCREEN, SCREEN_LINES, BulletinRow, render_bulletin, write_atomically
+from bgdoor.records.bulletin import ROWS_PER_SCREEN, SCREEN_LINES, render_bulletin, write_atomically
+from bgdoor.service import RankRow
 
 NOW = datetime(2026, 12, 2, 14, 5, tzinfo=UTC)
 HANDLES = ["alice", "Bob", "gnubg", "dave d", "erin", "frank", "gina", "hal", "ivan", "jo", "kim", "lee", "max", "ned"]
 
 
-def ranking(n: int = len(HANDLES)) -> list[BulletinRow]:
+def ranking(n: int = len(HANDLES)) -> list[RankRow]:
     return [
-        BulletinRow(
+        RankRow(
             rank=i + 1,
             handle=HANDLES[i % len(HANDLES)] + ("" if i < len(HANDLES) else str(i)),
             rating=1750.25 - 17.5 * i,
@@ -116,8 +117,8 @@ def test_empty_ranking_and_awkward_handles() -> None:
     display = show(render_bulletin([], "utf8", generated_at=NOW), "utf8")
     assert any("No games have been rated yet." in line for line in display)
     odd = [
-        BulletinRow(1, "wide\u3042\x07x", 1500.0, 1, 0, 1, 0, NOW),
-        BulletinRow(2, "p" * 16, 1490.0, 0, 1, 1, 0, NOW),
+        RankRow(1, "wide\u3042\x07x", 1500.0, 1, 0, 1, 0, NOW),
+        RankRow(2, "p" * 16, 1490.0, 0, 1, 1, 0, NOW),
     ]
     display = show(render_bulletin(odd, "utf8", generated_at=NOW), "utf8")
     assert "1.  wide??x" in display[5]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from test_rules_support import board, dice_rolls, positions, random_game_positions
 
 from bgdoor.rules.moves import Move, legal_plays

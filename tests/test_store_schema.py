@@ -15,8 +15,7 @@ import alembic.op
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from sqlalchemy import exc, inspect, select
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bgdoor.term.keys import DA_REQUEST, MAX_SEQUENCE, Key, KeyDecoder, is_cterm_reply
 

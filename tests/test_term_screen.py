@@ -14,8 +14,7 @@ import re
 
 import pyte
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bgdoor.term.charset import encode, glyphs
 from bgdoor.term.screen import COLS, DEFAULT, ROWS, Attr, Canvas, Screen, sgr

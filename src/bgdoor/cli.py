@@ -437,7 +437,7 @@ def cmd_sysop(args: argparse.Namespace) -> int:
 
 
 def cmd_bulletin(args: argparse.Namespace) -> int:
-    from bgdoor.records.bulletin import ROWS_PER_SCREEN, BulletinRow, render_bulletin, write_atomically  # noqa: PLC0415
+    from bgdoor.records.bulletin import ROWS_PER_SCREEN, render_bulletin, write_atomically  # noqa: PLC0415
     from bgdoor.service import ServiceError  # noqa: PLC0415
 
     top = ROWS_PER_SCREEN if args.top is None else args.top
@@ -460,21 +460,7 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
             return 2
         title = f"{title}: {member.name}"
     try:
-        rows = [
-            BulletinRow(
-                r.rank,
-                # Where each player is from: a member BBS's players as handle@TAG.
-                r.handle if not r.board or "@" in r.handle else f"{r.handle}@{r.board}",
-                r.rating,
-                r.wins,
-                r.losses,
-                r.experience,
-                r.gammons,
-                r.last_played,
-                r.is_bot,
-            )
-            for r in service.rankings(limit=top, board=board)
-        ]
+        rows = service.rankings(limit=top, board=board)
     except ServiceError as exc:
         print(f"bgdoor bulletin: {exc}", file=sys.stderr)
         return 1
@@ -527,22 +513,27 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_sysop_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    def where(p: argparse.ArgumentParser, default: object = None) -> None:
-        p.add_argument("--config", default=default, help="configuration file (default: door.cfg if present)")
-        p.add_argument(
-            "--db", default=default, help="SQLAlchemy database URL (default: door.cfg's, else sqlite:///data/bgdoor.db)"
-        )
+def _where(default: object = None) -> argparse.ArgumentParser:
+    """A parent parser: the --config and --db every command that opens the database takes."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--config", default=default, help="configuration file (default: door.cfg if present)")
+    p.add_argument(
+        "--db", default=default, help="SQLAlchemy database URL (default: door.cfg's, else sqlite:///data/bgdoor.db)"
+    )
+    return p
 
+
+def _add_sysop_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    where = _where()
     # Accepted after the action too; SUPPRESS keeps an action's parser from resetting them.
-    after = argparse.ArgumentParser(add_help=False)
-    where(after, argparse.SUPPRESS)
+    after = _where(argparse.SUPPRESS)
 
     def destructive(p: argparse.ArgumentParser) -> None:
         p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
 
-    p = sub.add_parser("sysop", help="look after players and games", description="Look after players and games.")
-    where(p)
+    p = sub.add_parser(
+        "sysop", parents=[where], help="look after players and games", description="Look after players and games."
+    )
     p.set_defaults(func=cmd_sysop)
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
 
@@ -597,8 +588,7 @@ def _add_sysop_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     a.add_argument("tag", metavar="TAG")
     destructive(a)
 
-    p = sub.add_parser("bulletin", help="write the top players as an ANSI bulletin for the BBS")
-    where(p)
+    p = sub.add_parser("bulletin", parents=[where], help="write the top players as an ANSI bulletin for the BBS")
     p.add_argument("-o", "--output", metavar="FILE", help="replace FILE atomically (default: standard output)")
     p.add_argument(
         "--charset", choices=["cp437", "utf8", "ascii"], default="cp437", help="the BBS's character set (default cp437)"
@@ -608,9 +598,8 @@ def _add_sysop_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     p.add_argument("--bbs", metavar="TAG", help="only the players of this member BBS (a [bbs TAG] of door.cfg)")
     p.set_defaults(func=cmd_bulletin)
 
-    p = sub.add_parser("export", help="write a match in the Jellyfish .mat format")
+    p = sub.add_parser("export", parents=[where], help="write a match in the Jellyfish .mat format")
     p.add_argument("game_id", type=int, metavar="GAME_ID")
-    where(p)
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: standard output)")
     p.set_defaults(func=cmd_export)
 
@@ -628,22 +617,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_board_parser(sub)
 
-    p = sub.add_parser("serve", help="run the telnet server")
-    p.add_argument("--config", help="configuration file (default: door.cfg if present)")
+    where = _where()
+    p = sub.add_parser("serve", parents=[where], help="run the telnet server")
     p.add_argument("--host", help="address to listen on (default from door.cfg: all interfaces)")
     p.add_argument("--port", type=int, help="port to listen on (default from door.cfg: 2323)")
     p.add_argument(
         "--rlogin-port", type=int, help="port for member BBSes' RLogin callers (default from door.cfg; 0 is off)"
     )
-    p.add_argument("--db", help="SQLAlchemy database URL (default: sqlite:///data/bgdoor.db)")
     p.add_argument("--ready-file", help=argparse.SUPPRESS)  # tests learn the port from it
     p.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("door", help="play one BBS caller, as a door")
+    p = sub.add_parser("door", parents=[where], help="play one BBS caller, as a door")
     p.add_argument("--dropfile", required=True, help="DOOR32.SYS, DOOR.SYS, DORINFOx.DEF or CHAIN.TXT")
-    p.add_argument("--config", help="configuration file (default: door.cfg if present)")
-    p.add_argument("--db", help="SQLAlchemy database URL (default: sqlite:///data/bgdoor.db)")
     p.add_argument("--node", type=int, help="BBS node number, where the drop file does not say")
     p.add_argument("--local", action="store_true", help="the sysop plays on this console")
     p.add_argument(

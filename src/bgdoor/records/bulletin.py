@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bgdoor.service.types import RankRow
 from bgdoor.term.charset import Charset, encode, glyphs
 from bgdoor.term.screen import BLUE, CYAN, DEFAULT, GREEN, WHITE, YELLOW, Attr, sgr
 
@@ -39,21 +40,6 @@ FOOT = Attr(fg=GREEN)
 TITLE_BG = Attr(fg=YELLOW, bg=BLUE, bold=True)
 
 Segment = tuple[str, Attr]
-
-
-@dataclass(frozen=True)
-class BulletinRow:
-    """One ranked player, as the bulletin shows them."""
-
-    rank: int
-    handle: str
-    rating: float
-    wins: int
-    losses: int
-    experience: int
-    gammons: int
-    last_played: datetime | None
-    is_bot: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,8 +89,10 @@ def _last_played(when: datetime | None, now: datetime) -> str:
     return when.strftime("%Y-%m-%d")
 
 
-def _cells(row: BulletinRow, now: datetime) -> list[str]:
-    handle = clean_text(row.handle, HANDLE_WIDTH - 1) + ("*" if row.is_bot else "")
+def _cells(row: RankRow, now: datetime) -> list[str]:
+    # Where each player is from: a member BBS's player as handle@TAG.
+    handle = row.handle if not row.board or "@" in row.handle else f"{row.handle}@{row.board}"
+    handle = clean_text(handle, HANDLE_WIDTH - 1) + ("*" if row.is_bot else "")
     return [
         f"{row.rank}.",
         handle,
@@ -146,7 +134,7 @@ class _Writer:
 
 
 def render_bulletin(
-    rows: Sequence[BulletinRow],
+    rows: Sequence[RankRow],
     charset: Charset,
     title: str = "Backgammon Rankings",
     generated_at: datetime | None = None,

@@ -61,8 +61,7 @@ from bgdoor.rules.game import (
     apply,
     new_match,
 )
-from bgdoor.rules.moves import Move as CheckerMove
-from bgdoor.rules.moves import legal_plays
+from bgdoor.rules.moves import Move as CheckerMove, legal_plays
 from bgdoor.rules.position import Position
 
 LEFT_WIDTH = 27  # the left turn's field after "%3d) "

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bgdoor.rules.game import Color
-from bgdoor.service import Preferences
+from bgdoor.rules.game import Color, MatchState
+from bgdoor.service import GameView, Preferences
 from bgdoor.term.charset import charset_named, glyphs
-from bgdoor.term.console import Console as Terminal
-from bgdoor.term.console import Hangup, Key, Link
+from bgdoor.term.console import Console as Terminal, Hangup, Key, Link
 from bgdoor.term.screen import Attr
 from bgdoor.ui import board as boardmod
 from bgdoor.ui.board import Loc, Orientation
@@ -60,38 +59,27 @@ class Console(Terminal):
         g = glyphs(self.charset)
         return f"{g.tl}{g.h * 3}{g.tr} {g.white} {g.black} {g.cursor}{g.source}{g.dest}"
 
-    def board(
-        self,
-        *,
-        viewer: Color,
-        on_roll: Color,
-        names: tuple[str, str],
-        score: tuple[int, int],
-        cube: int,
-        cube_owner: Color | None,
-        turn: Color | None,
-        spectator: bool = False,
-        crawford: bool = False,
-        length: int = 0,
-        **fields: Any,
-    ) -> None:
-        """The whole screen becomes the board, drawn from `viewer`'s side in the player's theme.
+    def board(self, game: GameView, match: MatchState, *, on_roll: Color, turn: Color | None, **fields: Any) -> None:
+        """The whole screen becomes the board of `game` at `match` (the game's state now, or a step
+        of its record), drawn from the viewer's side in the player's theme; a spectator sees it
+        from white's.
 
         `fields` are further BoardView fields (the position, dice, cursor, notes).
         """
+        crawford = match.crawford
         view = boardmod.BoardView(
             on_roll=on_roll.value,
-            viewer=viewer.value,
-            white_name=names[0],
-            black_name=names[1],
-            white_score=score[0],
-            black_score=score[1],
-            match_length=length,
+            viewer=(game.viewer_color or Color.WHITE).value,
+            white_name=game.name(Color.WHITE),
+            black_name=game.name(Color.BLACK),
+            white_score=match.score[0],
+            black_score=match.score[1],
+            match_length=match.length,
             crawford=crawford,
-            cube_value=None if crawford or length == 1 else cube,
-            cube_owner=cube_owner.value if cube_owner else None,
+            cube_value=None if crawford or match.length == 1 else match.cube,
+            cube_owner=match.cube_owner.value if match.cube_owner else None,
             turn=turn.value if turn else None,
-            spectator=spectator,
+            spectator=game.viewer_color is None,
             theme=self.theme,
             orientation=self.orientation,
             width=self.width,

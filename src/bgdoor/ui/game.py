@@ -529,7 +529,6 @@ class GameScreen:
         v = self.view
         assert v is not None
         st = v.state
-        viewer = self.me or Color.WHITE
         sources: set[Loc] = set()
         dests: set[Loc] = set()
         live = position is None  # the current board, not an animation frame
@@ -549,15 +548,10 @@ class GameScreen:
         else:
             turn = on_roll
         self.con.board(
+            v,
+            st,
             position=position,
             on_roll=on_roll or Color.WHITE,
-            viewer=viewer,
-            spectator=self.me is None,
-            names=(v.name(Color.WHITE), v.name(Color.BLACK)),
-            score=st.score,
-            length=st.length,
-            cube=st.cube,
-            cube_owner=st.cube_owner,
             dice=dice,
             dice_left=self.turn.remaining_dice if self.turn is not None and live else None,
             cursor=self.cursor if self.turn is not None and live else None,
@@ -566,7 +560,6 @@ class GameScreen:
             in_hand=_point_to_loc(self.hand) if self.hand is not None else None,
             turn=turn,
             status=status,
-            crawford=st.crawford,
             message=note if note is not None else self.with_notes(self.message),
             # A result stays (with what followed it) until a key: the help says so meanwhile.
             help=help_text if help_text is not None else PRESS_A_KEY if self.held else self.help_line(),

@@ -82,26 +82,18 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
         except ServiceError:
             pass  # still news next time; nothing is lost
     shots = frames(log)
-    viewer = g.viewer_color or Color.WHITE
     at = len(shots) - 1
     note = ""
     while True:
         f = shots[at]
-        st = f.state
         con.board(
+            g,
+            f.state,
             position=f.position,
             on_roll=f.on_roll,
-            viewer=viewer,
-            spectator=g.viewer_color is None,
-            names=(g.name(Color.WHITE), g.name(Color.BLACK)),
-            score=st.score,
-            length=st.length,
-            cube=st.cube,
-            cube_owner=st.cube_owner,
             dice=f.dice,
             turn=f.on_roll,
             status=f"Review {at}/{len(shots) - 1}",
-            crawford=st.crawford,
             message=note or f"Step {at} of {len(shots) - 1}: {f.text}",
             help=keytable.help_line(State.REVIEW),
         )
