@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from bgdoor.config import ConfigError, load_config
-from bgdoor.transport.rlogin import MAX_HANDSHAKE, Handshake, Refused, authorize, parse_handshake, terminal_rows
+from bgdoor.transport.rlogin import (
+    MAX_HANDSHAKE,
+    Handshake,
+    Refused,
+    WindowSizes,
+    authorize,
+    parse_handshake,
+    terminal_rows,
+)
 
 CFG = """
 [rlogin]
@@ -133,3 +141,25 @@ def test_refusals(config, hs: Handshake, address: str, line: str) -> None:
     assert line in err.value.line
     assert "\n" not in err.value.line and len(err.value.line) <= 79
     assert "change-me" not in err.value.reason  # the secret never reaches the log
+
+
+def _window(cols: int, rows: int) -> bytes:
+    return b"\xff\xffss" + rows.to_bytes(2, "big") + cols.to_bytes(2, "big") + bytes(4)
+
+
+def test_window_messages_are_taken_out_of_the_input_wherever_reads_split_them() -> None:
+    stream = b"ab" + _window(60, 20) + b"c\xffd" + _window(132, 50) + b"\xff"
+    for cut in range(len(stream) + 1):
+        sizes = WindowSizes()
+        first, got = sizes.feed(stream[:cut])
+        second, more = sizes.feed(stream[cut:])
+        # A 0xFF key at the very end waits for what may follow it, then is a key after all.
+        assert first + second + sizes.release() == b"abc\xffd\xff", cut
+        assert got + more == [(60, 20), (132, 50)], cut
+
+
+def test_bytes_that_only_look_like_a_window_message_are_keys() -> None:
+    sizes = WindowSizes()
+    data, got = sizes.feed(b"\xff\xffsx\xff\xff\xffss")
+    assert got == []
+    assert data + sizes.release() == b"\xff\xffsx\xff\xff\xffss"

@@ -203,3 +203,44 @@ async def test_caps_and_idle_timeout_hold_as_for_telnet(tmp_path: Path) -> None:
         for c in callers:
             c.close()
         srv.stop()
+
+
+def _menu_column(lines: list[str]) -> int | None:
+    """The column (1-based) the main menu's V)iew item starts at, if it is on the screen."""
+    for line in lines:
+        if "V)iew games" in line:
+            return line.index("V)iew games") + 1
+    return None
+
+
+async def test_window_size_messages_resize_the_screen(server: ServerProcess) -> None:
+    """RFC 1282: the server asks for window sizes with an urgent 0x80 byte; the client's 12-byte
+    window-change messages resize the screen (NAWS's job over telnet) and never reach it as keys."""
+    port = server.rlogin_port  # type: ignore[attr-defined]
+    # The pyte screen is wider and taller than the window told, so anything drawn past it shows.
+    caller = await RLoginCaller.connect(
+        port, handshake(SECRET, "[DEMO]Wendy", "ansi-bbs/115200"), rows=30, cols=100, urgent_wait=10
+    )
+    try:
+        assert caller.urgent == 0x80, "no window-size request (urgent 0x80) after the handshake"
+        await at_menu(caller, "Wendy")
+        assert _menu_column(caller.screen.display) == 16  # 80 columns until told otherwise
+        # 60x24, the message split across two writes as a slow link may deliver it.
+        caller.send_window(60, 24, split=5)
+        await caller.wait_until(lambda t: _menu_column(t.splitlines()) == 2, "the menu laid out for 60 columns")
+        await caller.settle(0.5)
+        lines = caller.screen.display
+        past = [line[60:].rstrip() for line in lines if line[60:].strip()]
+        assert not past, f"drawn past the 60 columns told: {past}"
+        assert not any(line.strip() for line in lines[24:]), "drawn below the 24 rows told"
+        # Its bytes were no keys: S would have turned the sound off, and 0xFF is no key either.
+        assert "(now ON)" in caller.text, caller.text
+        assert "does nothing" not in caller.text.lower()
+        # Wider again, 80x25: the menu goes back to its wide layout.
+        caller.send_window(80, 25)
+        await caller.wait_until(lambda t: _menu_column(t.splitlines()) == 16, "the menu laid out for 80 columns")
+        caller.send("S")  # keys still work after the messages: the sound is turned off
+        await caller.wait_for("(now OFF)")
+    finally:
+        caller.close()
+    assert "Traceback" not in server.stderr()

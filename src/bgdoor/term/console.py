@@ -34,6 +34,7 @@ QUEUE_FULL_WAIT = 0.05
 IDLE_WARNING = 60.0
 MIN_COLS, MIN_ROWS = 20, 10  # smaller terminals are drawn as if this big
 WAKE = Key("wake")
+RESIZED = Key("resized")  # queued by resize(): the waiting screen is shown again at the new size
 
 # The named styles text is put in, until a screen layer maps them to a theme of its own.
 PLAIN_STYLES: Mapping[str, Attr] = {
@@ -120,6 +121,7 @@ class Console:
         self.dropped_keys = 0
         self._tokens = float(MAX_QUEUED_KEYS)
         self._refilled = time.monotonic()
+        self._resize_queued = False
 
     # ------------------------------------------------------------ input
 
@@ -217,6 +219,8 @@ class Console:
             key = await asyncio.wait_for(self.keys.get(), timeout=seconds)
             if key is None:
                 self.keys.put_nowait(None)
+            elif key is RESIZED:
+                self._resize_queued = False  # the next show() sends the whole screen anyway
             elif key is not WAKE:
                 self._early = key
 
@@ -286,6 +290,15 @@ class Console:
             if key is None:
                 self.keys.put_nowait(None)  # stay hung up for every later reader
                 raise Hangup("eof")
+            if key is RESIZED:
+                # The screen as it stands, fitted to the new size, all sent again; a screen that
+                # waits with `wake` is woken to lay itself out for the new size.
+                self._resize_queued = False
+                self._full = True
+                await self.show()
+                if wake:
+                    return WAKE
+                continue
             if key is WAKE:
                 if wake:
                     return key
@@ -385,7 +398,8 @@ class Console:
         self._full = True
 
     def resize(self, width: int, height: int) -> None:
-        """The caller's terminal changed size (NAWS): keep what is drawn, redraw it all next show."""
+        """The caller's terminal changed size (NAWS, RLogin's window message, SIGWINCH): keep what
+        is drawn, and redraw it all now if a screen waits for a key, else at the next show."""
         width, height = fit_size(width, height)
         if (width, height) == (self.width, self.height):
             return
@@ -394,6 +408,9 @@ class Console:
         self.screen = Screen(charset=self.screen.charset, rows=height, cols=width)
         self.screen.load(fit_canvas(old, height, width), copy=False)
         self._full = True
+        if not self._resize_queued and not self._closed:
+            self._resize_queued = True  # a window dragged wider sends many sizes: one redraw
+            self.keys.put_nowait(RESIZED)
 
     def load(self, canvas: Canvas) -> None:
         """Show a whole canvas drawn elsewhere, fitted to the terminal (made for this call: not copied)."""

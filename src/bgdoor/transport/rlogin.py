@@ -6,8 +6,12 @@ server answers one `\\0`.  Two forms of it come from BBS gateways:
 - DoorParty's: the alias in client-user-name and `[TAG]alias` in server-user-name, trusted by
   the address it comes from alone (`auth = address` in the BBS's section).
 Every refusal is one line to the caller, then the connection closes, and a log line with the
-address.  RLogin negotiates neither window size nor echo: the screen is 80x24 unless the
-terminal type names a size, and nothing is echoed but what a screen draws.
+address.  RLogin negotiates no echo: nothing is echoed but what a screen draws.  The window
+size comes as RFC 1282 has it: after the handshake the server sends the urgent (out-of-band)
+byte 0x80, and a client that can answers with 12-byte window-change messages in the data
+(0xFF 0xFF 's' 's', then rows, columns and two pixel sizes, 16 bits big-endian each), again
+on every resize.  They are taken out of the input here; until one comes the screen is 80x24,
+or the size the terminal type names.
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import os
 import re
+import socket
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -36,6 +43,12 @@ HANDSHAKE_TIMEOUT = 10.0
 MAX_ALIAS = 40  # longer than any BBS's alias field; the identity keeps it exactly
 _TAGGED = re.compile(r"\[([^\]]*)\](.*)", re.DOTALL)
 _SIZE = re.compile(r"(\d{2,3})x(\d{2,3})$")
+WINDOW_REQUEST = b"\x80"  # urgent control byte: "send me your window sizes"
+WINDOW_MAGIC = b"\xff\xffss"
+WINDOW_MESSAGE = 12
+# A message cut short by the network waits this long for its rest; then the bytes held back
+# are taken as keys after all (0xFF is a key in CP437).
+WINDOW_WAIT = 0.5
 
 
 class Refused(Exception):
@@ -144,8 +157,46 @@ class _OwnLines:
         self.per_address: Counter[str] = Counter()
 
 
+class WindowSizes:
+    """Takes RFC 1282 window-change messages out of a caller's input, wherever reads split them."""
+
+    def __init__(self) -> None:
+        self.held = b""  # the start of what may be a message, waiting for the rest
+
+    def feed(self, data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
+        """The input without its window-change messages, and the (columns, rows) they gave."""
+        data = self.held + data
+        self.held = b""
+        out = bytearray()
+        sizes: list[tuple[int, int]] = []
+        i = 0
+        while i < len(data):
+            at = data.find(b"\xff", i)
+            if at < 0:
+                out += data[i:]
+                break
+            out += data[i:at]
+            rest = data[at : at + WINDOW_MESSAGE]
+            if rest[:4] == WINDOW_MAGIC and len(rest) == WINDOW_MESSAGE:
+                rows, cols = int.from_bytes(rest[4:6], "big"), int.from_bytes(rest[6:8], "big")
+                sizes.append((cols, rows))
+                i = at + WINDOW_MESSAGE
+            elif WINDOW_MAGIC.startswith(rest[:4]) and len(rest) < WINDOW_MESSAGE and at + len(rest) == len(data):
+                self.held = rest  # perhaps a message whose rest is still on its way
+                break
+            else:
+                out.append(0xFF)
+                i = at + 1
+        return bytes(out), sizes
+
+    def release(self) -> bytes:
+        """What was held back, as input after all: the rest never came."""
+        held, self.held = self.held, b""
+        return held
+
+
 class StreamLink(WriterLink):
-    """An RLogin connection: bytes both ways, nothing in band to interpret."""
+    """An RLogin connection: bytes both ways, window-change messages taken out of the input."""
 
     def __init__(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, stall_timeout: float, pending: bytes = b""
@@ -153,15 +204,53 @@ class StreamLink(WriterLink):
         super().__init__(writer, stall_timeout)
         self.reader = reader
         self.pending = pending
+        self.windows = WindowSizes()
+        self.size: tuple[int, int] | None = None  # (columns, rows) the caller last told
+        self._size_listener: Callable[[int, int], None] | None = None
+
+    def listen_for_size(self, listener: Callable[[int, int], None]) -> None:
+        """Tell `listener` (columns, rows) on every window change, and now if one came already."""
+        self._size_listener = listener
+        if self.size is not None:
+            listener(*self.size)
+
+    def ask_window_size(self) -> bool:
+        """Send RFC 1282's urgent 0x80 after what was written so far; False if it could not be."""
+        transport = self.writer.transport
+        sock = self.writer.get_extra_info("socket")
+        if sock is None or transport is None or transport.get_write_buffer_size():
+            return False  # urgent data passes the buffered bytes; it must not pass the NUL
+        try:
+            with socket.socket(sock.family, sock.type, fileno=os.dup(sock.fileno())) as out:
+                return out.send(WINDOW_REQUEST, socket.MSG_OOB) == 1
+        except OSError:
+            return False
 
     async def read(self) -> bytes:
-        if self.pending:
-            data, self.pending = self.pending, b""
-            return data
-        try:
-            return await self.reader.read(1024)
-        except (ConnectionError, OSError):
-            return b""
+        while True:
+            if self.pending:
+                raw, self.pending = self.pending, b""
+            else:
+                try:
+                    if self.windows.held:
+                        try:
+                            raw = await asyncio.wait_for(self.reader.read(1024), WINDOW_WAIT)
+                        except TimeoutError:
+                            return self.windows.release()
+                    else:
+                        raw = await self.reader.read(1024)
+                except (ConnectionError, OSError):
+                    return b""
+                if not raw:
+                    return self.windows.release()  # b"" unless a cut-short message was held
+            data, sizes = self.windows.feed(raw)
+            for cols, rows in sizes:
+                if cols and rows:  # 0 means the client does not know
+                    self.size = (cols, rows)
+                    if self._size_listener is not None:
+                        self._size_listener(cols, rows)
+            if data:
+                return data
 
 
 async def read_handshake(reader: asyncio.StreamReader, timeout: float = HANDSHAKE_TIMEOUT) -> Handshake:
@@ -254,14 +343,17 @@ class RLoginServer(CallerServer):
                 return
             link.pending = hs.rest
             link.write(b"\0")
+            await link.drain()
+            asked = link.ask_window_size()
             log.info(
-                "rlogin connect %s %s@%s term=%s charset=%s (%d callers)",
+                "rlogin connect %s %s@%s term=%s charset=%s (%d callers)%s",
                 addr,
                 entry.alias,
                 entry.bbs.tag,
                 entry.terminal or "-",
                 entry.charset,
                 lines.active,
+                "" if asked else "; window size not asked",
             )
             console = Console(
                 link,
@@ -270,6 +362,7 @@ class RLoginServer(CallerServer):
                 idle_timeout=config.idle_timeout,
                 height=entry.rows,
             )
+            link.listen_for_size(console.resize)
             session = Session(console, self.runtime, peer=addr, player=player, board=entry.bbs.tag)
             self.consoles.add(console)
             try:
