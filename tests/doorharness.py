@@ -53,12 +53,20 @@ class Screen:
         return "\n".join(self.screen.display)
 
 
+def _take_terminal() -> None:
+    """In the child, after setsid: standard input's pty becomes the controlling terminal."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class PtyDoor:
     """`bgdoor door` with its stdin and stdout on a pty, as ENiGMA and Synchronet run stdio doors."""
 
     def __init__(self, dropfile: Path, db_url: str | None, log: Path | None, *extra: str, charset: str = "cp437",
-                 cwd: Path | None = None, size: tuple[int, int] | None = None) -> None:
-        """db_url, log None: leave --db, --log out; size: (columns, rows) of the pty and the screen."""
+                 cwd: Path | None = None, size: tuple[int, int] | None = None, controlling: bool = False,
+                 glass: tuple[int, int] | None = None) -> None:
+        """db_url, log None: leave --db, --log out; size: (columns, rows) of the pty and the screen;
+        controlling: the pty is the door's controlling terminal (as a BBS's forkpty makes it), so
+        a resize sends it SIGWINCH; glass: the screen's (columns, rows), when larger than size."""
         self.master, slave = pty.openpty()
         if size is not None:
             fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
@@ -71,9 +79,15 @@ class PtyDoor:
             close_fds=True,
             cwd=cwd,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            start_new_session=controlling,
+            preexec_fn=_take_terminal if controlling else None,
         )
         os.close(slave)
-        self.view = Screen(charset, *(size or (80, 25)))
+        self.view = Screen(charset, *(glass or size or (80, 25)))
+
+    def resize(self, cols: int, rows: int) -> None:
+        """The caller's window changes size: the pty says so (and the kernel sends SIGWINCH)."""
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
     def pump(self, timeout: float = 0.1) -> None:
         r, _, _ = select.select([self.master], [], [], timeout)

@@ -181,6 +181,45 @@ def test_idle_timeout_and_hangup_return_to_the_bbs(tmp_path: Path) -> None:
         assert svc.handle_exists("Idler") and svc.handle_exists("Hanger")
 
 
+def _menu_column(text: str) -> int | None:
+    for line in text.splitlines():
+        if "V)iew games" in line:
+            return line.index("V)iew games") + 1
+    return None
+
+
+def test_a_resized_pty_redraws_the_screen_for_its_new_size(tmp_path: Path) -> None:
+    """SIGWINCH: the door reads the pty's size again and redraws, as a telnet caller's NAWS does."""
+    url = f"sqlite:///{tmp_path}/bg.db"
+    door = PtyDoor(
+        door32(tmp_path / "door32.sys", "Stretch"), url, tmp_path / "door.log",
+        size=(80, 25), controlling=True, glass=(100, 30),
+    )
+    try:
+        door.wait_for("Your choice")
+        door.settle()
+        assert _menu_column(door.view.text) == 16
+        door.resize(60, 24)
+        end = time.monotonic() + 10
+        while _menu_column(door.view.text) != 2:
+            assert time.monotonic() < end, f"the menu was not laid out for 60 columns:\n{door.view.text}"
+            door.pump()
+        door.settle()
+        lines = door.view.screen.display
+        past = [line[60:].rstrip() for line in lines if line[60:].strip()]
+        assert not past, f"drawn past the 60 columns of the pty: {past}"
+        assert not any(line.strip() for line in lines[24:]), "drawn below the pty's 24 rows"
+        door.resize(80, 25)
+        end = time.monotonic() + 10
+        while _menu_column(door.view.text) != 16:
+            assert time.monotonic() < end, f"the menu was not laid out for 80 columns again:\n{door.view.text}"
+            door.pump()
+        door.send("Q")
+        assert door.wait_exit(timeout=15) == 0
+    finally:
+        door.close()
+
+
 async def test_two_door_nodes_and_a_telnet_watcher_share_one_game(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/bg.db"
     async with running_server(url) as srv:

@@ -12,7 +12,7 @@ from pathlib import Path
 from bgdoor.app import open_service
 from bgdoor.config import Config, log_path
 from bgdoor.service import Service, ServiceError
-from bgdoor.transport.door_io import FdLink, StdioLink, install_hangup
+from bgdoor.transport.door_io import FdLink, StdioLink, install_hangup, install_resize
 from bgdoor.transport.dropfile import DropInfo
 from bgdoor.ui.console import Console
 from bgdoor.ui.runtime import Runtime
@@ -87,8 +87,11 @@ async def _caller(info: DropInfo, link: FdLink, config: Config, runtime: Runtime
         height=info.rows or tty_rows,
         door=True,
     )
+    # The BBS's terminal resized during the call (the pty's size is the truth now, drop file or not).
+    remove_resize = install_resize(asyncio.get_running_loop(), link, console.resize)
     try:
         await console.start()
         await Session(console, runtime, peer=f"node {info.node}", door_alias=info.alias).run()
     finally:
+        remove_resize()
         await console.stop()

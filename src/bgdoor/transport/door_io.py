@@ -28,7 +28,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from bgdoor.transport.dropfile import DropInfo
 
-__all__ = ["FdLink", "StdioLink", "SocketLink", "open_link", "is_socket_fd", "install_hangup", "raw_attributes"]
+__all__ = [
+    "FdLink",
+    "StdioLink",
+    "SocketLink",
+    "open_link",
+    "is_socket_fd",
+    "install_hangup",
+    "install_resize",
+    "raw_attributes",
+]
 
 READ_SIZE = 4096
 
@@ -403,3 +412,31 @@ def install_hangup(loop: asyncio.AbstractEventLoop, callback: Callable[[], objec
 
     return remove
 
+
+
+def install_resize(
+    loop: asyncio.AbstractEventLoop, link: FdLink, resize: Callable[[int, int], object]
+) -> Callable[[], None]:
+    """Call `resize(columns, rows)` with the terminal's new size on SIGWINCH. Returns the undo.
+
+    Only a StdioLink on a terminal has a size to read again; for anything else, and where
+    signals cannot be handled, this does nothing.
+    """
+    if not isinstance(link, StdioLink) or link.terminal_size() == (0, 0):
+        return lambda: None
+
+    def resized() -> None:
+        cols, rows = link.terminal_size()
+        if cols > 0 and rows > 0:
+            resize(cols, rows)
+
+    try:
+        loop.add_signal_handler(signal.SIGWINCH, resized)
+    except (NotImplementedError, RuntimeError, ValueError):
+        return lambda: None
+
+    def remove() -> None:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.remove_signal_handler(signal.SIGWINCH)
+
+    return remove
