@@ -51,6 +51,9 @@ class Turn:
         self._moves: list[Move] = []
         self._used: list[int] = []  # the die each move used, in step with _moves
         self._options: list[tuple[Move, int]] | None = None
+        # Each source's reachable destinations for the moves made so far (the game screen asks
+        # for them on every key, and exploring a chain moves and unmoves checkers).
+        self._reach: dict[int, dict[int, list[tuple[Move, int]]]] = {}
         self.required = next(
             (n for n in range(len(self._roll), 0, -1) if _can_play(self._me, self._opp, self._roll, n)), 0
         )
@@ -145,6 +148,10 @@ class Turn:
 
     def _chains(self, src: int) -> dict[int, list[tuple[Move, int]]]:
         """Each reachable destination with its preferred chain: fewest dice, then fewest hits."""
+        known = self._reach.get(src)
+        if known is not None:
+            return known
+        options, reach = self._legal(), self._reach  # exploring below moves and takes back
         best: dict[int, list[tuple[Move, int]]] = {}
 
         def explore(point: int, chain: list[tuple[Move, int]]) -> None:
@@ -161,6 +168,8 @@ class Turn:
                     self._pop()
 
         explore(src, [])
+        self._options, self._reach = options, reach  # the same moves again: the same answers
+        reach[src] = best
         return best
 
     # ------------------------------------------------------------ acting
@@ -190,12 +199,14 @@ class Turn:
         self._moves.append(move)
         self._used.append(die)
         self._options = None
+        self._reach = {}
 
     def _pop(self) -> None:
         move = self._moves.pop()
         self._used.pop()
         _undo(self._me, self._opp, move.src, move.dst, move.hit)
         self._options = None
+        self._reach = {}
 
     def _why(self, src: int, dst: int) -> str:
         if not (isinstance(src, int) and isinstance(dst, int) and 0 < src <= 25 and 0 <= dst < 25 and dst < src):

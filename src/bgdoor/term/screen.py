@@ -139,8 +139,9 @@ class Canvas:
         return "".join(ch for ch, _ in self.cells[row - 1])
 
     def copy(self) -> Canvas:
-        other = Canvas(self.rows, self.cols)
-        other.cells = [list(line) for line in self.cells]
+        other = Canvas.__new__(Canvas)
+        other.rows, other.cols = self.rows, self.cols
+        other.cells = [line[:] for line in self.cells]
         return other
 
 
@@ -248,27 +249,40 @@ class Screen:
             if want_line == shown_line:
                 continue  # most rows of most updates: one comparison instead of eighty
             last = cols - 1 if r == rows else cols
-            changed = [c for c in range(1, last + 1) if not self._same(shown_line[c - 1], want_line[c - 1])]
-            if not changed:
-                continue
-            tail = self._blank_tail(want_line)
-            tail_changes = sum(1 for c in changed if c >= tail)
-            for c in changed:
-                if self._same(shown_line[c - 1], want_line[c - 1]):
-                    continue  # already written on the way
-                if c >= tail and tail_changes >= 4:
-                    # Erase to end of line beats writing the blanks one by one.
-                    self._move(r, c, out)
-                    self._set_attr(DEFAULT if self._attr is None or self._attr.bg is not None else self._attr, out)
-                    out.append(b"\x1b[K")
-                    for x in range(c, cols + 1):
-                        shown_line[x - 1] = _cell(" ", self._attr or DEFAULT)
-                    break
-                self._move(r, c, out)
-                self._write(r, c, want_line[c - 1], out)
+            same = self._same
+            changed = [
+                c + 1
+                for c, (shown, want) in enumerate(zip(shown_line[:last], want_line[:last], strict=True))
+                if shown is not want and not same(shown, want)
+            ]
+            if changed:
+                self._diff_row(r, changed, shown_line, want_line, out)
+            # Every cell of the row now looks as wanted: remembering the wanted cells themselves
+            # (a blank may have gone out in another colour) lets the next render skip the row
+            # with one comparison.
+            shown_line[:last] = want_line[:last]
         if self.cursor is not None:
             self._move(*self.cursor, out)
         return b"".join(out)
+
+    def _diff_row(self, r: int, changed: list[int], shown_line: list[Cell], want_line: list[Cell],
+                  out: list[bytes]) -> None:
+        cols = self.cols
+        tail = self._blank_tail(want_line)
+        tail_changes = sum(1 for c in changed if c >= tail)
+        for c in changed:
+            if self._same(shown_line[c - 1], want_line[c - 1]):
+                continue  # already written on the way
+            if c >= tail and tail_changes >= 4:
+                # Erase to end of line beats writing the blanks one by one.
+                self._move(r, c, out)
+                self._set_attr(DEFAULT if self._attr is None or self._attr.bg is not None else self._attr, out)
+                out.append(b"\x1b[K")
+                for x in range(c, cols + 1):
+                    shown_line[x - 1] = _cell(" ", self._attr or DEFAULT)
+                break
+            self._move(r, c, out)
+            self._write(r, c, want_line[c - 1], out)
 
     def _blank_tail(self, line: list[Cell]) -> int:
         """First column from which the wanted line is blank on the default background."""

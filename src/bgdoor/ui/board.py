@@ -47,6 +47,7 @@ so they show even in ASCII where there is no colour.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal, get_args
 
 from bgdoor.rules import Position
@@ -354,14 +355,17 @@ def label_cell(loc: Loc, viewer: Colour = "white", orientation: Orientation = "o
     return (TOP_LABEL_ROW if half == "top" else BOTTOM_LABEL_ROW), col - 1
 
 
-def _cursor_rows(viewer: Colour, orientation: Orientation) -> tuple[list[Loc], list[Loc]]:
+@cache  # asked on every arrow key; four answers in all
+def _cursor_rows(viewer: Colour, orientation: Orientation) -> tuple[tuple[Loc, ...], tuple[Loc, ...]]:
     """The cursor's stops, left to right on screen: (top row, bottom row)."""
     top: list[tuple[int, Loc]] = [(BAR_COL, "bar")]
     bottom: list[tuple[int, Loc]] = [(tray_columns(viewer, orientation)[1], "off")]
     for p in range(1, 25):
         col, half = point_column(p, viewer, orientation)
         (top if half == "top" else bottom).append((col, p))
-    return [loc for _, loc in sorted(top, key=lambda t: t[0])], [loc for _, loc in sorted(bottom, key=lambda t: t[0])]
+    return tuple(loc for _, loc in sorted(top, key=lambda t: t[0])), tuple(
+        loc for _, loc in sorted(bottom, key=lambda t: t[0])
+    )
 
 
 _DIAGONALS: dict[str, tuple[str, str]] = {
@@ -417,12 +421,12 @@ def _cube_text(value: int) -> str:
 
 
 class _Painter:
-    def __init__(self, view: BoardView, charset: Charset) -> None:
+    def __init__(self, view: BoardView, charset: Charset, canvas: Canvas | None = None) -> None:
         self.v = view
         self.g: Glyphs = glyphs(charset)
         self.t = theme(view.theme)
         self.m = _mirrored(view.viewer, view.orientation)
-        self.c = Canvas()
+        self.c = canvas if canvas is not None else Canvas()
 
     def x(self, col: int) -> int:
         return _x(col, self.m)
@@ -433,12 +437,48 @@ class _Painter:
         return self.g.black, self.t.black
 
     def paint(self) -> Canvas:
+        """Everything, in drawing order, onto the canvas (a blank one)."""
+        self.title_bar()
         self.title()
         self.frame()
-        self.points()
+        for p in range(1, 25):
+            self.empty_point(p)
+            self.checkers(p)
         self.bar()
         self.trays()
-        self.labels()
+        for loc in LOCATIONS:
+            self.label(loc)
+        self.moving()
+        return self.c
+
+    def paint_static(self) -> Canvas:
+        """What is the same on every board of this charset, theme and side: the title bar, the
+        frame, the empty points and the unmarked point numbers."""
+        self.title_bar()
+        self.frame()
+        for p in range(1, 25):
+            self.empty_point(p)
+        for loc in LOCATIONS:
+            self.label(loc)
+        return self.c
+
+    def paint_over_static(self) -> Canvas:
+        """The rest, onto a copy of paint_static's canvas: the same cells as paint(), since no two
+        of these parts share a cell with a static part drawn after it."""
+        v = self.v
+        self.title()
+        for p in range(1, 25):
+            self.checkers(p)
+        self.bar()
+        self.trays()
+        for loc in LOCATIONS:
+            if loc == v.cursor or loc in v.destinations or loc in v.sources:
+                self.label(loc)
+        self.moving()
+        return self.c
+
+    def moving(self) -> None:
+        """The dice, the cube, the panel, the message and the help."""
         self.dice()
         self.cube()
         self.panel()
@@ -451,12 +491,14 @@ class _Painter:
             self.c.put(MESSAGE_ROW - (len(message) == 3) + i, 2, line, t.message)
         for i, line in enumerate(wrap(v.help, room)[:2] if v.help else []):
             self.c.put(HELP_ROW + i, 2, line, t.help)
-        return self.c
+
+    def title_bar(self) -> None:
+        t, c = self.t, self.c
+        c.fill(TITLE_ROW, 1, 80, " ", t.title)
+        c.put(TITLE_ROW, 2, "BACKGAMMON", t.title)
 
     def title(self) -> None:
         v, t, c = self.v, self.t, self.c
-        c.fill(TITLE_ROW, 1, 80, " ", t.title)
-        c.put(TITLE_ROW, 2, "BACKGAMMON", t.title)
         if v.match_length:
             info = f"Match to {v.match_length}"
             if v.crawford:
@@ -505,17 +547,19 @@ class _Painter:
             count_attr = self.t.in_hand if highlight_top else attr
             self.c.put(rows[POINT_HEIGHT - 1], col - 1, f"{n:>2}", count_attr)
 
-    def points(self) -> None:
+    def empty_point(self, p: int) -> None:
         v, g, t = self.v, self.g, self.t
-        for p in range(1, 25):
+        col, half = point_column(p, v.viewer, v.orientation)
+        empty = t.point_a if p % 2 else t.point_b
+        for row in TOP_ROWS if half == "top" else BOTTOM_ROWS:
+            self.c.put(row, col, g.point, empty)
+
+    def checkers(self, p: int) -> None:
+        v = self.v
+        owner, n = v.checkers_on(p)
+        if owner is not None:
             col, half = point_column(p, v.viewer, v.orientation)
-            rows = TOP_ROWS if half == "top" else BOTTOM_ROWS
-            empty = t.point_a if p % 2 else t.point_b
-            for row in rows:
-                self.c.put(row, col, g.point, empty)
-            owner, n = v.checkers_on(p)
-            if owner is not None:
-                self.stack(col, rows, owner, n, v.in_hand == p and owner == v.viewer)
+            self.stack(col, TOP_ROWS if half == "top" else BOTTOM_ROWS, owner, n, v.in_hand == p and owner == v.viewer)
 
     def bar(self) -> None:
         v = self.v
@@ -534,28 +578,26 @@ class _Painter:
             for i in range(n):
                 self.c.put(rows[i // 3], cols[i % 3], glyph, attr)
 
-    def labels(self) -> None:
+    def label(self, loc: Loc) -> None:
         v, g, t = self.v, self.g, self.t
-        locs: list[Loc] = [*range(1, 25), "bar", "off"]
-        for loc in locs:
-            row, col = label_cell(loc, v.viewer, v.orientation)
-            text = f"{loc:>2} " if isinstance(loc, int) else ("BAR" if loc == "bar" else "OFF")
-            attr, mark = t.label, " "
-            if loc == v.cursor:
-                attr = t.cursor
-                if v.in_hand is not None:
-                    mark = self.checker(v.viewer)[0]
-                else:
-                    mark = g.cursor
-            elif loc in v.destinations:
-                attr, mark = t.dest, g.dest
-            elif loc in v.sources:
-                attr, mark = t.source, g.source
-            if isinstance(loc, int):
-                self.c.put(row, col, text[:2] + mark, attr)
+        row, col = label_cell(loc, v.viewer, v.orientation)
+        text = f"{loc:>2} " if isinstance(loc, int) else ("BAR" if loc == "bar" else "OFF")
+        attr, mark = t.label, " "
+        if loc == v.cursor:
+            attr = t.cursor
+            if v.in_hand is not None:
+                mark = self.checker(v.viewer)[0]
             else:
-                self.c.put(row, col, text, attr)
-                self.c.put(row, col + 3, mark, attr)
+                mark = g.cursor
+        elif loc in v.destinations:
+            attr, mark = t.dest, g.dest
+        elif loc in v.sources:
+            attr, mark = t.source, g.source
+        if isinstance(loc, int):
+            self.c.put(row, col, text[:2] + mark, attr)
+        else:
+            self.c.put(row, col, text, attr)
+            self.c.put(row, col + 3, mark, attr)
 
     def dice(self) -> None:
         v, g, t = self.v, self.g, self.t
@@ -641,6 +683,35 @@ class _Painter:
             c.put(top + i, col, text, attr)
 
 
+LOCATIONS: tuple[Loc, ...] = (*range(1, 25), "bar", "off")
+
+_STATIC: dict[tuple[Charset, str, bool], Canvas] = {}  # paint_static's canvases, a few dozen at most
+
+
+def _static(view: BoardView, charset: Charset) -> Canvas:
+    """The static layer for this view's charset, theme and side, drawn once per process."""
+    mirrored = _mirrored(view.viewer, view.orientation)
+    key = (charset, theme(view.theme).name, mirrored)
+    found = _STATIC.get(key)
+    if found is None:
+        side = BoardView(
+            Position.start(),
+            viewer="black" if mirrored else "white",
+            orientation="table" if mirrored else "own",
+            theme=view.theme,
+        )
+        found = _STATIC[key] = _Painter(side, charset).paint_static()
+    return found
+
+
 def render_board(view: BoardView, charset: Charset = "utf8") -> Canvas:
-    """The full 80x25 screen for one viewer: a fresh Canvas, nothing else touched."""
+    """The full 80x25 screen for one viewer: a fresh Canvas, nothing else touched.
+
+    Drawn over a copy of the static layer (frame, points, numbers), as every key redraws it.
+    """
+    return _Painter(view, charset, _static(view, charset).copy()).paint_over_static()
+
+
+def paint_board(view: BoardView, charset: Charset = "utf8") -> Canvas:
+    """render_board's screen drawn from nothing, part by part (what render_board must equal)."""
     return _Painter(view, charset).paint()
