@@ -117,9 +117,9 @@ async def test_every_screen_fits(
     drawn: list[tuple[str, str]] = []
     board = Console.board
 
-    def recording(self: Console, **fields: Any) -> None:
+    def recording(self: Console, *args: Any, **fields: Any) -> None:
         drawn.append((str(fields.get("message") or ""), str(fields.get("help") or "")))
-        board(self, **fields)
+        board(self, *args, **fields)
 
     monkeypatch.setattr(Console, "board", recording)
     async with running_server(url, bot=True) as srv:
@@ -225,10 +225,10 @@ async def test_a_whole_match_at_60_columns(tmp_path: Path, monkeypatch: pytest.M
     helps: set[str] = set()
     board = Console.board
 
-    def recording(self: Console, **fields: Any) -> None:
+    def recording(self: Console, *args: Any, **fields: Any) -> None:
         messages.add(str(fields.get("message") or ""))
         helps.add(str(fields.get("help") or ""))
-        board(self, **fields)
+        board(self, *args, **fields)
 
     monkeypatch.setattr(Console, "board", recording)
     rng = random.Random(4)
