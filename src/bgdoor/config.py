@@ -21,6 +21,29 @@ TAG_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,8}")
 SHOW_BOARD = ("ambiguous", "always")
 
 
+def address_in(address: str, networks: tuple[IPNetwork, ...]) -> bool:
+    """Whether `address` (IPv4-mapped IPv6 counting as IPv4) is in one of `networks`."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip.version == net.version and ip in net for net in networks)
+
+
+def parse_networks(text: str, where: str) -> tuple[IPNetwork, ...]:
+    """A comma-separated list of addresses and networks; ConfigError naming `where` if one is not."""
+    networks: list[IPNetwork] = []
+    for part in text.split(","):
+        if part.strip():
+            try:
+                networks.append(ipaddress.ip_network(part.strip(), strict=False))
+            except ValueError:
+                raise ConfigError(f"{where}: {part.strip()!r} is not an address or network") from None
+    return tuple(networks)
+
+
 @dataclass(frozen=True)
 class MemberBBS:
     """A `[bbs TAG]` section: a board whose callers come in over RLogin."""
@@ -32,13 +55,7 @@ class MemberBBS:
     auth: str = "secret"  # "secret": Synchronet's form; "address": DoorParty's, the address list alone
 
     def allows(self, address: str) -> bool:
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return False
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
-        return any(ip.version == net.version and ip in net for net in self.addresses)
+        return address_in(address, self.addresses)
 
 
 @dataclass
@@ -71,6 +88,12 @@ class Config:
     rlogin_host: str = "0.0.0.0"
     show_board: str = "ambiguous"
     bbses: dict[str, MemberBBS] = field(default_factory=dict)  # by upper-case tag
+    # Load balancers trusted to send a PROXY protocol header naming the real caller, for the
+    # telnet and the RLogin listener; "" (the default): none.
+    proxy_from: str = ""
+    rlogin_proxy_from: str = ""
+    proxy_trusted: tuple[IPNetwork, ...] = ()
+    rlogin_proxy_trusted: tuple[IPNetwork, ...] = ()
 
 
 # (section, key) -> field name
@@ -86,6 +109,7 @@ _KEYS = {
     ("server", "login_attempts"): "login_attempts",
     ("server", "login_delay"): "login_delay",
     ("server", "login_timeout"): "login_timeout",
+    ("server", "proxy_from"): "proxy_from",
     ("session", "idle_timeout"): "idle_timeout",
     ("session", "poll_interval"): "poll_interval",
     ("database", "url"): "database_url",
@@ -102,6 +126,7 @@ _KEYS = {
     ("rlogin", "port"): "rlogin_port",
     ("rlogin", "host"): "rlogin_host",
     ("rlogin", "show_board"): "show_board",
+    ("rlogin", "proxy_from"): "rlogin_proxy_from",
 }
 
 _BBS_KEYS = ("name", "secret", "addresses", "auth")
@@ -129,17 +154,11 @@ def _member(path: Path, section: str, tag: str, items: dict[str, str]) -> Member
     secret = items.get("secret", "").strip()
     if auth == "secret" and not secret:
         raise ConfigError(f"{where}: needs a secret (or auth = address, to trust its addresses alone)")
-    networks: list[IPNetwork] = []
-    for part in items.get("addresses", "").split(","):
-        if part.strip():
-            try:
-                networks.append(ipaddress.ip_network(part.strip(), strict=False))
-            except ValueError:
-                raise ConfigError(f"{where}: {part.strip()!r} is not an address or network") from None
+    networks = parse_networks(items.get("addresses", ""), where)
     if not networks:
         # An empty list would let anyone in; 0.0.0.0/0 says so on purpose.
         raise ConfigError(f"{where}: addresses lists where its gateway connects from (0.0.0.0/0 for anywhere)")
-    return MemberBBS(tag=tag.upper(), name=name, secret=secret, addresses=tuple(networks), auth=auth)
+    return MemberBBS(tag=tag.upper(), name=name, secret=secret, addresses=networks, auth=auth)
 
 
 # Environment variables that override the file, read once at start-up like it.
@@ -220,6 +239,8 @@ def _read_file(config: Config, path: Path) -> None:
         raise ConfigError(f"{path}: [rlogin] port must be 0 (off) to 65535")
     if config.show_board not in SHOW_BOARD:
         raise ConfigError(f"{path}: [rlogin] show_board is 'ambiguous' or 'always'")
+    config.proxy_trusted = parse_networks(config.proxy_from, f"{path}: [server] proxy_from")
+    config.rlogin_proxy_trusted = parse_networks(config.rlogin_proxy_from, f"{path}: [rlogin] proxy_from")
     if config.presence_ttl < 3:
         raise ConfigError(f"{path}: [session] presence_ttl is at least 3 seconds")
 

@@ -31,6 +31,7 @@ from bgdoor.config import Config, MemberBBS, printable_problem
 from bgdoor.service import PlayerInfo, ServiceError
 from bgdoor.term.charset import Charset
 from bgdoor.transport.link import CallerServer, WriterLink
+from bgdoor.transport.proxy import HEADER_TIMEOUT, ProxyGate, ProxyRefused, looks_like_proxy
 from bgdoor.transport.telnet import charset_for
 from bgdoor.ui.console import Console
 from bgdoor.ui.runtime import Runtime
@@ -92,6 +93,8 @@ def parse_handshake(data: bytes) -> Handshake | None:
     if not data:
         return None
     if data[0] != 0:
+        if looks_like_proxy(data):
+            raise Refused("Malformed RLogin handshake.", "a PROXY header, but this address is not in proxy_from")
         raise Refused("Malformed RLogin handshake.", "malformed handshake: it does not start with a NUL")
     parts = data[1:].split(b"\0", 3)
     if len(parts) < 4:
@@ -253,9 +256,36 @@ class StreamLink(WriterLink):
                 return data
 
 
-async def read_handshake(reader: asyncio.StreamReader, timeout: float = HANDSHAKE_TIMEOUT) -> Handshake:
-    """The handshake, within `timeout` seconds in all; Refused when malformed, late or cut short."""
-    data = b""
+async def read_proxy_header(reader: asyncio.StreamReader, gate: ProxyGate) -> tuple[str, bytes]:
+    """The caller's address, and the bytes after the PROXY header a trusted balancer sends
+    (nothing is read from anyone else); ProxyRefused when it is malformed, missing or late."""
+    if not gate.expected:
+        return gate.peer, b""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + HEADER_TIMEOUT
+    rest = b""
+    while not gate.done:
+        try:
+            chunk = await asyncio.wait_for(reader.read(1024), max(0.0, end - loop.time()))
+        except TimeoutError:
+            raise ProxyRefused("no PROXY header within 10 s") from None
+        except (ConnectionError, OSError):
+            chunk = b""
+        if not chunk:
+            raise ProxyRefused("connection closed before its PROXY header")
+        rest = gate.feed(chunk)
+    return gate.address or gate.peer, rest
+
+
+async def read_handshake(
+    reader: asyncio.StreamReader, timeout: float = HANDSHAKE_TIMEOUT, data: bytes = b""
+) -> Handshake:
+    """The handshake, within `timeout` seconds in all, after `data` already read; Refused when
+    malformed, late or cut short."""
+    if data:
+        found = parse_handshake(data)
+        if found is not None:
+            return found
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while True:
@@ -310,9 +340,15 @@ class RLoginServer(CallerServer):
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername") or ("-", 0)
-        addr = str(peer[0])
         config = self.config
         link = StreamLink(reader, writer, stall_timeout=config.idle_timeout)
+        try:
+            # Behind a trusted balancer the caller's own address is in the PROXY header.
+            addr, early = await read_proxy_header(reader, ProxyGate(str(peer[0]), config.rlogin_proxy_trusted))
+        except ProxyRefused as why:
+            log.warning("rlogin refused %s: %s", peer[0], why)
+            link.close()
+            return
         lines = self.lines
         if lines.active >= config.max_callers:
             await self._refuse(
@@ -335,7 +371,7 @@ class RLoginServer(CallerServer):
         lines.per_address[addr] += 1
         try:
             try:
-                hs = await read_handshake(reader, self.handshake_timeout)
+                hs = await read_handshake(reader, self.handshake_timeout, early)
                 entry = authorize(hs, addr, config)
                 player = await self._enter(entry)
             except Refused as refusal:

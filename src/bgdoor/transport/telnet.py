@@ -12,11 +12,13 @@ from typing import Any
 
 import telnetlib3
 
+from bgdoor.config import IPNetwork
 from bgdoor.term.charset import Charset
 from bgdoor.term.console import Link
 from bgdoor.transport import telnet_internals as internals
 from bgdoor.transport.link import CallerServer, WriterLink
 from bgdoor.transport.memory import Trimmer
+from bgdoor.transport.proxy import HEADER_TIMEOUT, ProxyGate, ProxyRefused
 from bgdoor.ui.console import Console
 from bgdoor.ui.runtime import Runtime
 from bgdoor.ui.session import Session
@@ -115,6 +117,7 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
     """telnetlib3's server protocol, reading each caller at most READ_RATE bytes a second."""
 
     size_listener: Callable[[int, int], None] | None = None  # told (cols, rows) when NAWS changes
+    proxy_trusted: tuple[IPNetwork, ...] = ()  # balancers whose PROXY header names the caller
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
@@ -125,11 +128,43 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
         self._allowance = float(READ_BURST)
         self._metered_at = time.monotonic()
         self._resume: asyncio.TimerHandle | None = None
+        peer = transport.get_extra_info("peername") or ("-", 0)
+        self.proxy = ProxyGate(str(peer[0]), self.proxy_trusted)
+        loop = asyncio.get_running_loop()
+        # The caller's address: the peer's, or the one a trusted balancer's header names; None
+        # when the connection was refused for its header.
+        self.caller_address: asyncio.Future[str | None] = loop.create_future()
+        self._proxy_late: asyncio.TimerHandle | None = None
+        if self.proxy.expected:
+            self._proxy_late = loop.call_later(HEADER_TIMEOUT, self._refuse_proxy, "no PROXY header within 10 s")
+        else:
+            self.caller_address.set_result(self.proxy.peer)
         super().connection_made(transport)
         assert self.writer is not None  # connection_made made it
         internals.stop_line_editing_snoop(self.writer)
 
+    def _refuse_proxy(self, why: str) -> None:
+        log.warning("refused %s: %s", self.proxy.peer, why)
+        if not self.caller_address.done():
+            self.caller_address.set_result(None)
+        transport = internals.protocol_transport(self)
+        if transport is not None:
+            transport.abort()
+
     def data_received(self, data: bytes) -> None:
+        if not self.proxy.done:
+            try:
+                data = self.proxy.feed(data)
+            except ProxyRefused as why:
+                self._refuse_proxy(str(why))
+                return
+            if self.proxy.done:
+                if self._proxy_late is not None:
+                    self._proxy_late.cancel()
+                if not self.caller_address.done():
+                    self.caller_address.set_result(self.proxy.address)
+            if not data:
+                return
         now = time.monotonic()
         self._allowance = min(float(READ_BURST), self._allowance + (now - self._metered_at) * READ_RATE) - len(data)
         self._metered_at = now
@@ -150,6 +185,10 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
         if self._resume is not None:
             self._resume.cancel()
             self._resume = None
+        if self._proxy_late is not None:
+            self._proxy_late.cancel()
+        if not self.caller_address.done():
+            self.caller_address.set_result(None)
         super().connection_lost(exc)
 
 
@@ -196,7 +235,7 @@ class TelnetDoorServer(CallerServer):
         gc.set_threshold(*GC_THRESHOLDS)
 
         def factory() -> asyncio.Protocol:
-            return MeteredTelnetServer(
+            protocol = MeteredTelnetServer(
                 shell=self.shell,
                 encoding=False,  # bytes both ways: the console does its own CP437/UTF-8
                 # Bytes pass 8-bit either way, so a client that declines BINARY need not
@@ -206,6 +245,8 @@ class TelnetDoorServer(CallerServer):
                 timeout=0,  # the session has its own idle timeout with a warning
                 term="unknown",
             )
+            protocol.proxy_trusted = self.config.proxy_trusted
+            return protocol
 
         # telnetlib3's create_server sets no backlog; hundreds of simultaneous connects need one.
         self.server = await loop.create_server(factory, host or None, port, backlog=2048, reuse_address=True)
@@ -218,8 +259,15 @@ class TelnetDoorServer(CallerServer):
 
     async def _serve(self, reader: Any, writer: Any) -> None:
         peer = writer.get_extra_info("peername") or ("-", 0)
-        addr = str(peer[0])
+        addr: str | None = str(peer[0])
         link = TelnetLink(reader, writer, stall_timeout=self.config.idle_timeout)
+        protocol = getattr(writer, "protocol", None)
+        if isinstance(protocol, MeteredTelnetServer):
+            # Behind a trusted balancer the caller's own address is in the PROXY header.
+            addr = await protocol.caller_address
+        if addr is None:
+            link.close()
+            return
         if self.active >= self.config.max_callers:
             log.info("refused %s: all %d lines busy", addr, self.config.max_callers)
             link.write(b"\r\nSorry, all lines are busy. Please call again later.\r\n")
@@ -246,7 +294,6 @@ class TelnetDoorServer(CallerServer):
             width=_size(writer, "cols"),
             height=_size(writer, "rows"),
         )
-        protocol = getattr(writer, "protocol", None)
         if isinstance(protocol, MeteredTelnetServer):
             protocol.size_listener = console.resize  # a window resized during the call
         session = Session(console, self.runtime, peer=addr)
