@@ -103,6 +103,7 @@ async def test_whole_match_to_a_bear_off_and_the_loser_comes_back(tmp_path):
             # The finished match in review: its last step shows the winner's 15 checkers off.
             again.send("M")
             await again.wait_for("Your finished matches")
+            assert "* to act" not in again.text  # nobody is to act in a finished match
             again.send("1\r")
             await again.wait_for("Step ")
             assert 15 in off_counts(again.text), again.text

@@ -8,6 +8,7 @@ from pathlib import Path
 from bgdoor.term.keys import Key
 from bgdoor.ui import keys
 from bgdoor.ui.keys import TABLE, State
+from bgdoor.ui.texts import load_text
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -38,3 +39,18 @@ def test_a_key_not_offered_says_why() -> None:
     assert keys.binding(State.TO_ROLL, Key("d", "D")) is not None
     assert "D)ouble" not in keys.help_line(State.TO_ROLL, {"double": "x"})
     assert keys.refusal(State.OVER, Key("z", "Z")) == "Z does nothing here." + keys.TAIL
+
+
+def test_the_instructions_name_the_keys_the_screens_use() -> None:
+    """The Instructions page tells each game key as its help line labels it (X) drops a double, not
+    D), and every main menu letter."""
+    text = load_text("instructions")
+    game = text[text.index("IN A GAME") : text.index("THE RULES")]
+    menu = text[text.index("MAIN MENU") : text.index("IN A GAME")]
+    for state in (s for s in State if s not in (State.REPLAY, State.REVIEW)):
+        for b in TABLE[state]:
+            if len(b.label) > 1 and b.label[1] == ")":
+                assert b.label[:2] in game, f"the instructions do not tell {b.label} ({state})"
+    assert "D)rop" not in game
+    for letter in "VPBSIRWMNOQ":
+        assert re.search(rf"^  {letter}\)", menu, re.M), f"the instructions' menu lacks {letter})"

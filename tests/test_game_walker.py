@@ -347,14 +347,22 @@ async def test_every_state_offers_only_working_keys(tmp_path):
 
         # ---- the end: alice resigns a backgammon (6 points at cube 2), bob accepts
         await walk.works(s, alice, "G", "Give up: 1)")
+        assert "3) backgammon" in help_text(alice) and "G)ive up" not in help_text(alice), help_text(alice)
         alice.send("3")
         await alice.wait_for("You offer to resign")
         await bob.wait_for("A)ccept")
         bob.send("A")
         await bob.wait_for("(Y/N)")
+        # While the question waits, the help line offers its answers, not the state's keys.
+        assert "Y)es" in help_text(bob) and "A)ccept" not in help_text(bob), help_text(bob)
+        bob.send("Z")
+        await bob.wait_for("Y answers yes")
         bob.send("Y")
         await bob.wait_for("and the match 6-0")
         await alice.wait_for("and the match 6-0")
+        for c in (alice, bob):  # the marker points at the winner now, not at the side that was on roll
+            (marked,) = [line for line in c.screen.display if "►" in line]
+            assert "bob" in marked, c.text
         await until(alice, lambda: "(Press a key.)" in rows(alice, MESSAGE_ROW, 4), "the result held")  # until a key
         await alice.settle(1.0)
         assert "and the match 6-0" in rows(alice, MESSAGE_ROW, 4)

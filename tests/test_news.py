@@ -68,7 +68,7 @@ def test_resignation_answer_and_match_result_with_ratings(svc):
     ann = svc.register("ann", "secret1").id
     bob = svc.register("bob", "secret1").id
     view = svc.begin_game(ann, 1, Color.WHITE, "bob")
-    assert texts(svc, view.id, bob) == [f"ann began a 1 point match with you (#{view.id})."]
+    assert texts(svc, view.id, bob) == [f"ann began a 1-point match with you (#{view.id})."]
     view = svc.roll(ann, view.id, view.version)
     view = svc.resign(ann, view.id, view.version, Win.SINGLE)
     view = svc.answer_resign(bob, view.id, view.version, False)

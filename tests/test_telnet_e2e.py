@@ -370,3 +370,34 @@ async def test_ctrl_l_redraws_everything(tmp_path):
         again = bytes(caller.received[before:])
         assert b"\x1b[2J" in again and b"Your choice" in again
         caller.close()
+
+
+async def test_menu_keys_say_why_and_the_empty_list_begins_a_game(tmp_path):
+    """A key not on the main menu says so; 'No games are in progress. B)egin one!' begins one with B;
+    Enter at the match length shows the default taken; a list of finished matches has no '* to act'."""
+    async with running_server(f"sqlite:///{tmp_path / 'menu.db'}") as server:
+        alice = await call(server.port)
+        try:
+            await login(alice, "alice", "alice-pw", new=True)
+            alice.send("Z")
+            await alice.wait_for("Z is not on the menu")
+            alice.send("V")
+            await alice.wait_for("B)egin one!")
+            alice.send("B")
+            await alice.wait_for("Match length")
+            alice.send("\r")
+            await alice.wait_for("Play as")
+            assert "points [3]: 3" in alice.text, alice.text
+            alice.send("W")
+            await alice.wait_for("Opponent")
+            alice.send("O")
+            await alice.wait_for("W)ithdraw")
+            alice.send("W")
+            await alice.wait_for("(Y/N)")
+            alice.send("Y")
+            await alice.wait_for("Your choice")
+            assert "not on the menu" not in alice.text  # said once, for the key it was about
+            alice.send("M")
+            await alice.wait_for("You have not finished a match yet.")
+        finally:
+            alice.close()

@@ -196,7 +196,7 @@ async def test_every_screen_fits(
 
             await c.wait_for("Your choice")
             c.send("V")
-            await shows(c, "Game:", "* to act.  Type a line number or a game number", "and Enter.", "Q goes back.", BOB)
+            await shows(c, "Game:", "Type a line number or a game number", "and Enter.", "Q goes back.", BOB)
             c.send(f"#{open_game}\r")
             await shows(c, "Join it?", f"Game #{open_game} needs a player. Join it? (Y/N)")
             c.send("N")  # watch it instead

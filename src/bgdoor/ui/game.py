@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from bgdoor.ui.runtime import Runtime
 
 PRESS_A_KEY = "(Press a key.)"
+YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
 
 
 def _loc_to_point(loc: Loc) -> int:
@@ -445,7 +446,7 @@ class GameScreen:
             f"Give up: 1) single game ({points(cube)})  2) gammon ({points(2 * cube)})  "
             f"3) backgammon ({points(3 * cube)})  Esc: no"
         )
-        self.draw()
+        self.draw(help_text="1) single  2) gammon  3) backgammon  Esc: no")
         await self.con.show()
         answer = await self.con.key()
         wins = {"1": Win.SINGLE, "2": Win.GAMMON, "3": Win.BACKGAMMON}
@@ -465,9 +466,10 @@ class GameScreen:
 
     async def confirm(self, question: str) -> bool:
         self.message = question
-        self.draw()
-        await self.con.show()
         while True:
+            # The question's own keys on the help line: the state's keys do nothing meanwhile.
+            self.draw(help_text=YES_NO)
+            await self.con.show()
             answer = await self.con.key()
             if answer is None:
                 return False
@@ -475,6 +477,7 @@ class GameScreen:
                 return True
             if answer.name in ("n", "esc", "enter"):
                 return False
+            self.message = f"{question}  Y answers yes; N or Esc, no."
 
     async def do_view_last(self, key: Key) -> None:
         last = await self.svc.last_turn(self.game_id, self.pid)
@@ -532,7 +535,8 @@ class GameScreen:
         sources: set[Loc] = set()
         dests: set[Loc] = set()
         live = position is None  # the current board, not an animation frame
-        turn = st.actor or st.turn
+        # The marker shows whose turn it is; once the match is over, who won it.
+        turn = st.winner if st.over and st.winner is not None else st.actor or st.turn
         if position is None:
             if self.turn is not None:
                 position = self.turn.position

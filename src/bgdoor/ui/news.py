@@ -62,7 +62,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         if log.creator_id == viewer_id:
             lines.append(NewsLine(-1, f"{other} joined your game #{g.id}."))
         else:
-            lines.append(NewsLine(-1, f"{other} began a {points(g.state.length)} match with you (#{g.id})."))
+            lines.append(NewsLine(-1, f"{other} began a {g.state.length}-point match with you (#{g.id})."))
     pending: Step | None = None  # a roll, told together with the play that follows it
     for step in steps(log):
         ev, seq = step.logged.event, step.logged.seq

@@ -271,6 +271,7 @@ class Session:
 
     async def main_menu(self) -> None:
         assert self.player is not None
+        refused = ""  # why the last key did nothing
         while True:
             self.presence("menu")
             waiting = await self.svc.my_turn_games(self.player.id)
@@ -303,6 +304,9 @@ class Session:
                 self.con.put(9 + i, left, letter, "hot")
                 self.con.put(9 + i, left + 1, ")" + text[1:])
             self.con.put(20, left, "Your choice: ", "prompt")
+            if refused:
+                self.con.put_wrapped(20, left + 14, refused, "error", right=self.con.width - 1, rows=1)
+                refused = ""
             self.menu_news(headlines(news), 21)
             await self.con.show()
             # A change to one of the player's games (in any process) redraws the count above.
@@ -336,6 +340,9 @@ class Session:
                 await self.options()
             elif choice in ("Q", "G") or key.name == "esc":
                 return
+            elif key.name != "redraw":
+                shown = choice if choice.strip() else "That key"
+                refused = f"{shown} is not on the menu; press a letter shown."
 
     async def finished_list(self) -> None:
         """The player's finished matches; pick one to review."""
@@ -473,6 +480,7 @@ class Session:
                 await self.con.show()
                 await self.con.key(idle=True)
                 return None
+            legend = "* to act.  " if any(g.turn for g in games) else ""
             head = "    Game   White             Black             Score   "
             self.con.put(4, 2, head + (" Last move" if self.con.width >= 72 else ""), "dim")
             shown = games[page * per : (page + 1) * per]
@@ -483,7 +491,7 @@ class Session:
             self.con.put_wrapped(
                 bottom - 6,
                 3,
-                f"* to act.  Type a line number or a game number (#{shown[0].id}) and Enter.{more}  Q goes back.",
+                f"{legend}Type a line number or a game number (#{shown[0].id}) and Enter.{more}  Q goes back.",
                 "dim",
                 right=self.con.width - 1,
                 rows=2,
@@ -513,7 +521,17 @@ class Session:
     async def view_games(self) -> None:
         assert self.player is not None
         games = await self.svc.games_in_progress(limit=100)
-        g = await self.pick("Games in progress", games, "No games are in progress. B)egin one!")
+        if not games:
+            self.con.clear()
+            self.con.put(2, 3, "Games in progress", "title")
+            self.con.put_wrapped(5, 5, "No games are in progress. B)egin one!", right=self.con.width - 1)
+            self.con.put_wrapped(min(24, self.con.height) - 2, 3, "B begins a game; any other key goes back.", "dim",
+                                 right=self.con.width - 1)
+            await self.con.show()
+            if (await self.con.key(idle=True)).char.upper() == "B":
+                await self.begin_game()
+            return
+        g = await self.pick("Games in progress", games, "No games are in progress.")
         if g is None:
             return
         if g.status == "open" and self.player.handle not in (g.white, g.black):
@@ -720,6 +738,7 @@ class Session:
             if text is None:
                 return
             if not text.strip():
+                self.con.put(5, 3 + len(prompt), str(default), "input")  # the default, as if typed
                 break
             if text.strip().isdigit() and 1 <= int(text) <= LONGEST_MATCH:
                 length = int(text)
