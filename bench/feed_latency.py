@@ -33,13 +33,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from doorharness import PtyDoor, door32  # noqa: E402
-from rawtelnet import RawCaller, login  # noqa: E402
-from serverproc import ServerProcess  # noqa: E402
+from doorharness import PtyDoor, door32  # noqa: E402 - imported after sys.path is set above
+from rawtelnet import RawCaller, login  # noqa: E402 - imported after sys.path is set above
+from serverproc import ServerProcess  # noqa: E402 - imported after sys.path is set above
 
-from bgdoor.rules.game import Color, MatchState, Phase  # noqa: E402
-from bgdoor.rules.moves import legal_plays  # noqa: E402
-from bgdoor.service import Service  # noqa: E402
+from bgdoor.rules.game import Color, MatchState, Phase  # noqa: E402 - imported after sys.path is set above
+from bgdoor.rules.moves import legal_plays  # noqa: E402 - imported after sys.path is set above
+from bgdoor.service import Service  # noqa: E402 - imported after sys.path is set above
 
 NAMES = {Color.WHITE: "Ann", Color.BLACK: "Ben"}
 

@@ -49,8 +49,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from rawtelnet import RawCaller, login  # noqa: E402
-from serverproc import ServerProcess  # noqa: E402
+from rawtelnet import RawCaller, login  # noqa: E402 - imported after sys.path is set above
+from serverproc import ServerProcess  # noqa: E402 - imported after sys.path is set above
 
 ANSWER_TIMEOUT = 5.0
 STATS = re.compile(r"stats: statements (\d+)")

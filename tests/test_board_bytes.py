@@ -8,71 +8,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pyte
 import pytest
+from boardbytes import BASE, BLACK_TO_PLAY, Caller, black_played
 
-from bgdoor.rules import Position, legal_plays
-from bgdoor.term.charset import encode
-from bgdoor.term.screen import COLS, ROWS, Canvas, Screen
-from bgdoor.ui.board import BoardView, Loc, move_cursor, render_board
-
-PYTE_COLOURS = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]
-HELP = "8 2 4 6 move  5/Enter pick up/drop  U undo  D double  R resign  ? help"
-
-BASE = BoardView(
-    Position.start(),
-    on_roll="white",
-    viewer="white",
-    white_name="Alice",
-    black_name="Bob",
-    white_score=2,
-    black_score=4,
-    match_length=7,
-    dice=(6, 4),
-    cursor=13,
-    sources=frozenset({24, 13, 8, 6}),
-    message="Alice rolled 6-4.",
-    help=HELP,
-)
-
-
-class Caller:
-    """A door screen and the caller's emulated terminal, kept in step."""
-
-    def __init__(self, view: BoardView, charset: str) -> None:
-        self.charset = charset
-        self.screen = Screen(charset)  # type: ignore[arg-type]
-        self.term = pyte.Screen(COLS, ROWS)
-        self.stream = pyte.Stream(self.term)
-        self.screen.load(render_board(view, charset))  # type: ignore[arg-type]
-        self.full = self._send(self.screen.full_redraw())
-
-    def _send(self, data: bytes) -> int:
-        self.stream.feed(data.decode("cp437" if self.charset == "cp437" else "utf-8"))
-        self.check(self.screen.canvas)
-        return len(data)
-
-    def show(self, view: BoardView) -> int:
-        self.screen.load(render_board(view, self.charset))  # type: ignore[arg-type]
-        return self._send(self.screen.render())
-
-    def check(self, canvas: Canvas) -> None:
-        decode = "cp437" if self.charset == "cp437" else "utf-8"
-        for r in range(1, ROWS + 1):
-            for c in range(1, COLS + 1):
-                ch, attr = canvas.get(r, c)
-                got = self.term.buffer[r - 1][c - 1]
-                assert got.data == encode(ch, self.charset).decode(decode), (r, c)
-                if self.charset == "ascii":
-                    continue
-                assert got.bg == ("default" if attr.bg is None else PYTE_COLOURS[attr.bg]), (r, c)
-                if ch != " ":
-                    assert got.fg == ("default" if attr.fg is None else PYTE_COLOURS[attr.fg]), (r, c)
-                    assert got.bold == attr.bold, (r, c)
+from bgdoor.rules import legal_plays
+from bgdoor.term.charset import Charset
+from bgdoor.ui.board import Loc, move_cursor
 
 
 @pytest.mark.parametrize("charset", ["cp437", "utf8", "ascii"])
-def test_full_board_size(charset: str) -> None:
+def test_full_board_size(charset: Charset) -> None:
     caller = Caller(BASE, charset)
     if charset == "cp437":
         assert caller.full <= 3000
@@ -81,7 +26,7 @@ def test_full_board_size(charset: str) -> None:
 
 @pytest.mark.parametrize("charset", ["cp437", "utf8", "ascii"])
 @pytest.mark.parametrize("theme", ["classic", "felt", "mono", "wood"])
-def test_cursor_walk_costs_tens_of_bytes(charset: str, theme: str) -> None:
+def test_cursor_walk_costs_tens_of_bytes(charset: Charset, theme: str) -> None:
     view = replace(BASE, theme=theme)
     caller = Caller(view, charset)
     loc: Loc = 13
@@ -109,16 +54,11 @@ def test_pick_up_and_drop_replays_exactly() -> None:
 
 
 @pytest.mark.parametrize("charset", ["cp437", "utf8", "ascii"])
-def test_opponent_commits_a_turn(charset: str) -> None:
-    before = replace(BASE, on_roll="black", dice=(5, 3), cursor=None, sources=frozenset(), message="Bob rolled 5-3.")
-    caller = Caller(before, charset)
-    for play in legal_plays(before.position, (5, 3)):
-        after = replace(
-            BASE, position=play.position, on_roll="white", cursor=None, sources=frozenset(),
-            message=f"Bob played {play}.",
-        )
-        assert caller.show(after) <= 600
-        assert caller.show(before) <= 600
+def test_opponent_commits_a_turn(charset: Charset) -> None:
+    caller = Caller(BLACK_TO_PLAY, charset)
+    for play in legal_plays(BLACK_TO_PLAY.position, (5, 3)):
+        assert caller.show(black_played(play)) <= 600
+        assert caller.show(BLACK_TO_PLAY) <= 600
 
 
 def test_redraw_after_every_theme_change() -> None:
