@@ -11,14 +11,15 @@ bar and the viewer's tray.  All 30 checkers must be accounted for.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pyte
 import pytest
 
 from bgdoor.rules import Position
-from bgdoor.term.charset import glyphs
+from bgdoor.term.charset import Charset, glyphs
 from bgdoor.term.screen import Screen
-from bgdoor.ui.board import BoardView, render_board, theme
+from bgdoor.ui.board import BoardView, Colour, Orientation, render_board, theme
 
 PYTE_COLOURS = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]
 TOP = range(4, 9)
@@ -44,15 +45,25 @@ POSITIONS: dict[str, Position] = {
 }
 
 
-def other(colour: str) -> str:
+def other(colour: Colour) -> Colour:
     return "black" if colour == "white" else "white"
 
 
-def expected(pos: Position, on_roll: str, viewer: str) -> dict[str, object]:
+@dataclass(frozen=True)
+class Expected:
+    """What the viewer should see: each point's owner and count, and each side's bar, tray and pips."""
+
+    points: dict[int, tuple[Colour | None, int]]
+    bar: dict[Colour, int]
+    off: dict[Colour, int]
+    pips: dict[Colour, int]
+
+
+def expected(pos: Position, on_roll: Colour, viewer: Colour) -> Expected:
     """What the viewer should see, worked out from the Position ID's own convention."""
     mine = pos.player if viewer == on_roll else pos.opponent
     theirs = pos.opponent if viewer == on_roll else pos.player
-    points: dict[int, tuple[str | None, int]] = {}
+    points: dict[int, tuple[Colour | None, int]] = {}
     for p in range(1, 25):
         if mine[p - 1]:
             points[p] = (viewer, mine[p - 1])
@@ -60,25 +71,25 @@ def expected(pos: Position, on_roll: str, viewer: str) -> dict[str, object]:
             points[p] = (other(viewer), theirs[24 - p])
         else:
             points[p] = (None, 0)
-    return {
-        "points": points,
-        "bar": {viewer: mine[24], other(viewer): theirs[24]},
-        "off": {viewer: 15 - sum(mine), other(viewer): 15 - sum(theirs)},
-        "pips": {
+    return Expected(
+        points=points,
+        bar={viewer: mine[24], other(viewer): theirs[24]},
+        off={viewer: 15 - sum(mine), other(viewer): 15 - sum(theirs)},
+        pips={
             viewer: sum(n * (i + 1) for i, n in enumerate(mine)),
             other(viewer): sum(n * (i + 1) for i, n in enumerate(theirs)),
         },
-    }
+    )
 
 
 class Shown:
     """The emulator's screen after a full redraw of a board."""
 
-    def __init__(self, view: BoardView, charset: str) -> None:
+    def __init__(self, view: BoardView, charset: Charset) -> None:
         self.charset = charset
         self.g = glyphs(charset)
-        screen = Screen(charset)  # type: ignore[arg-type]
-        screen.load(render_board(view, charset))  # type: ignore[arg-type]
+        screen = Screen(charset)
+        screen.load(render_board(view, charset))
         data = screen.full_redraw()
         self.term = pyte.Screen(80, 25)
         pyte.Stream(self.term).feed(data.decode("cp437" if charset == "cp437" else "utf-8"))
@@ -135,9 +146,11 @@ CASES = [
 
 
 @pytest.mark.parametrize("name, on_roll, viewer, charset, orientation", CASES)
-def test_every_checker_where_it_belongs(name: str, on_roll: str, viewer: str, charset: str, orientation: str) -> None:
+def test_every_checker_where_it_belongs(
+    name: str, on_roll: Colour, viewer: Colour, charset: Charset, orientation: Orientation
+) -> None:
     pos = POSITIONS[name]
-    view = BoardView(pos, on_roll=on_roll, viewer=viewer, orientation=orientation)  # type: ignore[arg-type]
+    view = BoardView(pos, on_roll=on_roll, viewer=viewer, orientation=orientation)
     shown = Shown(view, charset)
     want = expected(pos, on_roll, viewer)
     total = 0
@@ -148,48 +161,48 @@ def test_every_checker_where_it_belongs(name: str, on_roll: str, viewer: str, ch
     for p in range(1, 25):
         col = top[p] if p >= 13 else bottom[p]
         got = shown.column(col, TOP if p >= 13 else BOTTOM)
-        owner, n = want["points"][p]  # type: ignore[index]
+        owner, n = want.points[p]
         assert got == ({owner: n} if n else {}), f"point {p}"
         total += n
 
     bar_col = shown.lines[1].index("BAR") + 2
-    assert shown.column(bar_col, TOP) == ({viewer: want["bar"][viewer]} if want["bar"][viewer] else {})  # type: ignore[index]
+    assert shown.column(bar_col, TOP) == ({viewer: want.bar[viewer]} if want.bar[viewer] else {})
     them = other(viewer)
-    assert shown.column(bar_col, BOTTOM) == ({them: want["bar"][them]} if want["bar"][them] else {})  # type: ignore[index]
-    total += sum(want["bar"].values())  # type: ignore[attr-defined]
+    assert shown.column(bar_col, BOTTOM) == ({them: want.bar[them]} if want.bar[them] else {})
+    total += sum(want.bar.values())
 
     tray = shown.lines[17].index("OFF") + 1
-    assert shown.column(tray, BOTTOM, width=3) == ({viewer: want["off"][viewer]} if want["off"][viewer] else {})  # type: ignore[index]
-    assert shown.column(tray, TOP, width=3) == ({them: want["off"][them]} if want["off"][them] else {})  # type: ignore[index]
-    total += sum(want["off"].values())  # type: ignore[attr-defined]
+    assert shown.column(tray, BOTTOM, width=3) == ({viewer: want.off[viewer]} if want.off[viewer] else {})
+    assert shown.column(tray, TOP, width=3) == ({them: want.off[them]} if want.off[them] else {})
+    total += sum(want.off.values())
     assert total == 30
 
     # Nothing else on the board looks like a checker: one glyph per checker,
     # except that a tall stack shows four and its count.
     glyph_cells = sum(1 for line in shown.lines[2:17] for ch in line[:54] if shown.colour_of(ch))
-    tall = [n for (_, n) in want["points"].values() if n > 5] + [n for n in want["bar"].values() if n > 5]  # type: ignore[attr-defined]
+    tall = [n for (_, n) in want.points.values() if n > 5] + [n for n in want.bar.values() if n > 5]
     assert glyph_cells == 30 - sum(n - 4 for n in tall)
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))
 @pytest.mark.parametrize("viewer", ["white", "black"])
-def test_pip_counts_in_the_panel(name: str, viewer: str) -> None:
+def test_pip_counts_in_the_panel(name: str, viewer: Colour) -> None:
     pos = POSITIONS[name]
-    view = BoardView(pos, on_roll="white", viewer=viewer, white_name="Wanda", black_name="Blake")  # type: ignore[arg-type]
+    view = BoardView(pos, on_roll="white", viewer=viewer, white_name="Wanda", black_name="Blake")
     shown = Shown(view, "utf8")
-    want = expected(pos, "white", viewer)["pips"]
+    want = expected(pos, "white", viewer).pips
     panel = [line[55:] for line in shown.lines]
     top_pips = [int(m) for line in panel[3:8] for m in re.findall(r"Pips (\d+)", line)]
     bottom_pips = [int(m) for line in panel[13:18] for m in re.findall(r"Pips (\d+)", line)]
-    assert top_pips == [want[other(viewer)]]  # type: ignore[index]
-    assert bottom_pips == [want[viewer]]  # type: ignore[index]
+    assert top_pips == [want[other(viewer)]]
+    assert bottom_pips == [want[viewer]]
     me = "Wanda" if viewer == "white" else "Blake"
     assert any(f"{me} (you)" in line for line in panel[13:18])
 
 
 @pytest.mark.parametrize("theme_name", ["classic", "felt", "mono", "wood"])
 @pytest.mark.parametrize("charset", ["utf8", "cp437"])
-def test_checkers_wear_their_theme_colours(theme_name: str, charset: str) -> None:
+def test_checkers_wear_their_theme_colours(theme_name: str, charset: Charset) -> None:
     t = theme(theme_name)
     shown = Shown(BoardView(POSITIONS["bar"], theme=theme_name), charset)
     seen = 0

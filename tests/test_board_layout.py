@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from dataclasses import fields
 
 import pyte
 import pytest
 
 from bgdoor.rules import Position
-from bgdoor.term.charset import glyphs
+from bgdoor.term.charset import Charset, glyphs
 from bgdoor.term.screen import COLS, ROWS, Attr, Screen
 from bgdoor.ui.board import (
     HELP_ROW,
     MESSAGE_ROW,
     THEMES,
     BoardView,
+    Colour,
     Loc,
+    Orientation,
+    Theme,
     label_cell,
     move_cursor,
     point_column,
@@ -28,9 +32,9 @@ PYTE_COLOURS = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "wh
 START = Position.start()
 
 
-def shown(view: BoardView, charset: str = "utf8") -> pyte.Screen:
-    screen = Screen(charset)  # type: ignore[arg-type]
-    screen.load(render_board(view, charset))  # type: ignore[arg-type]
+def shown(view: BoardView, charset: Charset = "utf8") -> pyte.Screen:
+    screen = Screen(charset)
+    screen.load(render_board(view, charset))
     term = pyte.Screen(COLS, ROWS)
     pyte.Stream(term).feed(screen.full_redraw().decode("cp437" if charset == "cp437" else "utf-8"))
     return term
@@ -50,8 +54,8 @@ def numbers(line: str) -> list[int]:
 
 
 @pytest.mark.parametrize("viewer", ["white", "black"])
-def test_own_seat_home_board_bottom_right(viewer: str) -> None:
-    term = shown(BoardView(START, viewer=viewer))  # type: ignore[arg-type]
+def test_own_seat_home_board_bottom_right(viewer: Colour) -> None:
+    term = shown(BoardView(START, viewer=viewer))
     assert numbers(term.display[1]) == list(range(13, 25))
     assert numbers(term.display[17]) == list(range(12, 0, -1))
     assert term.display[1].index("BAR") < term.display[1].index("19")
@@ -70,13 +74,13 @@ def test_table_orientation_turns_blacks_board_round() -> None:
 def test_point_columns_match_the_printed_numbers() -> None:
     for viewer in ("white", "black"):
         for orientation in ("own", "table"):
-            view = BoardView(START, viewer=viewer, orientation=orientation)  # type: ignore[arg-type]
+            view = BoardView(START, viewer=viewer, orientation=orientation)
             term = shown(view)
             for p in range(1, 25):
-                col, half = point_column(p, viewer, orientation)  # type: ignore[arg-type]
+                col, half = point_column(p, viewer, orientation)
                 row = 2 if half == "top" else 18
                 assert term.display[row - 1][col - 2 : col].strip() == str(p)
-                assert label_cell(p, viewer, orientation) == (row, col - 1)  # type: ignore[arg-type]
+                assert label_cell(p, viewer, orientation) == (row, col - 1)
 
 
 def test_white_counter_clockwise_black_clockwise_from_whites_seat() -> None:
@@ -143,25 +147,25 @@ def test_diagonals() -> None:
 
 
 @pytest.mark.parametrize("viewer, orientation", [("white", "own"), ("black", "own"), ("black", "table")])
-def test_right_always_moves_right_on_screen(viewer: str, orientation: str) -> None:
+def test_right_always_moves_right_on_screen(viewer: Colour, orientation: Orientation) -> None:
     for loc in ALL_LOCS:
-        nxt = move_cursor(loc, "right", viewer, orientation)  # type: ignore[arg-type]
-        r0, c0 = label_cell(loc, viewer, orientation)  # type: ignore[arg-type]
-        r1, c1 = label_cell(nxt, viewer, orientation)  # type: ignore[arg-type]
+        nxt = move_cursor(loc, "right", viewer, orientation)
+        r0, c0 = label_cell(loc, viewer, orientation)
+        r1, c1 = label_cell(nxt, viewer, orientation)
         assert r0 == r1 and c1 >= c0
-        prev = move_cursor(loc, "left", viewer, orientation)  # type: ignore[arg-type]
-        assert label_cell(prev, viewer, orientation)[1] <= c0  # type: ignore[arg-type]
+        prev = move_cursor(loc, "left", viewer, orientation)
+        assert label_cell(prev, viewer, orientation)[1] <= c0
 
 
 @pytest.mark.parametrize("viewer, orientation", [("white", "own"), ("black", "table")])
-def test_every_location_reachable(viewer: str, orientation: str) -> None:
+def test_every_location_reachable(viewer: Colour, orientation: Orientation) -> None:
     for start in ALL_LOCS:
         seen = {start}
         todo: deque[Loc] = deque([start])
         while todo:
             loc = todo.popleft()
             for d in ("up", "down", "left", "right", "home", "end", "pgup", "pgdn"):
-                nxt = move_cursor(loc, d, viewer, orientation)  # type: ignore[arg-type]
+                nxt = move_cursor(loc, d, viewer, orientation)
                 if nxt not in seen:
                     seen.add(nxt)
                     todo.append(nxt)
@@ -257,8 +261,8 @@ def test_used_dice_are_dimmed() -> None:
     "owner, value, rows, text",
     [(None, 1, (9, 11), "64"), ("white", 4, (14, 16), "4"), ("black", 2, (4, 6), "2"), ("black", 1024, (4, 6), "1K")],
 )
-def test_cube_position_and_value(owner: str | None, value: int, rows: tuple[int, int], text: str) -> None:
-    term = shown(BoardView(START, viewer="white", cube_value=value, cube_owner=owner))  # type: ignore[arg-type]
+def test_cube_position_and_value(owner: Colour | None, value: int, rows: tuple[int, int], text: str) -> None:
+    term = shown(BoardView(START, viewer="white", cube_value=value, cube_owner=owner))
     mid = (rows[0] + rows[1]) // 2
     assert term.display[mid - 1][:5].strip("│ ") == text
     for r in range(2, 19):
@@ -321,7 +325,7 @@ def test_bottom_right_and_last_row_stay_empty() -> None:
 
 @pytest.mark.parametrize("name", sorted(THEMES))
 @pytest.mark.parametrize("charset", ["utf8", "cp437", "ascii"])
-def test_every_theme_draws_in_every_charset(name: str, charset: str) -> None:
+def test_every_theme_draws_in_every_charset(name: str, charset: Charset) -> None:
     term = shown(BoardView(START, theme=name, cursor=1, dice=(3, 1)), charset)
     assert numbers(term.display[17]) == list(range(12, 0, -1))
 
@@ -338,8 +342,8 @@ def test_mono_theme_is_one_colour() -> None:
     assert colours <= {None, 0, 3}
 
 
-def vars_of(t: object) -> list[Attr]:
-    return [getattr(t, f) for f in t.__slots__ if isinstance(getattr(t, f), Attr)]  # type: ignore[attr-defined]
+def vars_of(t: Theme) -> list[Attr]:
+    return [a for f in fields(t) if isinstance(a := getattr(t, f.name), Attr)]
 
 
 def test_unknown_theme_and_bad_colours() -> None:
@@ -348,6 +352,6 @@ def test_unknown_theme_and_bad_colours() -> None:
     with pytest.raises(ValueError):
         render_board(BoardView(START, theme="plaid"))
     with pytest.raises(ValueError):
-        BoardView(START, viewer="red")  # type: ignore[arg-type]
+        BoardView(START, viewer="red")  # type: ignore[arg-type]  # the wrong value is the point of the test
     with pytest.raises(ValueError):
-        BoardView(START, orientation="sideways")  # type: ignore[arg-type]
+        BoardView(START, orientation="sideways")  # type: ignore[arg-type]  # the wrong value is the point of the test

@@ -16,10 +16,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from rawtelnet import screen_bytes_problem
 
 from bgdoor.service.passwords import handle_problem
+from bgdoor.term.charset import CHARSETS, Charset
 from bgdoor.term.keys import MAX_SEQUENCE, Key, KeyDecoder
 from bgdoor.term.screen import Screen
-
-CHARSETS = ["cp437", "utf8", "ascii"]
 
 # Bytes a hostile caller likes: escape and telnet bytes, C1 controls, broken UTF-8, bidi overrides.
 _NASTY = [
@@ -30,8 +29,8 @@ _NASTY = [
 hostile_bytes = st.lists(st.one_of(st.sampled_from(_NASTY), st.binary(max_size=8)), max_size=60).map(b"".join)
 
 
-def feed_in_pieces(data: bytes, cuts: list[int], charset: str) -> list[Key]:
-    d = KeyDecoder(charset)  # type: ignore[arg-type]
+def feed_in_pieces(data: bytes, cuts: list[int], charset: Charset) -> list[Key]:
+    d = KeyDecoder(charset)
     out: list[Key] = []
     last = 0
     for cut in sorted(set(c for c in cuts if 0 < c < len(data))):
@@ -42,15 +41,15 @@ def feed_in_pieces(data: bytes, cuts: list[int], charset: str) -> list[Key]:
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(hostile_bytes, st.lists(st.integers(min_value=0, max_value=500), max_size=20), st.sampled_from(CHARSETS))
-def test_any_bytes_in_any_split_give_the_same_keys(data: bytes, cuts: list[int], charset: str) -> None:
-    whole = KeyDecoder(charset).feed(data)  # type: ignore[arg-type]
+def test_any_bytes_in_any_split_give_the_same_keys(data: bytes, cuts: list[int], charset: Charset) -> None:
+    whole = KeyDecoder(charset).feed(data)
     assert feed_in_pieces(data, cuts, charset) == whole
 
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hostile_bytes, st.binary(max_size=400)), st.sampled_from(CHARSETS))
-def test_keys_carry_only_printable_text(data: bytes, charset: str) -> None:
-    d = KeyDecoder(charset)  # type: ignore[arg-type]
+def test_keys_carry_only_printable_text(data: bytes, charset: Charset) -> None:
+    d = KeyDecoder(charset)
     found = d.feed(data) + d.flush_timeout()
     assert len(found) <= len(data) + 1
     for key in found:
@@ -64,8 +63,8 @@ def test_keys_carry_only_printable_text(data: bytes, charset: str) -> None:
 
 @settings(max_examples=300)
 @given(hostile_bytes, st.sampled_from(CHARSETS))
-def test_garbage_never_wedges_the_decoder(garbage: bytes, charset: str) -> None:
-    d = KeyDecoder(charset)  # type: ignore[arg-type]
+def test_garbage_never_wedges_the_decoder(garbage: bytes, charset: Charset) -> None:
+    d = KeyDecoder(charset)
     d.feed(garbage)
     d.flush_timeout()  # the line goes quiet for a moment
     assert d.feed(b"8")[-1:] == [Key("up", "8")]
@@ -84,7 +83,7 @@ def test_endless_input_costs_bounded_memory_and_time() -> None:
     }
     for what, flood in floods.items():
         for charset in CHARSETS:
-            d = KeyDecoder(charset)  # type: ignore[arg-type]
+            d = KeyDecoder(charset)
             tracemalloc.start()
             start = time.perf_counter()
             total = 0
@@ -116,8 +115,8 @@ injections = st.sampled_from([
     ),
     st.sampled_from(CHARSETS),
 )
-def test_nothing_put_on_the_screen_can_inject(puts: list[tuple[int, int, str]], charset: str) -> None:
-    screen = Screen(charset=charset)  # type: ignore[arg-type]
+def test_nothing_put_on_the_screen_can_inject(puts: list[tuple[int, int, str]], charset: Charset) -> None:
+    screen = Screen(charset=charset)
     out = screen.full_redraw()
     for row, col, text in puts:
         screen.canvas.put(row, col, text)

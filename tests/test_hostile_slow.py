@@ -28,6 +28,7 @@ from serverproc import ServerProcess
 from test_faults_storage import READ_ONLY, no_leaks
 
 from bgdoor.service import Service
+from bgdoor.term.charset import Charset
 from bgdoor.term.keys import KeyDecoder
 
 pytestmark = pytest.mark.timeout(180)
@@ -102,7 +103,7 @@ PAYLOADS = [
 
 
 @pytest.mark.parametrize("charset", ["utf8", "cp437"])
-def test_payloads_split_at_every_byte_decode_the_same(charset: str) -> None:
+def test_payloads_split_at_every_byte_decode_the_same(charset: Charset) -> None:
     splits = 0
     for payload in PAYLOADS:
         whole = KeyDecoder(charset)

@@ -13,6 +13,7 @@ import pytest
 
 from bgdoor.records.bulletin import ROWS_PER_SCREEN, SCREEN_LINES, render_bulletin, write_atomically
 from bgdoor.service import RankRow
+from bgdoor.term.charset import Charset
 
 NOW = datetime(2026, 12, 2, 14, 5, tzinfo=UTC)
 HANDLES = ["alice", "Bob", "gnubg", "dave d", "erin", "frank", "gina", "hal", "ivan", "jo", "kim", "lee", "max", "ned"]
@@ -35,7 +36,7 @@ def ranking(n: int = len(HANDLES)) -> list[RankRow]:
     ]
 
 
-def show(data: bytes, charset: str, lines: int = 25) -> list[str]:
+def show(data: bytes, charset: Charset, lines: int = 25) -> list[str]:
     screen = pyte.Screen(80, lines)
     stream = pyte.Stream(screen)
     stream.feed(data.decode({"cp437": "cp437", "utf8": "utf-8", "ascii": "ascii"}[charset]))
@@ -43,9 +44,9 @@ def show(data: bytes, charset: str, lines: int = 25) -> list[str]:
 
 
 @pytest.mark.parametrize("charset", ["cp437", "utf8"])
-def test_ranking_shows_in_order_on_an_ansi_screen(charset: str) -> None:
+def test_ranking_shows_in_order_on_an_ansi_screen(charset: Charset) -> None:
     rows = ranking()
-    data = render_bulletin(rows, charset, title="Backgammon Masters", generated_at=NOW)  # type: ignore[arg-type]
+    data = render_bulletin(rows, charset, title="Backgammon Masters", generated_at=NOW)
     display = show(data, charset)
     assert "Backgammon Masters" in display[1]
     where = []
@@ -78,8 +79,8 @@ def test_only_basic_sgr_and_frame_in_the_charset() -> None:
 
 
 @pytest.mark.parametrize("charset", ["cp437", "utf8", "ascii"])
-def test_lines_stay_inside_79_columns_and_24_lines(charset: str) -> None:
-    data = render_bulletin(ranking(40), charset, generated_at=NOW, screens=3)  # type: ignore[arg-type]
+def test_lines_stay_inside_79_columns_and_24_lines(charset: Charset) -> None:
+    data = render_bulletin(ranking(40), charset, generated_at=NOW, screens=3)
     plain = re.sub(rb"\x1b\[[0-9;]*[A-Za-z]", b"", data)
     lines = plain.decode("utf-8" if charset == "utf8" else "cp437").split("\r\n")
     assert lines[-1] == ""  # every line ends with CR LF

@@ -5,19 +5,20 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from bgdoor.term.charset import Charset
 from bgdoor.term.keys import DA_REQUEST, MAX_SEQUENCE, Key, KeyDecoder, is_cterm_reply
 
 
-def keys(data: bytes, charset: str = "cp437") -> list[Key]:
-    return KeyDecoder(charset).feed(data)  # type: ignore[arg-type]
+def keys(data: bytes, charset: Charset = "cp437") -> list[Key]:
+    return KeyDecoder(charset).feed(data)
 
 
-def names(data: bytes, charset: str = "cp437") -> list[str]:
+def names(data: bytes, charset: Charset = "cp437") -> list[str]:
     return [k.name for k in keys(data, charset)]
 
 
-def fed_in_pieces(data: bytes, cuts: list[int], charset: str = "cp437") -> list[Key]:
-    d = KeyDecoder(charset)  # type: ignore[arg-type]
+def fed_in_pieces(data: bytes, cuts: list[int], charset: Charset = "cp437") -> list[Key]:
+    d = KeyDecoder(charset)
     out: list[Key] = []
     last = 0
     for cut in sorted(set(cuts)) + [len(data)]:
@@ -267,8 +268,8 @@ def test_endless_string_costs_no_memory_and_ends_at_the_pause() -> None:
 
 @settings(max_examples=300)
 @given(st.binary(max_size=300), st.sampled_from(["cp437", "utf8", "ascii"]))
-def test_any_bytes_decode_without_error_and_in_bounded_memory(data: bytes, charset: str) -> None:
-    d = KeyDecoder(charset)  # type: ignore[arg-type]
+def test_any_bytes_decode_without_error_and_in_bounded_memory(data: bytes, charset: Charset) -> None:
+    d = KeyDecoder(charset)
     d.feed(data)
     assert len(d._params) <= MAX_SEQUENCE
     d.flush_timeout()

@@ -16,7 +16,7 @@ import pyte
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bgdoor.term.charset import encode, glyphs
+from bgdoor.term.charset import Charset, encode, glyphs
 from bgdoor.term.screen import COLS, DEFAULT, ROWS, Attr, Canvas, Screen, sgr
 
 PYTE_COLOURS = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]
@@ -36,7 +36,7 @@ class StrictScreen(pyte.Screen):
 
 
 class Terminal:
-    def __init__(self, charset: str) -> None:
+    def __init__(self, charset: Charset) -> None:
         self.charset = charset
         self.screen = StrictScreen(COLS, ROWS)
         self.stream = pyte.Stream(self.screen)
@@ -50,7 +50,7 @@ class Terminal:
         return self.screen.buffer[row - 1][col - 1]
 
 
-def shown_char(ch: str, charset: str) -> str:
+def shown_char(ch: str, charset: Charset) -> str:
     """What the terminal shows for a canvas character, after the charset's fallbacks."""
     return encode(ch, charset).decode("cp437" if charset == "cp437" else "utf-8")
 
@@ -77,7 +77,7 @@ SGR_RE = re.compile(rb"\x1b\[([0-9;]*)m")
 ALLOWED_SGR = {0, 1, *range(30, 38), *range(40, 48)}
 
 
-def assert_clean(data: bytes, charset: str) -> None:
+def assert_clean(data: bytes, charset: Charset) -> None:
     codes = SGR_RE.findall(data)
     if charset == "ascii":
         assert codes == []
@@ -130,9 +130,9 @@ def test_sgr_changes_only_what_changed() -> None:
 
 
 @pytest.mark.parametrize("charset", ["utf8", "cp437", "ascii"])
-def test_full_redraw_and_diff(charset: str) -> None:
+def test_full_redraw_and_diff(charset: Charset) -> None:
     g = glyphs(charset)
-    screen = Screen(charset)  # type: ignore[arg-type]
+    screen = Screen(charset)
     term = Terminal(charset)
     c = screen.canvas
     c.put(1, 1, g.tl + g.h * 78 + g.tr, Attr(3, None, True))
@@ -240,8 +240,10 @@ _edit = st.tuples(st.integers(1, ROWS), st.integers(1, COLS), _text, _attrs)
     st.lists(st.lists(_edit, max_size=25), min_size=1, max_size=6),
     st.booleans(),
 )
-def test_random_edits_replay_exactly(charset: str, frames: list[list[tuple[int, int, str, Attr]]], park: bool) -> None:
-    screen = Screen(charset)  # type: ignore[arg-type]
+def test_random_edits_replay_exactly(
+    charset: Charset, frames: list[list[tuple[int, int, str, Attr]]], park: bool
+) -> None:
+    screen = Screen(charset)
     if park:
         screen.cursor = (ROWS, 1)
     term = Terminal(charset)
