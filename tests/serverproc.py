@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 # Settings every fault test wants: quick negotiation, quick polling, short login delays.
@@ -17,7 +18,7 @@ BASE_CONFIG: dict[str, dict[str, object]] = {
 }
 
 
-def write_config(path: Path, **overrides: dict[str, object]) -> Path:
+def write_config(path: Path, **overrides: Mapping[str, object]) -> Path:
     sections = {name: dict(keys) for name, keys in BASE_CONFIG.items()}
     for name, keys in overrides.items():
         sections.setdefault(name, {}).update(keys)
@@ -40,6 +41,7 @@ class ServerProcess:
         self.env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
         self.user = user or []  # e.g. setpriv ... --
         self.args = args or []  # more `bgdoor serve` options, such as -v
+        self.rlogin_port = 0  # the RLogin listener's, where args give one
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.starts = 0

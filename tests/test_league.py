@@ -76,7 +76,7 @@ async def play_to_the_end(db: Service, game_id: int, callers: dict[Color, Caller
 async def test_a_member_bbs_caller_and_a_telnet_caller_share_one_league(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'bg.db'}"
     srv = rlogin_server(tmp_path, url).start()
-    port = srv.rlogin_port  # type: ignore[attr-defined]
+    port = srv.rlogin_port
     db = Service(url)
     alice: RLoginCaller | None = None
     bob: RawCaller | None = None

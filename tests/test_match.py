@@ -13,8 +13,10 @@ from bgdoor.rules.game import (
     Color,
     Double,
     Drop,
+    Event,
     Forfeit,
     GameWon,
+    MatchState,
     MatchWon,
     Move,
     OpeningRoll,
@@ -44,10 +46,6 @@ def side(**points: int) -> tuple[int, ...]:
     for name, n in points.items():
         counts[24 if name == "bar" else int(name[1:]) - 1] = n
     return tuple(counts)
-
-
-def at(state, **changes):  # type: ignore[no-untyped-def]
-    return replace(state, **changes)
 
 
 def test_opening_roll_higher_die_plays_both():
@@ -86,7 +84,7 @@ def test_no_legal_play_passes_the_turn():
     # White is on the bar against a closed board.
     closed = side(p1=2, p2=2, p3=2, p4=2, p5=2, p6=2, p13=3)
     pos = Position(side(bar=1, p6=14), closed)
-    s = at(new_match(3), phase=Phase.MOVE, turn=Color.WHITE, dice=(6, 6), position=pos)
+    s = replace(new_match(3), phase=Phase.MOVE, turn=Color.WHITE, dice=(6, 6), position=pos)
     assert s.plays() == []
     with pytest.raises(RuleError):
         apply(s, Move("bar/19", ""))
@@ -108,7 +106,7 @@ def _bearing_off(loser: tuple[int, ...]) -> Position:
     ],
 )
 def test_bearoff_results_and_cube(loser, win, points):
-    s = at(
+    s = replace(
         new_match(7),
         phase=Phase.MOVE,
         turn=Color.WHITE,
@@ -126,7 +124,7 @@ def test_bearoff_results_and_cube(loser, win, points):
 
 def test_match_won_by_bearing_off_keeps_the_final_board():
     """The finished match shows the board after the winning play: the winner has all 15 off."""
-    s = at(new_match(1), phase=Phase.MOVE, turn=Color.WHITE, dice=(2, 1), position=_bearing_off(side(p1=14)))
+    s = replace(new_match(1), phase=Phase.MOVE, turn=Color.WHITE, dice=(2, 1), position=_bearing_off(side(p1=14)))
     (play,) = legal_plays(s.position, (2, 1))
     s2, ev = apply(s, Move(str(play), play.position.id))
     assert s2.over and s2.winner is Color.WHITE and ev[-1] == MatchWon(Color.WHITE)
@@ -136,7 +134,7 @@ def test_match_won_by_bearing_off_keeps_the_final_board():
 
 
 def test_double_take_gives_cube_to_taker():
-    s = at(new_match(5), phase=Phase.ROLL, turn=Color.WHITE)
+    s = replace(new_match(5), phase=Phase.ROLL, turn=Color.WHITE)
     assert s.can_double()
     s, _ = apply(s, Double())
     assert s.phase is Phase.DOUBLED and s.actor is Color.BLACK
@@ -148,7 +146,7 @@ def test_double_take_gives_cube_to_taker():
 
 
 def test_drop_scores_the_cube_before_doubling():
-    s = at(new_match(5), phase=Phase.ROLL, turn=Color.BLACK, cube=2, cube_owner=Color.BLACK)
+    s = replace(new_match(5), phase=Phase.ROLL, turn=Color.BLACK, cube=2, cube_owner=Color.BLACK)
     s, _ = apply(s, Double())
     s, ev = apply(s, Drop())
     assert ev[-1] == GameWon(Color.BLACK, 2, Win.SINGLE, "drop")
@@ -156,30 +154,30 @@ def test_drop_scores_the_cube_before_doubling():
 
 
 def test_cube_limits():
-    assert not at(new_match(1), phase=Phase.ROLL, turn=Color.WHITE).can_double()
-    assert not at(new_match(5), phase=Phase.ROLL, turn=Color.WHITE, cube=64).can_double()
-    crawford = at(new_match(5), phase=Phase.ROLL, turn=Color.WHITE, crawford=True)
+    assert not replace(new_match(1), phase=Phase.ROLL, turn=Color.WHITE).can_double()
+    assert not replace(new_match(5), phase=Phase.ROLL, turn=Color.WHITE, cube=64).can_double()
+    crawford = replace(new_match(5), phase=Phase.ROLL, turn=Color.WHITE, crawford=True)
     with pytest.raises(RuleError, match="Crawford"):
         apply(crawford, Double())
     with pytest.raises(RuleError, match="1-point match"):
-        apply(at(new_match(1), phase=Phase.ROLL, turn=Color.WHITE), Double())
+        apply(replace(new_match(1), phase=Phase.ROLL, turn=Color.WHITE), Double())
 
 
 def test_crawford_game_follows_reaching_match_point_once():
-    s = at(new_match(3), phase=Phase.ROLL, turn=Color.WHITE, cube=2, cube_owner=Color.WHITE)
+    s = replace(new_match(3), phase=Phase.ROLL, turn=Color.WHITE, cube=2, cube_owner=Color.WHITE)
     s, _ = apply(s, Double())
     s, _ = apply(s, Drop())  # White 2 of 3: the next game is the Crawford game
     assert s.score == (2, 0) and s.crawford and s.crawford_done
-    s = at(s, phase=Phase.ROLL, turn=Color.BLACK)
+    s = replace(s, phase=Phase.ROLL, turn=Color.BLACK)
     assert not s.can_double()
     s, _ = apply(s, Resign(Color.WHITE, Win.SINGLE))
     s, _ = apply(s, AcceptResign())  # Black wins the Crawford game: 2-1
     assert s.score == (2, 1) and not s.crawford  # post-Crawford: the cube is back
-    assert at(s, phase=Phase.ROLL, turn=Color.BLACK).can_double()
+    assert replace(s, phase=Phase.ROLL, turn=Color.BLACK).can_double()
 
 
 def test_match_ends_at_length():
-    s = at(new_match(3), score=(2, 1), phase=Phase.ROLL, turn=Color.WHITE)
+    s = replace(new_match(3), score=(2, 1), phase=Phase.ROLL, turn=Color.WHITE)
     s, _ = apply(s, Resign(Color.BLACK, Win.GAMMON))
     s, ev = apply(s, AcceptResign())
     assert ev[-2:] == [GameWon(Color.WHITE, 2, Win.GAMMON, "resign"), MatchWon(Color.WHITE)]
@@ -189,7 +187,7 @@ def test_match_ends_at_length():
 
 
 def test_rejected_resignation_resumes():
-    s = at(new_match(3), phase=Phase.MOVE, turn=Color.WHITE, dice=(3, 1))
+    s = replace(new_match(3), phase=Phase.MOVE, turn=Color.WHITE, dice=(3, 1))
     s2, _ = apply(s, Resign(Color.BLACK, Win.SINGLE))
     assert s2.actor is Color.WHITE  # the one offered the resignation answers
     s3, _ = apply(s2, RejectResign())
@@ -197,7 +195,7 @@ def test_rejected_resignation_resumes():
 
 
 def test_forfeit_awards_the_match():
-    s = at(new_match(5), score=(1, 3), phase=Phase.ROLL, turn=Color.BLACK)
+    s = replace(new_match(5), score=(1, 3), phase=Phase.ROLL, turn=Color.BLACK)
     s, ev = apply(s, Forfeit(Color.BLACK))
     assert s.over and s.winner is Color.WHITE and s.score == (5, 3)
     assert ev[0] == Forfeit(Color.BLACK) and isinstance(ev[-1], MatchWon)
@@ -217,18 +215,20 @@ def test_bad_lengths_and_dice():
             new_match(bad)
     with pytest.raises(RuleError):
         apply(new_match(3), OpeningRoll(0, 7))
-    s = at(new_match(3), phase=Phase.ROLL, turn=Color.WHITE)
+    s = replace(new_match(3), phase=Phase.ROLL, turn=Color.WHITE)
     with pytest.raises(RuleError):
         apply(s, Roll((7, 1)))
 
 
-def _random_match(rng: random.Random, length: int):  # type: ignore[no-untyped-def]
+def _random_match(rng: random.Random, length: int) -> tuple[MatchState, list[Event]]:
     s = new_match(length)
-    log = []
+    log: list[Event] = []
+    ev: Event
     while not s.over:
         if s.phase is Phase.OPENING:
             ev = OpeningRoll(rng.randint(1, 6), rng.randint(1, 6))
         elif s.phase is Phase.ROLL:
+            assert s.turn is not None  # someone is always to roll
             if s.can_double() and rng.random() < 0.05:
                 ev = Double()
             elif rng.random() < 0.003:
@@ -255,14 +255,15 @@ def test_replay_of_recorded_events_gives_the_same_state():
             final, log = _random_match(rng, length)
             stored = [e.to_dict() for e in log]
             assert replay(length, [event_from_dict(d) for d in stored]) == final
+            assert final.winner is not None
             assert sum(r.points for r in final.results if r.winner is final.winner) == final.score_of(final.winner)
 
 
 def test_replay_rejects_a_tampered_record():
     _, log = _random_match(random.Random(3), 3)
-    wins = [i for i, e in enumerate(log) if isinstance(e, GameWon)]
+    first, won = next((i, e) for i, e in enumerate(log) if isinstance(e, GameWon))
     tampered = list(log)
-    tampered[wins[0]] = replace(log[wins[0]], points=log[wins[0]].points + 1)
+    tampered[first] = replace(won, points=won.points + 1)
     with pytest.raises(RuleError):
         replay(3, tampered)
     with pytest.raises(RuleError):
@@ -284,7 +285,9 @@ def test_dice_sources():
 
 
 def test_match_id_known_answer():
-    s = at(new_match(5), score=(1, 3), cube=2, cube_owner=Color.WHITE, phase=Phase.MOVE, turn=Color.BLACK, dice=(3, 1))
+    s = replace(
+        new_match(5), score=(1, 3), cube=2, cube_owner=Color.WHITE, phase=Phase.MOVE, turn=Color.BLACK, dice=(3, 1)
+    )
     assert match_id(s) == "QYmlABAAGAAE"
 
 
@@ -306,7 +309,7 @@ def test_match_id_against_gnubg():
         cube = 2 ** rng.randint(0, 6)
         crawford = rng.random() < 0.2
         win = rng.choice(list(Win)) if phase is Phase.RESIGNED else None
-        s = at(
+        s = replace(
             new_match(length),
             score=score,
             cube=cube,

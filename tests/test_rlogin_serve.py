@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ from bgdoor.service import Service
 pytestmark = pytest.mark.timeout(240)
 
 SECRET = "change-me"
-BBSES = {
+BBSES: dict[str, dict[str, object]] = {
     "bbs DEMO": {"name": "Demo Board", "secret": SECRET, "addresses": "127.0.0.0/8"},
     "bbs OTHER": {"name": "Other Board", "secret": "other-secret", "addresses": "127.0.0.1"},
     # DoorParty's form: no secret, trusted by its address alone (only 127.0.0.2 here).
@@ -32,16 +32,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def rlogin_server(folder: Path, url: str, **extra: dict[str, object]) -> ServerProcess:
-    port = free_port()
+def rlogin_server(folder: Path, url: str, **extra: Mapping[str, object]) -> ServerProcess:
     sections: dict[str, dict[str, object]] = {
         "rlogin": {"host": "127.0.0.1"},
         "session": {"poll_interval": 0.5, "presence_ttl": 6},
         **BBSES,
-        **extra,
+        **{name: dict(keys) for name, keys in extra.items()},
     }
-    srv = ServerProcess(folder, url, args=["--rlogin-port", str(port)], **sections)
-    srv.rlogin_port = port  # type: ignore[attr-defined]
+    port = free_port()
+    srv = ServerProcess(folder, url, env=None, user=None, args=["--rlogin-port", str(port)], **sections)
+    srv.rlogin_port = port
     return srv
 
 
@@ -61,7 +61,7 @@ async def at_menu(caller: RLoginCaller, name: str) -> str:
 
 
 async def test_each_accepted_form_lands_at_the_menu_showing_the_alias(server: ServerProcess) -> None:
-    port = server.rlogin_port  # type: ignore[attr-defined]
+    port = server.rlogin_port
     # Synchronet's form: the secret, then [TAG]alias; an ANSI-BBS terminal gets CP437.
     sync = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]Alice", "ansi-bbs/115200"))
     # DoorParty's form: the alias twice, Synchronet's xtrn=CODE terminal type (ignored).
@@ -113,7 +113,7 @@ REFUSALS = [
 
 
 async def test_each_refusal_gets_its_line_and_a_closed_connection(server: ServerProcess) -> None:
-    port = server.rlogin_port  # type: ignore[attr-defined]
+    port = server.rlogin_port
     for what, data, source, line, logged in REFUSALS:
         caller = await RLoginCaller.connect(port, data, source=source)
         try:
@@ -129,14 +129,14 @@ async def test_each_refusal_gets_its_line_and_a_closed_connection(server: Server
 
 
 async def test_silent_and_unfinished_handshakes_are_cut_after_10_seconds(server: ServerProcess) -> None:
-    port = server.rlogin_port  # type: ignore[attr-defined]
+    port = server.rlogin_port
     start = time.monotonic()
     silent = await RLoginCaller.connect(port)
     unfinished = await RLoginCaller.connect(port, b"\0change-me\0[DEMO]ali")  # missing NULs
     try:
         closed = await asyncio.gather(silent.wait_closed(20), unfinished.wait_closed(20))
         took = time.monotonic() - start
-        assert closed == [True, True]
+        assert list(closed) == [True, True]
         assert 9.5 <= took <= 14, took
         for caller in (silent, unfinished):
             assert "No RLogin handshake within 10 seconds." in caller.text
@@ -147,7 +147,7 @@ async def test_silent_and_unfinished_handshakes_are_cut_after_10_seconds(server:
 
 
 async def test_the_same_alias_from_two_boards_is_two_players(server: ServerProcess) -> None:
-    port = server.rlogin_port  # type: ignore[attr-defined]
+    port = server.rlogin_port
     demo = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]alice"))
     first = await demo.wait_until(lambda t: "Your choice" in t, "the menu")
     other = await RLoginCaller.connect(port, handshake("other-secret", "[OTHER]alice"))
@@ -177,7 +177,7 @@ async def test_caps_and_idle_timeout_hold_as_for_telnet(tmp_path: Path) -> None:
         server={"host": "127.0.0.1", "max_per_address": 2, "max_callers": 3},
         session={"poll_interval": 0.5, "presence_ttl": 6, "idle_timeout": 4},
     ).start()
-    port = srv.rlogin_port  # type: ignore[attr-defined]
+    port = srv.rlogin_port
     callers: list[RLoginCaller] = []
     try:
         for n in range(2):

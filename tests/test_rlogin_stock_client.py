@@ -51,7 +51,7 @@ def test_debians_rlogin_client_reaches_the_menu(tmp_path: Path, client: str) -> 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
     proc = subprocess.Popen(
-        [client, *options, "-l", "[STOCK]alice", "-p", str(srv.rlogin_port), "127.0.0.1"],  # type: ignore[attr-defined]
+        [client, *options, "-l", "[STOCK]alice", "-p", str(srv.rlogin_port), "127.0.0.1"],
         stdin=slave,
         stdout=slave,
         stderr=slave,
