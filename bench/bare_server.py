@@ -48,7 +48,7 @@ async def main() -> None:
         writer.close()
 
     def factory() -> asyncio.Protocol:
-        return telnetlib3.TelnetServer(  # type: ignore[no-any-return]
+        return telnetlib3.TelnetServer(
             shell=shell, encoding=False, force_binary=True, connect_maxwait=2.0, timeout=0, term="unknown"
         )
 

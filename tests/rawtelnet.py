@@ -257,7 +257,9 @@ class RawCaller:
 
     def stop_reading(self) -> None:
         """Read nothing more: the terminal has stopped taking output (the window closes)."""
-        self.writer.transport.pause_reading()  # type: ignore[attr-defined]
+        transport = self.writer.transport
+        assert isinstance(transport, asyncio.ReadTransport)  # a socket's transport reads as well as writes
+        transport.pause_reading()
 
     async def wait_closed(self, timeout: float = 20.0) -> bool:
         """True if the server closed the connection within `timeout`."""

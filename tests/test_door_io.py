@@ -13,21 +13,24 @@ import sys
 import termios
 import textwrap
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from bgdoor.transport.door_io import SocketLink, StdioLink, install_hangup, is_socket_fd, open_link
-from bgdoor.transport.dropfile import DropInfo
+from bgdoor.transport.dropfile import CommType, DropInfo
+
+T = TypeVar("T")
 
 
-def drop(comm_type: str = "telnet", handle: int | None = -1) -> DropInfo:
+def drop(comm_type: CommType = "telnet", handle: int | None = -1) -> DropInfo:
     return DropInfo(
         kind="DOOR32.SYS",
         alias="Joe",
         real_name="Joe Bloggs",
-        comm_type=comm_type,  # type: ignore[arg-type]
+        comm_type=comm_type,
         handle=handle,
         baud=115200,
         node=1,
@@ -38,8 +41,8 @@ def drop(comm_type: str = "telnet", handle: int | None = -1) -> DropInfo:
     )
 
 
-def run(coro: object) -> object:
-    return asyncio.run(asyncio.wait_for(coro, timeout=10))  # type: ignore[arg-type]
+def run(coro: Awaitable[T]) -> T:
+    return asyncio.run(asyncio.wait_for(coro, timeout=10))
 
 
 def nonblocking(fd: int) -> bool:

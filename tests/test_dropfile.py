@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -348,10 +349,10 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     path = write(tmp_path, "door32.sys", door32_lines())
     real_open = builtins.open
 
-    def refusing_open(file: object, *args: object, **kwargs: object) -> object:
-        if os.fspath(file) == str(path):  # type: ignore[arg-type]
+    def refusing_open(file: Any, *args: Any, **kwargs: Any) -> Any:  # open()'s overloads, passed on as they are
+        if os.fspath(file) == str(path):
             raise PermissionError(13, "Permission denied", str(path))
-        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+        return real_open(file, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "open", refusing_open)
     assert "permission denied" in error_of(path)
@@ -361,10 +362,10 @@ def test_other_read_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     path = write(tmp_path, "door32.sys", door32_lines())
     real_open = builtins.open
 
-    def failing_open(file: object, *args: object, **kwargs: object) -> object:
-        if os.fspath(file) == str(path):  # type: ignore[arg-type]
+    def failing_open(file: Any, *args: Any, **kwargs: Any) -> Any:  # open()'s overloads, passed on as they are
+        if os.fspath(file) == str(path):
             raise OSError(5, "Input/output error")
-        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+        return real_open(file, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "open", failing_open)
     assert "Input/output error" in error_of(path)

@@ -122,7 +122,11 @@ async def test_two_telnet_sessions_race_the_same_keys(tmp_path):
             view = table.db.game(table.game_id)
             st = view.state
             assert not st.over
-            name = "alice" if st.phase is Phase.OPENING else table.colors[st.actor]  # type: ignore[index]
+            if st.phase is Phase.OPENING:
+                name = "alice"
+            else:
+                assert st.actor is not None
+                name = table.colors[st.actor]
             one, two = sessions[name]
             plays = st.plays() if st.phase is Phase.MOVE else []
             if st.phase is Phase.MOVE and len(plays) < 2:

@@ -22,7 +22,7 @@ import shutil
 import sqlite3
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
 
 import pytest
@@ -73,7 +73,7 @@ async def register_again(c: RawCaller, handle: str) -> None:
     await c.wait_for("Your choice", 30)
 
 
-async def timed(coro) -> float:  # type: ignore[no-untyped-def]
+async def timed(coro: Awaitable[object]) -> float:
     start = time.monotonic()
     await coro
     return time.monotonic() - start

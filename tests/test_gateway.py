@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bgdoor.config import Config
-from bgdoor.service import GameView, Service, StorageError
+from bgdoor.service import GameView, PlayerInfo, Preferences, RankRow, Service, StorageError
 from bgdoor.ui.gateway import Gateway, InternalError
 from bgdoor.ui.guard import LoginGuard
 from bgdoor.ui.runtime import Runtime
@@ -81,7 +81,7 @@ def test_mypy_gateway_matches_service(tmp_path: Path) -> None:
     # A deliberately wrong gateway must fail, so the check is known to bite.
     lines += [
         "class Wrong(Gateway):",
-        "    async def roll(self, player_id: int, game_id: int) -> GameView:  # type: ignore[override]",
+        "    async def roll(self, player_id: int, game_id: int) -> GameView:  # type: ignore[override]  # on purpose",
         "        raise NotImplementedError",
         "",
         "def bites(wrong: Wrong) -> AsyncService:",
@@ -191,13 +191,15 @@ async def test_runtime_wakes_the_game_and_the_players_once_per_version(service: 
         runtime.close()
 
 
-async def test_a_programming_error_is_shown_as_one(service: Service, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_programming_error_is_shown_as_one(
+    service: Service, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     gateway = Gateway(service, LoginGuard(20, 0.01), lambda game_id, version, players: None)
 
     def broken(game_id: int, viewer_id: int | None = None) -> GameView:
         raise KeyError("oops")
 
-    service.game = broken  # type: ignore[method-assign]
+    monkeypatch.setattr(service, "game", broken)
     try:
         with caplog.at_level(logging.ERROR, "bgdoor.gateway"), pytest.raises(InternalError) as err:
             await gateway.game(1)
@@ -207,13 +209,13 @@ async def test_a_programming_error_is_shown_as_one(service: Service, caplog: pyt
         gateway.close()
 
 
-async def test_a_storage_error_is_the_database_message(service: Service) -> None:
+async def test_a_storage_error_is_the_database_message(service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
     gateway = Gateway(service, LoginGuard(20, 0.01), lambda game_id, version, players: None)
 
-    def broken(limit: int = 20, include_unrated: bool = False, board: str | None = None) -> list[object]:
+    def broken(limit: int = 20, include_unrated: bool = False, board: str | None = None) -> list[RankRow]:
         raise sqlite3.OperationalError("disk I/O error")
 
-    service.rankings = broken  # type: ignore[method-assign,assignment]
+    monkeypatch.setattr(service, "rankings", broken)
     try:
         with pytest.raises(StorageError) as err:
             await gateway.rankings()
@@ -222,17 +224,17 @@ async def test_a_storage_error_is_the_database_message(service: Service) -> None
         gateway.close()
 
 
-async def test_reads_do_not_queue_behind_writes(service: Service) -> None:
+async def test_reads_do_not_queue_behind_writes(service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every write worker stuck (as behind another process's write lock): reads still answer at once."""
     gateway = Gateway(service, LoginGuard(20, 0.01), lambda game_id, version, players: None)
     release = threading.Event()
     real = service.set_preferences
 
-    def stuck(player_id: int, prefs: object) -> object:
+    def stuck(player_id: int, prefs: Preferences) -> PlayerInfo:
         release.wait(10)
-        return real(player_id, prefs)  # type: ignore[arg-type]
+        return real(player_id, prefs)
 
-    service.set_preferences = stuck  # type: ignore[method-assign,assignment]
+    monkeypatch.setattr(service, "set_preferences", stuck)
     try:
         a, _ = two_players(service)
         prefs = service.player(a).preferences

@@ -10,7 +10,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
@@ -53,7 +55,7 @@ def counts(svc: Service) -> tuple[int, int, int]:
 
 
 @pytest.fixture
-def svc(db_url: str):  # type: ignore[no-untyped-def]
+def svc(db_url: str) -> Iterator[Service]:
     with Service(db_url, dice=ScriptedDice([3, 1] * 50)) as service:
         yield service
 
@@ -126,7 +128,7 @@ HOSTILE_ALIASES = [
 ]
 
 
-def test_hostile_names_in_every_list_bulletin_and_export(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_hostile_names_in_every_list_bulletin_and_export(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/names.db"
     with Service(url, dice=ScriptedDice([3, 1, 6, 5] * 200)) as svc:
         players = [svc.enter_from_door(a) for a in HOSTILE_ALIASES]

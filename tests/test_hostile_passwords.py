@@ -49,15 +49,15 @@ def test_hashes_are_salted_slow_scrypt():
     assert time.perf_counter() - start > 0.01  # slow for a guesser by design
 
 
-def test_compared_in_constant_time(monkeypatch):
-    calls = []
+def test_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[int, int]] = []
     real = hmac.compare_digest
 
-    def spy(x, y):  # type: ignore[no-untyped-def]
+    def spy(x: bytes, y: bytes) -> bool:
         calls.append((len(x), len(y)))
         return real(x, y)
 
-    monkeypatch.setattr(passwords.hmac, "compare_digest", spy)
+    monkeypatch.setattr(hmac, "compare_digest", spy)
     stored = passwords.hash_password("s3cret-pass")
     assert passwords.check_password("s3cret-pass", stored)
     assert not passwords.check_password("s3cret-pasz", stored)

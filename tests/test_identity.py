@@ -8,6 +8,7 @@ the players from before over with their games.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -38,7 +39,7 @@ LOOKALIKES = {
 
 
 @pytest.fixture
-def svc(db_url: str):  # type: ignore[no-untyped-def]
+def svc(db_url: str) -> Iterator[Service]:
     with Service(db_url) as service:
         yield service
 

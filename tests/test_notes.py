@@ -122,7 +122,8 @@ async def test_note_reaches_the_opponent_survives_a_restart_and_the_export(
         srv.start()
         await table.rejoin(srv.port)
         await table.callers["bob"].wait_until(has_note, "alice's note after the restart")
-        assert table.db.opponent_note(table.game_id, _id(table.db, "bob")).text == NOTE  # type: ignore[union-attr]
+        note = table.db.opponent_note(table.game_id, _id(table.db, "bob"))
+        assert note is not None and note.text == NOTE
     finally:
         table.close()
         srv.stop()

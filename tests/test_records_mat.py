@@ -141,7 +141,9 @@ def expected_games(length: int, events: list[Event]) -> list[ExpectedGame]:
         if isinstance(event, Move):
             assert actor is not None and before.dice is not None
             plays = legal_plays(before.position, before.dice)
-            after = Position.from_id(out[0].position) if plays else None  # type: ignore[attr-defined]
+            moved = out[0]
+            assert isinstance(moved, Move)
+            after = Position.from_id(moved.position) if plays else None
             # gnubg keeps a play's moves in its own canonical order.
             played = (p for p in plays if p.position == after)
             moves = next((tuple(sorted(((m.src, m.dst) for m in p.moves), reverse=True)) for p in played), ())

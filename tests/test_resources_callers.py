@@ -126,7 +126,7 @@ class _StuckWriter:
     """A telnet writer whose caller has taken nothing for a long time."""
 
     def __init__(self) -> None:
-        self.transport = _StuckTransport()
+        self.transport: _StuckTransport | None = _StuckTransport()
 
     async def drain(self) -> None:
         await asyncio.Event().wait()
@@ -138,7 +138,8 @@ class _StuckWriter:
         pass
 
     def close(self) -> None:
-        self.transport, transport = None, self.transport  # type: ignore[assignment]
+        transport, self.transport = self.transport, None  # a closed writer has no transport
+        assert transport is not None
         transport.close()
 
 
@@ -146,6 +147,7 @@ class _StuckWriter:
 async def test_a_stalled_write_and_an_unflushed_close_end_in_an_abort(monkeypatch, kind):
     writer = _StuckWriter()
     transport = writer.transport
+    assert transport is not None
     line = kind(None, writer, 0.2)
     start = time.monotonic()
     await line.drain()  # returns, having cut the line
@@ -154,6 +156,7 @@ async def test_a_stalled_write_and_an_unflushed_close_end_in_an_abort(monkeypatc
     monkeypatch.setattr(link, "CLOSE_GRACE", 0.2)
     writer = _StuckWriter()
     transport = writer.transport
+    assert transport is not None
     kind(None, writer, 600.0).close()
     assert not transport.aborted
     await asyncio.sleep(0.5)
