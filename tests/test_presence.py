@@ -103,7 +103,9 @@ async def test_door_and_serve_see_each_other_and_a_killed_door_expires(tmp_path:
         srv.stop()
 
 
-async def test_a_write_locked_database_is_left_alone_quietly(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_write_locked_database_is_left_alone_quietly(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Another program holds the write lock: the presence writer gives up the round after a short
     wait, on a worker of its own (no caller's write waits for it), logs one line without a
     traceback, tries again a third of the TTL later, and writes the caller once the lock goes."""
@@ -118,7 +120,7 @@ async def test_a_write_locked_database_is_left_alone_quietly(tmp_path: Path, cap
         threads.append(threading.current_thread().name)
         real(*args, **kwargs)
 
-    svc.presence_set = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(svc, "presence_set", counted)
     keeper = PresenceKeeper(gateway, ttl=15.0)
     hog = sqlite3.connect(str(db_file), isolation_level=None, check_same_thread=False)
     try:

@@ -121,7 +121,7 @@ async def test_rlogin_behind_a_trusted_balancer_checks_the_real_address(tmp_path
         # A member BBS trusted by its address alone, which is not the balancer's.
         **{"bbs FAR": {"name": "Far Board", "auth": "address", "addresses": "198.51.100.0/24"}},
     ).start()
-    port = srv.rlogin_port  # type: ignore[attr-defined]
+    port = srv.rlogin_port
     callers: list[RLoginCaller | RawCaller] = []
     try:
         far = await RLoginCaller.connect(port, v1("198.51.100.9") + handshake("Zed", "[FAR]Zed"), source=BALANCER)

@@ -143,7 +143,7 @@ def test_write_atomically_failure_keeps_the_old_file(tmp_path: Path) -> None:
     target = tmp_path / "bgscores.asc"
     target.write_bytes(b"old")
     with pytest.raises(TypeError):
-        write_atomically(target, "not bytes")  # type: ignore[arg-type]
+        write_atomically(target, "not bytes")  # type: ignore[arg-type]  # the wrong type is the test
     assert target.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["bgscores.asc"]
     with pytest.raises(FileNotFoundError):

@@ -216,7 +216,7 @@ def _menu_column(lines: list[str]) -> int | None:
 async def test_window_size_messages_resize_the_screen(server: ServerProcess) -> None:
     """RFC 1282: the server asks for window sizes with an urgent 0x80 byte; the client's 12-byte
     window-change messages resize the screen (NAWS's job over telnet) and never reach it as keys."""
-    port = server.rlogin_port  # type: ignore[attr-defined]
+    port = server.rlogin_port
     # The pyte screen is wider and taller than the window told, so anything drawn past it shows.
     caller = await RLoginCaller.connect(
         port, handshake(SECRET, "[DEMO]Wendy", "ansi-bbs/115200"), rows=30, cols=100, urgent_wait=10

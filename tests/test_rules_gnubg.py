@@ -20,7 +20,7 @@ gnubg = pytest.importorskip("gnubg")
 
 
 
-def MONEY(gnubg):  # noqa: N802
+def MONEY(gnubg):  # noqa: N802 - a fixture named as the constant it stands for
     """A money-game cube, spelled out: gnubg's default follows whatever match it last loaded."""
     return gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0)
 

@@ -126,7 +126,10 @@ def test_default_url_makes_the_data_folder(tmp_path, monkeypatch):
 def test_sqlite_connections_are_set_up(tmp_path):
     engine = db.make_engine(f"sqlite:///{tmp_path}/x.db")
     with engine.connect() as conn:
-        pragma = lambda name: conn.exec_driver_sql(f"PRAGMA {name}").scalar()  # noqa: E731
+
+        def pragma(name: str) -> object:
+            return conn.exec_driver_sql(f"PRAGMA {name}").scalar()
+
         assert pragma("journal_mode") == "wal"
         assert pragma("busy_timeout") == db.DEFAULTS.busy_timeout_ms
         assert pragma("foreign_keys") == 1
@@ -198,17 +201,22 @@ def test_classify_sorts_errors():
 
 
 @st.composite
-def matches(draw):
+def matches(draw: st.DrawFn) -> list[rules.MatchState]:
     """A match played with drawn dice and choices, as its list of states."""
     state = rules.new_match(draw(st.sampled_from([1, 3, 5])))
     states = [state]
+    event: rules.Event
     for _ in range(draw(st.integers(0, 120))):
         if state.over:
             break
-        die = lambda: draw(st.integers(1, 6))  # noqa: E731
+
+        def die() -> int:
+            return draw(st.integers(1, 6))
+
         if state.phase is Phase.OPENING:
             event = rules.OpeningRoll(die(), die())
         elif state.phase is Phase.ROLL:
+            assert state.turn is not None  # someone is always to roll
             choice = draw(st.sampled_from(["roll", "roll", "roll", "double", "resign"]))
             if choice == "double" and state.can_double():
                 event = rules.Double()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from bgdoor.config import Config, ConfigError, load_config
 from bgdoor.rules import Position, PositionError, legal_plays
+from bgdoor.ui.boardcmd import add_board_parser
 
 if TYPE_CHECKING:
     from bgdoor.service import Service
@@ -105,9 +106,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         config.rlogin_port = args.rlogin_port
 
     async def run() -> None:
-        from bgdoor.app import running  # noqa: PLC0415
-        from bgdoor.transport.rlogin import RLoginServer  # noqa: PLC0415
-        from bgdoor.transport.telnet import TelnetDoorServer  # noqa: PLC0415
+        from bgdoor.app import running  # noqa: PLC0415 - only this command needs it
+        from bgdoor.transport.rlogin import RLoginServer  # noqa: PLC0415 - only this command needs it
+        from bgdoor.transport.telnet import TelnetDoorServer  # noqa: PLC0415 - only this command needs it
 
         async with running(config, service) as runtime:
             server = TelnetDoorServer(runtime)
@@ -152,7 +153,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_door(args: argparse.Namespace) -> int:
-    from bgdoor.transport.dropfile import DropFileError, read_dropfile  # noqa: PLC0415
+    from bgdoor.transport.dropfile import DropFileError, read_dropfile  # noqa: PLC0415 - only this command needs it
 
     try:
         info = read_dropfile(args.dropfile)
@@ -160,8 +161,8 @@ def cmd_door(args: argparse.Namespace) -> int:
         print(f"bgdoor door: {exc}", file=sys.stderr)
         return 2
     # The caller's connection first: nothing else may take its descriptor number.
-    from bgdoor.transport.door import run_door  # noqa: PLC0415
-    from bgdoor.transport.door_io import open_link  # noqa: PLC0415
+    from bgdoor.transport.door import run_door  # noqa: PLC0415 - only this command needs it
+    from bgdoor.transport.door_io import open_link  # noqa: PLC0415 - only this command needs it
 
     link = open_link(info, args.local)
     try:
@@ -170,7 +171,7 @@ def cmd_door(args: argparse.Namespace) -> int:
         link.close()
         print(f"bgdoor door: {exc}", file=sys.stderr)
         return 2
-    from bgdoor.app import running  # noqa: PLC0415
+    from bgdoor.app import running  # noqa: PLC0415 - only this command needs it
 
     return run_door(info, link, config, running, node=args.node, log_file=args.log)
 
@@ -330,7 +331,7 @@ def _sysop_rename(args: argparse.Namespace, sysop: Sysop) -> int:
 
 
 def _sysop_delete_player(args: argparse.Namespace, sysop: Sysop) -> int:
-    from bgdoor.service.sysop import PlayerInGames  # noqa: PLC0415
+    from bgdoor.service.sysop import PlayerInGames  # noqa: PLC0415 - only this command needs it
 
     try:
         return _change(
@@ -411,7 +412,7 @@ def _sysop_suspend_bbs(args: argparse.Namespace, sysop: Sysop, suspend: bool) ->
 
 def cmd_sysop(args: argparse.Namespace) -> int:
     from bgdoor.service import NotFound, ServiceError  # noqa: PLC0415 - keeps `bgdoor plays` light
-    from bgdoor.service.sysop import Sysop  # noqa: PLC0415
+    from bgdoor.service.sysop import Sysop  # noqa: PLC0415 - only this command needs it
 
     opened = _open_for(args, "sysop")
     if opened is None:
@@ -437,8 +438,8 @@ def cmd_sysop(args: argparse.Namespace) -> int:
 
 
 def cmd_bulletin(args: argparse.Namespace) -> int:
-    from bgdoor.records.bulletin import ROWS_PER_SCREEN, render_bulletin, write_atomically  # noqa: PLC0415
-    from bgdoor.service import ServiceError  # noqa: PLC0415
+    from bgdoor.records.bulletin import ROWS_PER_SCREEN, render_bulletin, write_atomically  # noqa: PLC0415 - only this command needs it
+    from bgdoor.service import ServiceError  # noqa: PLC0415 - only this command needs it
 
     top = ROWS_PER_SCREEN if args.top is None else args.top
     if top < 1:
@@ -482,10 +483,10 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from bgdoor.records.bulletin import write_atomically  # noqa: PLC0415
-    from bgdoor.records.mat import export_mat  # noqa: PLC0415
-    from bgdoor.service import NotFound, ServiceError  # noqa: PLC0415
-    from bgdoor.service.sysop import Sysop  # noqa: PLC0415
+    from bgdoor.records.bulletin import write_atomically  # noqa: PLC0415 - only this command needs it
+    from bgdoor.records.mat import export_mat  # noqa: PLC0415 - only this command needs it
+    from bgdoor.service import NotFound, ServiceError  # noqa: PLC0415 - only this command needs it
+    from bgdoor.service.sysop import Sysop  # noqa: PLC0415 - only this command needs it
 
     opened = _open_for(args, "export")
     if opened is None:
@@ -612,8 +613,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("dice", nargs="*", help="the roll, like 31 or 3 1")
     p.add_argument("--batch", action="store_true", help="read 'POSITION_ID D1 D2' lines from stdin")
     p.set_defaults(func=cmd_plays)
-
-    from bgdoor.ui.boardcmd import add_board_parser  # noqa: PLC0415
 
     add_board_parser(sub)
 
