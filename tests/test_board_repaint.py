@@ -15,18 +15,20 @@ import pyte
 import pytest
 
 from bgdoor.rules import Position, legal_plays
+from bgdoor.term.charset import Charset
 from bgdoor.term.screen import COLS, ROWS, Canvas, Screen
-from bgdoor.ui.board import THEMES, BoardView, Loc, move_cursor, paint_board, render_board
+from bgdoor.ui.board import THEMES, BoardView, Colour, Loc, Orientation, move_cursor, paint_board, render_board
 
 LOCS: list[Loc] = [*range(1, 25), "bar", "off"]
-SIDES = [("white", "own"), ("black", "own"), ("black", "table"), ("white", "table")]
+SIDES: list[tuple[Colour, Orientation]] = [("white", "own"), ("black", "own"), ("black", "table"), ("white", "table")]
 
 
-def played_positions(seed: int, turns: int) -> list[tuple[Position, tuple[int, int], str]]:
+def played_positions(seed: int, turns: int) -> list[tuple[Position, tuple[int, int], Colour]]:
     """(position, dice, colour on roll) through one game of random legal plays."""
     rng = random.Random(seed)
-    out: list[tuple[Position, tuple[int, int], str]] = []
-    pos, on_roll = Position.start(), "white"
+    out: list[tuple[Position, tuple[int, int], Colour]] = []
+    pos = Position.start()
+    on_roll: Colour = "white"
     for _ in range(turns):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         out.append((pos, dice, on_roll))
@@ -51,9 +53,9 @@ def views(seed: int, turns: int = 60) -> list[BoardView]:
         out.append(
             BoardView(
                 pos,
-                on_roll=on_roll,  # type: ignore[arg-type]
-                viewer=viewer,  # type: ignore[arg-type]
-                orientation=orientation,  # type: ignore[arg-type]
+                on_roll=on_roll,
+                viewer=viewer,
+                orientation=orientation,
                 theme=rng.choice(sorted(THEMES)),
                 white_name="alice",
                 black_name=rng.choice(["bob", "a-sixteen-letter", "b"]),
@@ -86,9 +88,9 @@ def cells(canvas: Canvas) -> list[list[tuple[str, object]]]:
 
 @pytest.mark.parametrize("charset", ["cp437", "utf8", "ascii"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_static_layer_paints_what_a_full_paint_does(charset: str, seed: int) -> None:
+def test_static_layer_paints_what_a_full_paint_does(charset: Charset, seed: int) -> None:
     for view in views(seed):
-        assert cells(render_board(view, charset)) == cells(paint_board(view, charset)), view  # type: ignore[arg-type]
+        assert cells(render_board(view, charset)) == cells(paint_board(view, charset)), view
 
 
 def test_the_static_layer_is_never_drawn_on() -> None:
@@ -103,7 +105,7 @@ def test_the_static_layer_is_never_drawn_on() -> None:
 class Glass:
     """A caller's terminal (pyte), fed everything a Screen sends."""
 
-    def __init__(self, charset: str) -> None:
+    def __init__(self, charset: Charset) -> None:
         self.charset = charset
         self.term = pyte.Screen(COLS, ROWS)
         self.stream = pyte.Stream(self.term)
@@ -124,9 +126,9 @@ class Glass:
         return out
 
 
-def full_screen(canvas: Canvas, charset: str) -> list[list[tuple[str, str, str, bool]]]:
+def full_screen(canvas: Canvas, charset: Charset) -> list[list[tuple[str, str, str, bool]]]:
     glass = Glass(charset)
-    screen = Screen(charset)  # type: ignore[arg-type]
+    screen = Screen(charset)
     screen.load(canvas)
     glass.feed(screen.full_redraw())
     return glass.looks()
@@ -134,18 +136,20 @@ def full_screen(canvas: Canvas, charset: str) -> list[list[tuple[str, str, str, 
 
 @pytest.mark.parametrize("charset", ["cp437", "utf8"])
 @pytest.mark.parametrize("viewer,orientation", SIDES[:3])
-def test_incremental_repaint_shows_what_a_full_repaint_does(charset: str, viewer: str, orientation: str) -> None:
+def test_incremental_repaint_shows_what_a_full_repaint_does(
+    charset: Charset, viewer: Colour, orientation: Orientation
+) -> None:
     """A played game as one caller sees it: each turn's cursor walk, pick-up and drop, the news
     line and the next turn, sent as diffs; after every key the terminal shows the same as a fresh
     terminal sent the whole screen."""
     rng = random.Random(f"{charset}{viewer}{orientation}")
-    screen = Screen(charset)  # type: ignore[arg-type]
+    screen = Screen(charset)
     glass = Glass(charset)
     first = True
     frames = 0
     for pos, dice, on_roll in played_positions(7, 80):
         view = BoardView(
-            pos, on_roll=on_roll, viewer=viewer, orientation=orientation,  # type: ignore[arg-type]
+            pos, on_roll=on_roll, viewer=viewer, orientation=orientation,
             white_name="alice", black_name="bob", match_length=7, dice=dice,
             message=f"{on_roll} rolled {dice[0]}-{dice[1]}.", help="Arrows/8246 move  5/Enter pick up  U)ndo",
         )
@@ -158,9 +162,9 @@ def test_incremental_repaint_shows_what_a_full_repaint_does(charset: str, viewer
             elif key == "id":
                 view = replace(view, message=f"Position ID {pos.id}")
             else:
-                loc = move_cursor(loc, key, viewer, orientation)  # type: ignore[arg-type]
+                loc = move_cursor(loc, key, viewer, orientation)
                 view = replace(view, cursor=loc, sources=frozenset(rng.sample(LOCS, 3)))
-            canvas = render_board(view, charset)  # type: ignore[arg-type]
+            canvas = render_board(view, charset)
             screen.load(canvas)
             glass.feed(screen.full_redraw() if first else screen.render())
             first = False
