@@ -274,8 +274,13 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await common(walk, b, bob)
         await back_to_board(walk, b, bob)
         walk.check(b)
+        # A note goes with the answer to a double, as with a play.
+        await walk.works(d, alice, "N", "Note to your opponent")
+        alice.send("see you at 4\r")
+        await alice.wait_for("Your note goes with what you do next")
         await walk.works(d, alice, "T", "You take")
         await bob.wait_for("alice takes the double; the cube is at 2.")
+        await bob.wait_for('alice\'s note: "see you at 4"')
         walk.check(d)
 
         # ---- bob rolls and plays

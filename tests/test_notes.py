@@ -104,7 +104,7 @@ async def test_note_reaches_the_opponent_survives_a_restart_and_the_export(
             alice.send(NOTE[start : start + 40])
             await alice.wait_for(f"{min(start + 40, len(NOTE))}/140")
         alice.send("\r")
-        await alice.wait_for("Your note goes with this turn")
+        await alice.wait_for("Your note goes with what you do next")
         version = table.db.game_version(table.game_id)
         await table.send_play(alice, table.choose())
         await table.wait_version(version)
@@ -158,3 +158,57 @@ def has_note(screen: str) -> bool:
 
 def _id(svc: Service, handle: str) -> int:
     return svc.player_page(handle).player.id
+
+
+def test_a_note_goes_with_a_double_take_drop_or_resignation(tmp_path: Path) -> None:
+    """Not only a play: a double, a take, a drop, a resignation and its answer each carry the note
+    the player left with it, to the opponent's board and news and to the .mat export; a note the
+    viewer has answered with anything of their own is no longer shown on the board."""
+    with Service(f"sqlite:///{tmp_path / 'n.db'}") as svc:
+        a, b = svc.register("alice", "secret1"), svc.register("bob", "secret2")
+        g = svc.begin_game(a.id, 5, Color.WHITE, "bob")
+        g = svc.roll(a.id, g.id, g.version)
+        first = a.id if g.state.turn is Color.WHITE else b.id
+        second = b.id if first == a.id else a.id
+        g = svc.submit_turn(first, g.id, g.version, g.state.plays()[0].position.id, "your move")
+        assert note_text(svc, g.id, second) == "your move"
+
+        g = svc.double(second, g.id, g.version, note="feeling lucky")
+        assert svc.opponent_note(g.id, second) is None, "the note was answered by the double"
+        assert note_text(svc, g.id, first) == "feeling lucky"
+        g = svc.take(first, g.id, g.version, note="bring it")
+        assert note_text(svc, g.id, second) == "bring it"
+        assert svc.opponent_note(g.id, first) is None
+
+        g = svc.roll(second, g.id, g.version)
+        g = svc.resign(second, g.id, g.version, rules.Win.SINGLE, note="sorry, must go")
+        assert note_text(svc, g.id, first) == "sorry, must go"
+        g = svc.answer_resign(first, g.id, g.version, False, note="play it out")
+        assert note_text(svc, g.id, second) == "play it out"
+        with pytest.raises(IllegalAction, match="control characters"):
+            svc.answer_resign(first, g.id, g.version, False, note="\x1b[2J")
+        g = svc.submit_turn(second, g.id, g.version, g.state.plays()[0].position.id)
+        g = svc.double(first, g.id, g.version)  # the cube's owner redoubles, with no note
+        assert svc.opponent_note(g.id, second) is None, "an old note came back with a double that had none"
+        g = svc.drop(second, g.id, g.version, note="too strong")
+        assert note_text(svc, g.id, first) == "too strong"
+
+        news = [line.text for line in narrate(svc.game_log(g.id, first), 0, first)]
+        second_name = "bob" if second == b.id else "alice"
+        assert f'{second_name} doubles to 2. {second_name}\'s note: "feeling lucky"' in news, news
+        assert any(t.startswith(f"{second_name} offers to resign") and '"sorry, must go"' in t for t in news), news
+        news = [line.text for line in narrate(svc.game_log(g.id, second), 0, second)]
+        assert any("takes the double" in t and '"bring it"' in t for t in news), news
+        assert any("refuses the resignation" in t and '"play it out"' in t for t in news), news
+        news = [line.text for line in narrate(svc.game_log(g.id, first), 0, first)]
+        assert any("drops the double" in t and '"too strong"' in t for t in news), news
+
+        record = Sysop(svc).match_record(g.id)
+        text = export_mat(record.white, record.black, record.length, record.events, notes=record.notes)
+        for note in ("your move", "feeling lucky", "bring it", "sorry, must go", "play it out", "too strong"):
+            assert f": {note}" in text, text
+
+
+def note_text(svc: Service, game_id: int, viewer_id: int) -> str | None:
+    note = svc.opponent_note(game_id, viewer_id)
+    return None if note is None else note.text

@@ -162,8 +162,9 @@ def export_mat(
     play a forced move by itself), except on a game's first roll, where the
     importer needs them to see the game begun.
 
-    notes: a player's note to the opponent, by the index in `events` of the play it went
-    with; each becomes a `;` comment at the top, naming the player, game and move.
+    notes: a player's note to the opponent, by the index in `events` of the play (or double,
+    take, drop, resignation or answer) it went with; each becomes a `;` comment at the top,
+    naming the player, game and move.
     """
     white = mat_name(white_name, "White")
     black = mat_name(black_name, "Black")
@@ -211,6 +212,14 @@ def export_mat(
             notes_list.append(f"; {loser} forfeited the match in game {before.game} ({reason})")
         elif isinstance(event, (OpeningRoll, Roll, Resign, RejectResign, AcceptResign)):
             pass  # dice show with the move; a resignation only by its result
+        note = (notes or {}).get(index)
+        if note and not isinstance(event, Move):
+            # A note with a double, a take, a drop or a resignation: named by the move it followed.
+            actor = event.by if isinstance(event, Resign) else before.actor
+            if actor is not None:
+                writer = white if actor is Color.WHITE else black
+                number = sum(1 for row in current.rows if row.numbered)
+                notes_text.append(f"; Note from {writer}, game {before.game} move {number}: {_comment(note)}")
 
         for follow in out:
             if isinstance(follow, GameWon):

@@ -1003,7 +1003,8 @@ class Service(LeagueOps):
         here and in service.sysop.  Raises IllegalAction when the rules refuse an event and
         GameChanged when the row is no longer at `version`.
 
-        note: the mover's note to the opponent, kept with the first play recorded."""
+        note: the actor's note to the opponent, kept with the first event they made (a play, a
+        double, a take, a drop, a resignation or its answer), not one the rules derived."""
         now = self.clock()
         was_over = state.over
         rows: list[dict[str, Any]] = []
@@ -1019,7 +1020,7 @@ class Service(LeagueOps):
                 if isinstance(recorded, rules.Move) and before.turn is not None:
                     last_play[before.turn] = {"seq": seq, "before": state_to_dict(before)}
                 noted = None
-                if note and isinstance(recorded, rules.Move) and not recorded.derived:
+                if note and not recorded.derived and pid is not None:
                     noted, note = note, None
                 rows.append(
                     dict(
@@ -1157,41 +1158,59 @@ class Service(LeagueOps):
 
         return self._act(player_id, game_id, version, make, note=note)
 
-    def double(self, player_id: int, game_id: int, version: int) -> GameView:
+    def double(self, player_id: int, game_id: int, version: int, note: str | None = None) -> GameView:
         """Offer the cube.  Raises NotFound, NotYourTurn, GameChanged, IllegalAction (the rules do not
-        allow a double now: the Crawford game, a cube the opponent owns, ...).
-        """
-        return self._act(player_id, game_id, version, lambda state, color: [rules.Double()])
+        allow a double now: the Crawford game, a cube the opponent owns, ...; a malformed note).
 
-    def take(self, player_id: int, game_id: int, version: int) -> GameView:
+        note: for the opponent, kept with the double (as with a turn; so for take, drop,
+        resign and answer_resign).
+        """
+        note = check_note(note)
+        return self._act(player_id, game_id, version, lambda state, color: [rules.Double()], note=note)
+
+    def take(self, player_id: int, game_id: int, version: int, note: str | None = None) -> GameView:
         """Take the double offered.  Raises NotFound, NotYourTurn, GameChanged, IllegalAction (no
-        double is offered).
+        double is offered; a malformed note).
         """
-        return self._act(player_id, game_id, version, lambda state, color: [rules.Take()])
+        note = check_note(note)
+        return self._act(player_id, game_id, version, lambda state, color: [rules.Take()], note=note)
 
-    def drop(self, player_id: int, game_id: int, version: int) -> GameView:
+    def drop(self, player_id: int, game_id: int, version: int, note: str | None = None) -> GameView:
         """Drop the double offered, losing the game at the cube's old value.  Raises NotFound,
-        NotYourTurn, GameChanged, IllegalAction (no double is offered).
+        NotYourTurn, GameChanged, IllegalAction (no double is offered; a malformed note).
         """
-        return self._act(player_id, game_id, version, lambda state, color: [rules.Drop()])
+        note = check_note(note)
+        return self._act(player_id, game_id, version, lambda state, color: [rules.Drop()], note=note)
 
-    def resign(self, player_id: int, game_id: int, version: int, win: Win = Win.SINGLE) -> GameView:
+    def resign(
+        self, player_id: int, game_id: int, version: int, win: Win = Win.SINGLE, note: str | None = None
+    ) -> GameView:
         # Either player may offer to resign while a turn is under way, not only the one on roll.
         """Offer to resign, giving up `win` (a single game, a gammon or a backgammon); either player
         may while a turn is under way.  Raises NotFound, NotYourTurn (not seated), GameChanged,
-        IllegalAction (the rules do not allow it now).
+        IllegalAction (the rules do not allow it now; a malformed note).
         """
-        return self._act(player_id, game_id, version, lambda state, color: [rules.Resign(color, Win(win))], anyone=True)
+        note = check_note(note)
 
-    def answer_resign(self, player_id: int, game_id: int, version: int, accept: bool) -> GameView:
+        def make(state: MatchState, color: Color) -> list[Event]:
+            return [rules.Resign(color, Win(win))]
+
+        return self._act(player_id, game_id, version, make, anyone=True, note=note)
+
+    def answer_resign(
+        self, player_id: int, game_id: int, version: int, accept: bool, note: str | None = None
+    ) -> GameView:
         """Accept (the match goes on with the points given) or reject the opponent's resignation.
 
-        Raises NotFound, NotYourTurn, GameChanged, IllegalAction (no resignation is offered).
+        Raises NotFound, NotYourTurn, GameChanged, IllegalAction (no resignation is offered; a
+        malformed note).
         """
+        note = check_note(note)
+
         def make(state: MatchState, color: Color) -> list[Event]:
             return [rules.AcceptResign() if accept else rules.RejectResign()]
 
-        return self._act(player_id, game_id, version, make)
+        return self._act(player_id, game_id, version, make, note=note)
 
     def last_turn(self, game_id: int, viewer_id: int | None = None) -> LastTurn | None:
         """The last turn played by the viewer's opponent (or by anyone, for a watcher); None before

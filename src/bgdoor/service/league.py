@@ -22,7 +22,11 @@ from bgdoor.store.models import Game, GameEvent, MemberBBS, Player, Presence
 T = TypeVar("T")
 
 ACTIVITIES = ("menu", "playing", "watching")
-PLAY = rules.Move.type
+# What a player does (and may leave a note with); rolls and what the rules derive are not.
+ACTS = tuple(
+    e.type
+    for e in (rules.Move, rules.Double, rules.Take, rules.Drop, rules.Resign, rules.AcceptResign, rules.RejectResign)
+)
 
 
 class LeagueOps:
@@ -130,22 +134,29 @@ class LeagueOps:
     # ------------------------------------------------------------ notes
 
     def opponent_note(self, game_id: int, viewer_id: int) -> TurnNote | None:
-        """The note the viewer's opponent left with their last turn, unless the viewer turned notes
-        off.  Raises nothing of its own (None for an unknown game or player)."""
+        """The note the viewer's opponent left with what they did last (a play, a double, a take, a
+        drop, a resignation or its answer), until the viewer has done something of their own since,
+        and unless the viewer turned notes off.  Raises nothing of its own (None for an unknown game
+        or player)."""
 
         def fn(s: Session) -> TurnNote | None:
             viewer = s.get(Player, viewer_id)
             g = s.get(Game, game_id)
             if viewer is None or g is None or not viewer.notes or viewer_id not in (g.white_id, g.black_id):
                 return None
+            acts = select(GameEvent.seq, GameEvent.player_id, GameEvent.note, GameEvent.created).where(
+                GameEvent.game_id == game_id, GameEvent.type.in_(ACTS)
+            )
             last = s.execute(
-                select(GameEvent.seq, GameEvent.player_id, GameEvent.note, GameEvent.created)
-                .where(GameEvent.game_id == game_id, GameEvent.type == PLAY, GameEvent.player_id != viewer_id)
-                .order_by(GameEvent.seq.desc())
-                .limit(1)
+                acts.where(GameEvent.player_id != viewer_id).order_by(GameEvent.seq.desc()).limit(1)
             ).first()
             if last is None or not last.note or last.player_id is None:
                 return None
+            answered = s.execute(
+                acts.where(GameEvent.player_id == viewer_id, GameEvent.seq > last.seq).limit(1)
+            ).first()
+            if answered is not None:
+                return None  # the viewer has answered it: it is history (news and review keep it)
             names = self._handles(s, last.player_id)
             return TurnNote(
                 game_id=game_id, seq=last.seq, by=names.get(last.player_id, "?"), text=last.note, when=last.created

@@ -411,11 +411,11 @@ class GameScreen:
     async def do_double(self, key: Key) -> None:
         assert self.view is not None
         cube = self.view.state.cube * 2
-        await self.act(self.svc.double, f"You offer the cube at {cube}. You will see the answer here.")
+        await self.act_noted(self.svc.double, f"You offer the cube at {cube}. You will see the answer here.")
 
     async def do_take(self, key: Key) -> None:
         assert self.view is not None
-        await self.act(self.svc.take, f"You take. You own the cube at {self.view.state.cube * 2}.")
+        await self.act_noted(self.svc.take, f"You take. You own the cube at {self.view.state.cube * 2}.")
 
     async def do_drop(self, key: Key) -> None:
         assert self.view is not None
@@ -423,7 +423,7 @@ class GameScreen:
         if not await self.confirm(f"Drop the double and lose this game, {points(lose)}? (Y/N)"):
             self.message = "You did not drop. T)ake or X) drop."
             return
-        await self.act(self.svc.drop, "You drop the double.")
+        await self.act_noted(self.svc.drop, "You drop the double.")
 
     async def do_accept(self, key: Key) -> None:
         assert self.view is not None
@@ -434,10 +434,12 @@ class GameScreen:
         if not await self.confirm(f"Accept, and win {WIN_WORDS[st.resign_win]} ({points(gain)})? (Y/N)"):
             self.message = "Not accepted. A)ccept or N)o, play on."
             return
-        await self.act(lambda p, g, v: self.svc.answer_resign(p, g, v, True), "You accept the resignation.")
+        await self.act_noted(lambda p, g, v, n: self.svc.answer_resign(p, g, v, True, n), "You accept the resignation.")
 
     async def do_refuse(self, key: Key) -> None:
-        await self.act(lambda p, g, v: self.svc.answer_resign(p, g, v, False), "You refuse the resignation; play on.")
+        await self.act_noted(
+            lambda p, g, v, n: self.svc.answer_resign(p, g, v, False, n), "You refuse the resignation; play on."
+        )
 
     async def do_give_up(self, key: Key) -> None:
         assert self.view is not None
@@ -455,7 +457,7 @@ class GameScreen:
             return
         win = wins[answer.char]
         done = "You offer to resign. You will see the answer here."
-        await self.act(lambda p, g, v: self.svc.resign(p, g, v, win), done)
+        await self.act_noted(lambda p, g, v, n: self.svc.resign(p, g, v, win, n), done)
 
     async def do_withdraw(self, key: Key) -> None:
         if not await self.confirm(f"Withdraw game #{self.game_id}? Nobody has joined it. (Y/N)"):
@@ -676,8 +678,13 @@ class GameScreen:
         await self.send_turn(text.strip())
 
     async def send_turn(self, play: str) -> None:
+        await self.act_noted(lambda p, g, v, n: self.svc.submit_turn(p, g, v, play, n), "Turn sent.")
+
+    async def act_noted(self, method: Callable[[int, int, int, str | None], Awaitable[GameView]], done: str) -> None:
+        """Something the player does that a note may go with: the note written goes with it, and
+        the opponent's note, now answered, leaves the board."""
         note = self.pending_note
-        await self.act(lambda p, g, v: self.svc.submit_turn(p, g, v, play, note), "Turn sent.")
+        await self.act(lambda p, g, v: method(p, g, v, note), done)
         self.pending_note = None
         self.their_note = None
 
@@ -697,7 +704,9 @@ class GameScreen:
                 return
             if key.name == "enter":
                 self.pending_note = text.strip() or None
-                self.message = "Your note goes with this turn." if self.pending_note else "No note goes with this turn."
+                self.message = (
+                    "Your note goes with what you do next." if self.pending_note else "No note goes with this turn."
+                )
                 return
             if key.name == "backspace":
                 text = text[:-1]

@@ -288,20 +288,24 @@ class Gateway:
     ) -> GameView:
         return await self._change(self.service.submit_turn, player_id, game_id, version, play, note)
 
-    async def double(self, player_id: int, game_id: int, version: int) -> GameView:
-        return await self._change(self.service.double, player_id, game_id, version)
+    async def double(self, player_id: int, game_id: int, version: int, note: str | None = None) -> GameView:
+        return await self._change(self.service.double, player_id, game_id, version, note)
 
-    async def take(self, player_id: int, game_id: int, version: int) -> GameView:
-        return await self._change(self.service.take, player_id, game_id, version)
+    async def take(self, player_id: int, game_id: int, version: int, note: str | None = None) -> GameView:
+        return await self._change(self.service.take, player_id, game_id, version, note)
 
-    async def drop(self, player_id: int, game_id: int, version: int) -> GameView:
-        return await self._change(self.service.drop, player_id, game_id, version)
+    async def drop(self, player_id: int, game_id: int, version: int, note: str | None = None) -> GameView:
+        return await self._change(self.service.drop, player_id, game_id, version, note)
 
-    async def resign(self, player_id: int, game_id: int, version: int, win: Win = Win.SINGLE) -> GameView:
-        return await self._change(self.service.resign, player_id, game_id, version, win)
+    async def resign(
+        self, player_id: int, game_id: int, version: int, win: Win = Win.SINGLE, note: str | None = None
+    ) -> GameView:
+        return await self._change(self.service.resign, player_id, game_id, version, win, note)
 
-    async def answer_resign(self, player_id: int, game_id: int, version: int, accept: bool) -> GameView:
-        return await self._change(self.service.answer_resign, player_id, game_id, version, accept)
+    async def answer_resign(
+        self, player_id: int, game_id: int, version: int, accept: bool, note: str | None = None
+    ) -> GameView:
+        return await self._change(self.service.answer_resign, player_id, game_id, version, accept, note)
 
     async def withdraw_game(self, player_id: int, game_id: int) -> None:
         await self._write(self.service.withdraw_game, player_id, game_id)

@@ -56,7 +56,8 @@ GIVE_UP = _b("give_up", "g", "G)ive up",
              "G: offer to resign a single game, a gammon or a backgammon; your opponent may accept or refuse.")
 ARROWS = _b("cursor", "up down left right home end pgup pgdn", "Arrows/8246 move",
             "Arrows or keypad 8 2 4 6 (7 9 1 3 too): move the cursor over the points.")
-NOTE = _b("write_note", "n", "N)ote", "N: a note of up to 140 characters for your opponent; it goes with this turn.")
+NOTE = _b("write_note", "n", "N)ote", "N: a note of up to 140 characters for your opponent; it goes with what you do "
+          "next (your play, double, take, drop or resignation).")
 PICK = _b("pick", "enter act", "Enter pick/drop",
           "Enter or keypad 5: pick up the checker under the cursor, or put the one in hand down there; "
           "once the dice are played, Enter sends the play.")
@@ -87,7 +88,7 @@ TABLE: dict[State, tuple[Binding, ...]] = {
     State.DOUBLE_TO_ME: (
         _b("take", "t", "T)ake", "T: take the double; you own the cube at its new value."),
         _b("drop", "x", "X) drop", "X: drop the double and lose this game at the cube's present value (asks Y/N)."),
-        VIEW, ID, HELP, QUIT,
+        NOTE, VIEW, ID, HELP, QUIT,
     ),
     State.DOUBLE_BY_ME: (VIEW, ID, HELP, QUIT),
     State.RESIGN_TO_ME: (

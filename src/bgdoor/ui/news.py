@@ -90,6 +90,18 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
 
 
 def tell(log: GameLog, step: Step) -> str:
+    """One event in words, with the note its player left with it."""
+    text = _tell(log, step)
+    if text and step.logged.note:
+        who = log.game.name(step.before.actor) if step.before.actor is not None else ""
+        ev = step.logged.event
+        if isinstance(ev, rules.Resign):
+            who = log.game.name(ev.by)
+        text += f' {who}\'s note: "{step.logged.note}"'
+    return text
+
+
+def _tell(log: GameLog, step: Step) -> str:
     """One event in words."""
     g, ev, before, after = log.game, step.logged.event, step.before, step.after
     actor = before.actor
@@ -105,10 +117,9 @@ def tell(log: GameLog, step: Step) -> str:
         return f"{who} rolled {ev.dice[0]}-{ev.dice[1]}."
     if isinstance(ev, rules.Move):
         dice = before.dice or (0, 0)
-        note = f' {who}\'s note: "{step.logged.note}"' if step.logged.note else ""
         if not ev.notation:
-            return f"{who} rolled {dice[0]}-{dice[1]} and cannot move.{note}"
-        return f"{who} rolled {dice[0]}-{dice[1]} and played {ev.notation}.{note}"
+            return f"{who} rolled {dice[0]}-{dice[1]} and cannot move."
+        return f"{who} rolled {dice[0]}-{dice[1]} and played {ev.notation}."
     if isinstance(ev, rules.Double):
         return f"{who} doubles to {before.cube * 2}."
     if isinstance(ev, rules.Take):
