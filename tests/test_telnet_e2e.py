@@ -401,3 +401,26 @@ async def test_menu_keys_say_why_and_the_empty_list_begins_a_game(tmp_path):
             await alice.wait_for("You have not finished a match yet.")
         finally:
             alice.close()
+
+
+async def test_a_short_password_is_refused_at_once_and_asked_again(tmp_path):
+    """Too short is said before 'Type it again', and the password is asked again, not the handle."""
+    async with running_server(f"sqlite:///{tmp_path / 'pw.db'}") as server:
+        c = await call(server.port)
+        try:
+            await c.wait_for("Handle:")
+            c.send("newbie\r")
+            await c.wait_for("Create it?")
+            c.send("Y")
+            await c.wait_for("Choose a password")
+            c.send("abc\r")
+            await c.wait_for("at least 4 characters")
+            assert "Type it again" not in c.text
+            await c.settle(3.5)  # the notice goes; the same question is asked again
+            assert "Choose a password:" in c.text and "newbie" in c.text, c.text
+            c.send("abcd\r")
+            await c.wait_for("Type it again")
+            c.send("abcd\r")
+            await c.wait_for("Your choice")
+        finally:
+            c.close()

@@ -26,6 +26,7 @@ from bgdoor.service import Service
 from bgdoor.term.wrap import wrap
 from bgdoor.ui import board as boardmod
 from bgdoor.ui.console import Console
+from bgdoor.ui.game import GameScreen
 from bgdoor.ui.news import narrate
 from bgdoor.ui.texts import load_text
 
@@ -356,3 +357,21 @@ def test_notices_fit(size: tuple[int, int]) -> None:
         shown = " ".join(lines).split()
         assert shown == text.split(), (size, lines)
     assert wrap("x" * 100, cols - 1)  # the helper itself never returns nothing
+
+
+def test_the_panel_status_names_a_long_handle_whole(tmp_path: Path) -> None:
+    """'X to answer' and 'X won' name the player whole (the panel wraps them), never cut to
+    'Longhandle_A to answer' or 'Intermediate won'."""
+    with Service(f"sqlite:///{tmp_path / 'names.db'}", dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register(ALICE, PASSWORD)
+        svc.register(BOB, PASSWORD)
+        view = svc.begin_game(alice.id, 1, Color.WHITE, BOB)
+        view = svc.roll(alice.id, view.id, view.version)  # white 3, black 1: alice is on roll
+        view = svc.resign(alice.id, view.id, view.version, Win.SINGLE)
+        screen = GameScreen.__new__(GameScreen)
+        screen.view = svc.game(view.id, alice.id)
+        assert screen.status_text() == f"{BOB} to answer"
+        bob = svc.player_page(BOB).player.id
+        view = svc.answer_resign(bob, view.id, view.version, True)
+        screen.view = svc.game(view.id, alice.id)
+        assert screen.status_text() == f"{BOB} won"

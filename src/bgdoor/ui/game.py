@@ -583,21 +583,22 @@ class GameScreen:
         return f"{message}  {extra}" if message else extra
 
     def status_text(self) -> str | None:
-        """The panel's line for whose turn it is, where 'Your turn' would not be true."""
+        """The panel's line for whose turn it is, where 'Your turn' would not be true (names whole:
+        the panel wraps them)."""
         v = self.view
         assert v is not None
         st = v.state
         if v.status == "open":
             return "Waiting for a player"
         if st.over:
-            return f"{v.name(st.winner)[:12]} won" if st.winner else "Match over"
+            return f"{v.name(st.winner)} won" if st.winner else "Match over"
         if st.phase is Phase.OPENING:
             return "Opening roll"
         if st.phase is Phase.DOUBLED and st.turn is not None:
             mine = self.me is not None and st.actor is self.me
-            return "Your answer" if mine else f"{v.name(st.turn.other)[:10]} to answer"
+            return "Your answer" if mine else f"{v.name(st.turn.other)} to answer"
         if st.phase is Phase.RESIGNED and st.actor is not None:
-            return "Your answer" if st.actor is self.me else f"{v.name(st.actor)[:10]} to answer"
+            return "Your answer" if st.actor is self.me else f"{v.name(st.actor)} to answer"
         return None
 
     # ------------------------------------------------------------ moving

@@ -199,13 +199,18 @@ class Session:
                 await self.con.show()
                 if not await self.yes_no(default=False):
                     continue
-                first = await self.ask_password(14 + rows + 1, "Choose a password: ")
+                while True:
+                    # Too short is said at once, and the password asked again (not the handle).
+                    first = await self.ask_password(14 + rows + 1, "Choose a password: ")
+                    if first is None or len(first) >= 4:
+                        break
+                    self.con.put(14 + rows + 1, 4, " " * (self.con.width - 5))
+                    await self.flash(14 + rows + 4, "A password needs at least 4 characters. Choose another.")
+                if first is None:
+                    continue  # Esc: back to the handle
                 second = await self.ask_password(14 + rows + 2, "Type it again:     ")
                 if first != second:
                     await self.flash(14 + rows + 4, "The passwords differ. Try again.")
-                    continue
-                if first is None or len(first) < 4:
-                    await self.flash(14 + rows + 4, "A password needs at least 4 characters.")
                     continue
                 try:
                     return await self.svc.register(handle, first)
