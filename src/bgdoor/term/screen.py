@@ -147,7 +147,7 @@ class Canvas:
 
 def sgr(old: Attr | None, new: Attr) -> str:
     """The SGR that turns attribute `old` (None: unknown) into `new`; '' if none is needed."""
-    if old == new:
+    if old is new or old == new:
         return ""
     if (
         old is None
@@ -199,6 +199,7 @@ class Screen:
         self._shown: list[list[Cell]] | None = None  # None: unknown, next render redraws all
         self._pos: tuple[int, int] | None = None
         self._attr: Attr | None = None
+        self._costs: dict[str, int] = {}  # bytes each character takes in this charset
 
     def load(self, canvas: Canvas, *, copy: bool = True) -> None:
         """Make `canvas` the picture to show next (copy=False: a fresh canvas nobody else draws on)."""
@@ -237,7 +238,10 @@ class Screen:
         return shown[1] == want[1]
 
     def _cost(self, ch: str) -> int:
-        return len(encode(ch, self.charset))
+        cost = self._costs.get(ch)
+        if cost is None:
+            cost = self._costs[ch] = len(encode(ch, self.charset))
+        return cost
 
     def _diff(self) -> bytes:
         assert self._shown is not None
@@ -249,12 +253,23 @@ class Screen:
             if want_line == shown_line:
                 continue  # most rows of most updates: one comparison instead of eighty
             last = cols - 1 if r == rows else cols
-            same = self._same
-            changed = [
-                c + 1
-                for c, (shown, want) in enumerate(zip(shown_line[:last], want_line[:last], strict=True))
-                if shown is not want and not same(shown, want)
-            ]
+            pairs = enumerate(zip(shown_line[:last], want_line[:last], strict=True), 1)
+            # _same, written out: this runs over every cell of every row that changed.
+            if self.colour:
+                changed = [
+                    c
+                    for c, (shown, want) in pairs
+                    if shown is not want
+                    and (
+                        shown[0] != want[0]
+                        or (
+                            shown[1] is not want[1]
+                            and (shown[1].bg != want[1].bg if want[0] == " " else shown[1] != want[1])
+                        )
+                    )
+                ]
+            else:
+                changed = [c for c, (shown, want) in pairs if shown[0] != want[0]]
             if changed:
                 self._diff_row(r, changed, shown_line, want_line, out)
             # Every cell of the row now looks as wanted: remembering the wanted cells themselves
@@ -269,11 +284,14 @@ class Screen:
                   out: list[bytes]) -> None:
         cols = self.cols
         tail = self._blank_tail(want_line)
-        tail_changes = sum(1 for c in changed if c >= tail)
-        for c in changed:
+        erase_tail = sum(1 for c in changed if c >= tail) >= 4
+        i, n = 0, len(changed)
+        while i < n:
+            c = changed[i]
+            i += 1
             if self._same(shown_line[c - 1], want_line[c - 1]):
                 continue  # already written on the way
-            if c >= tail and tail_changes >= 4:
+            if c >= tail and erase_tail:
                 # Erase to end of line beats writing the blanks one by one.
                 self._move(r, c, out)
                 self._set_attr(DEFAULT if self._attr is None or self._attr.bg is not None else self._attr, out)
@@ -283,6 +301,18 @@ class Screen:
                 break
             self._move(r, c, out)
             self._write(r, c, want_line[c - 1], out)
+            # The changed cells right after it in the attribute now set go out as one run: the
+            # same bytes as cell by cell, for one encode.
+            attr, end = self._attr, c
+            while i < n and changed[i] == end + 1 and end < cols and not (end + 1 >= tail and erase_tail):
+                if self.colour and want_line[end][1] is not attr:
+                    break
+                end += 1
+                i += 1
+            if end > c:
+                out.append(encode("".join(cell[0] for cell in want_line[c:end]), self.charset))
+                shown_line[c:end] = want_line[c:end]
+                self._pos = None if end == cols else (r, end + 1)
 
     def _blank_tail(self, line: list[Cell]) -> int:
         """First column from which the wanted line is blank on the default background."""

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import telnetlib3
+from telnetlib3.telopt import NAWS
 
 from bgdoor.config import IPNetwork
 from bgdoor.term.charset import Charset
@@ -44,13 +45,22 @@ UTF8_TERMS = (
 )
 
 
-def charset_for(term: str | None, lang: str | None) -> Charset:
-    """The character set a terminal type most likely wants."""
+def named_charset(term: str | None) -> Charset | None:
+    """The character set a terminal type names, if it is one we know."""
     t = (term or "").lower()
     if any(t == name or t.startswith(name + "-") for name in CP437_TERMS) or t.startswith("syncterm"):
         return "cp437"
     if any(t.startswith(name) for name in UTF8_TERMS):
         return "utf8"
+    return None
+
+
+def charset_for(term: str | None, lang: str | None) -> Charset:
+    """The character set a terminal type most likely wants."""
+    known = named_charset(term)
+    if known is not None:
+        return known
+    t = (term or "").lower()
     if lang and "utf-8" in lang.lower().replace("utf8", "utf-8"):
         return "utf8"
     if t in ("dumb", "tty", "ascii"):
@@ -119,10 +129,29 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
     size_listener: Callable[[int, int], None] | None = None  # told (cols, rows) when NAWS changes
     proxy_trusted: tuple[IPNetwork, ...] = ()  # balancers whose PROXY header names the caller
 
+    window_told = False  # a NAWS subnegotiation has come
+
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
+        self.window_told = True
         if self.size_listener is not None:
             self.size_listener(cols, rows)
+
+    def check_negotiation(self, final: bool = False) -> bool:
+        return bool(super().check_negotiation(final)) or self.enough_to_start()
+
+    def enough_to_start(self) -> bool:
+        """Whether the first screen can be drawn: it needs the terminal type (the charset) and
+        the window size, or their refusal.  ECHO, NEW_ENVIRON and the rest of the terminal type
+        cycle settle while the caller reads it, rather than cost every caller another round trip
+        first (a terminal that never answers ECHO used to wait out negotiation_wait for it).
+        A terminal type we do not know waits for all of it: its LANG may tell the charset."""
+        assert self.writer is not None
+        term = self.get_extra_info("ttype1")
+        if not term or named_charset(term) is None:
+            return False
+        naws = self.writer.remote_option.get(NAWS)
+        return naws is False or (naws is True and self.window_told)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._allowance = float(READ_BURST)

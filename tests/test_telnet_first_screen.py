@@ -1,0 +1,57 @@
+"""The first screen waits only for what it needs from telnet negotiation.
+
+It needs the terminal type (for the character set) and the window size; ECHO, NEW_ENVIRON and
+the rest of the terminal type cycle settle while the caller reads it.  A terminal type the
+server does not know still waits for everything, since its LANG may say UTF-8.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from harness import running_server
+from rawtelnet import ECHO, RawCaller
+
+pytestmark = pytest.mark.timeout(120)
+
+NEW_ENVIRON = 39
+WAIT = 1.5  # the server's negotiation_wait here
+
+
+class Unhurried(RawCaller):
+    """A terminal that answers the terminal type and window size, and never ECHO or NEW_ENVIRON."""
+
+    def _answer(self, verb: int, opt: int) -> None:
+        if opt not in (ECHO, NEW_ENVIRON):
+            super()._answer(verb, opt)
+
+
+async def first_screen(port: int, term: str) -> tuple[float, str]:
+    start = time.monotonic()
+    c = await Unhurried.connect(port, term=term, size=(72, 24))
+    try:
+        text = await c.wait_for("Handle:", 10)
+        return time.monotonic() - start, text
+    finally:
+        c.close()
+
+
+async def test_a_known_terminal_does_not_wait_for_echo_or_environment(tmp_path: Path) -> None:
+    async with running_server(f"sqlite:///{tmp_path}/db.sqlite", negotiation_wait=WAIT) as srv:
+        for term, corner in (("ansi", "╔"), ("syncterm", "╔"), ("xterm-256color", "╔")):
+            took, text = await first_screen(srv.port, term)
+            assert took < WAIT / 2, (term, took)
+            # The charset the terminal type names: RawCaller decodes xterm as UTF-8, others as
+            # CP437, so the frame's corner reads right only in the charset the server chose.
+            assert corner in text, (term, text)
+            # ...and the window size told by NAWS: the title box is centred in 72 columns.
+            top = next(line for line in text.splitlines() if corner in line)
+            assert top.index(corner) == 72 // 2 - min(30, (72 - 2) // 2) - 1, top
+
+
+async def test_an_unknown_terminal_waits_for_the_whole_negotiation(tmp_path: Path) -> None:
+    async with running_server(f"sqlite:///{tmp_path}/db.sqlite", negotiation_wait=WAIT) as srv:
+        took, _ = await first_screen(srv.port, "vendor-x")
+        assert took >= WAIT - 0.1, took
