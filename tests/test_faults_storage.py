@@ -186,6 +186,75 @@ async def test_a_read_only_database(tmp_path):
         srv.kill()
 
 
+async def test_a_read_only_database_the_server_never_wrote(tmp_path):
+    """A database made by another program (no computer players yet) and then made read-only:
+    the sysop is told at start, in plain words, that nothing can be saved and that no restart
+    is needed; once the file is writable the computer opponent comes back by itself."""
+    db_file = tmp_path / "bg.db"
+    url = f"sqlite:///{db_file}"
+    prefix = _without_root_override()
+    with Service(url):
+        pass  # the schema, and nobody in it
+    os.chmod(db_file, 0o444)
+    srv = ServerProcess(tmp_path, url, user=prefix).start()
+    callers: list[RawCaller] = []
+    try:
+        await asyncio.sleep(0.5)
+        log = srv.stderr()
+        assert f"the database file {db_file} is read-only for this process" in log, log[-3000:]
+        assert "no restart is needed" in log
+        assert "Traceback" not in log, log[-3000:]
+        stranger = await start_registering(srv.port, "carol")
+        callers.append(stranger)
+        stranger.send("secret-pw\r")
+        await stranger.wait_for(READ_ONLY)
+        os.chmod(db_file, 0o644)
+        await register_again(stranger, "carol")
+        end = time.monotonic() + 60
+        while "the computer opponent is available now" not in srv.stderr():
+            assert time.monotonic() < end, f"the computer opponent never came back:\n{srv.stderr()[-3000:]}"
+            await asyncio.sleep(0.5)
+        # B)egin offers the computer again.
+        stranger.send("B")
+        await stranger.wait_for("Match length")
+        stranger.send("1\r")
+        await stranger.wait_for("Play as")
+        stranger.send("W")
+        await stranger.wait_for("C)omputer")
+        assert srv.alive()
+        no_leaks(*callers)
+    finally:
+        os.chmod(db_file, 0o644)
+        for c in callers:
+            c.close()
+        srv.kill()
+
+
+async def test_a_read_only_folder_is_named_at_start(tmp_path):
+    """SQLite makes its -wal and -shm files beside the database: a folder the server cannot
+    write stops it at start, with a message that names the folder, not the (writable) file."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db_file = folder / "bg.db"
+    url = f"sqlite:///{db_file}"
+    prefix = _without_root_override()
+    with Service(url):
+        pass
+    for side in folder.glob("bg.db-*"):
+        side.unlink()
+    os.chmod(folder, 0o555)
+    try:
+        srv = ServerProcess(tmp_path, url, user=prefix)
+        with pytest.raises(AssertionError, match="the server exited with 2") as failed:
+            srv.start(timeout=30)
+        message = str(failed.value)
+        assert f"the folder {folder} is not writable" in message, message
+        assert "make it writable and start bgdoor again" in message, message
+        assert "Traceback" not in message
+    finally:
+        os.chmod(folder, 0o755)
+
+
 @contextlib.contextmanager
 def small_disk(path: Path, size: str) -> Iterator[Path]:
     path.mkdir()

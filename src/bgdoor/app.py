@@ -14,13 +14,14 @@ import os
 from collections.abc import AsyncIterator
 
 from bgdoor.config import Config
-from bgdoor.service import Service, ServiceError
+from bgdoor.service import Service, ServiceError, StorageError
 from bgdoor.store import db
 from bgdoor.ui.runtime import Bot, Runtime
 
 log = logging.getLogger("bgdoor")
 
 FORFEIT_EVERY = 3600.0  # seconds between looks for games left too long
+BOT_RETRY = 15.0  # seconds between tries to set up the computer opponent on a read-only database
 
 
 def open_service(config: Config) -> Service:
@@ -33,29 +34,60 @@ def open_service(config: Config) -> Service:
         synchronous=config.sqlite_synchronous,
         write_patience=config.write_patience,
     )
-    service = Service(config.database_url, settings=settings)
+    try:
+        service = Service(config.database_url, settings=settings)
+    except StorageError as exc:
+        problem = db.write_problem(config.database_url)
+        if problem is None:
+            raise
+        # Not even the schema can be checked: SQLite cannot make its files there.
+        raise StorageError(f"{problem}; make it writable and start bgdoor again") from exc
     service.show_board = config.show_board
     return service
 
 
-def _make_bot(service: Service) -> Bot | None:
-    """The computer opponent, or None (no numpy, or a database that cannot create its players)."""
+def _make_bot(service: Service, *, again: bool = False) -> tuple[Bot | None, bool]:
+    """The computer opponent, or None (no numpy, or a database that cannot create its players);
+    and whether it is worth trying again (the database could not be written)."""
     try:
         from bgdoor.bot.runner import BotRunner  # noqa: PLC0415 - the bot (and numpy) only when wanted
 
-        return BotRunner(service)
+        return BotRunner(service), False
+    except StorageError as exc:
+        if not again:
+            log.warning("the computer opponent is not available until the database can be written: %s", exc)
+        return None, True
     except Exception:
         log.exception("the computer opponent is not available")
-        return None
+        return None, False
+
+
+async def _bot_when_writable(runtime: Runtime, service: Service) -> None:
+    """Set up the computer opponent once the sysop makes the database writable, no restart."""
+    while runtime.bot is None:
+        await asyncio.sleep(BOT_RETRY)
+        opponent, _ = await asyncio.to_thread(_make_bot, service, again=True)
+        if opponent is not None:
+            runtime.bot = opponent
+            opponent.start(runtime)
+            log.info("the computer opponent is available now")
 
 
 @contextlib.asynccontextmanager
 async def running(config: Config, service: Service, *, bot: bool = True) -> AsyncIterator[Runtime]:
+    problem = await asyncio.to_thread(db.write_problem, config.database_url)
+    if problem is not None:
+        log.warning(
+            "%s: callers can log in and look around, but nothing is saved until it is writable "
+            "(no restart is needed once it is)",
+            problem,
+        )
     # The bot creates its players: database writes, kept off the event loop.
-    opponent = await asyncio.to_thread(_make_bot, service) if bot else None
+    opponent, retry = await asyncio.to_thread(_make_bot, service) if bot else (None, False)
     runtime = Runtime(service, config, bot=opponent)
     if opponent is not None:
         opponent.start(runtime)
+    later = asyncio.ensure_future(_bot_when_writable(runtime, service)) if retry else None
     runtime.start()
     forfeits = asyncio.ensure_future(forfeit_loop(runtime, config))
     every = float(os.environ.get("BGDOOR_STATS_SECONDS", "0") or 0)
@@ -68,10 +100,14 @@ async def running(config: Config, service: Service, *, bot: bool = True) -> Asyn
         forfeits.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await forfeits
+        if later is not None:
+            later.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await later
         # Who left just now goes from W)ho at once; callers cut off by a shutdown expire.
         await runtime.presence.close()
-        if opponent is not None:
-            await opponent.stop()
+        if runtime.bot is not None:
+            await runtime.bot.stop()
         runtime.close()
 
 

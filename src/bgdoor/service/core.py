@@ -84,6 +84,7 @@ HANDLE_CACHE_SECONDS = 60.0  # how long a renamed player may still show under th
 FIRST_DELAY = 0.02
 MAX_DELAY = 1.0
 REOPEN_WAIT = 0.3  # seconds: longer than the change feed's interval (service.feed)
+READ_ONLY_RETRIES = 5  # tries on fresh connections once a read-only file is writable again
 SEEN_PATIENCE = 0.05  # seconds a login waits to record the last-seen time, at most
 MIGRATION_PATIENCE = 30.0  # seconds: nodes starting together take turns upgrading
 
@@ -397,9 +398,14 @@ class Service(LeagueOps):
                     # and try once more on a fresh one (this one may predate the fix).
                     db.reopen(self.engine)
                     path = db.sqlite_path(self.engine.url)
-                    if path is not None and db.match_sidecars(path) and attempt == 1:
-                        time.sleep(REOPEN_WAIT)  # for the change feed to let go of its connection
-                        continue
+                    if path is not None:
+                        db.match_sidecars(path)
+                        if attempt <= READ_ONLY_RETRIES and db.write_problem(self.engine.url) is None:
+                            # The file is writable now: what refused was a connection opened
+                            # before the fix, here or in another thread (the change feed's).
+                            time.sleep(REOPEN_WAIT)  # for them to let go of theirs
+                            db.close_old_connections(self.engine)
+                            continue
                 raise _storage_error(err) from err
             except OSError as err:
                 raise StorageError(f"cannot reach the database: {err}") from err

@@ -89,7 +89,14 @@ class ChangeFeed:
 
     def _connection(self) -> Any:
         if self._raw is not None and self._reopens != db.reopens(self.engine):
-            self.close()  # the service found the file read-only: open it afresh
+            # The service found the file read-only: open it afresh.  Invalidated, not given
+            # back: given back, it would stay open in the replaced pool, and with it the
+            # read-only -shm file every new connection shares.
+            try:
+                self._raw.invalidate()
+            except Exception:
+                log.debug("closing the change feed's connection", exc_info=True)
+            self._raw = None
         if self._raw is None:
             self._reopens = db.reopens(self.engine)
             raw = self.engine.raw_connection()  # held for good: no other thread shares it

@@ -23,7 +23,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, CursorResult, Engine, Result, create_engine, event, exc
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import Pool, StaticPool
 
 DEFAULT_URL = "sqlite:///data/bgdoor.db"
 
@@ -162,16 +162,56 @@ def sqlite_path(url: str | URL, writable: bool = False) -> Path | None:
     return Path(path[5:].split("?", 1)[0] if path.startswith("file:") else path)
 
 
+def write_problem(url: str | URL) -> str | None:
+    """Why this process cannot write the SQLite file at `url`, in words for the sysop; None if
+    it can, or if `url` is no file (another database, memory, mode=ro on purpose)."""
+    path = sqlite_path(url, writable=True)
+    if path is None:
+        return None
+    path = path.absolute()
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"the database file {path} is read-only for this process"
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        # WAL mode: SQLite makes the -wal and -shm files beside the database.
+        return (
+            f"the folder {path.parent} is not writable by this process "
+            f"(SQLite makes {path.name}-wal and {path.name}-shm there)"
+        )
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists() and not os.access(side, os.W_OK):
+            return f"{side} is read-only for this process"
+    return None
+
+
 _reopens: weakref.WeakKeyDictionary[Engine, int] = weakref.WeakKeyDictionary()
+
+
+_old_pools: weakref.WeakKeyDictionary[Engine, list[Pool]] = weakref.WeakKeyDictionary()
 
 
 def reopen(engine: Engine) -> None:
     """Drop the engine's pooled connections, and tell whoever holds one of their own (the change
     feed) to open it again: SQLite keeps a file it opened read-only read-only, for the whole
-    process, while any connection to it is open."""
+    process, while any connection to it is open (the -shm file above all: a connection that
+    made it while the database was read-only made it read-only, and every later connection
+    shares it)."""
+    old = engine.pool
     engine.dispose()
     _reopens[engine] = _reopens.get(engine, 0) + 1
-    gc.collect()  # connections a thread had out at dispose() sit in the old pool until collected
+    pools = _old_pools.setdefault(engine, [])
+    pools.append(old)
+    del pools[:-8]
+    close_old_connections(engine)
+
+
+def close_old_connections(engine: Engine) -> None:
+    """Close the connections given back, since, to pools that reopen() replaced: a thread that
+    had one out at the time returns it to its old pool, where it would stay open until the
+    garbage collector found the pool."""
+    for pool in _old_pools.get(engine, []):
+        pool.dispose()
+    gc.collect()
 
 
 def reopens(engine: Engine) -> int:
