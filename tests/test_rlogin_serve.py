@@ -241,6 +241,15 @@ async def test_window_size_messages_resize_the_screen(server: ServerProcess) -> 
         await caller.wait_until(lambda t: _menu_column(t.splitlines()) == 16, "the menu laid out for 80 columns")
         caller.send("S")  # keys still work after the messages: the sound is turned off
         await caller.wait_for("(now OFF)")
+        # A flood of 2,000 sizes in a few writes ends at the last one, and keys still work.
+        flood = b"".join(
+            b"\xff\xffss" + (24).to_bytes(2, "big") + (60 if n % 2 else 80).to_bytes(2, "big") + bytes(4)
+            for n in range(2000)
+        )
+        caller.send(flood)
+        await caller.wait_until(lambda t: _menu_column(t.splitlines()) == 2, "the last size of the flood")
+        caller.send("S")
+        await caller.wait_for("(now ON)")
     finally:
         caller.close()
     assert "Traceback" not in server.stderr()

@@ -247,11 +247,12 @@ class StreamLink(WriterLink):
                 if not raw:
                     return self.windows.release()  # b"" unless a cut-short message was held
             data, sizes = self.windows.feed(raw)
-            for cols, rows in sizes:
-                if cols and rows:  # 0 means the client does not know
-                    self.size = (cols, rows)
-                    if self._size_listener is not None:
-                        self._size_listener(cols, rows)
+            known = [(cols, rows) for cols, rows in sizes if cols and rows]  # 0: the client does not know
+            # Only the last of a read's sizes: a flood of window messages costs one resize a read.
+            if known and known[-1] != self.size:
+                self.size = known[-1]
+                if self._size_listener is not None:
+                    self._size_listener(*self.size)
             if data:
                 return data
 
