@@ -338,6 +338,12 @@ async def test_the_computer_answers_at_once(tmp_path):
                     break
                 await asyncio.sleep(0.05)
             assert st.actor is Color.WHITE and db.game(1).black == "Intermediate Bot"
+            # Opening rolls tied before the computer won one: three lines of news make a page first.
+            end = asyncio.get_running_loop().time() + 10
+            while "Your turn" not in alice.text and asyncio.get_running_loop().time() < end:
+                if "Since you last looked" in alice.text:
+                    alice.send(" ")
+                await alice.settle(0.1)
             await alice.wait_for("Your turn")
             if st.phase is Phase.ROLL:
                 alice.send("P")
@@ -422,5 +428,39 @@ async def test_a_short_password_is_refused_at_once_and_asked_again(tmp_path):
             await c.wait_for("Type it again")
             c.send("abcd\r")
             await c.wait_for("Your choice")
+        finally:
+            c.close()
+
+
+async def test_the_board_is_laid_out_again_when_the_window_is_resized(tmp_path):
+    """A window narrowed and widened again in a game: the board comes back whole at once, names
+    and 'Match to' included (before, the board cut at the narrow width stayed until a key)."""
+    from rawtelnet import RawCaller, login as raw_login  # noqa: PLC0415 - this test only
+
+    url = f"sqlite:///{tmp_path / 'size.db'}"
+    with Service(url) as svc:
+        svc.register("bob", "bob-pw-1")
+    async with running_server(url) as server:
+        c = await RawCaller.connect(server.port, term="xterm", size=(80, 25))
+        try:
+            await raw_login(c, "alice", "alice-pw", new=True)
+            c.send("B")
+            await c.wait_for("Match length")
+            c.send("1\r")
+            await c.wait_for("Play as")
+            c.send("W")
+            await c.wait_for("Opponent")
+            c.send("N")
+            await c.wait_for("Opponent's handle")
+            c.send("bob\r")
+            await c.wait_for("roll for who starts")
+            c.send("P")  # the game under way: nothing changes in it while the window is resized
+            await c.wait_for("starts with")
+            await c.settle(0.5)
+            assert "alice (you)" in c.text
+            c.send_size(60, 24)
+            await c.wait_until(lambda t: "alice (you)" not in t and "BACKGAMMON" in t, "the board at 60 columns")
+            c.send_size(80, 25)
+            await c.wait_until(lambda t: "alice (you)" in t and "Match to 1" in t, "the board whole again")
         finally:
             c.close()

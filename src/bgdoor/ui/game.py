@@ -83,6 +83,7 @@ class GameScreen:
         self.their_note: TurnNote | None = None  # the opponent's note with their last turn
         self.marks: set[asyncio.Future[None]] = set()  # read marks being saved
         self.gone = False  # the game was withdrawn
+        self.drawn_at = (0, 0)  # the terminal's (columns, rows) when the board was last drawn
 
     @property
     def me(self) -> Color | None:
@@ -235,6 +236,8 @@ class GameScreen:
                 return key
             if self.rt.version(self.game_id) != self.view.version:
                 return None
+            if (self.con.width, self.con.height) != self.drawn_at:
+                return None  # the window was resized: lay the board out again for its new size
 
     async def on_change(self) -> None:
         old = self.view
@@ -534,6 +537,7 @@ class GameScreen:
         v = self.view
         assert v is not None
         st = v.state
+        self.drawn_at = (self.con.width, self.con.height)
         sources: set[Loc] = set()
         dests: set[Loc] = set()
         live = position is None  # the current board, not an animation frame
