@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from harness import running_server
-from rawtelnet import RawCaller
+from rawtelnet import RawCaller, login
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase, Win
@@ -375,3 +375,37 @@ def test_the_panel_status_names_a_long_handle_whole(tmp_path: Path) -> None:
         view = svc.answer_resign(bob, view.id, view.version, True)
         screen.view = svc.game(view.id, alice.id)
         assert screen.status_text() == f"{BOB} won"
+
+
+async def test_a_long_note_cut_on_the_board_is_whole_on_the_help_page(tmp_path: Path) -> None:
+    """At 60 columns a play told with a 140-character note needs more than the board's three
+    message lines: the board cuts it between words, says '? shows all', and ? shows every word."""
+    note = ("Well played so far; I think the back game will hold, but your prime is strong. "
+            "Shall we make it a 7-pointer next time? Cheers!")
+    url = f"sqlite:///{tmp_path / 'note.db'}"
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register(ALICE, PASSWORD)
+        svc.register(BOB, PASSWORD)
+        view = svc.begin_game(alice.id, 3, Color.WHITE, BOB)
+        view = svc.roll(alice.id, view.id, view.version)
+        svc.mark_read(svc.player_page(BOB).player.id, view.id, view.version)  # only the play is news
+        svc.submit_turn(alice.id, view.id, view.version, "8/5 6/5", note)
+    async with running_server(url) as server:
+        c = await RawCaller.connect(server.port, term="xterm", size=(60, 24))
+        try:
+            await login(c, BOB, PASSWORD, new=False)
+            c.send("P")
+            await c.wait_for("needs 80 columns")
+            c.send("\r")
+            await c.wait_for("(? shows all)")
+            await c.settle(0.3)
+            # The board is cut at 60 columns by choice; its message rows are wrapped within them.
+            assert not [line for line in c.lines()[18:23] if line[59:60].strip()], c.text
+            c.send("?")
+            await c.wait_for("The message in full")
+            said = " ".join(" ".join(c.lines()).split())
+            assert f'{ALICE}\'s note: "{note}"' in said, said
+            c.send(" ")
+            await c.wait_for("Keys now")
+        finally:
+            c.close()

@@ -84,6 +84,7 @@ class GameScreen:
         self.marks: set[asyncio.Future[None]] = set()  # read marks being saved
         self.gone = False  # the game was withdrawn
         self.drawn_at = (0, 0)  # the terminal's (columns, rows) when the board was last drawn
+        self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
 
     @property
     def me(self) -> Color | None:
@@ -362,6 +363,14 @@ class GameScreen:
 
     async def do_help(self, key: Key) -> None:
         state = self.state()
+        if self.overflow:
+            # The message the board had to cut, whole, before the keys.
+            self.con.clear()
+            self.con.put_wrapped(1, 2, "The message in full:", "title")
+            self.con.put_wrapped(3, 2, self.overflow, right=self.con.width - 1)
+            self.con.put_wrapped(self.con.height - 1, 2, "Press a key for the keys.", "dim")
+            await self.con.show()
+            await self.con.key(idle=True)
         self.con.clear()
         self.con.put_wrapped(1, 2, f"Keys now ({state.value}):", "title")
         row = 3
@@ -570,10 +579,24 @@ class GameScreen:
             in_hand=_point_to_loc(self.hand) if self.hand is not None else None,
             turn=turn,
             status=status,
-            message=note if note is not None else self.with_notes(self.message),
+            message=note if note is not None else self.fitted(self.with_notes(self.message)),
             # A result stays (with what followed it) until a key: the help says so meanwhile.
             help=help_text if help_text is not None else PRESS_A_KEY if self.held else self.help_line(),
         )
+
+    def fitted(self, message: str) -> str:
+        """The message as the board's three lines hold it; a longer one (a note with a result, or
+        on a narrow screen) is cut between words and says where the rest is: the ? page."""
+        room = min(80, self.con.width) - 2
+        self.overflow = ""
+        if len(wrap(message, room)) <= 3:
+            return message
+        self.overflow = message
+        words = message.split()
+        tail = "... (? shows all)"
+        while words and len(wrap(" ".join(words) + tail, room)) > 3:
+            words.pop()
+        return " ".join(words) + tail
 
     def with_notes(self, message: str) -> str:
         """The message line, and the opponent's note with their last turn, or the one about to go."""
