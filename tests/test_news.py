@@ -196,3 +196,48 @@ async def test_news_left_with_q_before_the_last_page_stays_news(tmp_path):
         for game_id in unread:
             log = after.game_log(game_id, ann)
             assert any("Opening roll" in n.text for n in narrate(log, log.read_upto, ann))
+
+
+async def test_coming_back_to_a_game_tells_every_line_on_pages(tmp_path):
+    """Many turns since the player last looked: the game's news page goes on over pages, every
+    line of it (before, the earliest were left out with a pointer to R)eview, which a player in
+    a game in progress cannot press)."""
+    db_url = f"sqlite:///{tmp_path / 'pages.db'}"
+    with Service(db_url, dice=ScriptedDice([3, 1, 2, 1, 4, 2, 5, 3, 6, 4, 5, 2] * 40)) as setup:
+        ann = setup.register("ann", "secret1").id
+        bob = setup.register("bob", "secret1").id
+        view = setup.begin_game(ann, 25, Color.WHITE, "bob")
+        view = setup.roll(bob, view.id, view.version)
+        for _ in range(110):
+            st = view.state
+            actor = ann if st.actor is Color.WHITE else bob
+            if st.phase is Phase.ROLL:
+                view = setup.roll(actor, view.id, view.version)
+            else:
+                plays = st.plays()
+                view = setup.submit_turn(actor, view.id, view.version, plays[0].position.id if plays else "")
+        log = setup.game_log(view.id, ann)
+        told = [n.text for n in narrate(log, log.read_upto, ann)]
+    assert len(told) > 20
+    async with running_server(db_url) as server:
+        caller = await RawCaller.connect(server.port, term="xterm", size=(80, 24))
+        try:
+            await login(caller, "ann", "secret1", new=False)
+            caller.send("V")
+            await caller.wait_for("Game:")
+            caller.send("1\r")
+            seen = ""
+            while True:
+                text = await caller.wait_for("Since you last looked")
+                await caller.settle(0.2)
+                text = caller.text
+                seen += " " + " ".join(text.split())
+                if "press a key for more" not in text:
+                    break
+                caller.send(" ")
+                await caller.wait_until(lambda t, before=text: t != before, "the next page")
+            assert "Press a key for the board" in text
+            missing = [t for t in told if " ".join(t.split()) not in seen]
+            assert not missing, missing
+        finally:
+            caller.close()

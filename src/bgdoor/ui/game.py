@@ -185,27 +185,28 @@ class GameScreen:
             self.con.bell("your_turn")
 
     async def news_page(self, lines: list[NewsLine]) -> None:
+        """What happened since the player last looked, every line of it, on as many pages as it
+        takes (it is marked read: nothing may be left for a later look)."""
         assert self.view is not None
-        self.con.clear()
         v = self.view
         title = f"Game #{v.id}: {v.name(Color.WHITE)} against {v.name(Color.BLACK)}. Since you last looked:"
-        self.con.put_wrapped(1, 2, title, "title")
-        row = 3
+        body = [part for n in lines for part in wrap("- " + n.text, self.con.width - 3)]
+        top = 2 + len(wrap(title, self.con.width - 3))
         bottom = self.con.height - 2
-        shown: list[str] = []
-        for n in reversed(lines):  # the latest, as many as fit
-            need = len(wrap(n.text, self.con.width - 4))
-            if row + sum(len(wrap(t, self.con.width - 4)) for t in shown) + need > bottom:
-                break
-            shown.insert(0, n.text)
-        if len(shown) < len(lines):
-            self.con.put(row, 2, f"({len(lines) - len(shown)} earlier, in R)eview)", "dim")
-            row += 1
-        for text in shown:
-            row += self.con.put_wrapped(row, 2, "- " + text, right=self.con.width - 1)
-        self.con.put_wrapped(bottom + 1, 2, "Press a key for the board; V replays the last turn there.", "dim")
-        await self.con.show()
-        await self.con.key(idle=True)
+        per = max(1, bottom - top)
+        book = [body[i : i + per] for i in range(0, len(body), per)] or [[]]
+        for n, page in enumerate(book, 1):
+            self.con.clear()
+            self.con.put_wrapped(1, 2, title, "title")
+            for i, text in enumerate(page):
+                self.con.put(top + i, 2, text)
+            if n < len(book):
+                more = f"Page {n} of {len(book)}: press a key for more."
+            else:
+                more = "Press a key for the board; V replays the last turn there."
+            self.con.put_wrapped(bottom + 1, 2, more, "dim")
+            await self.con.show()
+            await self.con.key(idle=True)
 
     def sync_turn(self) -> None:
         """Start a move-by-move turn when the dice are ours to play; keep one in progress."""
