@@ -329,6 +329,10 @@ async def test_the_computer_answers_at_once(tmp_path):
         alice.send("C")
         await alice.wait_for("Intermediate")
         alice.send("2")
+        # Answered like the match length: the number shows, and Enter (not left over for the
+        # board, where it would roll or pick up a checker) confirms it.
+        await alice.wait_for("Level [1]: 2")
+        alice.send("\r")
         await alice.wait_for("Intermediate Bot")
         # The computer makes the opening roll, and plays at once if it won it.
         with Service(url) as db:

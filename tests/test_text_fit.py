@@ -409,3 +409,28 @@ async def test_a_long_note_cut_on_the_board_is_whole_on_the_help_page(tmp_path: 
             await c.wait_for("Keys now")
         finally:
             c.close()
+
+
+async def test_the_replay_names_a_long_handle_whole(tmp_path: Path) -> None:
+    """V's panel says whose turn it replays with the whole handle (it was cut to ten letters)."""
+    url = f"sqlite:///{tmp_path / 'replay.db'}"
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register(ALICE, PASSWORD)
+        svc.register(BOB, PASSWORD)
+        view = svc.begin_game(alice.id, 3, Color.WHITE, BOB)
+        view = svc.roll(alice.id, view.id, view.version)
+        svc.submit_turn(alice.id, view.id, view.version, "8/5 6/5")
+    async with running_server(url) as server:
+        c = await RawCaller.connect(server.port, term="xterm", size=(80, 25))
+        try:
+            await login(c, BOB, PASSWORD, new=False)
+            c.send("P")
+            await c.wait_for("Since you last looked")
+            c.send(" ")
+            await c.wait_for("V)iew last")
+            c.send("V")
+            await c.wait_for("Replay:")
+            panel = " ".join(line[56:].strip() for line in c.lines()[6:13])
+            assert f"Replay of {ALICE}" in panel, c.text
+        finally:
+            c.close()

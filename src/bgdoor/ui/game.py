@@ -520,7 +520,7 @@ class GameScreen:
             where = f"move {at} of {len(frames) - 1}" if len(frames) > 1 else "no move"
             text = note or f"Replay: {name} rolled {last.dice[0]}-{last.dice[1]}: {play} ({where})."
             self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
-                      status=f"Replay of {name[:10]}", help_text=keytable.help_line(State.REPLAY))
+                      status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY))
             await self.con.show()
             key = await self.con.key(timeout=REPLAY_PACE if auto and at < len(frames) - 1 else None, idle=True)
             auto = auto and key is None

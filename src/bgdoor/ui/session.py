@@ -806,16 +806,24 @@ class Session:
         """levels: (label, bot player handle)."""
         for i, (label, _) in enumerate(levels):
             self.con.put(top + i, 6, f"{i + 1}) {label}")
-        self.con.put(top + len(levels), 6, "Level [1]: ", "prompt")
-        await self.con.show()
+        prompt = "Level [1]: "
+        self.con.put(top + len(levels), 6, prompt, "prompt")
+        chosen = 0
+        typed = False
         while True:
+            # A number, then Enter, like the match length: an Enter typed after the number is
+            # not left over to roll the dice or pick up a checker on the board.
+            self.con.put(top + len(levels), 6 + len(prompt), str(chosen + 1) if typed else " ", "input")
+            await self.con.show()
             key = await self.con.key()
             if key.name == "esc":
                 return None
             if key.name == "enter":
-                return levels[0][1]
-            if key.char.isdigit() and 1 <= int(key.char) <= len(levels):
-                return levels[int(key.char) - 1][1]
+                return levels[chosen][1]
+            if key.name == "backspace":
+                chosen, typed = 0, False
+            elif key.char.isdigit() and 1 <= int(key.char) <= len(levels):
+                chosen, typed = int(key.char) - 1, True
 
     # ------------------------------------------------------------ game
 
