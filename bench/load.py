@@ -49,6 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from menus import begin  # noqa: E402 - imported after sys.path is set above
 from rawtelnet import RawCaller, login  # noqa: E402 - imported after sys.path is set above
 from serverproc import ServerProcess  # noqa: E402 - imported after sys.path is set above
 
@@ -121,15 +122,7 @@ class Bench:
             # callers queue there for minutes, so the waits (and login_timeout) are long.
             await login(cb, f"load{b}", "load-password", new=True, timeout=1200)
             await login(ca, f"load{a}", "load-password", new=True, timeout=1200)
-            ca.send("B")
-            await ca.wait_for("Match length", 60)
-            ca.send("\r")
-            await ca.wait_for("Play as", 60)
-            ca.send("W")
-            await ca.wait_for("Opponent", 60)
-            ca.send("N")
-            await ca.wait_for("Opponent's handle", 60)
-            ca.send(f"load{b}\r")
+            await begin(ca, opponent=f"load{b}", timeout=60)
             await ca.wait_for("roll for who starts", 60)
             cb.send("P")
             await cb.wait_for("roll for who starts", 60)

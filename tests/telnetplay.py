@@ -12,6 +12,7 @@ import random
 import time
 from collections.abc import Callable
 
+from menus import begin
 from rawtelnet import RawCaller, login
 
 from bgdoor.rules.game import Color, Phase
@@ -54,15 +55,7 @@ class Table:
         await login(bob, "bob", PASSWORDS["bob"], new=True)
         alice = self.callers["alice"] = await RawCaller.connect(port)
         await login(alice, "alice", PASSWORDS["alice"], new=True)
-        alice.send("B")
-        await alice.wait_for("Match length")
-        alice.send(f"{self.length}\r")
-        await alice.wait_for("Play as")
-        alice.send("W")
-        await alice.wait_for("Opponent")
-        alice.send("N")
-        await alice.wait_for("Opponent's handle")
-        alice.send("bob\r")
+        await begin(alice, self.length, opponent="bob")
         await alice.wait_for("roll for who starts")
         self.game_id = self.db.games_in_progress()[0].id
         await self.to_board(bob)

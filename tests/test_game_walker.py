@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import pytest
 from harness import Caller, call, login, running_server
+from menus import begin
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.service import Service
@@ -143,14 +144,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await login(bob, "bob", "bob-pw", new=True)
 
         # ---- open seat: alice waits for an opponent
-        alice.send("B")
-        await alice.wait_for("Match length")
-        alice.send("3\r")
-        await alice.wait_for("Play as")
-        alice.send("W")
-        await alice.wait_for("Opponent")
-        alice.send("O")
-        await alice.wait_for("W)ithdraw")
+        await begin(alice, 3)
         s = State.OPEN_SEAT
         assert "Your turn" not in alice.text and "Waiting for a player" in alice.text
         await walk.refused(s, alice, "P", "Nobody has joined yet")
@@ -388,14 +382,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         walk.check(s)
 
         # ---- withdrawing an open game nobody joined
-        alice.send("B")
-        await alice.wait_for("Match length")
-        alice.send("1\r")
-        await alice.wait_for("Play as")
-        alice.send("W")
-        await alice.wait_for("Opponent")
-        alice.send("O")
-        await alice.wait_for("W)ithdraw")
+        await begin(alice, 1)
         alice.send("W")
         await alice.wait_for("(Y/N)")
         alice.send("Y")

@@ -15,6 +15,7 @@ import asyncio
 
 import pytest
 from doorharness import PtyDoor, door32
+from menus import begin
 from rawtelnet import RawCaller, login, screen_bytes_problem
 from serverproc import ServerProcess
 from sqlalchemy import select
@@ -55,14 +56,7 @@ async def register_and_begin(port: int, term: str, handle: bytes) -> bool:
         await c.wait_for("Type it again")
         c.send("secret-pw\r")
         await c.wait_for("Your choice")
-        c.send("B")
-        await c.wait_for("Match length")
-        c.send("\r")
-        await c.wait_for("Play as")
-        c.send("W")
-        await c.wait_for("Opponent")
-        c.send("O")
-        await c.wait_for("W)ithdraw")
+        await begin(c)
         return True
     finally:
         c.close()

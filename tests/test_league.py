@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from menus import begin
 from rawtelnet import RawCaller, login
 from rloginplay import RLoginCaller, handshake
 from test_rlogin_serve import SECRET, rlogin_server
@@ -85,15 +86,7 @@ async def test_a_member_bbs_caller_and_a_telnet_caller_share_one_league(tmp_path
         await login(bob, "bob", "bob-secret", new=True)
         alice = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]alice", "ansi-bbs/115200"))
         await alice.wait_for("Your choice")
-        alice.send("B")
-        await alice.wait_for("Match length")
-        alice.send("1\r")
-        await alice.wait_for("Play as")
-        alice.send("W")
-        await alice.wait_for("Opponent")
-        alice.send("N")
-        await alice.wait_for("Opponent's handle")
-        alice.send("bob\r")
+        await begin(alice, 1, opponent="bob")
         await alice.wait_for("roll for who starts")
         game_id = db.games_in_progress()[0].id
         bob.send("V")

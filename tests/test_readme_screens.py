@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 
 from harness import running_server
-from rawtelnet import RawCaller
+from menus import begin
+from rawtelnet import RawCaller, login
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.service import Service
@@ -29,6 +30,13 @@ def shot(caller: RawCaller) -> str:
     return "\n".join(lines) + "\n"
 
 
+async def shot_at(caller: RawCaller, needle: str, settle: float = 0.3) -> str:
+    """The screen once `needle` is on it and the rest has come."""
+    await caller.wait_for(needle)
+    await caller.settle(settle)
+    return shot(caller)
+
+
 async def take_screens(url: str) -> dict[str, str]:
     with Service(url) as svc:
         svc.register("bob", "bob-secret")
@@ -36,39 +44,17 @@ async def take_screens(url: str) -> dict[str, str]:
     async with running_server(url, dice=ScriptedDice([5, 2, 6, 4] * 10)) as srv:
         c = await RawCaller.connect(srv.port, term="xterm")
         try:
-            await c.wait_for("Handle:")
-            await c.settle(0.3)
-            shots["login"] = shot(c)
-            c.send("alice\r")
-            await c.wait_for("Create it?")
-            c.send("Y")
-            await c.wait_for("Choose a password")
-            c.send("alice-secret\r")
-            await c.wait_for("Type it again")
-            c.send("alice-secret\r")
-            await c.wait_for("Your choice")
-            await c.settle(0.3)
-            shots["menu"] = shot(c)
+            shots["login"] = await shot_at(c, "Handle:")
+            await login(c, "alice", "alice-secret", new=True)
+            shots["menu"] = await shot_at(c, "Your choice")
             c.send("O")
-            await c.wait_for("Q or Enter goes back")
-            await c.settle(0.3)
-            shots["options"] = shot(c)
+            shots["options"] = await shot_at(c, "Q or Enter goes back")
             c.send("Q")
             await c.wait_for("Your choice")
-            c.send("B")
-            await c.wait_for("Match length")
-            c.send("5\r")
-            await c.wait_for("Play as")
-            c.send("W")
-            await c.wait_for("Opponent")
-            c.send("N")
-            await c.wait_for("Opponent's handle")
-            c.send("bob\r")
+            await begin(c, 5, opponent="bob")
             await c.wait_for("roll for who starts")
             c.send("P")
-            await c.wait_for("Your turn 5-2")
-            await c.settle(0.5)
-            shots["board"] = shot(c)
+            shots["board"] = await shot_at(c, "Your turn 5-2", settle=0.5)
         finally:
             c.close()
     return shots

@@ -9,6 +9,7 @@ from collections import deque
 
 import pytest
 from harness import Caller, call, login, running_server
+from menus import begin
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase
@@ -86,14 +87,7 @@ async def wait_version(db: Service, game_id: int, above: int, timeout: float = 1
 async def begin_and_join(port: int, a_charset: str = "utf8", b_charset: str = "cp437") -> tuple[Caller, Caller]:
     alice = await call(port, term="xterm" if a_charset == "utf8" else "ansi", charset=a_charset)
     await login(alice, "alice", "alice-pw", new=True)
-    alice.send("B")
-    await alice.wait_for("Match length")
-    alice.send("1\r")
-    await alice.wait_for("Play as")
-    alice.send("W")
-    await alice.wait_for("Opponent")
-    alice.send("O")
-    await alice.wait_for("W)ithdraw")
+    await begin(alice, 1)
     bob = await call(port, term="ansi" if b_charset == "cp437" else "xterm", charset=b_charset)
     await login(bob, "bob", "bob-pw", new=True)
     bob.send("V")

@@ -29,7 +29,7 @@ from bgdoor.ui.board import HELP_ROW, Loc
 from bgdoor.ui.console import Console, Key
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import WIN_WORDS, NewsLine, narrate, points
-from bgdoor.ui.review import help_page, review_match, step_key
+from bgdoor.ui.review import review_match, step
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
@@ -524,20 +524,12 @@ class GameScreen:
             await self.con.show()
             key = await self.con.key(timeout=REPLAY_PACE if auto and at < len(frames) - 1 else None, idle=True)
             auto = auto and key is None
-            action, note = step_key(key, State.REPLAY)
-            if action == "tick":
-                at += 1
-            elif action == "next":
-                if at < len(frames) - 1:
-                    at += 1
-                else:
-                    note = "That was the last move. Q goes back to the game."
-            elif action == "back":
-                at = max(0, at - 1)
-            elif action == "help":
-                await help_page(self.con, State.REPLAY)
-            elif action == "leave":
+            moved, note = await step(
+                self.con, State.REPLAY, key, at, len(frames) - 1, end="That was the last move. Q goes back to the game."
+            )
+            if moved is None:
                 break
+            at = moved
         self.message = f"{name} played {last.dice[0]}-{last.dice[1]}: {play}."
 
     # ------------------------------------------------------------ drawing

@@ -29,6 +29,30 @@ def step_key(con_key: Key | None, state: State) -> tuple[str, str]:
     return found.action, ""
 
 
+async def step(
+    con: Console, state: State, key: Key | None, at: int, last: int, end: str, start: str = ""
+) -> tuple[int | None, str]:
+    """What a key does to a replay or review showing frame `at` of 0..`last`: the frame to show
+    next (None: leave) and the note to show with it.  `end` is the note for going on past the last
+    frame, `start` for going back past the first."""
+    action, note = step_key(key, state)
+    if action in ("tick", "next"):
+        return (at + 1, note) if at < last else (at, end)
+    if action == "back":
+        return (at - 1, note) if at > 0 else (at, start)
+    if action == "first":
+        return 0, note
+    if action == "last":
+        return last, note
+    if action == "help":
+        await help_page(con, state)
+    elif action == "leave":
+        return None, note
+    elif action == "redraw":
+        con.redraw()
+    return at, note
+
+
 async def help_page(con: Console, state: State) -> None:
     """The full help of a state, until a key."""
     con.clear()
@@ -99,24 +123,11 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
         )
         await con.show()
         key = await con.key(idle=True)
-        action, note = step_key(key, State.REVIEW)
-        if action == "next":
-            if at < len(shots) - 1:
-                at += 1
-            else:
-                note = "That is the end of the record. 4 goes back, Q leaves."
-        elif action == "back":
-            if at > 0:
-                at -= 1
-            else:
-                note = "That is the start of the match. Enter goes forward, Q leaves."
-        elif action == "first":
-            at = 0
-        elif action == "last":
-            at = len(shots) - 1
-        elif action == "help":
-            await help_page(con, State.REVIEW)
-        elif action == "leave":
+        moved, note = await step(
+            con, State.REVIEW, key, at, len(shots) - 1,
+            end="That is the end of the record. 4 goes back, Q leaves.",
+            start="That is the start of the match. Enter goes forward, Q leaves.",
+        )
+        if moved is None:
             return
-        elif action == "redraw":
-            con.redraw()
+        at = moved

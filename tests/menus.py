@@ -1,0 +1,42 @@
+"""The menu walk most caller tests make: B)egin a match from the main menu.
+
+For any caller that sends keys and waits for text on its screen (harness.Caller,
+rawtelnet.RawCaller, rloginplay.RLoginCaller); each keeps its own wait unless a timeout is given.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Keyboard(Protocol):
+    def send(self, data: str) -> None: ...
+
+    async def wait_for(self, needle: str, timeout: float = ...) -> str: ...
+
+
+async def begin(
+    c: Keyboard, length: int | None = None, opponent: str | None = None, timeout: float | None = None
+) -> None:
+    """From the main menu, begin a match of `length` points (None: Enter, the default) playing White.
+
+    With no `opponent` the seat is left open, and this returns once the game screen offers
+    W)ithdraw; with one, it names them and returns as the handle is sent.
+    """
+
+    async def wait(needle: str) -> None:
+        await (c.wait_for(needle) if timeout is None else c.wait_for(needle, timeout))
+
+    c.send("B")
+    await wait("Match length")
+    c.send("\r" if length is None else f"{length}\r")
+    await wait("Play as")
+    c.send("W")
+    await wait("Opponent")
+    if opponent is None:
+        c.send("O")
+        await wait("W)ithdraw")
+    else:
+        c.send("N")
+        await wait("Opponent's handle")
+        c.send(f"{opponent}\r")
