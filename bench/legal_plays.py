@@ -2,7 +2,8 @@
 
     python bench/legal_plays.py [--positions N] [--seed S] [--repeat R]
 
-Positions come from seeded random games (every position met, with the roll
+Positions come from seeded random games (the rules tests' own, from
+tests/test_rules_support.py) (every position met, with the roll
 then thrown).  gnubg's position cache is switched off, so that timing a pass
 again measures the same work as a first, cold pass (a warm cache would only
 be replaying answers).  The machine may be shared, so the positions are timed
@@ -16,32 +17,16 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import random
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from test_rules_support import random_game_positions  # the rules tests' seeded games
 
 from bgdoor.rules.moves import legal_plays
-from bgdoor.rules.position import Position
-
-
-def game_positions(seed: int, count: int) -> list[tuple[Position, tuple[int, int]]]:
-    rng = random.Random(seed)
-    out: list[tuple[Position, tuple[int, int]]] = []
-    while len(out) < count:
-        pos = Position.start()
-        while len(out) < count:
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-            out.append((pos, dice))
-            plays = legal_plays(pos, dice)
-            if not plays:
-                pos = pos.swap()
-                continue
-            play = rng.choice(plays)
-            if play.position.opponent_off == 15:
-                break
-            pos = play.position
-    return out
 
 
 def quiet(run: Callable[[], object]) -> None:
@@ -76,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     quiet(lambda: gnubg.command("set cache 0"))
-    cases = game_positions(args.seed, args.positions)
+    cases = random_game_positions(args.seed, args.positions)
     boards = [(pos.to_gnubg(), dice) for pos, dice in cases]
     cube, context = gnubg.cubeinfo(), gnubg.evalcontext()
     chunk = 250
