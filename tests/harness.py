@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
-import time
 from collections.abc import AsyncIterator
 
 import pyte
 import telnetlib3
+from screenwait import ScreenWaits
 
 from bgdoor.config import Config
 from bgdoor.rules.dice import DiceSource
@@ -18,8 +18,10 @@ from bgdoor.transport.telnet import TelnetDoorServer
 from bgdoor.ui.runtime import Runtime
 
 
-class Caller:
+class Caller(ScreenWaits):
     """A telnet caller with a pyte screen."""
+
+    WAIT = 10.0
 
     def __init__(self, reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter, charset: str) -> None:
         self.reader = reader
@@ -30,7 +32,7 @@ class Caller:
         self.received = bytearray()
         self.closed = False
         self._pump = asyncio.ensure_future(self._read())
-        self._changed = asyncio.Event()
+        self.changed = asyncio.Event()
 
     async def _read(self) -> None:
         decoder = "cp437" if self.charset == "cp437" else "utf-8"
@@ -39,11 +41,11 @@ class Caller:
             data = await self.reader.read(4096)
             if not data:
                 self.closed = True
-                self._changed.set()
+                self.changed.set()
                 return
             self.received += data
             self.stream.feed(inc.decode(bytes(data)))
-            self._changed.set()
+            self.changed.set()
 
     @property
     def text(self) -> str:
@@ -53,26 +55,6 @@ class Caller:
         if isinstance(data, str):
             data = data.encode("latin-1")
         self.writer.write(data)
-
-    async def wait_for(self, needle: str, timeout: float = 10.0) -> str:
-        deadline = time.monotonic() + timeout
-        while needle not in self.text:
-            left = deadline - time.monotonic()
-            if left <= 0 or self.closed:
-                raise AssertionError(f"{needle!r} never appeared; the screen shows:\n{self.text}")
-            self._changed.clear()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), timeout=min(left, 0.5))
-        return self.text
-
-    async def settle(self, quiet: float = 0.3) -> None:
-        """Wait until the server has stopped writing for `quiet` seconds."""
-        while True:
-            self._changed.clear()
-            try:
-                await asyncio.wait_for(self._changed.wait(), timeout=quiet)
-            except TimeoutError:
-                return
 
     async def wait_closed(self, timeout: float = 10.0) -> None:
         await asyncio.wait_for(self._pump, timeout=timeout)

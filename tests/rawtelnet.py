@@ -14,9 +14,9 @@ import codecs
 import contextlib
 import socket
 import time
-from collections.abc import Callable
 
 import pyte
+from screenwait import ScreenWaits
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 BINARY, ECHO, SGA, TTYPE, NAWS = 0, 1, 3, 24, 31
@@ -32,7 +32,7 @@ def escape_iac(data: bytes) -> bytes:
     return data.replace(b"\xff", b"\xff\xff")
 
 
-class RawCaller:
+class RawCaller(ScreenWaits):
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, term: str, screen: bool,
                  size: tuple[int, int] = (80, 25), glass: tuple[int, int] | None = None) -> None:
         """size: the (columns, rows) told by NAWS; glass: the pyte screen's, when it should be larger
@@ -197,31 +197,6 @@ class RawCaller:
                 return needle
         return None
 
-    async def wait_for(self, needle: str, timeout: float = 20.0) -> str:
-        deadline = time.monotonic() + timeout
-        while needle not in self.text:
-            left = deadline - time.monotonic()
-            if left <= 0 or self.closed:
-                state = "closed" if self.closed else "timed out"
-                raise AssertionError(f"{needle!r} never appeared ({state}); the screen shows:\n{self.text}")
-            self.changed.clear()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), timeout=min(left, 0.5))
-        return self.text
-
-    async def wait_until(self, test: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
-        """Wait until test(screen text) holds."""
-        deadline = time.monotonic() + timeout
-        while not test(self.text):
-            left = deadline - time.monotonic()
-            if left <= 0 or self.closed:
-                state = "closed" if self.closed else "timed out"
-                raise AssertionError(f"never saw {what} ({state}); the screen shows:\n{self.text}")
-            self.changed.clear()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), timeout=min(left, 0.5))
-        return self.text
-
     async def wait_data(self, since: int, timeout: float = 20.0) -> bool:
         """Wait until more than `since` data bytes have arrived; False on timeout or close."""
         deadline = time.monotonic() + timeout
@@ -233,16 +208,6 @@ class RawCaller:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), timeout=left)
         return True
-
-    async def settle(self, quiet: float = 0.3, timeout: float = 20.0) -> None:
-        """Wait until the server has written nothing for `quiet` seconds."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end and not self.closed:
-            self.changed.clear()
-            try:
-                await asyncio.wait_for(self.changed.wait(), timeout=quiet)
-            except TimeoutError:
-                return
 
     def start_screen(self) -> None:
         """Begin keeping a pyte screen now (a caller made with screen=False), from every byte so far."""

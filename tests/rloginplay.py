@@ -14,16 +14,16 @@ import contextlib
 import select
 import socket
 import time
-from collections.abc import Callable
 
 import pyte
+from screenwait import ScreenWaits
 
 
 def handshake(client_user: str, server_user: str, terminal: str = "ansi-bbs/115200") -> bytes:
     return b"\0" + client_user.encode() + b"\0" + server_user.encode() + b"\0" + terminal.encode() + b"\0"
 
 
-class RLoginCaller:
+class RLoginCaller(ScreenWaits):
     def __init__(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, charset: str, rows: int, cols: int = 80
     ) -> None:
@@ -110,42 +110,10 @@ class RLoginCaller:
     def send(self, data: bytes | str) -> None:
         self.writer.write(data.encode("latin-1") if isinstance(data, str) else data)
 
-    async def wait_for(self, needle: str, timeout: float = 20.0) -> str:
-        end = time.monotonic() + timeout
-        while needle not in self.text:
-            left = end - time.monotonic()
-            if left <= 0 or self.closed:
-                raise AssertionError(
-                    f"{needle!r} never appeared (closed={self.closed}); the screen shows:\n{self.text}"
-                )
-            self.changed.clear()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
-        return self.text
-
-    async def wait_until(self, test: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
-        end = time.monotonic() + timeout
-        while not test(self.text):
-            left = end - time.monotonic()
-            if left <= 0 or self.closed:
-                raise AssertionError(f"never {what} (closed={self.closed}); the screen shows:\n{self.text}")
-            self.changed.clear()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
-        return self.text
-
     async def wait_closed(self, timeout: float = 20.0) -> bool:
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(asyncio.shield(self._pump), timeout)
         return self.closed
-
-    async def settle(self, quiet: float = 0.3) -> None:
-        while True:
-            self.changed.clear()
-            try:
-                await asyncio.wait_for(self.changed.wait(), quiet)
-            except TimeoutError:
-                return
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
