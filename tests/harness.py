@@ -25,7 +25,7 @@ class Caller(ScreenWaits):
 
     def __init__(self, reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter, charset: str) -> None:
         self.reader = reader
-        self.writer = writer
+        self.writer: telnetlib3.TelnetWriter = writer
         self.charset = charset
         self.screen = pyte.Screen(80, 25)
         self.stream = pyte.Stream(self.screen)
@@ -56,12 +56,10 @@ class Caller(ScreenWaits):
             data = data.encode("latin-1")
         self.writer.write(data)
 
-    async def wait_closed(self, timeout: float = 10.0) -> None:
+    async def wait_closed(self, timeout: float = 10.0) -> bool:
+        """Raises TimeoutError if the server has not closed the connection within `timeout`."""
         await asyncio.wait_for(self._pump, timeout=timeout)
-
-    def close(self) -> None:
-        self.writer.close()
-        self._pump.cancel()
+        return self.closed
 
 
 @contextlib.asynccontextmanager

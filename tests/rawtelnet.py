@@ -40,7 +40,7 @@ class RawCaller(ScreenWaits):
         self.size = size
         self.glass = glass or size
         self.reader = reader
-        self.writer = writer
+        self.writer: asyncio.StreamWriter = writer
         self.term = term
         self.data = bytearray()  # every data byte received, telnet commands taken out
         self.closed = False
@@ -225,17 +225,6 @@ class RawCaller(ScreenWaits):
         transport = self.writer.transport
         assert isinstance(transport, asyncio.ReadTransport)  # a socket's transport reads as well as writes
         transport.pause_reading()
-
-    async def wait_closed(self, timeout: float = 20.0) -> bool:
-        """True if the server closed the connection within `timeout`."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._pump), timeout)
-        return self.closed
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.writer.close()
-        self._pump.cancel()
 
     def abort(self) -> None:
         """Drop the connection without a FIN handshake (a caller whose line went dead)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-import contextlib
 import select
 import socket
 import time
@@ -28,7 +27,7 @@ class RLoginCaller(ScreenWaits):
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, charset: str, rows: int, cols: int = 80
     ) -> None:
         self.reader = reader
-        self.writer = writer
+        self.writer: asyncio.StreamWriter = writer
         self.data = bytearray()
         self.closed = False
         self.changed = asyncio.Event()
@@ -109,16 +108,6 @@ class RLoginCaller(ScreenWaits):
 
     def send(self, data: bytes | str) -> None:
         self.writer.write(data.encode("latin-1") if isinstance(data, str) else data)
-
-    async def wait_closed(self, timeout: float = 20.0) -> bool:
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._pump), timeout)
-        return self.closed
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.writer.close()
-        self._pump.cancel()
 
 
 def _urgent_byte(sock: socket.socket, timeout: float) -> int | None:

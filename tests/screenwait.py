@@ -1,8 +1,8 @@
-"""Waiting on what a test caller's screen shows.
+"""What the test callers share: waiting on what their screen shows, and hanging up.
 
 For the callers over telnet (harness.Caller, rawtelnet.RawCaller) and RLogin
-(rloginplay.RLoginCaller): each keeps its screen as `text`, sets `changed` as bytes arrive and
-`closed` once the line drops.
+(rloginplay.RLoginCaller): each keeps its screen as `text`, reads the line in `_pump`, sets
+`changed` as bytes arrive and `closed` once the line drops.
 """
 
 from __future__ import annotations
@@ -11,11 +11,18 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
+from typing import Protocol
+
+
+class _Writer(Protocol):
+    def close(self) -> None: ...
 
 
 class ScreenWaits:
+    writer: _Writer
     closed: bool
     changed: asyncio.Event
+    _pump: asyncio.Future[None]
     WAIT = 20.0  # seconds a wait gives up after, unless told
 
     @property
@@ -48,3 +55,14 @@ class ScreenWaits:
                 await asyncio.wait_for(self.changed.wait(), timeout=quiet)
             except TimeoutError:
                 return
+
+    async def wait_closed(self, timeout: float = 20.0) -> bool:
+        """True if the server closed the connection within `timeout`."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._pump), timeout)
+        return self.closed
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        self._pump.cancel()
