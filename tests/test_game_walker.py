@@ -270,6 +270,8 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         walk.check(b)
         # A note goes with the answer to a double, as with a play.
         await walk.works(d, alice, "N", "Note to your opponent")
+        # While the note is typed, T and X are letters of it: the help line offers no game keys.
+        assert "Enter keeps it" in help_text(alice) and "T)ake" not in help_text(alice), help_text(alice)
         alice.send("see you at 4\r")
         await alice.wait_for("Your note goes with what you do next")
         await walk.works(d, alice, "T", "You take")

@@ -717,7 +717,8 @@ class GameScreen:
             # The message has three lines at most: on a narrow screen the end of the note shows.
             room = 3 * (self.con.width - 3) - len(prompt) - 2
             shown = text if len(text) <= room else "..." + text[len(text) - room + 3 :]
-            self.draw(note=prompt + shown + "_")
+            # Typed keys go into the note: the help line says so, not the state's keys.
+            self.draw(note=prompt + shown + "_", help_text="Type the note.  Enter keeps it  Esc cancels  Backspace")
             await self.con.show()
             key = await self.con.key(idle=True)
             if key.name == "esc":
