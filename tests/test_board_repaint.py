@@ -102,6 +102,18 @@ def test_the_static_layer_is_never_drawn_on() -> None:
     assert cells(render_board(view, "utf8")) == first
 
 
+def test_a_board_redrawn_on_the_last_one_is_the_board_drawn_fresh() -> None:
+    """The game screen redraws every key's board on the canvas the last one was drawn on."""
+    canvas = Canvas()
+    rows = canvas.cells
+    charsets: tuple[Charset, ...] = ("cp437", "utf8")
+    for view in views(5):
+        for charset in charsets:
+            drawn = render_board(view, charset, into=canvas)
+            assert drawn is canvas and canvas.cells is rows
+            assert cells(canvas) == cells(paint_board(view, charset)), view
+
+
 class Glass:
     """A caller's terminal (pyte), fed everything a Screen sends."""
 

@@ -121,6 +121,9 @@ class _StuckTransport:
     def is_closing(self) -> bool:
         return False
 
+    def get_write_buffer_size(self) -> int:
+        return 65536  # what the caller has not taken
+
 
 class _StuckWriter:
     """A telnet writer whose caller has taken nothing for a long time."""

@@ -117,6 +117,7 @@ class Console:
         self._early: Key | None = None  # a key that ended a pause, for the next read
         self._last_key = time.monotonic()
         self._warned = False
+        self._whole: Canvas | None = None  # see whole_canvas()
         self._held: collections.deque[Key] = collections.deque()  # decoded, waiting for room in the queue
         self.dropped_keys = 0
         self._tokens = float(MAX_QUEUED_KEYS)
@@ -274,8 +275,12 @@ class Console:
                 key: Key | None
                 if self._early is not None:
                     key, self._early = self._early, None
+                elif not self.keys.empty():
+                    key = self.keys.get_nowait()
                 else:
-                    key = await asyncio.wait_for(self.keys.get(), timeout=max(0.0, min(waits)) if waits else None)
+                    # A timeout scope, not wait_for: no task of its own for every key.
+                    async with asyncio.timeout(max(0.0, min(waits)) if waits else None):
+                        key = await self.keys.get()
             except TimeoutError:
                 now = time.monotonic()
                 if timeout is not None and now - start >= timeout:
@@ -411,6 +416,24 @@ class Console:
         if not self._resize_queued and not self._closed:
             self._resize_queued = True  # a window dragged wider sends many sizes: one redraw
             self.keys.put_nowait(RESIZED)
+
+    def whole_canvas(self) -> Canvas:
+        """A ROWS x COLS canvas to draw a whole screen on for show_whole(): the screen's own when
+        the terminal is that big, else one kept for this."""
+        if (self.height, self.width) == (ROWS, COLS):
+            return self.screen.canvas
+        if self._whole is None:
+            self._whole = Canvas()
+        return self._whole
+
+    def show_whole(self, canvas: Canvas) -> None:
+        """Make the whole_canvas() drawn on the picture to show next, fitted to the terminal."""
+        if canvas is self.screen.canvas:
+            return
+        cells = self.screen.canvas.cells
+        for r in range(min(self.height, canvas.rows)):
+            n = min(self.width, canvas.cols)
+            cells[r][:n] = canvas.cells[r][:n]
 
     def load(self, canvas: Canvas) -> None:
         """Show a whole canvas drawn elsewhere, fitted to the terminal (made for this call: not copied)."""

@@ -138,6 +138,12 @@ class Canvas:
     def row_text(self, row: int) -> str:
         return "".join(ch for ch, _ in self.cells[row - 1])
 
+    def take(self, other: Canvas) -> None:
+        """Become a copy of `other` (the same size) in this canvas's own rows: redrawing a whole
+        screen for every key makes no new lists that outlive the key."""
+        for mine, theirs in zip(self.cells, other.cells, strict=True):
+            mine[:] = theirs
+
     def copy(self) -> Canvas:
         other = Canvas.__new__(Canvas)
         other.rows, other.cols = self.rows, self.cols

@@ -41,6 +41,9 @@ class WriterLink:
             self.writer.write(data)
 
     async def drain(self) -> None:
+        transport = self.writer.transport
+        if transport is not None and not transport.is_closing() and not transport.get_write_buffer_size():
+            return  # all sent already: nothing to wait for (and no task and timer for every screen)
         try:
             await asyncio.wait_for(self.writer.drain(), timeout=self.stall_timeout)
         except TimeoutError:

@@ -704,12 +704,19 @@ def _static(view: BoardView, charset: Charset) -> Canvas:
     return found
 
 
-def render_board(view: BoardView, charset: Charset = "utf8") -> Canvas:
-    """The full 80x25 screen for one viewer: a fresh Canvas, nothing else touched.
+def render_board(view: BoardView, charset: Charset = "utf8", into: Canvas | None = None) -> Canvas:
+    """The full 80x25 screen for one viewer: a fresh Canvas, or `into` (an 80x25 canvas) redrawn
+    whole; nothing else touched.
 
     Drawn over a copy of the static layer (frame, points, numbers), as every key redraws it.
     """
-    return _Painter(view, charset, _static(view, charset).copy()).paint_over_static()
+    static = _static(view, charset)
+    if into is None:
+        canvas = static.copy()
+    else:
+        canvas = into
+        canvas.take(static)
+    return _Painter(view, charset, canvas).paint_over_static()
 
 
 def paint_board(view: BoardView, charset: Charset = "utf8") -> Canvas:

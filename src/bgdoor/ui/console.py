@@ -85,7 +85,7 @@ class Console(Terminal):
             width=self.width,
             **fields,
         )
-        self.load(boardmod.render_board(view, self.charset))  # a fresh canvas each time
+        self.show_whole(boardmod.render_board(view, self.charset, into=self.whole_canvas()))
 
     def move_cursor(self, loc: Loc, direction: str, viewer: Color) -> Loc:
         """Where the board cursor goes from `loc` on an arrow key, as this player sees the board."""
