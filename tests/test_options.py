@@ -40,3 +40,18 @@ async def test_charset_cycles_back_to_automatic(tmp_path: Path) -> None:
         xterm.send("O")
         await xterm.wait_for("Character set: automatic (now utf8)")
         xterm.close()
+
+
+async def test_a_key_that_changes_nothing_says_which_do(tmp_path: Path) -> None:
+    async with running_server(f"sqlite:///{tmp_path / 'bg.db'}") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 24))
+        try:
+            await login(c, "alice", "alice-secret", new=True)
+            c.send("O")
+            await c.wait_for("Q or Enter goes back")
+            c.send("X")
+            await c.wait_for("X changes nothing here: T, C, B or N does.")
+            c.send("T")  # a key that does something: the refusal goes
+            await c.wait_until(lambda t: "changes nothing" not in t, "the refusal gone")
+        finally:
+            c.close()

@@ -382,6 +382,7 @@ class Session:
         self.con.apply_preferences(self.player.preferences)
 
     async def options(self) -> None:
+        refused = ""  # why the last key changed nothing
         while True:
             assert self.player is not None
             self.con.clear()
@@ -415,6 +416,9 @@ class Session:
                 right=right,
             )
             self.con.put(min(self.con.height, 22), 4, "Q or Enter goes back.", "dim")
+            if refused:
+                self.con.put_wrapped(min(self.con.height, 22) - 2, 4, refused, "error", right=right, rows=1)
+                refused = ""
             await self.con.show()
             key = await self.con.key(idle=True)
             c = key.char.upper()
@@ -435,6 +439,9 @@ class Session:
                 await self.set_prefs(replace(self.player.preferences, notes=not self.player.preferences.notes))
             elif c == "Q" or key.name in ("enter", "esc"):
                 return
+            else:
+                shown = c if c.strip() else "That key"
+                refused = f"{shown} changes nothing here: T, C, B or N does."
 
     # ------------------------------------------------------------ lists
 
