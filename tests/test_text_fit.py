@@ -31,7 +31,8 @@ from bgdoor.ui.news import narrate
 from bgdoor.ui.texts import load_text
 
 SIZES = [(80, 25), (80, 24), (60, 24)]
-RANK_HELP = "* a computer player.  Type a rank and Enter for that player's page.  Q or Enter goes back."
+# No computer player is listed, so no legend for the '*' that marks one.
+RANK_HELP = "Type a rank and Enter for that player's page.  Q or Enter goes back."
 BEGIN_HELP = "Every question has a default in [brackets]; Enter accepts it. Esc goes back."
 WIDER = "Make the window wider if you can: the board follows at once."
 GLASS = (100, 30)
@@ -159,6 +160,7 @@ async def test_every_screen_fits(
             await c.wait_for("Your choice")
             c.send("R")
             await shows(c, "Rank:", ALICE, BOB, RANK_HELP)
+            assert "computer player" not in c.text
             c.send("1\r")
             await shows(c, "Rating history", "Press any key.")
             c.send(" ")
@@ -198,6 +200,8 @@ async def test_every_screen_fits(
             await c.wait_for("Your choice")
             c.send("V")
             await shows(c, "Game:", "Type a line number or a game number", "and Enter.", "Q goes back.", BOB)
+            c.send("x")  # not an answer: the list says what is
+            await shows(c, "is not an answer", "X is not an answer: a number and Enter, or Q.")
             c.send(f"#{open_game}\r")
             await shows(c, "Join it?", f"Game #{open_game} needs a player. Join it? (Y/N)")
             c.send("N")  # watch it instead

@@ -457,9 +457,10 @@ class Session:
             line += f" {g.updated.strftime('%m-%d %H:%M')}"
         return line
 
-    async def list_answer(self, row: int, col: int, letters: str = "N") -> str | None:
+    async def list_answer(self, row: int, col: int, letters: str = "N", hint_row: int | None = None) -> str | None:
         """What a list's prompt was answered: digits (or '#' and digits) and Enter, or one of
-        `letters` at once; None for Q or Esc, which need no Enter."""
+        `letters` at once; None for Q or Esc, which need no Enter.  A key that is none of these
+        says so on `hint_row`."""
         text = ""
         while True:
             self.con.put(row, col, text.ljust(7), "input")
@@ -476,6 +477,11 @@ class Session:
                 text = text[:-1]
             elif len(text) < 7 and (c.isdigit() or (c == "#" and not text)):
                 text += c
+            elif hint_row is not None:
+                shown = c if c.strip() else "That key"
+                hint = f"{shown} is not an answer: a number and Enter, or Q."
+                self.con.put(hint_row, 3, " " * (self.con.width - 4))
+                self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
 
     async def pick(self, title: str, games: list[GameSummary], empty: str) -> GameSummary | None:
         """A numbered list; returns the chosen game, or None to go back."""
@@ -511,7 +517,7 @@ class Session:
             self.con.put_wrapped(bottom - 4, 3, note, "error", right=self.con.width - 1, rows=1)
             note = ""
             self.con.put(bottom - 3, 3, "Game: ", "prompt")
-            text = await self.list_answer(bottom - 3, 9)
+            text = await self.list_answer(bottom - 3, 9, hint_row=bottom - 4)
             if text is None or not text:
                 return None
             if text == "N":
@@ -620,7 +626,8 @@ class Session:
             self.con.put_wrapped(
                 bottom - 2,
                 3,
-                note or f"* a computer player.  Type a rank and Enter for that player's page.{boards}  "
+                note or f"{'* a computer player.  ' if any(r.is_bot for r in rows) else ''}"
+                f"Type a rank and Enter for that player's page.{boards}  "
                 "Q or Enter goes back.",
                 "error" if note else "dim",
                 right=self.con.width - 1,
