@@ -343,6 +343,10 @@ async def test_the_computer_answers_at_once(tmp_path):
                     alice.send(" ")
                 await alice.settle(0.1)
             await alice.wait_for("Your turn")
+            await alice.settle(0.3)
+            assert "N)ote" not in alice.text  # the computer reads no notes: not offered
+            alice.send("N")
+            await alice.wait_for("reads no notes")
             if st.phase is Phase.ROLL:
                 alice.send("P")
                 await alice.wait_for("You rolled")

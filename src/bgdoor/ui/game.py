@@ -282,6 +282,8 @@ class GameScreen:
         out: dict[str, str] = {}
         if self.last is None:
             out["view_last"] = "No turn has been played yet."
+        if self.me is not None and v.name(self.me.other) in {handle for _, handle in self.rt.bot_levels()}:
+            out["write_note"] = "The computer opponent reads no notes."
         if state is State.TO_ROLL and not st.can_double():
             if st.length == 1:
                 out["double"] = "The cube is not used in a 1-point match."
