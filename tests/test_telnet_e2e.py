@@ -466,3 +466,39 @@ async def test_the_board_is_laid_out_again_when_the_window_is_resized(tmp_path):
             await c.wait_until(lambda t: "alice (you)" in t and "Match to 1" in t, "the board whole again")
         finally:
             c.close()
+
+
+async def test_a_note_written_is_kept_when_the_player_leaves_the_game_first(tmp_path):
+    """N)ote, then Q to the menu before playing: coming back, the note is still there and goes
+    with the play (it was dropped without a word)."""
+    from rawtelnet import RawCaller, login as raw_login  # noqa: PLC0415 - this test only
+
+    url = f"sqlite:///{tmp_path / 'note.db'}"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw")
+        bob = svc.register("bob", "bob-pw-1")
+        view = svc.begin_game(alice.id, 1, Color.WHITE, "bob")
+        svc.roll(alice.id, view.id, view.version)  # alice 3, bob 1: alice plays 3-1
+    async with running_server(url) as server:
+        c = await RawCaller.connect(server.port, term="xterm", size=(80, 25))
+        try:
+            await raw_login(c, "alice", "alice-pw", new=False)
+            c.send("P")
+            await c.wait_for("M)ove typed")
+            c.send("N")
+            await c.wait_for("Note to your opponent")
+            c.send("see you later\r")
+            await c.wait_for("Your note goes with")
+            c.send("Q")
+            await c.wait_for("Your choice")
+            c.send("P")
+            await c.wait_for('Your note: "see you later"')
+            c.send("M")
+            await c.wait_for("Your play")
+            c.send("8/5 6/5\r")
+            await c.wait_for("Turn sent")
+        finally:
+            c.close()
+    with Service(url) as svc:
+        note = svc.opponent_note(view.id, bob.id)
+        assert note is not None and note.text == "see you later"

@@ -54,6 +54,7 @@ class Caller(Protocol):
     svc: Gateway
     rt: Runtime
     player: PlayerInfo | None
+    unsent_notes: dict[int, str]  # per game: a note written and not yet sent, kept while away
 
     def presence(self, activity: str, game_id: int | None = None) -> None: ...
 
@@ -79,7 +80,8 @@ class GameScreen:
         self.message = ""
         self.held = False  # a result is showing: it stays until a key
         self.result = ""  # the result held
-        self.pending_note: str | None = None  # goes to the opponent with the turn being played
+        # Goes to the opponent with what the player does next; kept if they leave the game first.
+        self.pending_note: str | None = session.unsent_notes.get(game_id)
         self.their_note: TurnNote | None = None  # the opponent's note with their last turn
         self.marks: set[asyncio.Future[None]] = set()  # read marks being saved
         self.gone = False  # the game was withdrawn
@@ -115,6 +117,10 @@ class GameScreen:
                     return
         finally:
             self.rt.unwatch(self.game_id, self.con.wake)
+            if self.pending_note and self.view is not None and not self.view.state.over:
+                self.s.unsent_notes[self.game_id] = self.pending_note
+            else:
+                self.s.unsent_notes.pop(self.game_id, None)
 
     async def reload(self) -> None:
         self.view = await self.svc.game(self.game_id, self.pid)

@@ -64,6 +64,7 @@ class Session:
         self.narrow_ok = False  # the caller chose to play on a terminal narrower than the board
         self.board = board
         self.presence_key = runtime.presence.new_key()
+        self.unsent_notes: dict[int, str] = {}  # a game's note written but not yet sent
         self.present = False
 
     # ------------------------------------------------------------ entry
