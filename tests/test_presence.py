@@ -146,3 +146,43 @@ async def test_a_write_locked_database_is_left_alone_quietly(
         await keeper.close()
         gateway.close()
         svc.close()
+
+
+async def test_the_last_caller_gone_while_the_database_is_locked_is_not_retried_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process's only caller leaves while the write lock is held: their row's removal waits
+    for the next round, like any change, and is written once the lock goes."""
+    db_file = tmp_path / "bg.db"
+    svc = Service(f"sqlite:///{db_file}")
+    alice = svc.register("alice", "alice-pw")
+    gateway = Gateway(svc, LoginGuard(20, 0.01), lambda game_id, version, players: None)
+    drops: list[float] = []
+    real = svc.presence_drop
+
+    def counted(key: str) -> None:
+        drops.append(time.monotonic())
+        real(key)
+
+    monkeypatch.setattr(svc, "presence_drop", counted)
+    keeper = PresenceKeeper(gateway, ttl=9.0)
+    hog = sqlite3.connect(str(db_file), isolation_level=None, check_same_thread=False)
+    try:
+        key = keeper.new_key()
+        keeper.set(key, alice.id, "", "menu")
+        await keeper.flush()
+        assert [r.name for r in svc.who_online(9.0)] == ["alice"]
+        hog.execute("BEGIN IMMEDIATE")
+        keeper.drop(key)
+        await asyncio.sleep(2.5)
+        assert len(drops) == 1, f"the removal was tried {len(drops)} times in 2.5 s against a locked database"
+        hog.execute("ROLLBACK")
+        start = time.monotonic()
+        while svc.who_online(9.0) and time.monotonic() - start < 8:
+            await asyncio.sleep(0.2)
+        assert svc.who_online(9.0) == [], "the caller who left was never removed"
+    finally:
+        hog.close()
+        await keeper.close()
+        gateway.close()
+        svc.close()

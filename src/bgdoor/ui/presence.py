@@ -47,6 +47,7 @@ class PresenceKeeper:
         self._task: asyncio.Task[None] | None = None
         self._busy = False  # changes taken from _want are being written
         self._failing = False  # the last round failed (a busy database): the next waits
+        self._closing = asyncio.Event()  # close() was called: write what is pending now
 
     def new_key(self) -> str:
         return f"{self.process[-20:]}:{next(self._numbers)}"[-40:]
@@ -77,12 +78,10 @@ class PresenceKeeper:
         beaten = loop.time()
         rest_until = 0.0  # after a failed round: no new round before this (a busy database)
         while self._live or self._want:
-            if rest_until > loop.time():
-                # Changes wait for the next round; only close() (nothing live) cuts the rest short.
+            if rest_until > loop.time() and not self._closing.is_set():
+                # Changes wait for the next round; only close() cuts the rest short.
                 with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(self._gone(), rest_until - loop.time())
-                if not self._live and not self._want:
-                    return
+                    await asyncio.wait_for(self._closing.wait(), rest_until - loop.time())
             else:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), max(0.0, beaten + self.ttl / 3 - loop.time()))
@@ -119,12 +118,6 @@ class PresenceKeeper:
             finally:
                 self._busy = False
 
-    async def _gone(self) -> None:
-        """Return when every caller of this process has gone (close())."""
-        while self._live:
-            self._wake.clear()
-            await self._wake.wait()
-
     async def flush(self, wait: float = 2.0) -> None:
         """Wait (at most `wait` seconds) until every change so far is written: W)ho shows the caller
         looking at it as they are now."""
@@ -137,6 +130,7 @@ class PresenceKeeper:
     async def close(self, wait: float = 2.0) -> None:
         """Write what is pending (a caller who just left), for at most `wait` seconds, then stop."""
         self._live.clear()
+        self._closing.set()
         if self._task is not None and not self._task.done():
             self._wake.set()
             with contextlib.suppress(asyncio.TimeoutError, Exception):
