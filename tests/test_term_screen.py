@@ -258,3 +258,41 @@ def test_random_edits_replay_exactly(
         term.feed(data)
         assert_shows(term, screen.canvas)
         assert screen.render() == b"" or park
+
+
+# -- the same picture drawn whole for many callers -------------------------------------------
+
+
+@pytest.mark.parametrize("charset", ["utf8", "cp437", "ascii"])
+def test_a_picture_drawn_whole_again_is_the_same_bytes_and_leaves_the_same_state(charset: Charset) -> None:
+    """full_redraw remembers its answer for a picture (a crowd's first screen): a second screen
+    showing the same picture gets the same bytes, and its later diffs are what the first's are."""
+    from bgdoor.term import screen as screen_module  # noqa: PLC0415 - its cache, to compare with none
+
+    picture = Canvas()
+    picture.put(2, 10, "╔══ a title ══╗", Attr(3, None, True))
+    picture.put(4, 4, "Handle: ", Attr(3, 4))
+    picture.put(24, 1, "bottom line, last row", Attr(2))
+    screen_module._WHOLE.clear()
+    first, second = Screen(charset), Screen(charset)
+    first.load(picture)
+    made = first.full_redraw()
+    second.load(picture)
+    assert second.full_redraw() == made
+    # A different picture is not taken for it.
+    other = picture.copy()
+    other.put(4, 12, "x", Attr(3, 4))
+    third = Screen(charset)
+    third.load(other)
+    assert third.full_redraw() != made
+    # Both go on alike, and show what they should.
+    term = Terminal(charset)
+    term.feed(made)
+    for step, (row, col, text) in enumerate([(4, 12, "alice"), (6, 4, "Password: "), (4, 12, "     "), (24, 1, "")]):
+        picture.put(row, col, text, Attr(step % 8, None, step % 2 == 0))
+        first.load(picture)
+        second.load(picture)
+        data = first.render()
+        assert second.render() == data
+        term.feed(data)
+        assert_shows(term, picture)

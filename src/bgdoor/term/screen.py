@@ -22,7 +22,9 @@ Rows and columns are 1-based throughout, like the terminal's own.
 from __future__ import annotations
 
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass, replace
+from itertools import chain
 
 from bgdoor.term.charset import Charset, encode
 
@@ -191,6 +193,15 @@ def _rel(n: int, final: str) -> str:
     return f"\x1b[{final}" if n == 1 else f"\x1b[{n}{final}"
 
 
+WHOLE_SCREENS_KEPT = 32
+# full_redraw's answers by charset, size, parked cursor and the ids of the cells drawn: the bytes,
+# and the state it leaves (what is shown, the cursor position, the attribute), least used first.
+_WHOLE: OrderedDict[
+    tuple[str, int, int, tuple[int, int] | None, tuple[int, ...]],
+    tuple[bytes, list[list[Cell]], tuple[int, int] | None, Attr | None, tuple[tuple[Cell, ...], ...]],
+] = OrderedDict()
+
+
 class Screen:
     """What the caller's terminal shows, and the canvas it should show next."""
 
@@ -217,11 +228,26 @@ class Screen:
 
     def full_redraw(self) -> bytes:
         """Clear the terminal and draw everything (Ctrl-L)."""
+        # The same picture drawn from a clear screen is the same bytes: a crowd dialling in all
+        # get one first screen, worked out once.
+        key = (self.charset, self.rows, self.cols, self.cursor, tuple(map(id, chain.from_iterable(self.canvas.cells))))
+        known = _WHOLE.get(key)
+        if known is not None:
+            _WHOLE.move_to_end(key)
+            data, shown, self._pos, self._attr, _ = known
+            self._shown = [line[:] for line in shown]
+            return data
         head = "\x1b[0m\x1b[2J\x1b[H" if self.colour else "\x1b[2J\x1b[H"
         self._shown = [[_BLANK] * self.cols for _ in range(self.rows)]
         self._pos = (1, 1)
         self._attr = DEFAULT
-        return head.encode("ascii") + self._diff()
+        data = head.encode("ascii") + self._diff()
+        # The cells themselves are kept with their ids, so no id in a key is ever another cell's.
+        cells = tuple(tuple(line) for line in self.canvas.cells)
+        _WHOLE[key] = (data, [line[:] for line in self._shown], self._pos, self._attr, cells)
+        if len(_WHOLE) > WHOLE_SCREENS_KEPT:
+            _WHOLE.popitem(last=False)
+        return data
 
     def render(self) -> bytes:
         """The bytes that bring the terminal from its last state to the canvas."""
