@@ -22,6 +22,7 @@ Rows and columns are 1-based throughout, like the terminal's own.
 from __future__ import annotations
 
 import unicodedata
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from itertools import chain
@@ -193,11 +194,11 @@ def _rel(n: int, final: str) -> str:
     return f"\x1b[{final}" if n == 1 else f"\x1b[{n}{final}"
 
 
-WHOLE_SCREENS_KEPT = 32
+WHOLE_SCREENS_KEPT = 16  # about 50 KB each
 # full_redraw's answers by charset, size, parked cursor and the ids of the cells drawn: the bytes,
 # and the state it leaves (what is shown, the cursor position, the attribute), least used first.
 _WHOLE: OrderedDict[
-    tuple[str, int, int, tuple[int, int] | None, tuple[int, ...]],
+    tuple[str, int, int, tuple[int, int] | None, bytes],
     tuple[bytes, list[list[Cell]], tuple[int, int] | None, Attr | None, tuple[tuple[Cell, ...], ...]],
 ] = OrderedDict()
 
@@ -230,7 +231,8 @@ class Screen:
         """Clear the terminal and draw everything (Ctrl-L)."""
         # The same picture drawn from a clear screen is the same bytes: a crowd dialling in all
         # get one first screen, worked out once.
-        key = (self.charset, self.rows, self.cols, self.cursor, tuple(map(id, chain.from_iterable(self.canvas.cells))))
+        ids = array("Q", map(id, chain(*self.canvas.cells))).tobytes()
+        key = (self.charset, self.rows, self.cols, self.cursor, ids)
         known = _WHOLE.get(key)
         if known is not None:
             _WHOLE.move_to_end(key)
