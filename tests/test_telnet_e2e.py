@@ -403,7 +403,7 @@ async def test_menu_keys_say_why_and_the_empty_list_begins_a_game(tmp_path):
             alice.send("W")
             await alice.wait_for("(Y/N)")
             alice.send("Y")
-            await alice.wait_for("Your choice")
+            await alice.wait_for("Game #1 is withdrawn.")  # told, back at the menu
             assert "not on the menu" not in alice.text  # said once, for the key it was about
             alice.send("M")
             await alice.wait_for("You have not finished a match yet.")

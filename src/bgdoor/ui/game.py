@@ -55,6 +55,7 @@ class Caller(Protocol):
     rt: Runtime
     player: PlayerInfo | None
     unsent_notes: dict[int, str]  # per game: a note written and not yet sent, kept while away
+    menu_notice: str  # said once on the menu the player goes back to
 
     def presence(self, activity: str, game_id: int | None = None) -> None: ...
 
@@ -485,6 +486,7 @@ class GameScreen:
             self.message = "The game stays open for someone to join."
             return
         await self.svc.withdraw_game(self.pid, self.game_id)
+        self.s.menu_notice = f"Game #{self.game_id} is withdrawn."
         self.gone = True
 
     async def confirm(self, question: str) -> bool:

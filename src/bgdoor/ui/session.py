@@ -65,6 +65,7 @@ class Session:
         self.board = board
         self.presence_key = runtime.presence.new_key()
         self.unsent_notes: dict[int, str] = {}  # a game's note written but not yet sent
+        self.menu_notice = ""  # said once beside the menu's prompt (what a screen left doing)
         self.present = False
 
     # ------------------------------------------------------------ entry
@@ -279,6 +280,9 @@ class Session:
         assert self.player is not None
         refused = ""  # why the last key did nothing
         while True:
+            style = "error"
+            if self.menu_notice:
+                refused, self.menu_notice, style = self.menu_notice, "", "hot"
             self.presence("menu")
             waiting = await self.svc.my_turn_games(self.player.id)
             news = await gather(self.svc, self.player.id)
@@ -311,7 +315,7 @@ class Session:
                 self.con.put(9 + i, left + 1, ")" + text[1:])
             self.con.put(20, left, "Your choice: ", "prompt")
             if refused:
-                self.con.put_wrapped(20, left + 14, refused, "error", right=self.con.width - 1, rows=1)
+                self.con.put_wrapped(20, left + 14, refused, style, right=self.con.width - 1, rows=1)
                 refused = ""
             self.menu_news(headlines(news), 21)
             await self.con.show()
