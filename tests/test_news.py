@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
@@ -241,3 +242,35 @@ async def test_coming_back_to_a_game_tells_every_line_on_pages(tmp_path):
             assert not missing, missing
         finally:
             caller.close()
+
+
+async def test_a_caller_who_hangs_up_on_the_game_news_pages_is_told_again(tmp_path):
+    """The game's news is marked read once its last page was shown, not before: hanging up on the
+    first page leaves it all news for the next call."""
+    db_url = f"sqlite:///{tmp_path / 'hangup.db'}"
+    with Service(db_url, dice=ScriptedDice([3, 1, 2, 1, 4, 2, 5, 3, 6, 4, 5, 2] * 40)) as setup:
+        ann = setup.register("ann", "secret1").id
+        bob = setup.register("bob", "secret1").id
+        view = setup.begin_game(ann, 25, Color.WHITE, "bob")
+        view = setup.roll(bob, view.id, view.version)
+        for _ in range(110):
+            st = view.state
+            actor = ann if st.actor is Color.WHITE else bob
+            if st.phase is Phase.ROLL:
+                view = setup.roll(actor, view.id, view.version)
+            else:
+                plays = st.plays()
+                view = setup.submit_turn(actor, view.id, view.version, plays[0].position.id if plays else "")
+    async with running_server(db_url) as server:
+        for _ in range(2):  # the second call sees the same first page
+            caller = await RawCaller.connect(server.port, term="xterm", size=(80, 24))
+            try:
+                await login(caller, "ann", "secret1", new=False)
+                caller.send("V")
+                await caller.wait_for("Game:")
+                caller.send("1\r")
+                await caller.wait_for("press a key for more")
+                assert "Opening roll: ann 3, bob 1." in caller.text
+            finally:
+                caller.close()
+            await asyncio.sleep(0.5)

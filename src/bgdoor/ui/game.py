@@ -138,10 +138,11 @@ class GameScreen:
         log: GameLog = await self.svc.game_log(self.game_id, self.pid)
         self.read = log.read_upto
         lines = narrate(log, self.read, self.pid)
-        await self.mark(log)
         if len(lines) > 2:
+            # Marked read once every page was shown: a caller who hangs up meanwhile is told again.
             await self.news_page(lines)
             lines = lines[-1:]
+        await self.mark(log)
         self.tell(lines)
         if self.me is None and not self.message:
             self.message = "Watching this game."
