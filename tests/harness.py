@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import pyte
 import telnetlib3
+from menus import login as login  # the tests log in through harness as well
 from screenwait import ScreenWaits
 
 from bgdoor.config import Config
@@ -95,19 +96,3 @@ async def call(port: int, term: str = "xterm", charset: str = "utf8") -> Caller:
         "127.0.0.1", port, encoding=False, term=term, cols=80, rows=25, connect_maxwait=1.0
     )
     return Caller(reader, writer, charset)
-
-
-async def login(caller: Caller, handle: str, password: str, new: bool) -> None:
-    await caller.wait_for("Handle:")
-    caller.send(handle + "\r")
-    if new:
-        await caller.wait_for("Create it?")
-        caller.send("Y")
-        await caller.wait_for("Choose a password")
-        caller.send(password + "\r")
-        await caller.wait_for("Type it again")
-        caller.send(password + "\r")
-    else:
-        await caller.wait_for("Password:")
-        caller.send(password + "\r")
-    await caller.wait_for("Your choice")

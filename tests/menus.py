@@ -1,4 +1,4 @@
-"""The menu walk most caller tests make: B)egin a match from the main menu.
+"""The walks most caller tests make: logging in, and B)egin a match from the main menu.
 
 For any caller that sends keys and waits for text on its screen (harness.Caller,
 rawtelnet.RawCaller, rloginplay.RLoginCaller); each keeps its own wait unless a timeout is given.
@@ -13,6 +13,27 @@ class Keyboard(Protocol):
     def send(self, data: str) -> None: ...
 
     async def wait_for(self, needle: str, timeout: float = ...) -> str: ...
+
+
+async def login(c: Keyboard, handle: str, password: str, new: bool, timeout: float | None = None) -> None:
+    """Log in as `handle` from the first screen, registering them when `new`; returns at the main menu."""
+
+    async def wait(needle: str) -> None:
+        await (c.wait_for(needle) if timeout is None else c.wait_for(needle, timeout))
+
+    await wait("Handle:")
+    c.send(handle + "\r")
+    if new:
+        await wait("Create it?")
+        c.send("Y")
+        await wait("Choose a password")
+        c.send(password + "\r")
+        await wait("Type it again")
+        c.send(password + "\r")
+    else:
+        await wait("Password:")
+        c.send(password + "\r")
+    await wait("Your choice")
 
 
 async def begin(

@@ -15,6 +15,7 @@ import contextlib
 import socket
 import time
 
+import menus
 import pyte
 from screenwait import ScreenWaits
 
@@ -235,19 +236,8 @@ class RawCaller(ScreenWaits):
 
 
 async def login(caller: RawCaller, handle: str, password: str, new: bool, timeout: float = 30.0) -> None:
-    await caller.wait_for("Handle:", timeout)
-    caller.send(handle + "\r")
-    if new:
-        await caller.wait_for("Create it?", timeout)
-        caller.send("Y")
-        await caller.wait_for("Choose a password", timeout)
-        caller.send(password + "\r")
-        await caller.wait_for("Type it again", timeout)
-        caller.send(password + "\r")
-    else:
-        await caller.wait_for("Password:", timeout)
-        caller.send(password + "\r")
-    await caller.wait_for("Your choice", timeout)
+    """menus.login, with each step given 30 s: registering queues on the server's scrypt thread."""
+    await menus.login(caller, handle, password, new, timeout)
 
 
 # ---------------------------------------------------------------- what may reach a screen

@@ -243,15 +243,7 @@ async def test_a_whole_match_at_60_columns(tmp_path: Path, monkeypatch: pytest.M
             callers: dict[str, RawCaller] = {}
             for name in (ALICE, BOB):
                 c = callers[name] = await RawCaller.connect(srv.port, term="xterm", size=(60, 24), glass=GLASS)
-                await c.wait_for("Handle:")
-                c.send(name + "\r")
-                await c.wait_for("Create it?")
-                c.send("Y")
-                await c.wait_for("Choose a password")
-                c.send(PASSWORD + "\r")
-                await c.wait_for("Type it again")
-                c.send(PASSWORD + "\r")
-                await c.wait_for("Your choice")
+                await login(c, name, PASSWORD, new=True)
             alice, bob = callers[ALICE], callers[BOB]
             alice.send("B")
             await alice.wait_for("Match length")
