@@ -199,11 +199,9 @@ async def test_news_left_with_q_before_the_last_page_stays_news(tmp_path):
             assert any("Opening roll" in n.text for n in narrate(log, log.read_upto, ann))
 
 
-async def test_coming_back_to_a_game_tells_every_line_on_pages(tmp_path):
-    """Many turns since the player last looked: the game's news page goes on over pages, every
-    line of it (before, the earliest were left out with a pointer to R)eview, which a player in
-    a game in progress cannot press)."""
-    db_url = f"sqlite:///{tmp_path / 'pages.db'}"
+def ann_and_bob_play_on(db_url: str) -> tuple[int, int]:
+    """(ann's id, the game's): a 25-point match of ann's against bob, 110 actions in, which ann
+    has not looked at since she began it."""
     with Service(db_url, dice=ScriptedDice([3, 1, 2, 1, 4, 2, 5, 3, 6, 4, 5, 2] * 40)) as setup:
         ann = setup.register("ann", "secret1").id
         bob = setup.register("bob", "secret1").id
@@ -217,7 +215,17 @@ async def test_coming_back_to_a_game_tells_every_line_on_pages(tmp_path):
             else:
                 plays = st.plays()
                 view = setup.submit_turn(actor, view.id, view.version, plays[0].position.id if plays else "")
-        log = setup.game_log(view.id, ann)
+        return ann, view.id
+
+
+async def test_coming_back_to_a_game_tells_every_line_on_pages(tmp_path):
+    """Many turns since the player last looked: the game's news page goes on over pages, every
+    line of it (before, the earliest were left out with a pointer to R)eview, which a player in
+    a game in progress cannot press)."""
+    db_url = f"sqlite:///{tmp_path / 'pages.db'}"
+    ann, game_id = ann_and_bob_play_on(db_url)
+    with Service(db_url) as db:
+        log = db.game_log(game_id, ann)
         told = [n.text for n in narrate(log, log.read_upto, ann)]
     assert len(told) > 20
     async with running_server(db_url) as server:
@@ -248,19 +256,7 @@ async def test_a_caller_who_hangs_up_on_the_game_news_pages_is_told_again(tmp_pa
     """The game's news is marked read once its last page was shown, not before: hanging up on the
     first page leaves it all news for the next call."""
     db_url = f"sqlite:///{tmp_path / 'hangup.db'}"
-    with Service(db_url, dice=ScriptedDice([3, 1, 2, 1, 4, 2, 5, 3, 6, 4, 5, 2] * 40)) as setup:
-        ann = setup.register("ann", "secret1").id
-        bob = setup.register("bob", "secret1").id
-        view = setup.begin_game(ann, 25, Color.WHITE, "bob")
-        view = setup.roll(bob, view.id, view.version)
-        for _ in range(110):
-            st = view.state
-            actor = ann if st.actor is Color.WHITE else bob
-            if st.phase is Phase.ROLL:
-                view = setup.roll(actor, view.id, view.version)
-            else:
-                plays = st.plays()
-                view = setup.submit_turn(actor, view.id, view.version, plays[0].position.id if plays else "")
+    ann_and_bob_play_on(db_url)
     async with running_server(db_url) as server:
         for _ in range(2):  # the second call sees the same first page
             caller = await RawCaller.connect(server.port, term="xterm", size=(80, 24))

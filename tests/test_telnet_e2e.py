@@ -446,15 +446,7 @@ async def test_the_board_is_laid_out_again_when_the_window_is_resized(tmp_path):
         c = await RawCaller.connect(server.port, term="xterm", size=(80, 25))
         try:
             await raw_login(c, "alice", "alice-pw", new=True)
-            c.send("B")
-            await c.wait_for("Match length")
-            c.send("1\r")
-            await c.wait_for("Play as")
-            c.send("W")
-            await c.wait_for("Opponent")
-            c.send("N")
-            await c.wait_for("Opponent's handle")
-            c.send("bob\r")
+            await begin(c, 1, opponent="bob")
             await c.wait_for("roll for who starts")
             c.send("P")  # the game under way: nothing changes in it while the window is resized
             await c.wait_for("starts with")
