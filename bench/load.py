@@ -28,7 +28,9 @@ given as ratios to it.
 
 The callers use a light client of their own (tests/rawtelnet.py: a bare socket,
 and a pyte screen only while they find their way to the board), since they share
-the machine with the server.
+the machine with the server.  Before they press keys, for bgdoor and for the bare
+server alike, the bench freezes what it holds (gc.freeze), so that its own garbage
+collector does not stop every caller in the middle of one server's figures.
 """
 
 from __future__ import annotations
