@@ -430,3 +430,43 @@ async def test_the_replay_names_a_long_handle_whole(tmp_path: Path) -> None:
             assert f"Replay of {ALICE}" in panel, c.text
         finally:
             c.close()
+
+
+async def test_a_long_note_in_review_is_whole_on_the_help_page(tmp_path: Path) -> None:
+    """M)atches' review at 60 columns: the step with a long note is cut between words with
+    '? shows all', and ? shows every word of it (the end of the note was lost)."""
+    note = ("Well played so far; I think the back game will hold, but your prime is strong. "
+            "Shall we make it a 7-pointer next time? Cheers!")
+    url = f"sqlite:///{tmp_path / 'review.db'}"
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register(ALICE, PASSWORD)
+        bob = svc.register(BOB, PASSWORD)
+        view = svc.begin_game(alice.id, 1, Color.WHITE, BOB)
+        view = svc.roll(alice.id, view.id, view.version)
+        view = svc.submit_turn(alice.id, view.id, view.version, "8/5 6/5", note)
+        view = svc.resign(bob.id, view.id, view.version, Win.SINGLE)
+        svc.answer_resign(alice.id, view.id, view.version, True)
+    async with running_server(url) as server:
+        c = await RawCaller.connect(server.port, term="xterm", size=(60, 24))
+        try:
+            await login(c, BOB, PASSWORD, new=False)
+            c.send("M")
+            await c.wait_for("Your finished matches")
+            c.send("1\r")
+            await c.wait_for("Step ")
+            c.send("7")
+            await c.wait_for("Step 0 of")
+            for _ in range(4):
+                c.send("\r")
+                await c.settle(0.3)
+                if "(? shows all)" in c.text:
+                    break
+            assert "(? shows all)" in c.text, c.text
+            c.send("?")
+            await c.wait_for("The message in full")
+            said = " ".join(" ".join(c.lines()).split())
+            assert f'{ALICE}\'s note: "{note}"' in said, said
+            c.send(" ")
+            await c.wait_for("Keys now (review)")
+        finally:
+            c.close()

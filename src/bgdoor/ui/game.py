@@ -29,7 +29,7 @@ from bgdoor.ui.board import HELP_ROW, Loc
 from bgdoor.ui.console import Console, Key
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import WIN_WORDS, NewsLine, narrate, points
-from bgdoor.ui.review import review_match, step
+from bgdoor.ui.review import fit_message, review_match, show_whole, step
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
@@ -375,13 +375,7 @@ class GameScreen:
     async def do_help(self, key: Key) -> None:
         state = self.state()
         if self.overflow:
-            # The message the board had to cut, whole, before the keys.
-            self.con.clear()
-            self.con.put_wrapped(1, 2, "The message in full:", "title")
-            self.con.put_wrapped(3, 2, self.overflow, right=self.con.width - 1)
-            self.con.put_wrapped(self.con.height - 1, 2, "Press a key for the keys.", "dim")
-            await self.con.show()
-            await self.con.key(idle=True)
+            await show_whole(self.con, self.overflow)  # the message the board had to cut, before the keys
         self.con.clear()
         self.con.put_wrapped(1, 2, f"Keys now ({state.value}):", "title")
         row = 3
@@ -591,16 +585,8 @@ class GameScreen:
     def fitted(self, message: str) -> str:
         """The message as the board's three lines hold it; a longer one (a note with a result, or
         on a narrow screen) is cut between words and says where the rest is: the ? page."""
-        room = min(80, self.con.width) - 2
-        self.overflow = ""
-        if len(wrap(message, room)) <= 3:
-            return message
-        self.overflow = message
-        words = message.split()
-        tail = "... (? shows all)"
-        while words and len(wrap(" ".join(words) + tail, room)) > 3:
-            words.pop()
-        return " ".join(words) + tail
+        shown, self.overflow = fit_message(message, self.con.width)
+        return shown
 
     def with_notes(self, message: str) -> str:
         """The message line, and the opponent's note with their last turn, or the one about to go."""

@@ -9,6 +9,7 @@ from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color
 from bgdoor.rules.position import Position
 from bgdoor.service import GameLog, ServiceError
+from bgdoor.term.wrap import wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.console import Console, Key
 from bgdoor.ui.keys import State
@@ -16,6 +17,31 @@ from bgdoor.ui.news import steps, tell
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
+
+MORE = "... (? shows all)"
+
+
+def fit_message(text: str, width: int) -> tuple[str, str]:
+    """(what the board's three message lines hold, the whole text when it had to be cut, else ""):
+    a longer text (a long note, a narrow screen) is cut between words and says where the rest is."""
+    room = min(80, width) - 2
+    if len(wrap(text, room)) <= 3:
+        return text, ""
+    words = text.split()
+    while words and len(wrap(" ".join(words) + MORE, room)) > 3:
+        words.pop()
+    return " ".join(words) + MORE, text
+
+
+async def show_whole(con: Console, text: str) -> None:
+    """A message the board had to cut, whole, until a key."""
+    con.clear()
+    con.put_wrapped(1, 2, "The message in full:", "title")
+    con.put_wrapped(3, 2, text, right=con.width - 1)
+    con.put_wrapped(con.height - 1, 2, "Press a key for the keys.", "dim")
+    await con.show()
+    await con.key(idle=True)
+
 
 def step_key(con_key: Key | None, state: State) -> tuple[str, str]:
     """(action, refusal): what a key does in a replay or review; ('', reason) for a key that does nothing."""
@@ -30,11 +56,12 @@ def step_key(con_key: Key | None, state: State) -> tuple[str, str]:
 
 
 async def step(
-    con: Console, state: State, key: Key | None, at: int, last: int, end: str, start: str = ""
+    con: Console, state: State, key: Key | None, at: int, last: int, end: str, start: str = "", whole: str = ""
 ) -> tuple[int | None, str]:
     """What a key does to a replay or review showing frame `at` of 0..`last`: the frame to show
     next (None: leave) and the note to show with it.  `end` is the note for going on past the last
-    frame, `start` for going back past the first."""
+    frame, `start` for going back past the first; `whole`, the message the board cut, which the
+    help shows first."""
     action, note = step_key(key, state)
     if action in ("tick", "next"):
         return (at + 1, note) if at < last else (at, end)
@@ -45,6 +72,8 @@ async def step(
     if action == "last":
         return last, note
     if action == "help":
+        if whole:
+            await show_whole(con, whole)
         await help_page(con, state)
     elif action == "leave":
         return None, note
@@ -110,6 +139,7 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
     note = ""
     while True:
         f = shots[at]
+        message, whole = fit_message(note or f"Step {at} of {len(shots) - 1}: {f.text}", con.width)
         con.board(
             g,
             f.state,
@@ -118,7 +148,7 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             dice=f.dice,
             turn=f.on_roll,
             status=f"Review {at}/{len(shots) - 1}",
-            message=note or f"Step {at} of {len(shots) - 1}: {f.text}",
+            message=message,
             help=keytable.help_line(State.REVIEW),
         )
         await con.show()
@@ -127,6 +157,7 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             con, State.REVIEW, key, at, len(shots) - 1,
             end="That is the end of the record. 4 goes back, Q leaves.",
             start="That is the start of the match. Enter goes forward, Q leaves.",
+            whole=whole,
         )
         if moved is None:
             return
