@@ -107,7 +107,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     async def run() -> None:
         from bgdoor.app import running  # noqa: PLC0415 - only this command needs it
-        from bgdoor.transport.memory import settle  # noqa: PLC0415 - only this command needs it
         from bgdoor.transport.rlogin import RLoginServer  # noqa: PLC0415 - only this command needs it
         from bgdoor.transport.telnet import TelnetDoorServer  # noqa: PLC0415 - only this command needs it
 
@@ -131,7 +130,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
                     log.error("cannot listen for RLogin on %s: %s", where, exc.strerror)
                     await server.shutdown()
                     raise SystemExit(2) from None
-            settle()
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGINT, signal.SIGTERM):

@@ -44,15 +44,6 @@ def give_back() -> bool:
     return True
 
 
-def settle() -> None:
-    """A server that has loaded everything it needs (the modules, the database layer, the computer
-    opponent), before its first caller: all that lives as long as the process, so it is kept out
-    of the collector's sight, and a full collection looks at the callers' objects alone (with
-    1,000 callers dialling at once, one such collection took 0.4 s of the event loop before)."""
-    gc.collect()
-    gc.freeze()
-
-
 class Trimmer:
     """Counts closed sessions and gives memory back a moment after a burst of them."""
 
