@@ -494,3 +494,16 @@ async def test_a_note_written_is_kept_when_the_player_leaves_the_game_first(tmp_
     with Service(url) as svc:
         note = svc.opponent_note(view.id, bob.id)
         assert note is not None and note.text == "see you later"
+
+
+async def test_a_menu_refusal_fits_beside_the_prompt_at_60_columns(tmp_path):
+    from rawtelnet import RawCaller, login as raw_login  # noqa: PLC0415 - this test only
+
+    async with running_server(f"sqlite:///{tmp_path / 'narrow.db'}") as server:
+        c = await RawCaller.connect(server.port, term="xterm", size=(60, 24))
+        try:
+            await raw_login(c, "alice", "alice-pw", new=True)
+            c.send("\x1b[A")  # an arrow key: no letter to name
+            await c.wait_for("That key is not on the menu.")
+        finally:
+            c.close()

@@ -352,7 +352,7 @@ class Session:
                 return
             elif key.name != "redraw":
                 shown = choice if choice.strip() else "That key"
-                refused = f"{shown} is not on the menu; press a letter shown."
+                refused = f"{shown} is not on the menu."  # short: it shares its line with the prompt
 
     async def finished_list(self) -> None:
         """The player's finished matches; pick one to review."""
