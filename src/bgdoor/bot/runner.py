@@ -75,11 +75,16 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         wake = self._wake
         assert wake is not None  # start() made it before starting this loop
+        first = True
         while True:
-            try:
-                await asyncio.wait_for(wake.wait(), timeout=SWEEP_SECONDS)
-            except TimeoutError:
-                pass
+            # The first sweep is at once: games left to the computer before a restart go on, and
+            # its thread and queries are set up at start rather than in the middle of a crowd.
+            if not first:
+                try:
+                    await asyncio.wait_for(wake.wait(), timeout=SWEEP_SECONDS)
+                except TimeoutError:
+                    pass
+            first = False
             wake.clear()
             try:
                 changed = await loop.run_in_executor(self._pool, self.play_due)
