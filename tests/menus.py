@@ -61,3 +61,13 @@ async def begin(
         c.send("N")
         await wait("Opponent's handle")
         c.send(f"{opponent}\r")
+
+
+async def open_game(c: Keyboard, game: str = "1", expect: str | None = None) -> None:
+    """From the main menu, V)iew the games in progress and open `game` (a line number, or `#id`);
+    then wait for `expect`, when given."""
+    c.send("V")
+    await c.wait_for("Game:")
+    c.send(game + "\r")
+    if expect is not None:
+        await c.wait_for(expect)

@@ -12,7 +12,7 @@ import random
 import time
 from collections.abc import Callable
 
-from menus import begin
+from menus import begin, open_game
 from rawtelnet import RawCaller, login
 
 from bgdoor.rules.game import Color, Phase
@@ -61,9 +61,7 @@ class Table:
         await self.to_board(bob)
 
     async def to_board(self, caller: RawCaller) -> None:
-        caller.send("V")
-        await caller.wait_for("Game:")
-        caller.send("1\r")
+        await open_game(caller)
         await caller.wait_for("Score")  # the board is up
 
     async def rejoin(self, port: int) -> None:

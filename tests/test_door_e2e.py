@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from doorharness import PtyDoor, Screen, door32
 from harness import call, login, running_server
+from menus import open_game
 from test_dropfile import chain_lines, door32_lines, doorsys_lines, dorinfo_lines, write
 
 from bgdoor.rules.dice import ScriptedDice
@@ -250,10 +251,7 @@ async def test_two_door_nodes_and_a_telnet_watcher_share_one_game(tmp_path: Path
             await wait(ben, "roll for who starts")
             carol = await call(srv.port, term="xterm", charset="utf8")
             await login(carol, "carol", "carol-pw", new=True)
-            carol.send("V")
-            await carol.wait_for("Game:")
-            carol.send("1\r")
-            await carol.wait_for("Watching this game")
+            await open_game(carol, expect="Watching this game")
             ben.send("P")  # the opening roll, made on node 2
             deadline = time.monotonic() + 10
             while db.game(1).state.phase is not Phase.MOVE:

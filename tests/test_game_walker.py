@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 from harness import Caller, call, login, running_server
-from menus import begin
+from menus import begin, open_game
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.service import Service
@@ -116,10 +116,7 @@ class Walk:
 async def back_to_board(walk: Walk, state: State, c: Caller, board: str = "1") -> None:
     """Q leaves to the menu (offered); the game is opened again from the V)iew list."""
     await walk.works(state, c, "Q", "Your choice")
-    c.send("V")
-    await c.wait_for("Game:")
-    c.send(board + "\r")
-    await c.wait_for("?)help")
+    await open_game(c, board, expect="?)help")
     await c.settle(0.3)
 
 
@@ -158,10 +155,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         walk.check(s)
 
         # ---- bob joins: the opening roll, for both
-        bob.send("V")
-        await bob.wait_for("Game:")
-        bob.send("1\r")
-        await bob.wait_for("Join it?")
+        await open_game(bob, expect="Join it?")
         bob.send("Y")
         await bob.wait_for("roll for who starts")
         await alice.wait_for("bob joined your game")
@@ -244,9 +238,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await alice.settle(0.3)
         await walk.works(s, bob, "D", "You offer the cube at 2")
         await alice.wait_for("#1: bob doubles to 2.")  # the menu's news, without a key
-        alice.send("V")
-        await alice.wait_for("Game:")
-        alice.send("1\r")
+        await open_game(alice)
 
         # ---- the double: offered to alice, by bob
         d = State.DOUBLE_TO_ME
@@ -319,10 +311,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         # ---- carol watches
         carol = await call(port)
         await login(carol, "carol", "carol-pw", new=True)
-        carol.send("V")
-        await carol.wait_for("Game:")
-        carol.send("1\r")
-        await carol.wait_for("Watching this game")
+        await open_game(carol, expect="Watching this game")
         sp = State.SPECTATING
         await walk.refused(sp, carol, "P", "watching this game")
         await walk.refused(sp, carol, "G", "watching this game")

@@ -15,7 +15,7 @@ import asyncio
 
 import pytest
 from doorharness import PtyDoor, door32
-from menus import begin
+from menus import begin, open_game
 from rawtelnet import RawCaller, login, screen_bytes_problem
 from serverproc import ServerProcess
 from sqlalchemy import select
@@ -113,9 +113,7 @@ async def test_hostile_handles_reach_no_screen_as_controls(tmp_path):
             await v.settle(0.3)
             v.send("\r")
             await v.wait_for("Your choice")
-            v.send("V")
-            await v.wait_for("Game:")
-            v.send("1\r")
+            await open_game(v)
             text = await v.wait_until(lambda t: "Join it?" in t or "Score" in t, "the game, or the offer to join it")
             if "Join it?" in text:
                 v.send("Y")

@@ -9,6 +9,7 @@ import re
 import pytest
 from alembic import command
 from harness import running_server
+from menus import open_game
 from rawtelnet import RawCaller, login
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -232,9 +233,7 @@ async def test_coming_back_to_a_game_tells_every_line_on_pages(tmp_path):
         caller = await RawCaller.connect(server.port, term="xterm", size=(80, 24))
         try:
             await login(caller, "ann", "secret1", new=False)
-            caller.send("V")
-            await caller.wait_for("Game:")
-            caller.send("1\r")
+            await open_game(caller)
             seen = ""
             while True:
                 text = await caller.wait_for("Since you last looked")
@@ -262,10 +261,7 @@ async def test_a_caller_who_hangs_up_on_the_game_news_pages_is_told_again(tmp_pa
             caller = await RawCaller.connect(server.port, term="xterm", size=(80, 24))
             try:
                 await login(caller, "ann", "secret1", new=False)
-                caller.send("V")
-                await caller.wait_for("Game:")
-                caller.send("1\r")
-                await caller.wait_for("press a key for more")
+                await open_game(caller, expect="press a key for more")
                 assert "Opening roll: ann 3, bob 1." in caller.text
             finally:
                 caller.close()

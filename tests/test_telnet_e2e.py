@@ -9,7 +9,7 @@ from collections import deque
 
 import pytest
 from harness import Caller, call, login, running_server
-from menus import begin
+from menus import begin, open_game
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase
@@ -203,10 +203,7 @@ async def test_watcher_sees_turns_live_and_ascii_board(tmp_path):
         alice, bob = await begin_and_join(srv.port)
         carol = await call(srv.port, term="dumb", charset="ascii")
         await login(carol, "carol", "carol-pw", new=True)
-        carol.send("V")
-        await carol.wait_for("Game:")
-        carol.send("1\r")
-        await carol.wait_for("Watching this game")
+        await open_game(carol, expect="Watching this game")
         assert "\x1b" not in bytes(carol.received[-2000:]).decode("latin-1").split("Q)uit")[-1]
         alice.send("P")
         await alice.wait_for("Your turn 3-1")
@@ -299,10 +296,7 @@ async def test_black_may_turn_the_board_as_the_seed_shows_it(tmp_path):
         await bob.wait_for("as the table stands")
         bob.send("Q")
         await bob.wait_for("Your choice")
-        bob.send("V")
-        await bob.wait_for("Game:")
-        bob.send("1\r")
-        await bob.wait_for(" 1  2  3  4  5  6")
+        await open_game(bob, expect=" 1  2  3  4  5  6")
         with Service(url) as db:
             assert db.player(2).preferences.orientation == "table"
         alice.close()

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from harness import running_server
+from menus import open_game
 from rawtelnet import RawCaller, login
 
 from bgdoor.rules.dice import ScriptedDice
@@ -258,10 +259,7 @@ async def test_a_whole_match_at_60_columns(tmp_path: Path, monkeypatch: pytest.M
             await alice.wait_for("needs 80 columns")
             alice.send("\r")
             game_id = db.games_in_progress()[0].id
-            bob.send("V")
-            await bob.wait_for("Game:")
-            bob.send("1\r")
-            await bob.wait_for("needs 80 columns")
+            await open_game(bob, expect="needs 80 columns")
             bob.send("\r")
             who = {Color.WHITE: alice, Color.BLACK: bob}
 
