@@ -401,17 +401,21 @@ def install_hangup(loop: asyncio.AbstractEventLoop, callback: Callable[[], objec
     Where signals cannot be handled (not the main thread), this does nothing:
     the link still sees the hang-up as EOF or EIO on its next read.
     """
+    return _on_signal(loop, signal.SIGHUP, callback)
+
+
+def _on_signal(loop: asyncio.AbstractEventLoop, signum: int, callback: Callable[[], object]) -> Callable[[], None]:
+    """Call `callback` on `signum`; returns the undo (nothing is done where signals cannot be handled)."""
     try:
-        loop.add_signal_handler(signal.SIGHUP, callback)
+        loop.add_signal_handler(signum, callback)
     except (NotImplementedError, RuntimeError, ValueError):
         return lambda: None
 
     def remove() -> None:
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.remove_signal_handler(signal.SIGHUP)
+            loop.remove_signal_handler(signum)
 
     return remove
-
 
 
 def install_resize(
@@ -430,13 +434,4 @@ def install_resize(
         if cols > 0 and rows > 0:
             resize(cols, rows)
 
-    try:
-        loop.add_signal_handler(signal.SIGWINCH, resized)
-    except (NotImplementedError, RuntimeError, ValueError):
-        return lambda: None
-
-    def remove() -> None:
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.remove_signal_handler(signal.SIGWINCH)
-
-    return remove
+    return _on_signal(loop, signal.SIGWINCH, resized)
