@@ -103,6 +103,7 @@ class Console:
         self.charset = charset
         self.syncterm = syncterm
         self.idle_timeout = idle_timeout
+        self.idle_notice: str | None = None  # said instead of the idle notice (e.g. while logging in)
         self.deadline = deadline  # time.monotonic() at which the caller's time is up (doors)
         self.time_warning = time_warning
         self._time_warned = False
@@ -253,7 +254,7 @@ class Console:
                 idle_left = self.idle_timeout - (now - self._last_key)
                 if idle_left <= 0:
                     gone = "back to the BBS." if self.door else "goodbye."
-                    self.message_line(f"No key was pressed for too long: {gone}")
+                    self.message_line(self.idle_notice or f"No key was pressed for too long: {gone}")
                     await self.show()
                     raise Hangup("idle")
                 warn_in = idle_left - IDLE_WARNING

@@ -22,7 +22,7 @@ from bgdoor.transport.memory import Trimmer
 from bgdoor.transport.proxy import HEADER_TIMEOUT, ProxyGate, ProxyRefused
 from bgdoor.ui.console import Console
 from bgdoor.ui.runtime import Runtime
-from bgdoor.ui.session import Session
+from bgdoor.ui.session import LOGIN_TIME_UP, Session
 
 log = logging.getLogger("bgdoor.telnet")
 
@@ -350,7 +350,7 @@ class TelnetDoorServer(CallerServer):
     def _login_overdue(self, session: Session, link: TelnetLink, addr: str) -> None:
         if session.player is None:
             log.info("hanging up on %s: not logged in after %.0f s", addr, self.config.login_timeout)
-            link.write(b"\r\n\r\nTime to log in is up. Goodbye.\r\n")
+            link.write(f"\r\n\r\n{LOGIN_TIME_UP}\r\n".encode("ascii"))
             link.close()
 
     async def close(self) -> None:

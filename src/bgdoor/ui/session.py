@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bgdoor.session")
 
+LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 BANNER = "B G D O O R   B A C K G A M M O N"
 
 
@@ -99,10 +100,13 @@ class Session:
                 # A caller who says nothing (or a scanner) is not kept for the whole idle timeout.
                 idle = self.con.idle_timeout
                 self.con.idle_timeout = min(idle, self.config.login_timeout)
+                # The same words as the server's login clock, whichever of the two runs out first.
+                self.con.idle_notice = LOGIN_TIME_UP
                 try:
                     self.player = await self.login()
                 finally:
                     self.con.idle_timeout = idle
+                    self.con.idle_notice = None
             if self.player is None:
                 self.ended = self.ended or "not logged in"
                 return
