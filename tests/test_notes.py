@@ -57,6 +57,23 @@ def test_note_rules(tmp_path: Path) -> None:
         assert not any("note" in line.text for line in narrate(svc.game_log(g.id, other), 0, other))
 
 
+def test_watchers_see_no_notes(tmp_path: Path) -> None:
+    """A note is for the opponent: someone watching the game, or reviewing it, does not read it."""
+    with Service(f"sqlite:///{tmp_path / 'w.db'}") as svc:
+        a, b = svc.register("alice", "secret1"), svc.register("bob", "secret2")
+        carol = svc.register("carol", "secret3")
+        g = svc.begin_game(a.id, 3, Color.WHITE, "bob")
+        g = svc.roll(a.id, g.id, g.version)
+        mover = a.id if g.state.turn is Color.WHITE else b.id
+        other = b.id if mover == a.id else a.id
+        g = svc.submit_turn(mover, g.id, g.version, g.state.plays()[0].position.id, "just between us")
+        assert any(e.note == "just between us" for e in svc.game_log(g.id, other).events)
+        assert any(e.note == "just between us" for e in svc.game_log(g.id, mover).events)
+        watched = svc.game_log(g.id, carol.id)
+        assert all(e.note is None for e in watched.events)
+        assert not any("just between us" in line.text for line in narrate(watched, 0, carol.id, everything=True))
+
+
 def test_mat_notes_are_comments_gnubg_keeps(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     gnubg: Any = pytest.importorskip("gnubg")
     for command in ("set confirm new off", "set sound enable off", "set display off"):

@@ -1255,7 +1255,7 @@ class Service(LeagueOps):
                 moves=moves,
                 notation=row.payload["notation"],
                 when=row.created,
-                note=row.note,
+                note=row.note if seat is not None else None,  # a note is for the opponent, not a watcher
             )
 
         return self.transaction(fn, write=False)
@@ -1297,8 +1297,10 @@ class Service(LeagueOps):
                 .order_by(GameEvent.seq)
             ).all()
             viewer = s.get(Player, viewer_id) if viewer_id is not None else None
-            # A player who turned notes off sees none from others; their own stay theirs to see.
-            hidden = viewer is not None and not viewer.notes
+            # A note is for the opponent: a watcher sees none, nor does a player who turned notes
+            # off (their own stay theirs to see).
+            seated = self._color_of(g, viewer_id) is not None
+            hidden = viewer is not None and (not seated or not viewer.notes)
             events = tuple(
                 LoggedEvent(
                     seq, rules.event_from_dict(payload), pid, when, None if hidden and pid != viewer_id else note
