@@ -558,10 +558,13 @@ class Session:
             if (await self.con.key(idle=True)).char.upper() == "B":
                 await self.begin_game()
             return
-        g = await self.pick("Games in progress", games, "No games are in progress.")
-        if g is None:
-            return
-        if g.status == "open" and self.player.handle not in (g.white, g.black):
+        while True:
+            g = await self.pick("Games in progress", games, "No games are in progress.")
+            if g is None:
+                return
+            if g.status != "open" or self.player.handle in (g.white, g.black):
+                await self.game_screen(g.id)
+                return
             self.con.put_wrapped(
                 min(24, self.con.height) - 2,
                 3,
@@ -574,7 +577,10 @@ class Session:
                 view = await self.svc.join_game(self.player.id, g.id)
                 await self.game_screen(view.id)
                 return
-        await self.game_screen(g.id)
+            # No: back to the list (the question asked nothing about watching).
+            games = await self.svc.games_in_progress(limit=100)
+            if not games:
+                return
 
     async def play_games(self) -> None:
         assert self.player is not None
