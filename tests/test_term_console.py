@@ -153,6 +153,20 @@ async def test_idle_time_and_hangups_end_the_wait() -> None:
     await con.stop()
 
 
+async def test_the_time_warning_counts_minutes_in_words() -> None:
+    """The door's warning read 'You have 1 minute(s) left on this call.'"""
+    for left, door, words in (
+        (60.5, True, "You have 1 minute left on this call; then you go back to the BBS."),
+        (110.0, False, "You have 2 minutes left on this call."),
+    ):
+        con, link = await started(deadline=time.monotonic() + left, time_warning=120.0)
+        con.door = door
+        assert await con.key(timeout=0.2) is None
+        screen = " ".join(line.strip() for line in shown(bytes(link.out)))
+        assert words in screen and "(s)" not in screen
+        await con.stop()
+
+
 async def test_a_charset_change_starts_a_fresh_screen() -> None:
     con, link = await started()
     con.set_charset("ascii")

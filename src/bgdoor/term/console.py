@@ -268,7 +268,9 @@ class Console:
                     raise Hangup("time")
                 if not self._time_warned and time_left <= self.time_warning:
                     self._time_warned = True
-                    self.message_line(f"You have {max(1, round(time_left / 60))} minute(s) left on this call.")
+                    minutes = max(1, round(time_left / 60))
+                    left = f"{minutes} minute{'' if minutes == 1 else 's'} left on this call"
+                    self.message_line(f"You have {left}{'; then you go back to the BBS' if self.door else ''}.")
                     self.bell("error")
                     await self.show()
                 waits.append(time_left if self._time_warned else time_left - self.time_warning)
