@@ -6,6 +6,8 @@ import pytest
 from harness import call, login, running_server
 from menus import begin, open_game
 
+from bgdoor.rules.dice import ScriptedDice
+
 pytestmark = pytest.mark.timeout(120)
 
 
@@ -28,5 +30,46 @@ async def test_no_at_join_it_goes_back_to_the_list(tmp_path):
         await open_game(bob, expect="Join it?")
         bob.send("Y")
         await bob.wait_for("roll for who starts")
+        alice.close()
+        bob.close()
+
+
+async def test_the_next_opening_roll_stays_once_the_result_is_dismissed(tmp_path):
+    """A player looking at a game's result while the opponent rolled the next game's opening saw,
+    after pressing a key, 'Your turn 5-2' and nothing of who won the opening roll."""
+    dice = ScriptedDice([3, 1, 2, 5] + [1, 2] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        bob.send("Y")
+        await bob.wait_for("roll for who starts")
+        alice.send("P")
+        await alice.wait_for("alice starts with 3-1")
+        alice.send("M")
+        await alice.wait_for("Your play (like")
+        alice.send("8/5 6/5\r")
+        await bob.wait_for("D)ouble")
+        bob.send("D")
+        await alice.wait_for("T)ake")
+        alice.send("X")
+        await alice.wait_for("(Y/N)")
+        alice.send("Y")
+        await bob.wait_for("bob wins a single game on a drop")
+        await alice.wait_for("(Press a key.)")
+        alice.send(" ")
+        await alice.wait_for("roll for who starts")
+        alice.send("P")
+        await alice.wait_for("bob starts with 5-2")
+        await bob.wait_for("bob starts with 5-2")  # after the result, while it is held
+        bob.send(" ")  # the key that clears the result
+        text = await bob.wait_until(lambda t: "(Press a key.)" not in t, "the result cleared")
+        await bob.settle()
+        text = bob.text
+        assert "Your turn 5-2" in text
+        assert "Opening roll: alice 2, bob 5. bob starts with 5-2." in " ".join(text.split())
         alice.close()
         bob.close()

@@ -81,6 +81,7 @@ class GameScreen:
         self.message = ""
         self.held = False  # a result is showing: it stays until a key
         self.result = ""  # the result held
+        self.after_result = ""  # news that came while it was held: it stays once the result goes
         # Goes to the opponent with what the player does next; kept if they leave the game first.
         self.pending_note: str | None = session.unsent_notes.get(game_id)
         self.their_note: TurnNote | None = None  # the opponent's note with their last turn
@@ -179,10 +180,12 @@ class GameScreen:
             # The result says it all (the play that won is in the news and under V).
             self.held = True
             self.result = " ".join(results)
+            self.after_result = ""
             self.message = self.result
         elif self.held:
             # What follows a held result (the next game's opening roll): the latest of it, after it.
             latest = [n.text for n in lines][-1:] or [own]
+            self.after_result = " ".join(latest)
             self.message = " ".join([self.result, *latest])
         else:
             texts = ([own] if own else []) + [n.text for n in lines]
@@ -323,9 +326,10 @@ class GameScreen:
             self.con.redraw()
             return True
         if self.held:
-            # A result stays until a key; that key only clears it (Q still leaves).
+            # A result stays until a key; that key only clears it (Q still leaves), and what came
+            # after it (who won the next opening roll) stays.
             self.held = False
-            self.message = ""
+            self.message, self.after_result = self.after_result, ""
             return not (key.name == "esc" or key.name == "q")
         state = self.state()
         unavailable = self.unavailable(state)
