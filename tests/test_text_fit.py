@@ -205,12 +205,16 @@ async def test_every_screen_fits(
             await shows(c, "is not an answer", "X is not an answer: a number and Enter, or Q.")
             c.send(f"#{open_game}\r")
             await shows(c, "Join it?", f"Game #{open_game} needs a player. Join it? (Y/N)")
-            c.send("N")  # watch it instead
+            c.send("N")  # not now: back to the list
+            await shows(c, "Game:", "Type a line number or a game number", "and Enter.", "Q goes back.", BOB)
+            c.send(f"#{open_game}\r")
+            await c.wait_for("Join it?")
+            c.send("Y")
             if cols < 80:
                 await shows(c, "needs 80 columns", f"Your terminal shows {cols} columns and {rows} lines,",
                             WIDER, "Enter goes on anyway;  Q goes back.")
                 c.send("\r")
-            await c.wait_for("Watching")
+            await c.wait_for("roll for who starts")
             await c.settle(0.3)
             assert not overflow(c), overflow(c)
             message, help_line = drawn[-1]
