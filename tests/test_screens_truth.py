@@ -73,3 +73,37 @@ async def test_the_next_opening_roll_stays_once_the_result_is_dismissed(tmp_path
         assert "Opening roll: alice 2, bob 5. bob starts with 5-2." in " ".join(text.split())
         alice.close()
         bob.close()
+
+
+async def test_begin_says_why_a_key_is_no_answer_and_asks_a_wrong_handle_again(tmp_path):
+    """B)egin ignored a wrong key at 'Play as' and 'Opponent' without a word, and an unknown
+    opponent's handle flashed 'there is no player called ...' and dropped the caller back on the
+    menu, every answer lost."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        alice.send("B")
+        await alice.wait_for("Match length")
+        alice.send("5\r")
+        await alice.wait_for("Play as")
+        alice.send("X")
+        await alice.wait_for("X is not an answer: W, B or R (Enter: Random)")
+        alice.send("W")
+        await alice.wait_for("Opponent:")
+        assert "is not an answer" not in alice.text  # the hint goes with the answer
+        alice.send("Z")
+        await alice.wait_for("Z is not an answer: O")
+        alice.send("N")
+        await alice.wait_for("Opponent's handle")
+        assert "Named player" in alice.text
+        alice.send("nobody\r")
+        await alice.wait_for("There is no player called 'nobody'. Type another handle, or Enter to go back.")
+        await alice.settle(0.5)
+        assert "Your choice" not in alice.text  # still asking, not back on the menu
+        alice.send("bob\r")
+        await alice.wait_for("roll for who starts")
+        assert "Match to 5" in alice.text  # the length answered before the wrong handle
+        alice.close()
+        bob.close()

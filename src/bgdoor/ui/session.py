@@ -16,6 +16,7 @@ from bgdoor.records.chart import rating_chart
 from bgdoor.rules.game import LONGEST_MATCH, Color
 from bgdoor.service import (
     GameSummary,
+    GameView,
     LoginFailed,
     PlayerInfo,
     Preferences,
@@ -24,7 +25,7 @@ from bgdoor.service import (
 )
 from bgdoor.term.wrap import pages, wrap
 from bgdoor.ui.board import THEMES
-from bgdoor.ui.console import Console, Hangup
+from bgdoor.ui.console import Console, Hangup, Key
 from bgdoor.ui.game import GameScreen
 from bgdoor.ui.news import gather, headlines, news_page
 from bgdoor.ui.review import review_match
@@ -39,6 +40,12 @@ log = logging.getLogger("bgdoor.session")
 
 LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 BANNER = "B G D O O R   B A C K G A M M O N"
+
+
+def sentence(text: str) -> str:
+    """A service's reason ('there is no player called ...') as a sentence on the screen."""
+    text = text.strip()
+    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
 
 
 class Session:
@@ -792,12 +799,17 @@ class Session:
             elif c == "B":
                 color = Color.BLACK
             elif not (c == "R" or key.name == "enter"):
+                self.hint(key, "W, B or R (Enter: Random); Esc goes back.")
+                await self.con.show()
                 continue
             break
+        self.hint()
         self.con.put(7, 3 + len(prompt), {Color.WHITE: "White", Color.BLACK: "Black", None: "Random"}[color])
         levels = self.rt.bot_levels()
         bot_text = "C)omputer, " if levels else ""
-        self.con.put_wrapped(9, 3, f"Opponent: O)pen seat, {bot_text}or N)amed player [O]:", "prompt", right=right)
+        prompt = f"Opponent: O)pen seat, {bot_text}or N)amed player [O]: "
+        echo = (3 + len(prompt), 9) if 3 + len(prompt) + 12 < right else None  # the answer, where it fits
+        self.con.put_wrapped(9, 3, prompt, "prompt", right=right)
         below = 11
         if self.rt.bot_note:
             # Why some computer levels are missing, for the player (the sysop's reason is in the log).
@@ -810,26 +822,62 @@ class Session:
             if key.name == "esc":
                 return
             if c == "O" or key.name == "enter":
-                break
-            if c == "C" and levels:
-                opponent = await self.pick_level(levels, below + 1)
-                if opponent is None:
-                    return
-                break
-            if c == "N":
-                self.con.put(below, 3, "Opponent's handle: ", "prompt")
+                choice = "Open seat"
+            elif c == "C" and levels:
+                choice = "Computer"
+            elif c == "N":
+                choice = "Named player"
+            else:
+                self.hint(key, f"O, {'C ' if levels else ''}or N (Enter: Open seat); Esc goes back.")
                 await self.con.show()
-                name = await self.con.line(below, 22, 16)
-                if not name or not name.strip():
-                    return
-                opponent = name.strip()
-                break
-        try:
-            view = await self.svc.begin_game(self.player.id, length, color, opponent)
-        except ServiceError as exc:
-            await self.flash(22, str(exc))
-            return
+                continue
+            break
+        self.hint()
+        if echo is not None:
+            self.con.put(echo[1], echo[0], choice)
+        if choice == "Computer":
+            opponent = await self.pick_level(levels, below + 1)
+            if opponent is None:
+                return
+        if choice == "Named player":
+            view = await self.begin_named(length, color, below)
+            if view is None:
+                return
+        else:
+            try:
+                view = await self.svc.begin_game(self.player.id, length, color, opponent)
+            except ServiceError as exc:
+                await self.flash(22, sentence(str(exc)))
+                return
         await self.game_screen(view.id)
+
+    async def begin_named(self, length: int, color: Color | None, row: int) -> GameView | None:
+        """Ask for the opponent's handle until it names a player (or the caller gives up)."""
+        assert self.player is not None
+        prompt = "Opponent's handle: "
+        while True:
+            self.con.put(row, 3, prompt + " " * 17, "prompt")
+            await self.con.show()
+            name = await self.con.line(row, 3 + len(prompt), 16)
+            if not name or not name.strip():
+                return None
+            try:
+                return await self.svc.begin_game(self.player.id, length, color, name.strip())
+            except ServiceError as exc:
+                # Their answers so far stand: only the handle is asked again.
+                self.hint()
+                self.hint(None, f"{sentence(str(exc))} Type another handle, or Enter to go back.")
+
+    def hint(self, key: Key | None = None, text: str = "") -> None:
+        """Why a key or an answer does nothing, on the lines above the bottom; no text clears them."""
+        row = min(24, self.con.height) - 2
+        for i in range(2):
+            self.con.put(row + i, 3, " " * (self.con.width - 4))
+        if text:
+            if key is not None:
+                shown = key.char.upper() if key.char.strip() else "That key"
+                text = f"{shown} is not an answer: {text}"
+            self.con.put_wrapped(row, 3, text, "error", right=self.con.width - 1, rows=2)
 
     async def pick_level(self, levels: list[tuple[str, str]], top: int = 12) -> str | None:
         """levels: (label, bot player handle)."""
@@ -849,10 +897,13 @@ class Session:
                 return None
             if key.name == "enter":
                 return levels[chosen][1]
+            self.hint()
             if key.name == "backspace":
                 chosen, typed = 0, False
             elif key.char.isdigit() and 1 <= int(key.char) <= len(levels):
                 chosen, typed = int(key.char) - 1, True
+            else:
+                self.hint(key, f"a level from 1 to {len(levels)}, then Enter; Esc goes back.")
 
     # ------------------------------------------------------------ game
 
