@@ -124,6 +124,9 @@ class Console:
         self._tokens = float(MAX_QUEUED_KEYS)
         self._refilled = time.monotonic()
         self._resize_queued = False
+        # A wake-up read by a wait that does not take them (a help page, a question): kept for
+        # the next wait that does, which would otherwise go on showing what it drew before.
+        self._woken = False
 
     # ------------------------------------------------------------ input
 
@@ -223,11 +226,14 @@ class Console:
                 self.keys.put_nowait(None)
             elif key is RESIZED:
                 self._resize_queued = False  # the next show() sends the whole screen anyway
-            elif key is not WAKE:
+            elif key is WAKE:
+                self._woken = True
+            else:
                 self._early = key
 
     def wake(self) -> None:
-        """Make a waiting key(wake=True) return Key('wake'): another task has news for this screen."""
+        """Make a waiting key(wake=True) return Key('wake'), or the next one if a wait without
+        `wake` reads it first: another task has news for this screen."""
         self.keys.put_nowait(WAKE)
 
     @overload
@@ -245,6 +251,9 @@ class Console:
         """
         use_idle = idle or timeout is None
         start = time.monotonic()
+        if wake and self._woken:
+            self._woken = False
+            return WAKE
         while True:
             now = time.monotonic()
             waits: list[float] = []
@@ -310,6 +319,7 @@ class Console:
             if key is WAKE:
                 if wake:
                     return key
+                self._woken = True
                 continue
             self._last_key = time.monotonic()
             self._warned = False
