@@ -6,13 +6,23 @@ rawtelnet.RawCaller, rloginplay.RLoginCaller); each keeps its own wait unless a 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Protocol
+
+# The board's side panel ("Score 0/25"); the game lists' header says "Score" alone.
+BOARD = re.compile(r"Score \d")
+NEWS_PAGE = "Since you last looked"
 
 
 class Keyboard(Protocol):
     def send(self, data: str) -> None: ...
 
     async def wait_for(self, needle: str, timeout: float = ...) -> str: ...
+
+
+class Screen(Keyboard, Protocol):
+    async def wait_until(self, test: Callable[[str], bool], what: str, timeout: float | None = None) -> str: ...
 
 
 async def login(c: Keyboard, handle: str, password: str, new: bool, timeout: float | None = None) -> None:
@@ -71,3 +81,24 @@ async def open_game(c: Keyboard, game: str = "1", expect: str | None = None) -> 
     c.send(game + "\r")
     if expect is not None:
         await c.wait_for(expect)
+
+
+def on_board(text: str) -> bool:
+    return BOARD.search(text) is not None and NEWS_PAGE not in text
+
+
+async def to_board(c: Screen, timeout: float | None = None) -> str:
+    """Wait until the game's board is up, paging through the news that comes first when there is
+    any ("Since you last looked"); the screen text then."""
+    while True:
+        text = await c.wait_until(lambda t: on_board(t) or NEWS_PAGE in t, "the board, or its news page", timeout)
+        if on_board(text):
+            return text
+        c.send(" ")  # the next page, or the board
+        await c.wait_until(lambda t, page=text: t != page, "the news page to move on", timeout)
+
+
+async def open_board(c: Screen, game: str = "1", timeout: float | None = None) -> str:
+    """open_game, then wait for the board itself (past any news page); the screen text then."""
+    await open_game(c, game)
+    return await to_board(c, timeout)

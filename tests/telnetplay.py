@@ -12,7 +12,7 @@ import random
 import time
 from collections.abc import Callable
 
-from menus import begin, open_game
+from menus import begin, open_board
 from rawtelnet import RawCaller, login
 
 from bgdoor.rules.game import Color, Phase
@@ -61,8 +61,8 @@ class Table:
         await self.to_board(bob)
 
     async def to_board(self, caller: RawCaller) -> None:
-        await open_game(caller)
-        await caller.wait_for("Score")  # the board is up
+        # The board itself: the game list before it says "Score" too, and news may come first.
+        await open_board(caller)
 
     async def rejoin(self, port: int) -> None:
         """After a restart: both call again, log in and open the game."""

@@ -15,7 +15,7 @@ import asyncio
 
 import pytest
 from doorharness import PtyDoor, door32
-from menus import begin, open_game
+from menus import begin, on_board, open_game, to_board
 from rawtelnet import RawCaller, login, screen_bytes_problem
 from serverproc import ServerProcess
 from sqlalchemy import select
@@ -114,10 +114,10 @@ async def test_hostile_handles_reach_no_screen_as_controls(tmp_path):
             v.send("\r")
             await v.wait_for("Your choice")
             await open_game(v)
-            text = await v.wait_until(lambda t: "Join it?" in t or "Score" in t, "the game, or the offer to join it")
+            text = await v.wait_until(lambda t: "Join it?" in t or on_board(t), "the game, or the offer to join it")
             if "Join it?" in text:
                 v.send("Y")
-            await v.wait_for("Score")  # sitting at a board with a hostile name on it
+            await to_board(v)  # sitting at a board with a hostile name on it
             await v.settle(0.3)
             problem = screen_bytes_problem(bytes(v.data), charset, allow_bell=True)
             assert problem is None, f"a {charset} victim's screen: {problem}"

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from menus import begin, open_game
+from menus import begin, open_board
 from rawtelnet import RawCaller, login
 from rloginplay import RLoginCaller, handshake
 from test_rlogin_serve import SECRET, rlogin_server
@@ -89,7 +89,7 @@ async def test_a_member_bbs_caller_and_a_telnet_caller_share_one_league(tmp_path
         await begin(alice, 1, opponent="bob")
         await alice.wait_for("roll for who starts")
         game_id = db.games_in_progress()[0].id
-        await open_game(bob, f"#{game_id}", expect="Score")
+        await open_board(bob, f"#{game_id}")
 
         turns = await play_to_the_end(db, game_id, {Color.WHITE: alice, Color.BLACK: bob}, random.Random(5))
         final = db.game(game_id)
