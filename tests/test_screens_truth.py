@@ -107,3 +107,31 @@ async def test_begin_says_why_a_key_is_no_answer_and_asks_a_wrong_handle_again(t
         assert "Match to 5" in alice.text  # the length answered before the wrong handle
         alice.close()
         bob.close()
+
+
+async def test_a_yes_no_question_says_why_a_key_is_no_answer(tmp_path):
+    """'Create it? (Y/N)' and 'Join it? (Y/N)' ignored any other key without a word."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        alice = await call(srv.port)
+        await alice.wait_for("Handle:")
+        alice.send("alice\r")
+        await alice.wait_for("Create it?")
+        alice.send("x")
+        await alice.wait_for("X is not an answer: Y or N.")
+        alice.send("Y")
+        await alice.wait_for("Choose a password")
+        assert "is not an answer" not in alice.text
+        alice.send("alice-pw\r")
+        await alice.wait_for("Type it again")
+        alice.send("alice-pw\r")
+        await alice.wait_for("Your choice")
+        await begin(alice, 3)
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        bob.send("5")
+        await bob.wait_for("5 is not an answer: Y or N.")
+        bob.send("Y")
+        await bob.wait_for("roll for who starts")
+        alice.close()
+        bob.close()

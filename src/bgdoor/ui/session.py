@@ -278,12 +278,17 @@ class Session:
     async def yes_no(self, default: bool) -> bool:
         while True:
             key = await self.con.key()
+            answer: bool | None = None
             if key.name == "enter":
-                return default
-            if key.char.upper() == "Y":
-                return True
-            if key.char.upper() in ("N",) or key.name == "esc":
-                return False
+                answer = default
+            elif key.char.upper() == "Y":
+                answer = True
+            elif key.char.upper() in ("N",) or key.name == "esc":
+                answer = False
+            self.hint(None if answer is not None else key, "" if answer is not None else "Y or N.")
+            if answer is not None:
+                return answer
+            await self.con.show()
 
     # ------------------------------------------------------------ main menu
 
