@@ -135,3 +135,21 @@ async def test_a_yes_no_question_says_why_a_key_is_no_answer(tmp_path):
         await bob.wait_for("roll for who starts")
         alice.close()
         bob.close()
+
+
+async def test_the_instructions_footer_says_where_each_key_goes(tmp_path):
+    """The Instructions footer offered 'B: back  Q: quit' beside 'Enter: back to the menu': B turns a
+    page back and Q goes to the menu (it does not quit)."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        alice.send("I")
+        text = await alice.wait_for("Page 1 of")
+        assert "Enter/Space: next page  B: page back  Q: menu" in text and "Q: quit" not in text
+        alice.send("1")  # any other key turns the page too
+        await alice.wait_for("Page 2 of")
+        alice.send("B")
+        await alice.wait_for("Page 1 of")
+        alice.send("Q")
+        await alice.wait_for("Your choice")
+        alice.close()

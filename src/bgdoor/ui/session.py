@@ -750,8 +750,10 @@ class Session:
             for i, line in enumerate(book[page]):
                 self.con.put(1 + i, 1, line)
             last = page == len(book) - 1
+            # 'B: back' beside 'back to the menu' read as the same thing; B turns a page back.
             more = "Enter: back to the menu" if last else "Enter/Space: next page"
-            self.con.put_wrapped(bottom, 1, f"Page {page + 1} of {len(book)}.  {more}  B: back  Q: quit", "dim", rows=1)
+            keys = f"{more}  B: page back" + ("" if last else "  Q: menu")
+            self.con.put_wrapped(bottom, 1, f"Page {page + 1} of {len(book)}.  {keys}", "dim", rows=1)
             await self.con.show()
             key = await self.con.key(idle=True)
             c = key.char.upper()
