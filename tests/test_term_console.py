@@ -167,6 +167,27 @@ async def test_the_time_warning_counts_minutes_in_words() -> None:
         await con.stop()
 
 
+async def test_the_idle_notice_goes_once_a_key_answers_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a prompt that only echoes what is typed (B)egin's match length), 'Are you there? Press a
+    key within a minute...' stayed on the screen after the key that answered it."""
+    monkeypatch.setattr("bgdoor.term.console.IDLE_WARNING", 0.15)
+    con, link = await started(idle_timeout=0.3)
+    con.put(24, 1, "what was under it")
+    con.put(5, 3, "Match length: ")
+    await con.show()
+    reading = asyncio.ensure_future(con.line(5, 17, 2))
+    while "Are you there?" not in "".join(shown(bytes(link.out))):
+        await asyncio.sleep(0.02)
+    link.send(b"2")
+    link.send(b"\r")
+    assert await reading == "2"
+    await con.show()
+    screen = shown(bytes(link.out))
+    assert "Are you there?" not in "".join(screen)
+    assert screen[23].startswith("what was under it") and "Match length: 2" in screen[4]
+    await con.stop()
+
+
 async def test_a_charset_change_starts_a_fresh_screen() -> None:
     con, link = await started()
     con.set_charset("ascii")

@@ -18,7 +18,7 @@ from typing import Protocol, overload
 from bgdoor.term import screen as colours
 from bgdoor.term.charset import Charset, glyphs
 from bgdoor.term.keys import DA_REQUEST, Key, KeyDecoder, is_cterm_reply
-from bgdoor.term.screen import COLS, HIDE_CURSOR, ROWS, SHOW_CURSOR, Attr, Canvas, Screen
+from bgdoor.term.screen import COLS, HIDE_CURSOR, ROWS, SHOW_CURSOR, Attr, Canvas, Cell, Screen
 from bgdoor.term.sound import sound_bytes
 from bgdoor.term.wrap import wrap
 
@@ -118,6 +118,7 @@ class Console:
         self._early: Key | None = None  # a key that ended a pause, for the next read
         self._last_key = time.monotonic()
         self._warned = False
+        self._under: list[tuple[int, list[Cell]]] = []  # the rows the idle notice covers, as they were
         self._whole: Canvas | None = None  # see whole_canvas()
         self._held: collections.deque[Key] = collections.deque()  # decoded, waiting for room in the queue
         self.dropped_keys = 0
@@ -300,7 +301,10 @@ class Console:
                 if use_idle and not self._warned and self.idle_timeout - (now - self._last_key) <= IDLE_WARNING:
                     self._warned = True
                     gone = "go back to the BBS" if self.door else "be disconnected"
-                    self.message_line(f"Are you there? Press a key within a minute or you will {gone}.")
+                    cells = self.screen.canvas.cells
+                    under = [(r, cells[r - 1][:]) for r in range(1, len(cells) + 1)]
+                    rows = self.message_line(f"Are you there? Press a key within a minute or you will {gone}.")
+                    self._under = [(r, line) for r, line in under if r in rows]
                     self.bell("error")
                     await self.show()
                 continue
@@ -323,6 +327,14 @@ class Console:
                 continue
             self._last_key = time.monotonic()
             self._warned = False
+            if self._under:
+                # Answered: the notice goes, and what it covered comes back (a screen that only
+                # echoes what is typed, like a prompt, would otherwise keep asking 'Are you there?').
+                cells = self.screen.canvas.cells
+                for r, line in self._under:
+                    if r <= len(cells) and len(line) == len(cells[r - 1]):
+                        cells[r - 1] = line
+                self._under = []
             if key.name == "redraw":
                 # Ctrl-L anywhere: send the whole screen again, then keep waiting.
                 self._full = True
@@ -382,12 +394,13 @@ class Console:
             self.put(row + i, col, line, style)
         return len(lines)
 
-    def message_line(self, text: str) -> None:
-        """A notice across the bottom of whatever screen is showing, wrapped to fit."""
+    def message_line(self, text: str) -> range:
+        """A notice across the bottom of whatever screen is showing, wrapped to fit; the rows it took."""
         lines = wrap(text, self.width - 1)
         top = min(24, self.height) if len(lines) == 1 else max(1, self.height - len(lines) + 1)
         for i, line in enumerate(lines):
             self.put(top + i, 1, line.ljust(self.width - 1), "error")
+        return range(top, top + len(lines))
 
     def redraw(self) -> None:
         """Send the whole screen at the next show(), not only what changed."""
