@@ -153,3 +153,29 @@ async def test_the_instructions_footer_says_where_each_key_goes(tmp_path):
         alice.send("Q")
         await alice.wait_for("Your choice")
         alice.close()
+
+
+async def test_a_refused_drop_is_a_sentence_and_the_checker_stays_in_hand(tmp_path):
+    """Dropping a checker on a blocked point said 'point 12 is blocked' (the rules' words, not a
+    sentence) and put the checker back where it came from without saying so."""
+    dice = ScriptedDice([3, 1] + [1, 2] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        bob.send("Y")
+        await alice.wait_for("bob joined")
+        alice.send("P")
+        await alice.wait_for("alice starts with 3-1")
+        alice.send("\r")  # the cursor starts on 13: pick a checker up
+        await alice.wait_for("Checker in hand")
+        alice.send("2\r")  # down to 12, which bob holds
+        text = " ".join((await alice.wait_for("blocked")).split())
+        assert "Point 12 is blocked. Put it down on a marked point, or U puts it back." in text
+        alice.send("U")
+        await alice.wait_for("The checker is back.")  # it was still in hand
+        alice.close()
+        bob.close()

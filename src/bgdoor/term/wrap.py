@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["fit", "pages", "wrap"]
+__all__ = ["fit", "pages", "sentence", "wrap"]
 
 _TOKENS = re.compile(r"\S+|\s+")
 # 'V)iew   games in progress': a one-word label, two or more spaces, then text.
@@ -138,3 +138,9 @@ def pages(lines: list[str], height: int) -> list[list[str]]:
         while start < len(lines) and not lines[start].strip() and out:  # no page begins blank
             start += 1
     return out or [[]]
+
+
+def sentence(text: str) -> str:
+    """A reason as the layers below word it ('point 1 is blocked') as a sentence on the screen."""
+    text = text.strip()
+    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text

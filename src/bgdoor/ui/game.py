@@ -23,7 +23,7 @@ from bgdoor.service import (
     StorageError,
     TurnNote,
 )
-from bgdoor.term.wrap import wrap
+from bgdoor.term.wrap import sentence, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_ROW, Loc
 from bgdoor.ui.console import Console, Key
@@ -354,13 +354,13 @@ class GameScreen:
         try:
             await handler(key)
         except IllegalPlay as exc:
-            self.message = str(exc)
+            self.message = sentence(str(exc))
         except GameChanged as exc:
             await self.reload()
-            self.message = str(exc)
+            self.message = sentence(str(exc))
             self.tell(await self.catch_up())
         except ServiceError as exc:
-            self.message = str(exc)
+            self.message = sentence(str(exc))
         return True
 
     async def moved_on(self) -> bool:
@@ -670,8 +670,13 @@ class GameScreen:
             self.hand = None
             self.message = "Put back."
             return
-        src, self.hand = self.hand, None
-        turn.move(src, point)  # raises IllegalPlay with the reason
+        try:
+            turn.move(self.hand, point)
+        except IllegalPlay as exc:
+            # The checker stays in hand: the player puts it on a marked point instead.
+            self.message = f"{sentence(str(exc))} Put it down on a marked point, or U puts it back."
+            return
+        self.hand = None
         self.after_move()
 
     def after_move(self) -> None:

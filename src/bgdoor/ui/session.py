@@ -23,7 +23,7 @@ from bgdoor.service import (
     ServiceError,
     handle_problem,
 )
-from bgdoor.term.wrap import pages, wrap
+from bgdoor.term.wrap import pages, sentence, wrap
 from bgdoor.ui.board import THEMES
 from bgdoor.ui.console import Console, Hangup, Key
 from bgdoor.ui.game import GameScreen
@@ -40,12 +40,6 @@ log = logging.getLogger("bgdoor.session")
 
 LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 BANNER = "B G D O O R   B A C K G A M M O N"
-
-
-def sentence(text: str) -> str:
-    """A service's reason ('there is no player called ...') as a sentence on the screen."""
-    text = text.strip()
-    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
 
 
 class Session:
@@ -376,7 +370,7 @@ class Session:
         try:
             games = await self.svc.finished_games(self.player.id)
         except ServiceError as exc:
-            await self.flash(22, str(exc))
+            await self.flash(22, sentence(str(exc)))
             return
         while True:
             title = "Your finished matches (pick one to review)"
