@@ -49,6 +49,8 @@ class RawCaller(ScreenWaits):
         self.last_data = 0.0  # time.monotonic() of the last data byte
         self.connected_at = time.monotonic()
         self.first_data: float | None = None
+        self.answered_at = 0.0  # time.monotonic() at which the bytes after a mark (see mark()) came
+        self._mark: int | None = None
         self._screen = pyte.Screen(*self.glass) if screen else None
         self._stream = pyte.Stream(self._screen) if screen else None
         self._text = codecs.getincrementaldecoder("utf-8" if term.startswith("xterm") else "cp437")("replace")
@@ -133,6 +135,8 @@ class RawCaller(ScreenWaits):
                 self.first_data = now
             self.last_data = now
             self.data += out
+            if self._mark is not None and len(self.data) > self._mark:
+                self.answered_at, self._mark = now, None
             if self._stream is not None:
                 self._stream.feed(self._text.decode(bytes(out)))
             self.changed.set()
@@ -198,6 +202,11 @@ class RawCaller(ScreenWaits):
                 return needle
         return None
 
+    def mark(self) -> int:
+        """Note the time the next data byte arrives (as `answered_at`); the data bytes so far."""
+        self._mark = len(self.data)
+        return self._mark
+
     async def wait_data(self, since: int, timeout: float = 20.0) -> bool:
         """Wait until more than `since` data bytes have arrived; False on timeout or close."""
         deadline = time.monotonic() + timeout
@@ -206,8 +215,11 @@ class RawCaller(ScreenWaits):
             if left <= 0 or self.closed:
                 return False
             self.changed.clear()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), timeout=left)
+            # A timeout scope, not wait_for: no task of its own for every wait (the load bench
+            # waits a thousand times a second).
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(left):
+                    await self.changed.wait()
         return True
 
     def start_screen(self) -> None:
