@@ -7,6 +7,8 @@ from harness import call, login, running_server
 from menus import begin, open_game
 
 from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Win
+from bgdoor.service import Service
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -179,3 +181,25 @@ async def test_a_refused_drop_is_a_sentence_and_the_checker_stays_in_hand(tmp_pa
         await alice.wait_for("The checker is back.")  # it was still in hand
         alice.close()
         bob.close()
+
+
+async def test_the_rankings_say_why_a_key_is_no_answer(tmp_path):
+    """At the rankings' 'Rank:' prompt a letter did nothing at all; the game lists said why."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)  # 3-1: alice starts
+        view = svc.resign(bob, view.id, view.version, Win.SINGLE)
+        svc.answer_resign(alice, view.id, view.version, True)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("R")
+        await c.wait_for("Rank:")
+        c.send("x")
+        await c.wait_for("X is not an answer: a rank and Enter or Q.")
+        c.send("2\r")
+        await c.wait_for("Rating history")
+        c.close()

@@ -472,7 +472,8 @@ class Session:
             line += f" {g.updated.strftime('%m-%d %H:%M')}"
         return line
 
-    async def list_answer(self, row: int, col: int, letters: str = "N", hint_row: int | None = None) -> str | None:
+    async def list_answer(self, row: int, col: int, letters: str = "N", hint_row: int | None = None,
+                          answers: str = "a number and Enter, or Q") -> str | None:
         """What a list's prompt was answered: digits (or '#' and digits) and Enter, or one of
         `letters` at once; None for Q or Esc, which need no Enter.  A key that is none of these
         says so on `hint_row`."""
@@ -494,7 +495,7 @@ class Session:
                 text += c
             elif hint_row is not None:
                 shown = c if c.strip() else "That key"
-                hint = f"{shown} is not an answer: a number and Enter, or Q."
+                hint = f"{shown} is not an answer: {answers}."
                 self.con.put(hint_row, 3, " " * (self.con.width - 4))
                 self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
 
@@ -656,7 +657,8 @@ class Session:
             )
             note = ""
             self.con.put(bottom, 3, "Rank: ", "prompt")
-            text = await self.list_answer(bottom, 9, "NB" if boards else "N")
+            text = await self.list_answer(bottom, 9, "NB" if boards else "N", hint_row=bottom - 1,
+                                          answers=f"a rank and Enter{', B' if boards else ''} or Q")
             if text == "B":
                 view = (view + 1) % len(views)
                 rows = await self.svc.rankings(limit=bottom - 7, board=views[view])
