@@ -203,3 +203,27 @@ async def test_the_rankings_say_why_a_key_is_no_answer(tmp_path):
         c.send("2\r")
         await c.wait_for("Rating history")
         c.close()
+
+
+async def test_review_marks_the_winner_on_the_result(tmp_path):
+    """R)eview's last step, 'alice wins the match, 1-0', had the panel's marker on bob, the
+    player who had been to move; the game screen marks the winner."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)  # 3-1: alice starts
+        view = svc.submit_turn(alice, view.id, view.version, "8/5 6/5")
+        view = svc.resign(bob, view.id, view.version, Win.SINGLE)  # on his own turn
+        svc.answer_resign(alice, view.id, view.version, True)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        c.send("M")
+        await c.wait_for("Game:")
+        c.send("1\r")
+        text = await c.wait_for("wins the match")
+        marked = [line for line in text.splitlines() if "►" in line]
+        assert len(marked) == 1 and "alice" in marked[0], marked
+        c.close()

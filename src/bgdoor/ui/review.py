@@ -103,6 +103,7 @@ class Frame:
     dice: tuple[int, int] | None
     state: rules.MatchState
     text: str
+    winner: Color | None = None  # a result: the panel's marker is on the winner, as on the game screen
 
 
 def frames(log: GameLog) -> list[Frame]:
@@ -117,7 +118,8 @@ def frames(log: GameLog) -> list[Frame]:
         if isinstance(ev, rules.Move) and step.before.turn is not None:
             frame = Frame(Position.from_id(ev.position), step.before.turn.other, step.before.dice, step.after, text)
         elif ev.derived:
-            frame = Frame(prev.position, prev.on_roll, None, step.after, text)
+            won = ev.winner if isinstance(ev, (rules.GameWon, rules.MatchWon)) else None
+            frame = Frame(prev.position, prev.on_roll, None, step.after, text, won)
         else:
             after = step.after
             frame = Frame(after.position, after.turn or Color.WHITE, after.dice, after, text)
@@ -146,7 +148,7 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             position=f.position,
             on_roll=f.on_roll,
             dice=f.dice,
-            turn=f.on_roll,
+            turn=f.winner or f.on_roll,
             status=f"Review {at}/{len(shots) - 1}",
             message=message,
             help=keytable.help_line(State.REVIEW),
