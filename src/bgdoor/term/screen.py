@@ -22,10 +22,7 @@ Rows and columns are 1-based throughout, like the terminal's own.
 from __future__ import annotations
 
 import unicodedata
-from array import array
-from collections import OrderedDict
 from dataclasses import dataclass, replace
-from itertools import chain
 
 from bgdoor.term.charset import Charset, encode
 
@@ -194,13 +191,26 @@ def _rel(n: int, final: str) -> str:
     return f"\x1b[{final}" if n == 1 else f"\x1b[{n}{final}"
 
 
-WHOLE_SCREENS_KEPT = 16  # about 50 KB each
-# full_redraw's answers by charset, size, parked cursor and the ids of the cells drawn: the bytes,
-# and the state it leaves (what is shown, the cursor position, the attribute), least used first.
-_WHOLE: OrderedDict[
-    tuple[str, int, int, tuple[int, int] | None, bytes],
-    tuple[bytes, list[list[Cell]], tuple[int, int] | None, Attr | None, tuple[tuple[Cell, ...], ...]],
-] = OrderedDict()
+WHOLE_SCREENS_KEPT = 16  # about 35 KB each
+
+
+@dataclass(slots=True)
+class _Whole:
+    """A picture full_redraw has drawn: its cells, the bytes, and the state they leave (what is
+    shown, the cursor position, the attribute)."""
+
+    head: tuple[str, int, int, tuple[int, int] | None]  # charset, size, parked cursor
+    cells: list[list[Cell]]
+    data: bytes
+    shown: list[list[Cell]]
+    pos: tuple[int, int] | None
+    attr: Attr | None
+
+
+# full_redraw's answers, most recently used last.  A picture is found by comparing its rows with
+# each one kept, which is a comparison of references while the cells are the shared ones: far
+# cheaper than a key made of 2,000 cells' ids, for every caller of a crowd dialling in.
+_WHOLE: list[_Whole] = []
 
 
 class Screen:
@@ -231,24 +241,25 @@ class Screen:
         """Clear the terminal and draw everything (Ctrl-L)."""
         # The same picture drawn from a clear screen is the same bytes: a crowd dialling in all
         # get one first screen, worked out once.
-        ids = array("Q", map(id, chain(*self.canvas.cells))).tobytes()
-        key = (self.charset, self.rows, self.cols, self.cursor, ids)
-        known = _WHOLE.get(key)
-        if known is not None:
-            _WHOLE.move_to_end(key)
-            data, shown, self._pos, self._attr, _ = known
-            self._shown = [line[:] for line in shown]
-            return data
-        head = "\x1b[0m\x1b[2J\x1b[H" if self.colour else "\x1b[2J\x1b[H"
+        head = (self.charset, self.rows, self.cols, self.cursor)
+        cells = self.canvas.cells
+        for i in range(len(_WHOLE) - 1, -1, -1):
+            known = _WHOLE[i]
+            if known.head == head and known.cells == cells:
+                if i != len(_WHOLE) - 1:
+                    _WHOLE.append(_WHOLE.pop(i))
+                self._shown = [line[:] for line in known.shown]
+                self._pos, self._attr = known.pos, known.attr
+                return known.data
+        clear = "\x1b[0m\x1b[2J\x1b[H" if self.colour else "\x1b[2J\x1b[H"
         self._shown = [[_BLANK] * self.cols for _ in range(self.rows)]
         self._pos = (1, 1)
         self._attr = DEFAULT
-        data = head.encode("ascii") + self._diff()
-        # The cells themselves are kept with their ids, so no id in a key is ever another cell's.
-        cells = tuple(tuple(line) for line in self.canvas.cells)
-        _WHOLE[key] = (data, [line[:] for line in self._shown], self._pos, self._attr, cells)
+        data = clear.encode("ascii") + self._diff()
+        _WHOLE.append(_Whole(head, [line[:] for line in cells], data, [line[:] for line in self._shown],
+                             self._pos, self._attr))
         if len(_WHOLE) > WHOLE_SCREENS_KEPT:
-            _WHOLE.popitem(last=False)
+            del _WHOLE[0]
         return data
 
     def render(self) -> bytes:
