@@ -125,6 +125,7 @@ class Console:
         self._tokens = float(MAX_QUEUED_KEYS)
         self._refilled = time.monotonic()
         self._resize_queued = False
+        self._greeting = b""  # sent with the first screen (see start())
         # A wake-up read by a wait that does not take them (a help page, a question): kept for
         # the next wait that does, which would otherwise go on showing what it drew before.
         self._woken = False
@@ -134,8 +135,9 @@ class Console:
     async def start(self) -> None:
         self._reader = asyncio.ensure_future(self._read_loop())
         if self.charset != "ascii":
-            # Ask who the terminal is (SyncTERM answers as CTerm) and hide its cursor.
-            self.link.write(DA_REQUEST + HIDE_CURSOR)
+            # Ask who the terminal is (SyncTERM answers as CTerm) and hide its cursor, in one
+            # write with the first screen (a crowd dialling in costs a send a caller less).
+            self._greeting = DA_REQUEST + HIDE_CURSOR
             self._cursor_hidden = True
 
     async def stop(self) -> None:
@@ -412,6 +414,8 @@ class Console:
             return
         data = self.screen.full_redraw() if self._full else self.screen.render()
         self._full = False
+        if self._greeting:
+            data, self._greeting = self._greeting + data, b""
         if data:
             self.link.write(data)
             with contextlib.suppress(ConnectionError, OSError):
