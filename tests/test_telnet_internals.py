@@ -82,3 +82,53 @@ async def test_the_server_protocol_and_transport_attributes_behave_as_the_server
         client.close()
         server.close()
         await server.wait_closed()
+
+
+class RecordingTransport(FakeTransport):
+    """Keeps each write as it was made."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[bytes] = []
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.writes.append(bytes(data))
+
+    def is_closing(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return ("127.0.0.1", 4000) if name == "peername" else default
+
+
+async def test_negotiation_commands_made_together_leave_in_one_write_and_the_shell_writes_directly() -> None:
+    started = asyncio.Event()
+    shell_transport: list[object] = []
+
+    async def shell(reader: TelnetReader, writer: TelnetWriter) -> None:
+        shell_transport.append(writer.transport)
+        started.set()
+
+    transport = RecordingTransport()
+    protocol = MeteredTelnetServer(shell=shell, encoding=False, force_binary=True, connect_maxwait=5.0, timeout=0)
+    protocol.connection_made(transport)
+    assert protocol.writer is not None
+    assert internals.writer_transport(protocol.writer) is not transport  # negotiation is batched
+    await asyncio.sleep(0.05)
+    assert transport.writes == [b"\xff\xfd\x18"]  # DO TTYPE
+    # The terminal agrees to the terminal type: the server asks its name, and then offers its
+    # further options (SGA, BINARY, NAWS) in one write, not one write each.
+    protocol.data_received(b"\xff\xfb\x18")
+    await asyncio.sleep(0.05)
+    assert transport.writes[1:] == [b"\xff\xfa\x18\x01\xff\xf0", b"\xff\xfb\x03\xff\xfb\x00\xff\xfd\x1f"]
+    before = len(transport.writes)
+    protocol.data_received(b"\xff\xfa\x18\x00ansi\xff\xf0\xff\xfd\x03\xff\xfd\x00\xff\xfb\x1f\xff\xfa\x1f\x00P\x00\x19\xff\xf0")
+    await asyncio.sleep(0)
+    assert len(transport.writes) == before + 1, transport.writes[before:]  # the answers, in one write
+    await asyncio.wait_for(started.wait(), 5)
+    # The session writes straight to the caller's transport, as the server's flow control expects.
+    assert shell_transport == [transport]
+    protocol.connection_lost(None)

@@ -123,6 +123,37 @@ READ_RATE = 32 * 1024
 READ_BURST = 128 * 1024
 
 
+class NegotiationBatch:
+    """A caller's transport while telnet negotiation goes on, for telnetlib3's writer alone.
+
+    telnetlib3 sends each option command as a write of its own: nine sends a caller before the
+    first screen, each a system call here and a read for the caller.  Here the commands made in
+    one go (one packet's answers, one round of requests) leave as one write, at the end of that
+    go or, at the latest, at the next turn of the event loop.  The shell gets the real transport.
+    """
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self._pending = bytearray()
+
+    def write(self, data: bytes) -> None:
+        if not data:
+            return
+        if not self._pending:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self._pending += data
+
+    def flush(self) -> None:
+        if self._pending:
+            data = bytes(self._pending)
+            self._pending.clear()
+            if not self.transport.is_closing():
+                self.transport.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
 class MeteredTelnetServer(telnetlib3.TelnetServer):
     """telnetlib3's server protocol, reading each caller at most READ_RATE bytes a second."""
 
@@ -171,6 +202,32 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
         super().connection_made(transport)
         assert self.writer is not None  # connection_made made it
         internals.stop_line_editing_snoop(self.writer)
+        self._batch: NegotiationBatch | None = None
+        if isinstance(transport, asyncio.Transport):
+            self._batch = NegotiationBatch(transport)
+            internals.set_writer_transport(self.writer, self._batch)
+
+    def _flush_negotiation(self) -> None:
+        if self._batch is not None:
+            self._batch.flush()
+
+    def begin_negotiation(self) -> None:
+        super().begin_negotiation()
+        self._flush_negotiation()
+
+    def begin_advanced_negotiation(self) -> None:
+        super().begin_advanced_negotiation()
+        self._flush_negotiation()
+
+    def begin_shell(self, future: asyncio.Future[None]) -> None:
+        """The session starts: what negotiation wrote goes first, and the shell (and the rest of
+        negotiation, which goes on meanwhile) writes through the real transport."""
+        batch, self._batch = self._batch, None
+        if batch is not None:
+            batch.flush()
+            if self.writer is not None and internals.writer_transport(self.writer) is batch:
+                internals.set_writer_transport(self.writer, batch.transport)
+        super().begin_shell(future)
 
     def _refuse_proxy(self, why: str) -> None:
         log.warning("refused %s: %s", self.proxy.peer, why)
@@ -198,6 +255,7 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
         self._allowance = min(float(READ_BURST), self._allowance + (now - self._metered_at) * READ_RATE) - len(data)
         self._metered_at = now
         super().data_received(data)
+        self._flush_negotiation()  # this packet's answers, in one write
         transport = internals.protocol_transport(self)
         if self._allowance < 0 and transport is not None and not transport.is_closing():
             transport.pause_reading()

@@ -41,3 +41,15 @@ def stop_line_editing_snoop(writer: TelnetWriter) -> None:
     """Turn off telnetlib3's simulated line editing (`slc_simulated`), whose handlers only log but
     cost a Python step for every byte received; every key is the console's to read."""
     writer.slc_simulated = False
+
+
+def writer_transport(writer: TelnetWriter) -> object:
+    """The transport telnetlib3's writer writes through (`_transport`, also its `transport`)."""
+    return writer._transport
+
+
+def set_writer_transport(writer: TelnetWriter, transport: object) -> None:
+    """Make telnetlib3's writer write through `transport` (`_transport`): the server batches the
+    writes of negotiation this way (with an object that is not an asyncio.Transport, only
+    writes like one: hence setattr)."""
+    setattr(writer, "_transport", transport)  # noqa: B010 - typed as a Transport by telnetlib3
