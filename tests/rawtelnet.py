@@ -51,6 +51,7 @@ class RawCaller(ScreenWaits):
         self.first_data: float | None = None
         self.answered_at = 0.0  # time.monotonic() at which the bytes after a mark (see mark()) came
         self._mark: int | None = None
+        self._answers: bytearray | None = None  # answers to the packet being read, sent together
         self._screen = pyte.Screen(*self.glass) if screen else None
         self._stream = pyte.Stream(self._screen) if screen else None
         self._text = codecs.getincrementaldecoder("utf-8" if term.startswith("xterm") else "cp437")("replace")
@@ -95,6 +96,16 @@ class RawCaller(ScreenWaits):
             self.changed.set()
 
     def _feed(self, chunk: bytes) -> None:
+        # The answers to one packet's commands go back in one write, as a terminal's would.
+        self._answers = bytearray()
+        try:
+            self._parse(chunk)
+        finally:
+            answers, self._answers = self._answers, None
+            if answers:
+                self._raw(bytes(answers))
+
+    def _parse(self, chunk: bytes) -> None:
         out = bytearray()
         for b in chunk:
             st = self._state
@@ -172,7 +183,9 @@ class RawCaller(ScreenWaits):
     # ------------------------------------------------------------ sending
 
     def _raw(self, data: bytes) -> None:
-        if not self.writer.is_closing():
+        if self._answers is not None:
+            self._answers += data
+        elif not self.writer.is_closing():
             self.writer.write(data)
 
     def send_raw(self, data: bytes) -> None:
