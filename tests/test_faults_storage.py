@@ -36,9 +36,10 @@ from bgdoor.service import Service
 
 pytestmark = pytest.mark.timeout(180)
 
-BUSY = "the database is busy; nothing was changed"
-READ_ONLY = "the database is read-only, so nothing can be saved"
-FULL = "the disk holding the database is full, so nothing was saved"
+# As the screens say them: a sentence ('The database ...') on the board, a clause after a prompt.
+BUSY = "database is busy; nothing was changed"
+READ_ONLY = "database is read-only, so nothing can be saved"
+FULL = "disk holding the database is full, so nothing was saved"
 
 
 def no_leaks(*callers: RawCaller) -> None:

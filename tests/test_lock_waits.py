@@ -26,7 +26,7 @@ pytestmark = pytest.mark.timeout(240)
 HOLD = 30.0  # seconds the other process holds the write lock
 READ_LIMIT = 0.1  # a read screen answers within this
 WRITE_LIMIT = 3.0  # a write answers within this (the gateway's patience)
-BUSY = "the database is busy; nothing was changed"
+BUSY = "database is busy; nothing was changed"  # a sentence on the board: "The database ..."
 
 
 async def timed(caller: RawCaller, keys: str, needle: str, timeout: float = 20.0) -> float:
