@@ -9,6 +9,7 @@ from menus import begin, open_game
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.service import Service
+from bgdoor.service.sysop import Sysop
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -226,4 +227,60 @@ async def test_review_marks_the_winner_on_the_result(tmp_path):
         text = await c.wait_for("wins the match")
         marked = [line for line in text.splitlines() if "►" in line]
         assert len(marked) == 1 and "alice" in marked[0], marked
+        c.close()
+
+
+async def test_joining_a_game_gone_meanwhile_says_so_and_keeps_the_call(tmp_path):
+    """A caller who answered Y to 'Join it?' after the game was withdrawn (or taken) meanwhile was
+    shown 'there is no game 1' and cut off: the error ended the whole call."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        alice.send("W")
+        await alice.wait_for("(Y/N)")
+        alice.send("Y")
+        await alice.wait_for("withdrawn")
+        bob.send("Y")
+        await bob.wait_for("Game #1 was withdrawn before you could join it.")
+        await bob.wait_for("Your choice")  # still on the line, at the menu
+        assert not bob.closed
+
+        await begin(alice, 3)  # game #2
+        carol = await call(srv.port)
+        await login(carol, "carol", "carol-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        await open_game(carol, expect="Join it?")
+        carol.send("Y")
+        await carol.wait_for("roll for who starts")
+        bob.send("Y")
+        await bob.wait_for("Game #2: someone else took that seat first.")
+        await bob.wait_for("Game:")  # the list again, with the game now under way
+        assert not bob.closed
+        for c in (alice, bob, carol):
+            c.close()
+
+
+async def test_a_game_deleted_while_listed_is_said_on_the_menu(tmp_path):
+    """Picking a game the sysop deleted after the list was drawn ended the call with 'there is no
+    game 1'; the caller is told on the menu instead."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        game = svc.begin_game(alice, 3, Color.WHITE, "bob").id
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        c.send("V")
+        await c.wait_for("Game:")
+        with Service(url) as svc:
+            Sysop(svc).delete_game(game)
+        c.send("1\r")
+        await c.wait_for(f"There is no game {game}.")
+        await c.wait_for("Your choice")
+        assert not c.closed
         c.close()

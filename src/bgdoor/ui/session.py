@@ -18,6 +18,7 @@ from bgdoor.service import (
     GameSummary,
     GameView,
     LoginFailed,
+    NotFound,
     PlayerInfo,
     Preferences,
     ServiceError,
@@ -27,7 +28,7 @@ from bgdoor.term.wrap import pages, sentence, wrap
 from bgdoor.ui.board import THEMES
 from bgdoor.ui.console import Console, Hangup, Key
 from bgdoor.ui.game import GameScreen
-from bgdoor.ui.news import gather, headlines, news_page
+from bgdoor.ui.news import News, gather, headlines, news_page
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
@@ -338,31 +339,45 @@ class Session:
             if key.name == "wake":
                 continue
             choice = key.char.upper()
-            if choice == "M":
-                await self.finished_list()
-            elif choice == "N":
-                await news_page(self.con, self.svc, self.player.id, news)
-            elif choice == "V":
-                await self.view_games()
-            elif choice == "P":
-                await self.play_games()
-            elif choice == "B":
-                await self.begin_game()
-            elif choice == "S":
-                await self.set_prefs(replace(self.player.preferences, sound=not self.con.sound))
-            elif choice == "I":
-                await self.pager(load_text("instructions", self.config.texts))
-            elif choice == "R":
-                await self.rankings()
-            elif choice == "W":
-                await self.who_online()
-            elif choice == "O":
-                await self.options()
-            elif choice in ("Q", "G") or key.name == "esc":
+            if choice in ("Q", "G") or key.name == "esc":
                 return
-            elif key.name != "redraw":
+            try:
+                opened = await self.menu_choice(choice, news)
+            except ServiceError as exc:
+                # A game gone (withdrawn, deleted) or the database busy while a screen was open:
+                # said here on the menu; it used to end the call.
+                self.menu_notice = sentence(str(exc))
+                continue
+            if not opened and key.name != "redraw":
                 shown = choice if choice.strip() else "That key"
                 refused = f"{shown} is not on the menu."  # short: it shares its line with the prompt
+
+    async def menu_choice(self, choice: str, news: News) -> bool:
+        """Open what a main menu letter names; False for a key that is not on the menu."""
+        assert self.player is not None
+        if choice == "M":
+            await self.finished_list()
+        elif choice == "N":
+            await news_page(self.con, self.svc, self.player.id, news)
+        elif choice == "V":
+            await self.view_games()
+        elif choice == "P":
+            await self.play_games()
+        elif choice == "B":
+            await self.begin_game()
+        elif choice == "S":
+            await self.set_prefs(replace(self.player.preferences, sound=not self.con.sound))
+        elif choice == "I":
+            await self.pager(load_text("instructions", self.config.texts))
+        elif choice == "R":
+            await self.rankings()
+        elif choice == "W":
+            await self.who_online()
+        elif choice == "O":
+            await self.options()
+        else:
+            return False
+        return True
 
     async def finished_list(self) -> None:
         """The player's finished matches; pick one to review."""
@@ -499,12 +514,11 @@ class Session:
                 self.con.put(hint_row, 3, " " * (self.con.width - 4))
                 self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
 
-    async def pick(self, title: str, games: list[GameSummary], empty: str) -> GameSummary | None:
-        """A numbered list; returns the chosen game, or None to go back."""
+    async def pick(self, title: str, games: list[GameSummary], empty: str, note: str = "") -> GameSummary | None:
+        """A numbered list; returns the chosen game, or None to go back.  `note`: said under it first."""
         page = 0
         bottom = min(24, self.con.height)
         per = bottom - 11
-        note = ""
         while True:
             self.con.clear()
             self.con.put(2, 3, title, "title")
@@ -565,8 +579,10 @@ class Session:
             if (await self.con.key(idle=True)).char.upper() == "B":
                 await self.begin_game()
             return
+        note = ""
         while True:
-            g = await self.pick("Games in progress", games, "No games are in progress.")
+            g = await self.pick("Games in progress", games, "No games are in progress.", note)
+            note = ""
             if g is None:
                 return
             if g.status != "open" or self.player.handle in (g.white, g.black):
@@ -581,12 +597,21 @@ class Session:
             )
             await self.con.show()
             if await self.yes_no(default=True):
-                view = await self.svc.join_game(self.player.id, g.id)
-                await self.game_screen(view.id)
-                return
+                try:
+                    view = await self.svc.join_game(self.player.id, g.id)
+                except NotFound:
+                    # Withdrawn while the question was asked: said over the list as it is now.
+                    note = f"Game #{g.id} was withdrawn before you could join it."
+                except ServiceError as exc:
+                    note = f"Game #{g.id}: {exc}."  # someone else sat down first
+                else:
+                    await self.game_screen(view.id)
+                    return
             # No: back to the list (the question asked nothing about watching).
             games = await self.svc.games_in_progress(limit=100)
             if not games:
+                if note:
+                    await self.flash(min(24, self.con.height) - 2, note)
                 return
 
     async def play_games(self) -> None:
