@@ -284,3 +284,35 @@ async def test_a_game_deleted_while_listed_is_said_on_the_menu(tmp_path):
         await c.wait_for("Your choice")
         assert not c.closed
         c.close()
+
+
+async def test_the_replay_shows_the_cube_as_it_was_then(tmp_path):
+    """V)iew replayed alice's opening 3-1 with 'Cube 2 alice' on the panel: the cube as it is now
+    (bob doubled after that turn, alice took), not as it was when she played."""
+    dice = ScriptedDice([3, 1] + [1, 2] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        bob.send("Y")
+        await alice.wait_for("bob joined")
+        alice.send("P")
+        await alice.wait_for("alice starts with 3-1")
+        alice.send("M")
+        await alice.wait_for("Your play (like")
+        alice.send("8/5 6/5\r")
+        await bob.wait_for("D)ouble")
+        bob.send("D")
+        await alice.wait_for("T)ake")
+        alice.send("T")
+        await bob.wait_for("Cube 2 alice")
+        bob.send("V")
+        text = await bob.wait_for("Replay of alice")
+        assert "Cube 2" not in text
+        bob.send("Q")
+        await bob.wait_for("Cube 2 alice")
+        alice.close()
+        bob.close()

@@ -7,7 +7,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
-from bgdoor.rules.game import Color, Phase, Win
+from bgdoor.rules.game import Color, MatchState, Phase, Win
 from bgdoor.rules.moves import legal_plays
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
@@ -529,7 +529,7 @@ class GameScreen:
             where = f"move {at} of {len(frames) - 1}" if len(frames) > 1 else "no move"
             text = note or f"Replay: {name} rolled {last.dice[0]}-{last.dice[1]}: {play} ({where})."
             self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
-                      status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY))
+                      status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY), then=last.before)
             await self.con.show()
             key = await self.con.key(timeout=REPLAY_PACE if auto and at < len(frames) - 1 else None, idle=True)
             auto = auto and key is None
@@ -544,7 +544,9 @@ class GameScreen:
     # ------------------------------------------------------------ drawing
 
     def draw(self, position: Position | None = None, on_roll: Color | None = None, dice: tuple[int, int] | None = None,
-             note: str | None = None, status: str | None = None, help_text: str | None = None) -> None:
+             note: str | None = None, status: str | None = None, help_text: str | None = None,
+             then: MatchState | None = None) -> None:
+        """`then`: the match as it stood at a frame of a replay (its score and cube), not as now."""
         v = self.view
         assert v is not None
         st = v.state
@@ -570,7 +572,7 @@ class GameScreen:
             turn = on_roll
         self.con.board(
             v,
-            st,
+            then or st,
             position=position,
             on_roll=on_roll or Color.WHITE,
             dice=dice,
