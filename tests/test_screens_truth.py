@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import menus
 import pytest
 from harness import call, login, running_server
 from menus import begin, open_game
+from rawtelnet import RawCaller
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
@@ -316,3 +318,17 @@ async def test_the_replay_shows_the_cube_as_it_was_then(tmp_path):
         await bob.wait_for("Cube 2 alice")
         alice.close()
         bob.close()
+
+
+async def test_the_welcome_keeps_the_count_whole_at_60_columns(tmp_path):
+    """At 60 columns a 16-character handle cut the menu's greeting to 'Welcome, Bartholomew_Bob1.
+    No game is waiting for your': the word 'move.' was lost."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(60, 24))
+        try:
+            await menus.login(c, "Bartholomew_Bob1", "bob-pw", new=True)
+            await c.settle(0.3)
+            text = " ".join(c.text.split())
+            assert "Welcome, Bartholomew_Bob1. No game is waiting for your move." in text, c.text
+        finally:
+            c.close()

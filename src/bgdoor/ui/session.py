@@ -303,9 +303,14 @@ class Session:
             if n:
                 msg = f"{n} game{'s' if n != 1 else ''} waiting for your move."
             left = 16 if self.con.width >= 74 else 2  # the longest item is 56 columns
-            self.con.put_wrapped(
-                8, min(12, left), f"Welcome, {self.player.handle}.  {msg}", right=self.con.width - 1, rows=1
-            )
+            welcome = f"Welcome, {self.player.handle}.  {msg}"
+            if len(wrap(welcome, self.con.width - min(12, left))) > 1:
+                # A long handle on a narrow screen: the greeting goes on the blank line above, so
+                # that the count is not cut off.
+                self.con.put_wrapped(7, min(12, left), f"Welcome, {self.player.handle}.", right=self.con.width - 1,
+                                     rows=1)
+                welcome = msg
+            self.con.put_wrapped(8, min(12, left), welcome, right=self.con.width - 1, rows=1)
             sound = "ON" if self.con.sound else "OFF"
             items = [
                 ("V", "View games in progress, or join one that needs a player"),
