@@ -332,3 +332,26 @@ async def test_the_welcome_keeps_the_count_whole_at_60_columns(tmp_path):
             assert "Welcome, Bartholomew_Bob1. No game is waiting for your move." in text, c.text
         finally:
             c.close()
+
+
+async def test_a_long_news_item_is_indented_under_its_dash(tmp_path):
+    """'Since you last looked' ran a long item's second line back to the page's edge, under the
+    dash, so two items read as one block."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2, 4, 2])) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+        v = svc.roll(bob, v.id, v.version)  # 4-2: bob starts
+        note = "Good luck, carol! This one is for the rankings, and for fun."
+        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4", note)
+        v = svc.resign(bob, v.id, v.version, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=False)
+        c.send("P")
+        text = await c.wait_for("Since you last looked")
+        lines = [line.rstrip() for line in text.splitlines()]
+        first = next(i for i, line in enumerate(lines) if "bob rolled 4-2 and played" in line)
+        assert lines[first].startswith(" - ") and lines[first + 1].startswith("   ") and lines[first + 1].strip()
+        c.close()

@@ -28,7 +28,7 @@ from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_ROW, Loc
 from bgdoor.ui.console import Console, Key
 from bgdoor.ui.keys import State
-from bgdoor.ui.news import WIN_WORDS, NewsLine, narrate, points
+from bgdoor.ui.news import WIN_WORDS, NewsLine, bullet, narrate, points
 from bgdoor.ui.review import fit_message, review_match, show_whole, step
 
 if TYPE_CHECKING:
@@ -201,7 +201,7 @@ class GameScreen:
         assert self.view is not None
         v = self.view
         title = f"Game #{v.id}: {v.name(Color.WHITE)} against {v.name(Color.BLACK)}. Since you last looked:"
-        body = [part for n in lines for part in wrap("- " + n.text, self.con.width - 3)]
+        body = [part for n in lines for part in bullet(n.text, self.con.width - 3)]
         top = 2 + len(wrap(title, self.con.width - 3))
         bottom = self.con.height - 2
         per = max(1, bottom - top)

@@ -165,6 +165,12 @@ async def gather(svc: Service, player_id: int, games: int = 12) -> list[tuple[Un
     return out
 
 
+def bullet(text: str, width: int) -> list[str]:
+    """An item of a news page: '- ' and the text, its further lines indented under the text."""
+    lines = wrap(text, width - 2) or [""]
+    return ["- " + lines[0], *("  " + line for line in lines[1:])]
+
+
 def headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str]:
     """One line per happening, each marked with its game."""
     return [f"#{log.game.id}: {n.text}" for _, log, lines in news for n in lines]
@@ -180,7 +186,7 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
     told: list[tuple[int, NewsLine]] = []  # each headline: its game's index in `news`, its line
     for index, (_, log, lines) in enumerate(news):
         for line in lines:
-            body += [(part, len(told)) for part in wrap(f"- #{log.game.id}: {line.text}", width)]
+            body += [(part, len(told)) for part in bullet(f"#{log.game.id}: {line.text}", width)]
             told.append((index, line))
     if not body:
         body = [(part, -1) for part in wrap("- Nothing new in your games since you last looked.", width)]
