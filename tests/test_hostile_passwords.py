@@ -30,10 +30,10 @@ from bgdoor.store.models import Player
 pytestmark = pytest.mark.timeout(180)
 
 FAILED = (
-    "wrong handle or password",
-    "too many wrong passwords from your address",
+    "Wrong handle or password.",
+    "Too many wrong passwords from your address",
     "Too many wrong passwords. Goodbye",
-    "too many wrong passwords for that handle lately",
+    "Too many wrong passwords for that handle lately",
 )
 
 
@@ -158,7 +158,7 @@ async def test_no_secret_reaches_the_log(tmp_path):
         c.send("keeper\r")
         await c.wait_for("Password:")
         c.send(wrong + "\r")
-        await c.wait_for("wrong handle or password")
+        await c.wait_for("Wrong handle or password.")
         c.send("\r")
         await c.wait_for("Handle:")
         c.close()

@@ -236,7 +236,9 @@ class Session:
                     await self.flash(16, "Too many wrong passwords. Goodbye.")
                     return None
                 # A growing delay makes guessing slow without locking the real player out.
-                await self.flash(16, str(exc))
+                why = str(exc)
+                # A sentence ('Wrong handle or password.'), unless it begins with the handle.
+                await self.flash(16, why if why.lower().startswith(handle.lower()) else sentence(why))
                 await asyncio.sleep(delay)
                 delay *= 2
 
