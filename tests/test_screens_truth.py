@@ -355,3 +355,27 @@ async def test_a_long_news_item_is_indented_under_its_dash(tmp_path):
         first = next(i for i, line in enumerate(lines) if "bob rolled 4-2 and played" in line)
         assert lines[first].startswith(" - ") and lines[first + 1].startswith("   ") and lines[first + 1].strip()
         c.close()
+
+
+async def test_narrowing_the_window_mid_game_says_the_board_needs_80_columns(tmp_path):
+    """Opening a game at 60 columns says the board needs 80; narrowing the window to 60 during a
+    game cut the board's right-hand side (names, scores, pips) without a word."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        try:
+            await menus.login(c, "alice", "alice-pw", new=True)
+            await begin(c, 3)
+            c.send_size(60, 24)
+            await c.wait_for("The board needs 80 columns")
+            await c.wait_for("Your terminal shows 60 columns and 24 lines")
+            c.send_size(80, 25)  # widened again: the board follows at once
+            await c.wait_for("W)ithdraw")
+            c.send_size(60, 24)
+            await c.wait_for("The board needs 80 columns")
+            c.send("\r")  # goes on anyway, and is not asked again this call
+            await c.wait_for("W)ithdraw")
+            c.send_size(61, 24)
+            await c.settle(0.5)
+            assert "needs 80 columns" not in c.text and "W)ithdraw" in c.text
+        finally:
+            c.close()

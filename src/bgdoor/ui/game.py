@@ -59,6 +59,8 @@ class Caller(Protocol):
 
     def presence(self, activity: str, game_id: int | None = None) -> None: ...
 
+    async def wide_enough(self) -> bool: ...
+
 
 NOTE_LENGTH = 140
 REPLAY_PACE = 0.8  # seconds between the moves of a replay when no key is pressed
@@ -113,6 +115,8 @@ class GameScreen:
                 await self.con.show()
                 event = await self.next_event()
                 if event is None:
+                    if self.con.width < 80 and not await self.s.wide_enough():
+                        return  # narrowed below the board's 80 columns mid-game, and Q: back to the menu
                     await self.on_change()
                     continue
                 if not await self.on_key(event):
