@@ -379,3 +379,22 @@ async def test_narrowing_the_window_mid_game_says_the_board_needs_80_columns(tmp
             assert "needs 80 columns" not in c.text and "W)ithdraw" in c.text
         finally:
             c.close()
+
+
+async def test_a_watcher_is_not_told_the_game_waits_for_them(tmp_path):
+    """A watcher's ? page said 'Q or Esc: back to the menu. The game waits for you.': the game
+    waits for its players, not for someone watching it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.register("carol", "carol-pw")
+        svc.begin_game(alice, 3, Color.WHITE, "bob")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=False)
+        await open_game(c, expect="Watching this game")
+        c.send("?")
+        text = await c.wait_for("Keys now (spectating)")
+        assert "Q or Esc: back to the menu." in text and "waits for you" not in text
+        c.close()

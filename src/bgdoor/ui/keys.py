@@ -49,6 +49,8 @@ def _b(action: str, names: str, label: str, does: str) -> Binding:
 
 HELP = _b("help", "? h", "?)help", "? or H: this page, the keys of this moment in the game.")
 QUIT = _b("quit", "q esc", "Q)uit", "Q or Esc: back to the menu. The game waits for you.")
+# For a watcher, or a match that is over, nothing waits for the player.
+LEAVE = _b("quit", "q esc", "Q)uit", "Q or Esc: back to the menu.")
 ID = _b("show_id", "i", "I)D", "I: the GNU Backgammon Position ID and Match ID of the board.")
 VIEW = _b("view_last", "v", "V)iew last", "V: replay the opponent's last turn, move by move.")
 REVIEW = _b("review", "r", "R)eview", "R: step through the whole match, turn by turn, forwards and backwards.")
@@ -111,8 +113,8 @@ TABLE: dict[State, tuple[Binding, ...]] = {
         _b("leave", "q esc", "Q)uit review", "Q or Esc: back."),
         HELP,
     ),
-    State.SPECTATING: (VIEW, REVIEW, ID, HELP, QUIT),
-    State.OVER: (REVIEW, VIEW, ID, HELP, QUIT),
+    State.SPECTATING: (VIEW, REVIEW, ID, HELP, LEAVE),
+    State.OVER: (REVIEW, VIEW, ID, HELP, LEAVE),
 }
 
 # Why a key that is not offered does nothing, where a general answer would not help.
