@@ -398,3 +398,26 @@ async def test_a_watcher_is_not_told_the_game_waits_for_them(tmp_path):
         text = await c.wait_for("Keys now (spectating)")
         assert "Q or Esc: back to the menu." in text and "waits for you" not in text
         c.close()
+
+
+async def test_no_turn_marker_while_it_is_nobodys_turn(tmp_path):
+    """The panel's marker sat on the creator beside 'Waiting for a player', and on White beside
+    'Opening roll', though either player may roll: it said the turn was theirs."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        text = await alice.wait_for("Waiting for a player")
+        assert "►" not in text
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        bob.send("Y")
+        for c in (alice, bob):
+            text = await c.wait_for("Opening roll")
+            await c.settle(0.3)
+            assert "►" not in c.text
+        alice.send("P")
+        await bob.wait_until(lambda t: "►" in t, "the marker once someone is to play")
+        alice.close()
+        bob.close()

@@ -257,6 +257,7 @@ class BoardView:
     dice_left: tuple[int, ...] | None = None  # dice still to play; None: all
     turn: Colour | None = None  # whose turn it is; None: the side on roll
     status: str | None = None  # said instead of 'Your turn' / 'X to play' (an open seat, a replay, the end)
+    marker: bool = True  # the panel marks whose turn it is; False while it is nobody's (open seat, opening roll)
     cursor: Loc | None = None
     sources: frozenset[Loc] = field(default_factory=frozenset)
     destinations: frozenset[Loc] = field(default_factory=frozenset)
@@ -657,7 +658,7 @@ class _Painter:
             if v.show_pips:
                 extra = f"Pips {v.pips_of(colour):<4}" + extra
             c.put(row + 2, col + 2, extra, t.text)
-            if colour == turn:
+            if colour == turn and v.marker:
                 c.put(row, col - 2, g.turn, t.heading)  # column 56, clear of a mirrored cube
         # Whose turn, then the cube, wrapped between words in the panel's columns (rows 7-13 are
         # free between the two players' blocks).

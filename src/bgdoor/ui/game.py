@@ -572,8 +572,11 @@ class GameScreen:
             on_roll = st.turn or Color.WHITE
             dice = st.dice
             status = status or self.status_text()
+            # Nobody's turn yet: the seat is open, or either player may make the opening roll.
+            marker = st.over or (v.status != "open" and st.phase is not Phase.OPENING)
         else:
             turn = on_roll
+            marker = True
         self.con.board(
             v,
             then or st,
@@ -586,6 +589,7 @@ class GameScreen:
             destinations=frozenset(dests),
             in_hand=_point_to_loc(self.hand) if self.hand is not None else None,
             turn=turn,
+            marker=marker,
             status=status,
             message=note if note is not None else self.fitted(self.with_notes(self.message)),
             # A result stays (with what followed it) until a key: the help says so meanwhile.
