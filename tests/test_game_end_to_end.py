@@ -88,14 +88,18 @@ async def test_whole_match_to_a_bear_off_and_the_loser_comes_back(tmp_path):
             again = await RawCaller.connect(server.port)
             table.callers[loser_name] = again
             await login(again, loser_name, PASSWORDS[loser_name], new=False)
-            await again.wait_for("News")
-            flat = " ".join(again.text.split())  # news lines wrap
-            assert f"{winner_name} rolled {dice[0]}-{dice[1]} and played {notation}." in flat, again.text
-            assert f"{winner_name} wins a" in flat and "and the match " in flat, again.text
+            # The whole menu, not just its first bytes: the news lines come last, and wrap.
+            told = (f"{winner_name} rolled {dice[0]}-{dice[1]} and played {notation}.", f"{winner_name} wins a",
+                    "and the match ")
+            await again.wait_until(
+                lambda t: all(n in " ".join(t.split()) for n in told), "the winning play and the result in the news"
+            )
             # N: all the news on a page; then it is read.
             again.send("N")
-            await again.wait_for("News from your games")
-            assert f"and played {notation}" in " ".join(again.text.split())
+            await again.wait_until(
+                lambda t: "News from your games" in t and f"and played {notation}" in " ".join(t.split()),
+                "the news page",
+            )
             again.send("Q")
             await again.wait_for("Your choice")
             await again.settle(0.3)

@@ -236,8 +236,11 @@ async def test_registration_over_telnet_refuses_a_lookalike_with_the_reason(tmp_
         try:
             await caller.wait_for("Handle:")
             caller.send(name.encode("utf-8") + b"\r")
-            text = await caller.wait_for("looks like the existing player alice")
-            assert "choose another handle" in text and "Create it?" not in text
+            text = await caller.wait_until(
+                lambda t: "looks like the existing player alice" in t and "choose another handle" in t,
+                "the refusal whole",
+            )
+            assert "Create it?" not in text
             await caller.wait_for("Handle:")
         finally:
             caller.close()

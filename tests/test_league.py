@@ -110,8 +110,11 @@ async def test_a_member_bbs_caller_and_a_telnet_caller_share_one_league(tmp_path
         assert lines["alice"].split()[2] == "DEMO" and lines["bob"].split()[2] == "here", screen
         # One board at a time: B cycles the whole league, this board, and each member BBS.
         bob.send("B")
-        here = await bob.wait_for("The top players of this board")
-        assert "bob" in here and "alice" not in here
+        # The rows come after the title: wait for them, not the title alone.
+        here = await bob.wait_until(
+            lambda t: "The top players of this board" in t and "bob" in t, "this board's rankings"
+        )
+        assert "alice" not in here
         bob.send("B")
         demo = await bob.wait_until(lambda t: "Demo Board (DEMO)" in t, "the DEMO board's rankings")
         assert "alice" in demo and "bob " not in demo
