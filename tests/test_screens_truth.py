@@ -8,6 +8,7 @@ from harness import call, login, running_server
 from menus import begin, open_game
 from rawtelnet import RawCaller
 
+from bgdoor.rules import game as rules
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.service import Service
@@ -421,3 +422,40 @@ async def test_no_turn_marker_while_it_is_nobodys_turn(tmp_path):
         await bob.wait_until(lambda t: "►" in t, "the marker once someone is to play")
         alice.close()
         bob.close()
+
+
+async def test_a_cut_result_is_shown_whole_by_question_mark(tmp_path):
+    """At 60 columns a result cut on the board ended '... (? shows all)', but ? only cleared the
+    result; and the next game's opening roll, read together with the result on coming back, was
+    never told."""
+    long_a, long_b = "Longhandle_Alice", "Bartholomew_Bob1"
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 3, 1, 3, 1])) as svc:
+        alice = svc.register(long_a, "alice-pw").id
+        bob = svc.register(long_b, "bob-pw").id
+        v = svc.begin_game(alice, 5, Color.WHITE, long_b)
+        v = svc.roll(alice, v.id, v.version)  # 3-1: alice starts
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.resign(bob, v.id, v.version, Win.GAMMON)
+        v = svc.answer_resign(alice, v.id, v.version, True)
+        seen = next(e.seq for e in svc.game_log(v.id, bob).events if isinstance(e.event, rules.AcceptResign))
+        svc.mark_read(bob, v.id, seen + 1)  # bob has yet to read the result and the next opening roll
+        v = svc.roll(alice, v.id, v.version)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(60, 24))
+        try:
+            await menus.login(c, long_b, "bob-pw", new=False)
+            await open_game(c, expect="needs 80 columns")
+            c.send("\r")
+            await c.wait_for("(? shows all)")
+            assert "(Press a key.)" in c.text
+            c.send("?")
+            text = " ".join((await c.wait_for("The message in full")).split())
+            assert f"{long_a} wins a gammon by resignation" in text and f"{long_a} starts with 3-1." in text
+            c.send(" ")
+            await c.wait_for("(Press a key.)")  # the result is still held
+            c.send(" ")
+            text = await c.wait_until(lambda t: "(Press a key.)" not in t, "the result cleared")
+            assert "starts with 3-1" in " ".join(text.split())
+        finally:
+            c.close()

@@ -181,11 +181,14 @@ class GameScreen:
         """Put news on the message lines; a result holds them until a key."""
         results = [n.text for n in lines if n.result]
         if results:
-            # The result says it all (the play that won is in the news and under V).
+            # The result says it all (the play that won is in the news and under V); what came
+            # after it (the next game's opening roll) follows it, and stays once it goes.
             self.held = True
             self.result = " ".join(results)
-            self.after_result = ""
-            self.message = self.result
+            last = max(i for i, n in enumerate(lines) if n.result)
+            after = [n.text for n in lines[last + 1 :]][-1:]
+            self.after_result = " ".join(after)
+            self.message = " ".join([self.result, *after])
         elif self.held:
             # What follows a held result (the next game's opening roll): the latest of it, after it.
             latest = [n.text for n in lines][-1:] or [own]
@@ -328,6 +331,10 @@ class GameScreen:
         assert self.view is not None
         if key.name == "redraw":
             self.con.redraw()
+            return True
+        if self.held and keytable.key_name(key) in ("?", "h") and self.overflow:
+            # The board cut the result and says '? shows all': ? does, and the result stays.
+            await show_whole(self.con, self.overflow, "Press a key to go back to the board.")
             return True
         if self.held:
             # A result stays until a key; that key only clears it (Q still leaves), and what came

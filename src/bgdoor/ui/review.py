@@ -33,12 +33,12 @@ def fit_message(text: str, width: int) -> tuple[str, str]:
     return " ".join(words) + MORE, text
 
 
-async def show_whole(con: Console, text: str) -> None:
-    """A message the board had to cut, whole, until a key."""
+async def show_whole(con: Console, text: str, then: str = "Press a key for the keys.") -> None:
+    """A message the board had to cut, whole, until a key (`then` says what that key brings)."""
     con.clear()
     con.put_wrapped(1, 2, "The message in full:", "title")
     con.put_wrapped(3, 2, text, right=con.width - 1)
-    con.put_wrapped(con.height - 1, 2, "Press a key for the keys.", "dim")
+    con.put_wrapped(con.height - 1, 2, then, "dim")
     await con.show()
     await con.key(idle=True)
 
