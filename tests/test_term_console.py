@@ -187,6 +187,21 @@ async def test_the_idle_notice_goes_once_a_key_answers_it(monkeypatch: pytest.Mo
     assert screen[23].startswith("what was under it") and "Match length: 2" in screen[4]
     await con.stop()
 
+    # A screen drawn again while the notice showed keeps what it drew: nothing old comes back.
+    con, link = await started(idle_timeout=0.3)
+    con.put(24, 1, "old line")
+    await con.show()
+    waiting = asyncio.ensure_future(con.key())
+    while "Are you there?" not in "".join(shown(bytes(link.out))):
+        await asyncio.sleep(0.02)
+    con.clear()
+    con.put(24, 1, "new line")
+    link.send(b"x")
+    await waiting
+    await con.show()
+    assert shown(bytes(link.out))[23].startswith("new line")
+    await con.stop()
+
 
 async def test_a_charset_change_starts_a_fresh_screen() -> None:
     con, link = await started()

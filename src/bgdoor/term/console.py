@@ -119,6 +119,7 @@ class Console:
         self._last_key = time.monotonic()
         self._warned = False
         self._under: list[tuple[int, list[Cell]]] = []  # the rows the idle notice covers, as they were
+        self._notice: list[list[Cell]] = []  # those rows with the notice on them
         self._whole: Canvas | None = None  # see whole_canvas()
         self._held: collections.deque[Key] = collections.deque()  # decoded, waiting for room in the queue
         self.dropped_keys = 0
@@ -307,6 +308,7 @@ class Console:
                     under = [(r, cells[r - 1][:]) for r in range(1, len(cells) + 1)]
                     rows = self.message_line(f"Are you there? Press a key within a minute or you will {gone}.")
                     self._under = [(r, line) for r, line in under if r in rows]
+                    self._notice = [cells[r - 1][:] for r in rows]  # restored over only while still shown
                     self.bell("error")
                     await self.show()
                 continue
@@ -333,10 +335,11 @@ class Console:
                 # Answered: the notice goes, and what it covered comes back (a screen that only
                 # echoes what is typed, like a prompt, would otherwise keep asking 'Are you there?').
                 cells = self.screen.canvas.cells
-                for r, line in self._under:
-                    if r <= len(cells) and len(line) == len(cells[r - 1]):
+                shown = [cells[r - 1] if r <= len(cells) else [] for r, _ in self._under]
+                if shown == self._notice:  # not drawn over meanwhile (a redrawn screen needs nothing)
+                    for r, line in self._under:
                         cells[r - 1] = line
-                self._under = []
+                self._under, self._notice = [], []
             if key.name == "redraw":
                 # Ctrl-L anywhere: send the whole screen again, then keep waiting.
                 self._full = True
