@@ -13,6 +13,7 @@ import ctypes
 import ctypes.util
 import gc
 import logging
+import sys
 from collections.abc import Callable
 
 log = logging.getLogger("bgdoor.memory")
@@ -35,9 +36,33 @@ def _load_trim() -> Callable[[int], int] | None:
 _malloc_trim = _load_trim()
 
 
+AWAIT_FREELIST = 255  # the await iterators asyncio's C Future keeps for reuse, at most
+
+
+def _renew_await_iterators() -> None:
+    """asyncio's C Future keeps the iterators of its last awaits (up to AWAIT_FREELIST) for
+    reuse: after a burst they are ones made in its midst, each holding a whole allocator arena
+    of it in memory.  Swap them for ones made now, and free the old."""
+    try:
+        future = asyncio.get_running_loop().create_future()
+    except RuntimeError:  # no loop running here
+        return
+    old = [future.__await__() for _ in range(AWAIT_FREELIST)]  # the kept ones, and new ones past them
+    new = [future.__await__() for _ in range(AWAIT_FREELIST)]
+    del new  # these fill the freelist again ...
+    del old  # ... so these are freed for good
+    future.cancel()
+
+
 def give_back() -> bool:
     """Collect garbage and return free heap pages to the system; False where that cannot be done."""
     gc.collect()
+    # CPython's attribute cache keeps the name of each of its last 4,096 lookups alive, keyed
+    # by the name's address: a name made afresh per caller (telnetlib3 looks up its option
+    # handlers as f"handle_{key}") stays in it, and each such string holds a whole allocator
+    # arena of the burst in memory.  Emptied, they go with their arenas; it refills at once.
+    sys._clear_type_cache()
+    _renew_await_iterators()
     if _malloc_trim is None:
         return False
     _malloc_trim(0)
