@@ -18,7 +18,8 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from typing import Any
 
 import pytest
 
@@ -96,3 +97,19 @@ def shared_db_url(request: pytest.FixtureRequest, tmp_path) -> str:
     if request.param == "sqlite-file":
         return f"sqlite:///{tmp_path}/bgdoor.db"
     return request.getfixturevalue("pg_url")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """A failed test that ran a server process shows the end of that server's log: in CI the
+    log is the only witness of what the server did."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    folder = getattr(item, "funcargs", {}).get("tmp_path")
+    if folder is None:
+        return
+    for log in sorted(folder.glob("**/server-stderr-*.log")):
+        text = log.read_text(errors="replace")
+        report.sections.append((f"server log {log.relative_to(folder)}", text[-6000:]))
