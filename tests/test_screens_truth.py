@@ -13,6 +13,7 @@ from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop
+from bgdoor.ui.board import HELP_ROW
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -459,3 +460,37 @@ async def test_a_cut_result_is_shown_whole_by_question_mark(tmp_path):
             assert "starts with 3-1" in " ".join(text.split())
         finally:
             c.close()
+
+
+async def test_the_help_line_says_enter_commits_once_the_dice_are_played(tmp_path):
+    """With both dice played the message said 'Enter commits it' while the help line still offered
+    'Enter pick/drop'; the help line says what Enter does now."""
+    dice = ScriptedDice([3, 1] + [1, 2] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        bob.send("Y")
+        await alice.wait_for("bob joined")
+        alice.send("P")
+        await alice.wait_for("alice starts with 3-1")
+        assert "Enter pick/drop" in alice.text
+        alice.send("\r")  # the cursor starts on 13
+        await alice.wait_for("Checker in hand")
+        alice.send("266\r")  # down to 12, right to 10
+        await alice.wait_for("Moved 13/10")
+        alice.send("\r")
+        await alice.wait_for("Checker in hand")
+        alice.send("6\r")  # right to 9
+        text = await alice.wait_for("Enter commits it")
+        help_rows = " ".join(alice.screen.display[HELP_ROW - 1 + i] for i in range(2))
+        assert "Enter commits" in help_rows and "pick/drop" not in help_rows, text
+        alice.send("5")  # keypad 5 picks up no more: it says why
+        await alice.wait_for("The dice are played")
+        alice.send("\r")
+        await bob.wait_for("alice rolled 3-1 and played 13/9")
+        alice.close()
+        bob.close()

@@ -311,11 +311,17 @@ class GameScreen:
                 out["double"] = "Your opponent owns the cube."
             else:
                 out["double"] = f"The cube is at {st.cube}, as high as it goes."
+        if state is State.MOVING:
+            out["commit"] = out["pass_turn"] = "Play your dice first."
         if state is State.MOVING and self.turn is not None:
             turn = self.turn
             if turn.no_play:
-                for action in ("bear_off", "typed_play", "cursor"):
+                del out["pass_turn"]
+                for action in ("pick", "bear_off", "typed_play", "cursor"):
                     out[action] = "You have no legal play: Enter passes the turn."
+            elif turn.is_complete:
+                del out["commit"]
+                out["pick"] = "The dice are played: Enter commits the play, U)ndo takes a move back."
             if self.hand is None and not turn.moves:
                 out["undo"] = "Nothing to undo yet."
             if not any(0 in turn.destinations(p) for p in ([self.hand] if self.hand is not None else turn.sources())):
@@ -664,12 +670,15 @@ class GameScreen:
         turn.move(src, 0)
         self.after_move()
 
+    async def do_commit(self, key: Key) -> None:
+        await self.commit()
+
+    async def do_pass_turn(self, key: Key) -> None:
+        await self.commit()
+
     async def do_pick(self, key: Key) -> None:
         turn = self.turn
         if turn is None:
-            return
-        if key.name == "enter" and (turn.is_complete or turn.no_play):
-            await self.commit()
             return
         point = _loc_to_point(self.cursor)
         if self.hand is None:

@@ -61,8 +61,13 @@ ARROWS = _b("cursor", "up down left right home end pgup pgdn", "Arrows/8246 move
 NOTE = _b("write_note", "n", "N)ote", "N: a note of up to 140 characters for your opponent; it goes with what you do "
           "next (your play, double, take, drop or resignation).")
 PICK = _b("pick", "enter act", "Enter pick/drop",
-          "Enter or keypad 5: pick up the checker under the cursor, or put the one in hand down there; "
-          "once the dice are played, Enter sends the play.")
+          "Enter or keypad 5: pick up the checker under the cursor, or put the one in hand down there.")
+# Once the dice are played (or cannot be), Enter sends the turn; only one of PICK, COMMIT, PASS is on offer.
+COMMIT = _b("commit", "enter", "Enter commits",
+            "Enter, once the dice are played: send the play; U)ndo takes a move back first.")
+PASS = _b("pass_turn", "enter", "Enter passes", "Enter, when no checker can move with the roll: pass the turn.")
+# Bindings that share a key: the screen offers at most one of each group at a time.
+ALTERNATIVES = ({PICK.action, COMMIT.action, PASS.action},)
 
 TABLE: dict[State, tuple[Binding, ...]] = {
     State.OPEN_SEAT: (
@@ -80,7 +85,7 @@ TABLE: dict[State, tuple[Binding, ...]] = {
         NOTE, GIVE_UP, VIEW, ID, HELP, QUIT,
     ),
     State.MOVING: (
-        ARROWS, PICK,
+        ARROWS, PICK, COMMIT, PASS,
         _b("bear_off", "r", "R)emove", "R: bear off the checker in hand, or the one under the cursor."),
         _b("undo", "u", "U)ndo", "U: put the checker in hand back, or take back the last move."),
         _b("typed_play", "m", "M)ove typed", "M: type the whole play in notation, like 24/18 13/11."),
