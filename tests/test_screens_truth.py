@@ -494,3 +494,38 @@ async def test_the_help_line_says_enter_commits_once_the_dice_are_played(tmp_pat
         await bob.wait_for("alice rolled 3-1 and played 13/9")
         alice.close()
         bob.close()
+
+
+async def test_a_match_won_in_the_crawford_game_says_crawford_no_more(tmp_path):
+    """The board of a match won in its Crawford game still had '· Crawford' in its header."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)  # 3-1: alice starts
+        view = svc.resign(bob, view.id, view.version, Win.GAMMON)
+        view = svc.answer_resign(alice, view.id, view.version, True)  # 2-0: the Crawford game
+        assert view.state.crawford and not view.state.over
+        game = view.id
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await open_game(c, expect="?)help")
+        await c.wait_for("Match to 3 · Crawford")  # while it is played
+        c.close()
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        view = svc.game(game, alice)
+        view = svc.roll(alice, game, view.version)
+        view = svc.resign(bob, game, view.version, Win.SINGLE)
+        view = svc.answer_resign(alice, game, view.version, True)
+        assert view.state.over
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        c.send("M")
+        await c.wait_for("Game:")
+        c.send("1\r")
+        await c.wait_for("wins the match")
+        assert "Match to 3" in c.text and "Crawford" not in c.text, c.text
+        c.close()

@@ -75,7 +75,7 @@ class Console(Terminal):
             white_score=match.score[0],
             black_score=match.score[1],
             match_length=match.length,
-            crawford=crawford,
+            crawford=crawford and not match.over,  # the note is for the Crawford game while it is played
             cube_value=None if crawford or match.length == 1 else match.cube,
             cube_owner=match.cube_owner.value if match.cube_owner else None,
             turn=turn.value if turn else None,
