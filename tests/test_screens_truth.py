@@ -529,3 +529,39 @@ async def test_a_match_won_in_the_crawford_game_says_crawford_no_more(tmp_path):
         await c.wait_for("wins the match")
         assert "Match to 3" in c.text and "Crawford" not in c.text, c.text
         c.close()
+
+
+async def test_who_does_not_say_playing_once_the_match_is_over(tmp_path):
+    """W)ho's online said 'playing game #1' for a player still on the board of a match that was
+    over; it says they are looking at a finished game."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)  # 3-1: alice starts
+        view = svc.resign(bob, view.id, view.version, Win.SINGLE)
+        game = view.id
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        await open_game(a, expect="A)ccept")
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=False)
+        c.send("W")
+        await c.wait_for(f"playing game #{game}")  # while the match is on
+        a.send("A")
+        await a.wait_for("(Y/N)")
+        a.send("Y")
+        await a.wait_for("and the match 1-0")
+        text = c.text
+        for _ in range(50):
+            if f"looking at finished game #{game}" in text:
+                break
+            c.send("\r")  # looks again
+            await c.settle(0.2)
+            text = c.text
+        assert f"looking at finished game #{game}" in text and "playing game" not in text, text
+        a.close()
+        c.close()

@@ -21,7 +21,7 @@ from bgdoor.store.models import Game, GameEvent, MemberBBS, Player, Presence
 
 T = TypeVar("T")
 
-ACTIVITIES = ("menu", "playing", "watching")
+ACTIVITIES = ("menu", "playing", "watching", "looking")  # looking: at a game that is over
 # What a player does (and may leave a note with); rolls and what the rules derive are not.
 ACTS = tuple(
     e.type

@@ -221,7 +221,7 @@ class OnlineRow:
 
     name: str
     board: str  # member BBS tag, "" for this system's own callers
-    activity: str  # "menu", "playing", "watching"
+    activity: str  # "menu", "playing", "watching", "looking" (at a game that is over)
     game_id: int | None
     since: datetime
 
@@ -230,4 +230,6 @@ class OnlineRow:
             return f"playing game #{self.game_id}"
         if self.activity == "watching" and self.game_id is not None:
             return f"watching game #{self.game_id}"
+        if self.activity == "looking" and self.game_id is not None:
+            return f"looking at finished game #{self.game_id}"
         return "at the menu"

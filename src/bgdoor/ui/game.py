@@ -89,6 +89,7 @@ class GameScreen:
         self.their_note: TurnNote | None = None  # the opponent's note with their last turn
         self.marks: set[asyncio.Future[None]] = set()  # read marks being saved
         self.gone = False  # the game was withdrawn
+        self.told_over: bool | None = None  # whether W)ho was last told this game is over
         self.drawn_at = (0, 0)  # the terminal's (columns, rows) when the board was last drawn
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
 
@@ -108,9 +109,11 @@ class GameScreen:
         self.rt.watch(self.game_id, self.con.wake)
         try:
             await self.reload()
-            self.s.presence("playing" if self.me is not None else "watching", self.game_id)
+            self.tell_presence()
             await self.welcome()
             while not self.gone:
+                if self.view is not None and self.view.state.over != self.told_over:
+                    self.tell_presence()  # the match ended here: W)ho no longer says "playing"
                 self.draw()
                 await self.con.show()
                 event = await self.next_event()
@@ -245,6 +248,14 @@ class GameScreen:
         else:
             self.turn = None
             self.hand = None
+
+    def tell_presence(self) -> None:
+        assert self.view is not None
+        self.told_over = self.view.state.over
+        if self.view.state.over:
+            self.s.presence("looking", self.game_id)
+        else:
+            self.s.presence("playing" if self.me is not None else "watching", self.game_id)
 
     async def next_event(self) -> Key | None:
         """The next key, or None when the game changed (here, or in another process)."""
