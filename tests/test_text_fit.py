@@ -162,6 +162,12 @@ async def test_every_screen_fits(
             c.send("R")
             await shows(c, "Rank:", ALICE, BOB, RANK_HELP)
             assert "computer player" not in c.text
+            # The gammons column is headed in a word a player reads (it said 'Gams'), over its numbers.
+            head = next(line for line in c.lines() if line.lstrip().startswith("Rank  Player"))
+            ranked = next(line for line in c.lines() if line.lstrip().startswith("1.  "))
+            assert "Gammons" in head.split() and "Gams" not in head, head
+            end = head.index("Gammons") + len("Gammons")
+            assert ranked[end - 1].isdigit() and not ranked[end:end + 1].strip(), (head, ranked)
             c.send("1\r")
             await shows(c, "Rating history", "Press any key.")
             c.send(" ")

@@ -656,12 +656,12 @@ class Session:
         while True:
             self.con.clear()
             self.con.put(2, 3, self.board_title(views[view])[: self.con.width - 4], "title")
-            head = "Rank  Player            Board    Rating   Won  Lost  Gams"
+            head = "Rank  Player            Board    Rating  Won Lost Gammons"
             self.con.put(4, 2, head + ("  Exp.  Last played" if wide else ""), "dim")
             for i, r in enumerate(rows):
                 name = r.handle[: 16 if r.is_bot else 17] + ("*" if r.is_bot else "")
                 board = (r.board or "here")[:8]
-                line = f"{r.rank:>3}.  {name:<17} {board:<8} {r.rating:>6.1f} {r.wins:>5} {r.losses:>5} {r.gammons:>5}"
+                line = f"{r.rank:>3}.  {name:<17} {board:<8} {r.rating:>6.1f} {r.wins:>4} {r.losses:>4} {r.gammons:>7}"
                 if wide:
                     line += f" {r.experience:>5}  {r.last_played.strftime('%Y-%m-%d') if r.last_played else '-'}"
                 self.con.put(5 + i, 2, line[: self.con.width - 3])
