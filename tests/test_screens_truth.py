@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import menus
 import pytest
 from harness import call, login, running_server
@@ -11,6 +13,7 @@ from rawtelnet import RawCaller
 from bgdoor.rules import game as rules
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
+from bgdoor.rules.moves import legal_plays
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop
 from bgdoor.ui.board import HELP_ROW
@@ -564,4 +567,46 @@ async def test_who_does_not_say_playing_once_the_match_is_over(tmp_path):
             text = c.text
         assert f"looking at finished game #{game}" in text and "playing game" not in text, text
         a.close()
+        c.close()
+
+
+async def test_the_help_line_says_enter_passes_a_roll_with_no_play(tmp_path):
+    """With a roll that cannot be played the message said 'Enter passes the turn' while the help
+    line offered 'Enter pick/drop'; the help line says Enter passes."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    rng = random.Random(0)  # these dice leave bob a roll he cannot play, some turns in
+    with Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(600)])) as svc:
+        ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
+        view = svc.begin_game(ids[Color.WHITE], 1, Color.WHITE, "bob")
+        for _ in range(300):
+            st = view.state
+            assert not st.over, "the match ended before a roll with no play"
+            if st.phase is rules.Phase.OPENING:
+                view = svc.roll(ids[Color.WHITE], view.id, view.version)
+            elif st.phase is rules.Phase.ROLL:
+                assert st.actor is not None
+                view = svc.roll(ids[st.actor], view.id, view.version)
+            else:
+                assert st.actor is not None and st.dice is not None
+                plays = legal_plays(st.position, st.dice)
+                if not plays:
+                    break
+                view = svc.submit_turn(ids[st.actor], view.id, view.version, str(plays[0]))
+        st = view.state
+        assert st.phase is rules.Phase.MOVE and st.actor is Color.BLACK
+        version = view.version
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        await open_game(c)
+        await menus.to_board(c)
+        await c.wait_for("?)help")
+        await c.settle(0.3)
+        help_rows = " ".join(c.screen.display[HELP_ROW - 1 + i] for i in range(2))
+        assert "Enter passes" in help_rows and "pick/drop" not in help_rows and "Arrows" not in help_rows, help_rows
+        c.send("\r")
+        await c.wait_until(lambda t: "Enter passes" not in t, "the pass")
+        with Service(url) as svc:
+            after = svc.game(view.id, ids[Color.BLACK])
+        assert after.version > version and after.state.actor is Color.WHITE
         c.close()
