@@ -19,7 +19,7 @@ from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.service import IllegalAction, NotFound, Service
 from bgdoor.store import db
 from bgdoor.store.models import Game, ReadMark
-from bgdoor.ui.news import narrate, steps
+from bgdoor.ui.news import headlines, narrate, steps
 
 
 @pytest.fixture
@@ -41,11 +41,11 @@ def test_join_opening_roll_and_plays_are_news_to_the_other_player(svc):
     view = svc.join_game(bob, view.id)
     (u,) = svc.unread(ann)
     assert u.game_id == view.id and u.since == -1
-    assert texts(svc, view.id, ann) == [f"bob joined your game #{view.id}."]
+    assert texts(svc, view.id, ann) == ["bob joined your game."]
     assert svc.unread(bob) == []
     view = svc.roll(bob, view.id, view.version)  # bob makes the opening roll: white 3, black 1
     assert texts(svc, view.id, ann) == [
-        f"bob joined your game #{view.id}.",
+        "bob joined your game.",
         "Opening roll: ann 3, bob 1. ann starts with 3-1.",
     ]
     # bob rolled it himself: not news to him
@@ -70,7 +70,7 @@ def test_resignation_answer_and_match_result_with_ratings(svc):
     ann = svc.register("ann", "secret1").id
     bob = svc.register("bob", "secret1").id
     view = svc.begin_game(ann, 1, Color.WHITE, "bob")
-    assert texts(svc, view.id, bob) == [f"ann began a 1-point match with you (#{view.id})."]
+    assert texts(svc, view.id, bob) == ["ann began a 1-point match with you."]
     view = svc.roll(ann, view.id, view.version)
     view = svc.resign(ann, view.id, view.version, Win.SINGLE)
     view = svc.answer_resign(bob, view.id, view.version, False)
@@ -266,3 +266,15 @@ async def test_a_caller_who_hangs_up_on_the_game_news_pages_is_told_again(tmp_pa
             finally:
                 caller.close()
             await asyncio.sleep(0.5)
+
+
+
+def test_a_headline_names_its_game_once(svc):
+    """The menu puts '#N:' before each line; the line itself does not say the number again
+    ('#1: alice began a 1-point match with you (#1).' read twice)."""
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    view = svc.begin_game(ann, 1, Color.WHITE, "bob")
+    (u,) = svc.unread(bob)
+    log = svc.game_log(view.id, bob)
+    assert headlines([(u, log, narrate(log, u.since, bob))]) == [f"#{view.id}: ann began a 1-point match with you."]

@@ -60,9 +60,10 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
     if since < 0 and g.white_id and g.black_id:
         other = g.black if g.white_id == viewer_id else g.white
         if log.creator_id == viewer_id:
-            lines.append(NewsLine(-1, f"{other} joined your game #{g.id}."))
+            # No game number: the board names its game, and the menu's headlines put "#N:" first.
+            lines.append(NewsLine(-1, f"{other} joined your game."))
         else:
-            lines.append(NewsLine(-1, f"{other} began a {g.state.length}-point match with you (#{g.id})."))
+            lines.append(NewsLine(-1, f"{other} began a {g.state.length}-point match with you."))
     pending: Step | None = None  # a roll, told together with the play that follows it
     for step in steps(log):
         ev, seq = step.logged.event, step.logged.seq
