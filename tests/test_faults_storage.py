@@ -47,16 +47,21 @@ def no_leaks(*callers: RawCaller) -> None:
         assert c.leaked() is None, f"traceback text reached a caller:\n{bytes(c.data)[-2000:]!r}"
 
 
-async def start_registering(port: int, handle: str) -> RawCaller:
-    """A new caller who has typed everything but the second password."""
-    c = await RawCaller.connect(port)
-    await c.wait_for("Handle:")
+async def type_all_but_the_second_password(c: RawCaller, handle: str) -> None:
+    """At a fresh Handle prompt: a new handle, Y to create it, the password once."""
     c.send(handle + "\r")
     await c.wait_for("Create it?")
     c.send("Y")
     await c.wait_for("Choose a password")
     c.send("secret-pw\r")
     await c.wait_for("Type it again")
+
+
+async def start_registering(port: int, handle: str) -> RawCaller:
+    """A new caller who has typed everything but the second password."""
+    c = await RawCaller.connect(port)
+    await c.wait_for("Handle:")
+    await type_all_but_the_second_password(c, handle)
     return c
 
 
@@ -76,12 +81,7 @@ async def register_again(c: RawCaller, handle: str, still_refused: str | None = 
     refused = 0
     while True:
         await c.wait_until(at_fresh_handle_prompt, "a fresh Handle prompt", 30)
-        c.send(handle + "\r")
-        await c.wait_for("Create it?")
-        c.send("Y")
-        await c.wait_for("Choose a password")
-        c.send("secret-pw\r")
-        await c.wait_for("Type it again")
+        await type_all_but_the_second_password(c, handle)
         c.send("secret-pw\r")
         if still_refused is None:
             await c.wait_for("Your choice", 30)
