@@ -114,6 +114,34 @@ def test_a_board_redrawn_on_the_last_one_is_the_board_drawn_fresh() -> None:
             assert cells(canvas) == cells(paint_board(view, charset)), view
 
 
+def test_a_board_with_only_its_marks_or_texts_changed_is_the_board_drawn_fresh() -> None:
+    """Most keys change only the cursor, the marked points or a line of text, and only those
+    cells are drawn again over the last board; anything else drawn on the canvas in between
+    (another screen's text) makes the next board a whole one."""
+    rng = random.Random(11)
+    canvas = Canvas()
+    steps = 0
+    for view in views(6, turns=80):
+        for charset in ("cp437", "utf8", "ascii"):
+            render_board(view, charset, into=canvas)
+            for _ in range(6):
+                view = replace(
+                    view,
+                    cursor=rng.choice([view.cursor, None, *LOCS]),
+                    sources=rng.choice([view.sources, frozenset(rng.sample(LOCS, rng.randint(0, 5)))]),
+                    destinations=rng.choice([view.destinations, frozenset(rng.sample(LOCS, rng.randint(0, 3)))]),
+                    message=rng.choice([view.message, "", "Not your turn.", "a message that needs three lines " * 6]),
+                    help=rng.choice([view.help, "", "long help " * 20]),
+                )
+                if rng.random() < 0.1:
+                    canvas.put(rng.randint(1, 25), rng.randint(1, 80), "scribble")
+                drawn = render_board(view, charset, into=canvas)
+                assert drawn is canvas
+                assert cells(canvas) == cells(paint_board(view, charset)), view
+                steps += 1
+    assert steps > 300
+
+
 class Glass:
     """A caller's terminal (pyte), fed everything a Screen sends."""
 

@@ -106,9 +106,13 @@ class Canvas:
         self.rows = rows
         self.cols = cols
         self.cells: list[list[Cell]] = [[_BLANK] * cols for _ in range(rows)]
+        # What a painter last drew here, while nothing else has drawn since: every drawing method
+        # forgets it, so a painter finding its own mark may repaint only what changed.
+        self.painted: object = None
 
     def put(self, row: int, col: int, text: str, attr: Attr = DEFAULT) -> None:
         """Write text from (row, col) rightwards, clipped at the right edge."""
+        self.painted = None
         if not 1 <= row <= self.rows:
             return
         if len(text) == 1 and 1 <= col < self.cols:  # a glyph: most of a board
@@ -127,6 +131,7 @@ class Canvas:
         self.put(row, col, ch * width, attr)
 
     def clear(self, attr: Attr = DEFAULT) -> None:
+        self.painted = None
         blank = _cell(" ", attr)
         for line in self.cells:
             line[:] = [blank] * self.cols
@@ -141,12 +146,14 @@ class Canvas:
     def take(self, other: Canvas) -> None:
         """Become a copy of `other` (the same size) in this canvas's own rows: redrawing a whole
         screen for every key makes no new lists that outlive the key."""
+        self.painted = None
         for mine, theirs in zip(self.cells, other.cells, strict=True):
             mine[:] = theirs
 
     def copy(self) -> Canvas:
         other = Canvas.__new__(Canvas)
         other.rows, other.cols = self.rows, self.cols
+        other.painted = None
         other.cells = [line[:] for line in self.cells]
         return other
 

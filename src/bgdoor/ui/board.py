@@ -46,7 +46,7 @@ so they show even in ASCII where there is no colour.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Literal, get_args
 
@@ -85,6 +85,7 @@ BOTTOM_LABEL_ROW = 18
 MESSAGE_ROW = 20
 HELP_ROW = 22
 PROMPT_ROW = 24
+TEXT_ROWS = range(MESSAGE_ROW - 1, HELP_ROW + 2)  # the message's and the help's, nothing else's
 PANEL_COL = 58
 
 # Columns in the "own" layout; the "table" layout mirrors them around the bar.
@@ -478,11 +479,30 @@ class _Painter:
         self.moving()
         return self.c
 
+    def repaint_over(self, last: BoardView, static: Canvas) -> None:
+        """Onto the canvas `last` was drawn on, when only the marks and texts differ (the cursor,
+        sources, destinations, message, help): the labels that changed, and the text rows drawn
+        again from the static layer's (nothing else is drawn in them)."""
+        v = self.v
+        changed = {last.cursor, v.cursor} | (last.sources ^ v.sources) | (last.destinations ^ v.destinations)
+        for loc in LOCATIONS:
+            if loc in changed:
+                self.label(loc)
+        if last.message != v.message or last.help != v.help:
+            rows = self.c.cells
+            for r in TEXT_ROWS:
+                rows[r - 1][:] = static.cells[r - 1]
+            self.texts()
+
     def moving(self) -> None:
         """The dice, the cube, the panel, the message and the help."""
         self.dice()
         self.cube()
         self.panel()
+        self.texts()
+
+    def texts(self) -> None:
+        """The message and the help, in rows of their own (19-23)."""
         v, t = self.v, self.t
         # Broken between words within the caller's width: the message in rows 20-21 (from row 19,
         # the blank under the point numbers, when it needs three lines), the help in rows 22-23.
@@ -716,8 +736,34 @@ def render_board(view: BoardView, charset: Charset = "utf8", into: Canvas | None
         canvas = static.copy()
     else:
         canvas = into
+        last = canvas.painted
+        # Most keys move the cursor or change a line of text: when the canvas still holds the
+        # last board and nothing else differs, only those cells are drawn again.
+        if isinstance(last, _Painted) and last.charset == charset and _same_ground(last.view, view):
+            _Painter(view, charset, canvas).repaint_over(last.view, static)
+            canvas.painted = _Painted(view, charset)
+            return canvas
         canvas.take(static)
-    return _Painter(view, charset, canvas).paint_over_static()
+    _Painter(view, charset, canvas).paint_over_static()
+    canvas.painted = _Painted(view, charset)
+    return canvas
+
+
+@dataclass(frozen=True, slots=True)
+class _Painted:
+    """The mark render_board leaves on a canvas it drew: the view and charset drawn."""
+
+    view: BoardView
+    charset: Charset
+
+
+# The BoardView fields repaint_over does not redraw: all but the marks and the texts.
+_MARKS_AND_TEXTS = {"cursor", "sources", "destinations", "message", "help"}
+_GROUND = tuple(f.name for f in fields(BoardView) if f.name not in _MARKS_AND_TEXTS)
+
+
+def _same_ground(a: BoardView, b: BoardView) -> bool:
+    return all(getattr(a, name) == getattr(b, name) for name in _GROUND)
 
 
 def paint_board(view: BoardView, charset: Charset = "utf8") -> Canvas:
