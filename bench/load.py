@@ -75,6 +75,25 @@ def settle_client() -> None:
     gc.freeze()
 
 
+PIN = True  # --no-pin: let the scheduler place the servers and the callers anywhere
+CPUS = sorted(os.sched_getaffinity(0))
+
+
+def pin(pid: int | None) -> None:
+    """A server on the first CPU, every thread it has (the ones it makes later inherit it); with
+    None, this process, the callers, on the others.  Two processes sharing two CPUs otherwise
+    take turns on both, and a server's key waits while the callers' process runs in its place."""
+    if not PIN or len(CPUS) < 2:
+        return
+    target = pid if pid is not None else os.getpid()
+    want = {CPUS[0]} if pid is not None else set(CPUS[1:])
+    for task in os.listdir(f"/proc/{target}/task"):
+        try:
+            os.sched_setaffinity(int(task), want)
+        except OSError:
+            pass  # a thread that just ended
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -232,6 +251,7 @@ class BareServer:
 
 async def baseline(n: int, seconds: float, folder: Path, size: int, first: int) -> dict[str, float]:
     bare = BareServer(folder, size, first)
+    pin(bare.pid)
     try:
         await asyncio.sleep(1)
         rss_idle = bare.rss_kb()
@@ -271,8 +291,10 @@ async def run(n: int, seconds: float, folder: Path, profile: str | None = None,
     srv = ServerProcess(folder, url, server={"max_callers": max(300, n), "negotiation_wait": 2.0, "login_delay": 1.0,
                                              "login_timeout": 1800},
                         env={"BGDOOR_STATS_SECONDS": "1"}).start()
-    report: dict[str, object] = {"callers": n, "seconds": seconds}
+    report: dict[str, object] = {"callers": n, "seconds": seconds, "pinned": PIN and len(CPUS) > 1}
+    pin(None)
     try:
+        pin(srv.pid)
         await asyncio.sleep(2)  # the bot and the database settle
         rss_idle = srv.rss_kb()
         bench = Bench(srv.port, n)
@@ -383,8 +405,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--idle", type=float, default=30.0, help="seconds of nobody pressing, for the idle query rate")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="do not keep each server on the first CPU and the callers on the others")
     parser.add_argument("--profile", help="py-spy the server while everyone plays; collapsed stacks to this file")
     args = parser.parse_args()
+    global PIN
+    PIN = not args.no_pin
     if args.callers < 2 or args.callers % 2:
         parser.error("--callers is an even number, two to a game")
     with tempfile.TemporaryDirectory(prefix="bgdoor-load-") as folder:

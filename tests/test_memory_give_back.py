@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import tracemalloc
+import weakref
 
 from bgdoor.transport import memory
 
@@ -60,3 +61,38 @@ async def test_the_trim_frees_what_a_burst_left_in_cpython_caches() -> None:
         tracemalloc.stop()
     print(f"\nobjects made in a burst and still alive: {before} before the trim, {after} after")
     assert after <= 10, (before, after)
+
+
+class Node:
+    def __init__(self) -> None:
+        self.me = self  # a cycle: only the collector frees it
+
+
+async def test_the_collector_frees_new_cycles_by_the_clock_and_the_trim_frees_those_set_aside() -> None:
+    """The server's collector runs on a clock, not on allocation counts: a cycle dropped is freed
+    by its next pass; survivors are set aside (frozen) every few passes, and a cycle among them
+    waits for the trim after callers leave, which looks at everything."""
+    was_enabled = gc.isenabled()
+    gc.disable()  # only the collector's own passes run
+    collector = memory.Collector(tick=0.01)
+    try:
+        kept = Node()
+        kept_ref = weakref.ref(kept)
+        collector.start()
+        await asyncio.sleep(0.01 * (memory.FREEZE_TICKS + 10))
+        assert collector.ticks >= memory.FREEZE_TICKS
+        assert gc.get_freeze_count() > 0
+        del kept  # set aside while alive; now garbage
+        dropped = Node()
+        dropped_ref = weakref.ref(dropped)
+        del dropped
+        await asyncio.sleep(0.05)
+        assert dropped_ref() is None, "a new cycle is freed by the next passes"
+        assert kept_ref() is not None, "a cycle set aside waits for the trim"
+        memory.give_back()
+        assert kept_ref() is None
+    finally:
+        collector.stop()
+        if was_enabled:
+            gc.enable()
+    assert gc.get_freeze_count() == 0, "stopping gives everything set aside back to the collector"

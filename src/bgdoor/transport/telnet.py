@@ -18,7 +18,7 @@ from bgdoor.term.charset import Charset
 from bgdoor.term.console import Link
 from bgdoor.transport import telnet_internals as internals
 from bgdoor.transport.link import CallerServer, WriterLink
-from bgdoor.transport.memory import Trimmer
+from bgdoor.transport.memory import Collector, Trimmer
 from bgdoor.transport.proxy import HEADER_TIMEOUT, ProxyGate, ProxyRefused
 from bgdoor.ui.console import Console
 from bgdoor.ui.runtime import Runtime
@@ -309,6 +309,7 @@ class TelnetDoorServer(CallerServer):
         self.active = 0
         self.per_address: Counter[str] = Counter()
         self.trimmer = Trimmer()
+        self.collector = Collector()
 
     async def start(self, host: str | None = None, port: int | None = None) -> asyncio.Server:
         host = host if host is not None else self.config.host
@@ -320,6 +321,7 @@ class TelnetDoorServer(CallerServer):
         # every caller up for 100-300 ms (bench/load.py, 300 callers: keypress p99 125 ms, ~25 ms
         # with these).  The oldest generation still runs often enough that memory levels off.
         gc.set_threshold(*GC_THRESHOLDS)
+        self.collector.start()
 
         def factory() -> asyncio.Protocol:
             protocol = MeteredTelnetServer(
@@ -413,6 +415,7 @@ class TelnetDoorServer(CallerServer):
 
     async def close(self) -> None:
         self.trimmer.cancel()
+        self.collector.stop()
         if self.server is not None:
             self.server.close()
         for task in list(self.sessions):
