@@ -253,3 +253,21 @@ async def test_window_size_messages_resize_the_screen(server: ServerProcess) -> 
     finally:
         caller.close()
     assert "Traceback" not in server.stderr()
+
+
+async def test_the_way_down_tells_rlogin_callers_and_logs_no_traceback(tmp_path: Path) -> None:
+    """SIGTERM with a caller on: the caller is told why the line drops, and the server's log has
+    no error in it (asyncio logged each cancelled connection task with a traceback)."""
+    srv = rlogin_server(tmp_path, f"sqlite:///{tmp_path / 'bg.db'}").start()
+    try:
+        caller = await RLoginCaller.connect(srv.rlogin_port, handshake(SECRET, "[DEMO]Leaving"))
+        await at_menu(caller, "Leaving")
+        stopping = asyncio.get_running_loop().run_in_executor(None, srv.stop)
+        assert await caller.wait_closed(30)
+        assert await stopping == 0
+        assert "The server is going down now." in caller.text, caller.text
+        caller.close()
+    finally:
+        srv.stop()
+    log = srv.stderr()
+    assert "Traceback" not in log and "Exception in callback" not in log, log[-3000:]

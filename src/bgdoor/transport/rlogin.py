@@ -330,7 +330,12 @@ class RLoginServer(CallerServer):
         return self.server
 
     async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await self.tracked(self._serve(reader, writer))
+        try:
+            await self.tracked(self._serve(reader, writer))
+        except asyncio.CancelledError:
+            # The way down cancels every session, which has said goodbye by then; asyncio's
+            # streams would log a cancelled connection task as an error with its traceback.
+            return
 
     async def _refuse(self, link: StreamLink, addr: str, refusal: Refused) -> None:
         log.warning("rlogin refused %s: %s", addr, refusal.reason)
