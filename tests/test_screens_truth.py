@@ -14,7 +14,7 @@ from bgdoor.rules import game as rules
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.rules.moves import legal_plays
-from bgdoor.service import Service
+from bgdoor.service import Service, StorageError
 from bgdoor.service.sysop import Sysop
 from bgdoor.ui.board import HELP_ROW
 
@@ -289,6 +289,29 @@ async def test_a_game_deleted_while_listed_is_said_on_the_menu(tmp_path):
         c.send("1\r")
         await c.wait_for(f"There is no game {game}.")
         await c.wait_for("Your choice")
+        assert not c.closed
+        c.close()
+
+
+async def test_a_refusal_too_long_for_the_prompt_line_is_shown_whole_under_it(tmp_path):
+    """A storage refusal on the menu was cut to the one line after 'Your choice:' (49 columns of
+    it at 80): it goes whole under the prompt, and the news moves down below it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    full = "the disk holding the database is full, so nothing was saved; tell the sysop"
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=True)
+
+        def no_room(*args: object, **kwargs: object) -> object:
+            raise StorageError(full)
+
+        srv.runtime.service.service.games_in_progress = no_room  # type: ignore[method-assign]
+        c.send("V")
+        await c.wait_for("tell the sysop")
+        lines = c.screen.display
+        shown = " ".join(line.strip() for line in lines[20:24] if line.strip())
+        assert "The disk holding the database is full, so nothing was saved; tell the sysop." in shown, lines
+        assert all(len(line.rstrip()) <= 79 for line in lines)
         assert not c.closed
         c.close()
 

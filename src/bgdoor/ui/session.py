@@ -332,10 +332,17 @@ class Session:
                 self.con.put(9 + i, left, letter, "hot")
                 self.con.put(9 + i, left + 1, ")" + text[1:])
             self.con.put(20, left, "Your choice: ", "prompt")
+            news_top = 21
             if refused:
-                self.con.put_wrapped(20, left + 14, refused, style, right=self.con.width - 1, rows=1)
+                right = self.con.width - 1
+                if len(wrap(refused, right - (left + 14) + 1)) == 1:
+                    self.con.put(20, left + 14, refused, style)
+                else:
+                    # Too long for the prompt's line (a storage refusal, a narrow screen): whole,
+                    # under it, and the news below that.
+                    news_top += min(3, self.con.put_wrapped(21, left, refused, style, right=right, rows=3))
                 refused = ""
-            self.menu_news(headlines(news), 21)
+            self.menu_news(headlines(news), news_top)
             await self.con.show()
             # A change to one of the player's games (in any process) redraws the count above.
             self.rt.watch_player(self.player.id, self.con.wake)
