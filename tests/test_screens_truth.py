@@ -316,6 +316,42 @@ async def test_a_refusal_too_long_for_the_prompt_line_is_shown_whole_under_it(tm
         c.close()
 
 
+async def test_a_long_refusal_from_options_and_on_a_game_list_is_shown_whole(tmp_path):
+    """A game list had one line for a refusal, and a storage refusal (77 columns) lost its last
+    words at 80 columns; one from Options is said on the menu, whole."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        svc.begin_game(bob, 3, Color.WHITE, None)
+    full = "the disk holding the database is full, so nothing was saved; tell the sysop"
+    said = "The disk holding the database is full, so nothing was saved; tell the sysop."
+
+    def no_room(*args: object, **kwargs: object) -> object:
+        raise StorageError(full)
+
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=True)
+        srv.runtime.service.service.set_preferences = no_room  # type: ignore[method-assign]
+        srv.runtime.service.service.join_game = no_room  # type: ignore[method-assign]
+        c.send("O")
+        await c.wait_for("T changes it")
+        c.send("T")  # not saved: said back on the menu
+        await c.wait_for("tell the sysop.")
+        assert "Your choice" in c.text
+        assert said in " ".join(line.strip() for line in c.screen.display if line.strip()), c.text
+        c.send("V")
+        await c.wait_for("Game:")
+        c.send("1\r")
+        await c.wait_for("Join it?")
+        c.send("Y")
+        await c.wait_for("the sysop.")
+        shown = " ".join(line.strip() for line in c.screen.display if line.strip())
+        assert f"Game #1: {full}." in shown, c.text
+        assert all(len(line.rstrip()) <= 79 for line in c.screen.display)
+        c.close()
+
+
 async def test_the_replay_shows_the_cube_as_it_was_then(tmp_path):
     """V)iew replayed alice's opening 3-1 with 'Cube 2 alice' on the panel: the cube as it is now
     (bob doubled after that turn, alice took), not as it was when she played."""

@@ -461,7 +461,7 @@ class Session:
             )
             self.con.put(min(self.con.height, 22), 4, "Q or Enter goes back.", "dim")
             if refused:
-                self.con.put_wrapped(min(self.con.height, 22) - 2, 4, refused, "error", right=right, rows=1)
+                self.con.put_wrapped(min(self.con.height, 22) - 2, 4, refused, "error", right=right, rows=2)
                 refused = ""
             await self.con.show()
             key = await self.con.key(idle=True)
@@ -558,7 +558,11 @@ class Session:
                 right=self.con.width - 1,
                 rows=2,
             )
-            self.con.put_wrapped(bottom - 4, 3, note, "error", right=self.con.width - 1, rows=1)
+            if len(wrap(note, self.con.width - 3)) > 1:
+                # No room for two lines over the prompt (the list may reach down to it): under it.
+                self.con.put_wrapped(bottom - 1, 3, note, "error", right=self.con.width - 1, rows=2)
+            else:
+                self.con.put(bottom - 4, 3, note, "error")
             note = ""
             self.con.put(bottom - 3, 3, "Game: ", "prompt")
             text = await self.list_answer(bottom - 3, 9, hint_row=bottom - 4)
