@@ -24,11 +24,12 @@ class Caller(ScreenWaits):
 
     WAIT = 10.0
 
-    def __init__(self, reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter, charset: str) -> None:
+    def __init__(self, reader: telnetlib3.TelnetReader, writer: telnetlib3.TelnetWriter, charset: str,
+                 cols: int = 80, rows: int = 25) -> None:
         self.reader = reader
         self.writer: telnetlib3.TelnetWriter = writer
         self.charset = charset
-        self.screen = pyte.Screen(80, 25)
+        self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.Stream(self.screen)
         self.received = bytearray()
         self.closed = False
@@ -91,8 +92,8 @@ async def running_server(
         service.close()
 
 
-async def call(port: int, term: str = "xterm", charset: str = "utf8") -> Caller:
+async def call(port: int, term: str = "xterm", charset: str = "utf8", cols: int = 80, rows: int = 25) -> Caller:
     reader, writer = await telnetlib3.open_connection(
-        "127.0.0.1", port, encoding=False, term=term, cols=80, rows=25, connect_maxwait=1.0
+        "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows, connect_maxwait=1.0
     )
-    return Caller(reader, writer, charset)
+    return Caller(reader, writer, charset, cols, rows)

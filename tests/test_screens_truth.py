@@ -352,6 +352,27 @@ async def test_a_long_refusal_from_options_and_on_a_game_list_is_shown_whole(tmp
         c.close()
 
 
+async def test_a_40_column_caller_reads_the_greeting_and_every_menu_item_whole(tmp_path):
+    """On a 40-column terminal the greeting lost 'eate a player.' and four menu items their ends
+    ('V)iew games in progress, or join one th'): the greeting wraps, and the items are said short."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await c.wait_for("Handle:")
+        assert "Enter your handle, or a new one to create a player." in " ".join(
+            line.strip() for line in c.screen.display), c.text
+        await login(c, "alice", "alice-pw", new=True)
+        await c.wait_for("Your choice")
+        lines = c.screen.display
+        for item in ("V)iew games, or join one", "P)lay a game where it is your turn",
+                     "W)ho's online, on every node and board", "O)ptions", "Q)uit"):
+            assert any(line.strip() == item for line in lines), (item, c.text)
+        # Nothing reaches the last column but the title box: every text ends before the edge.
+        assert all(line[39] == " " for line in lines[6:]), c.text
+        c.send("O")  # a short item's key works as the long one's
+        await c.wait_for("Options")
+        c.close()
+
+
 async def test_the_replay_shows_the_cube_as_it_was_then(tmp_path):
     """V)iew replayed alice's opening 3-1 with 'Cube 2 alice' on the panel: the cube as it is now
     (bob doubled after that turn, alice took), not as it was when she played."""

@@ -183,7 +183,8 @@ class Session:
         delay = self.config.login_delay
         while True:
             self.title_screen()
-            self.con.put(10, 4, "Enter your handle, or a new one to create a player.")
+            self.con.put_wrapped(10, 4, "Enter your handle, or a new one to create a player.",
+                                 right=self.con.width - 1, rows=2)
             self.con.put(12, 4, "Handle: ", "prompt")
             await self.con.show()
             handle = await self.con.line(12, 12, 16)
@@ -314,20 +315,23 @@ class Session:
                 welcome = msg
             self.con.put_wrapped(8, min(12, left), welcome, right=self.con.width - 1, rows=1)
             sound = "ON" if self.con.sound else "OFF"
+            # Each item as said on 80 columns, and in at most 36 for a 40-column terminal.
             items = [
-                ("V", "View games in progress, or join one that needs a player"),
-                ("P", "Play a game where it is your turn"),
-                ("B", "Begin a new game"),
-                ("S", f"Sound effects on or off (now {sound})"),
-                ("I", "Instructions"),
-                ("R", "Rank the top players"),
-                ("W", "Who's online, on every node and board"),
-                ("M", "Matches you finished: review them"),
-                ("N", "News from your games, all of it"),
-                ("O", "Options: colours, character set and notes"),
-                ("Q", "Quit"),
+                ("V", "View games in progress, or join one that needs a player", "View games, or join one"),
+                ("P", "Play a game where it is your turn", "Play where it is your turn"),
+                ("B", "Begin a new game", "Begin a new game"),
+                ("S", f"Sound effects on or off (now {sound})", f"Sound on or off (now {sound})"),
+                ("I", "Instructions", "Instructions"),
+                ("R", "Rank the top players", "Rank the top players"),
+                ("W", "Who's online, on every node and board", "Who's online"),
+                ("M", "Matches you finished: review them", "Matches finished: review"),
+                ("N", "News from your games, all of it", "News from your games"),
+                ("O", "Options: colours, character set and notes", "Options"),
+                ("Q", "Quit", "Quit"),
             ]
-            for i, (letter, text) in enumerate(items):
+            room = self.con.width - left
+            for i, (letter, long, short) in enumerate(items):
+                text = long if len(long) <= room else short
                 # "V)iew ...": the word's own first letter is the key.
                 self.con.put(9 + i, left, letter, "hot")
                 self.con.put(9 + i, left + 1, ")" + text[1:])
