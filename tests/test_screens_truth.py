@@ -373,6 +373,31 @@ async def test_a_40_column_caller_reads_the_greeting_and_every_menu_item_whole(t
         c.close()
 
 
+async def test_a_40_column_caller_reads_every_game_of_the_list_whole(tmp_path):
+    """A game's line in V)iew and P)lay needs 57 columns: on 40, the score and the second
+    player were cut off.  Under 58 columns each game takes two lines, the players on the second."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        bob = svc.register("bob-the-longname", "bob-pw").id
+        svc.register("carol-sixteen-ch", "carol-pw")
+        svc.begin_game(bob, 5, Color.WHITE, None)
+        svc.begin_game(bob, 7, Color.BLACK, "carol-sixteen-ch")
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("V")
+        await c.wait_for("Game:")
+        lines = [line.rstrip() for line in c.screen.display]
+        assert "  1) #2     0-0/7" in lines, c.text
+        assert "   carol-sixteen-ch v bob-the-longname" in lines, c.text
+        assert "  2) #1     0-0/5" in lines, c.text
+        assert "   bob-the-longname v (open seat)" in lines, c.text
+        assert all(len(line) <= 39 for line in lines), c.text
+        c.send("2\r")  # the line numbers still pick the games
+        await c.wait_for("Join it?")
+        c.close()
+
+
 async def test_the_replay_shows_the_cube_as_it_was_then(tmp_path):
     """V)iew replayed alice's opening 3-1 with 'Cube 2 alice' on the panel: the cube as it is now
     (bob doubled after that turn, alice took), not as it was when she played."""

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("bgdoor.session")
 
 LOGIN_TIME_UP = "Time to log in is up. Goodbye."
+NARROW_LIST = 58  # columns a game list's or the rankings' one-line rows need
 BANNER = "B G D O O R   B A C K G A M M O N"
 
 
@@ -493,6 +494,14 @@ class Session:
 
     # ------------------------------------------------------------ lists
 
+    def game_lines_narrow(self, g: GameSummary) -> tuple[str, str]:
+        """A game as two short lines: its number and score, then who plays ('*' on whose turn)."""
+
+        def seat(name: str | None) -> str:
+            return f"{'*' if name is not None and name == g.turn else ''}{name or '(open seat)'}"
+
+        return f"#{g.id:<5} {g.score[0]}-{g.score[1]}/{g.length}", f"{seat(g.white)} v {seat(g.black)}"
+
     def game_line(self, g: GameSummary) -> str:
         """One game in a list: the player to act marked with '*', the last move where it fits."""
 
@@ -536,10 +545,12 @@ class Session:
         """A numbered list; returns the chosen game, or None to go back.  `note`: said under it first."""
         page = 0
         bottom = min(24, self.con.height)
-        per = bottom - 11
+        # Under 58 columns a game's line does not fit: two lines each, the players on the second.
+        narrow = self.con.width < NARROW_LIST
+        per = (bottom - 11) // (2 if narrow else 1)
         while True:
             self.con.clear()
-            self.con.put(2, 3, title, "title")
+            self.con.put_wrapped(2, 3, title, "title", right=self.con.width - 1, rows=1)
             if not games:
                 self.con.put_wrapped(5, 5, empty, right=self.con.width - 1)
                 self.con.put(bottom - 2, 3, "Press any key.", "dim")
@@ -548,10 +559,17 @@ class Session:
                 return None
             legend = "* to act.  " if any(g.turn for g in games) else ""
             head = "    Game   White             Black             Score   "
+            if narrow:
+                head = "    Game   Score    White v Black"
             self.con.put(4, 2, head + (" Last move" if self.con.width >= 72 else ""), "dim")
             shown = games[page * per : (page + 1) * per]
             for i, g in enumerate(shown):
-                self.con.put(5 + i, 2, f"{i + 1:>2}) " + self.game_line(g))
+                if narrow:
+                    line, players = self.game_lines_narrow(g)
+                    self.con.put(5 + 2 * i, 2, f"{i + 1:>2}) " + line)
+                    self.con.put(6 + 2 * i, 4, players)  # 36 columns at most: two handles of 16
+                else:
+                    self.con.put(5 + i, 2, f"{i + 1:>2}) " + self.game_line(g))
             pages_n = (len(games) + per - 1) // per
             more = f"  N)ext page ({page + 1} of {pages_n})." if pages_n > 1 else ""
             self.con.put_wrapped(
@@ -671,12 +689,18 @@ class Session:
         while True:
             self.con.clear()
             self.con.put(2, 3, self.board_title(views[view])[: self.con.width - 4], "title")
+            # Under 58 columns: rank, player, rating, won and lost (a player's page has the rest).
+            narrow = self.con.width < NARROW_LIST
             head = "Rank  Player            Board    Rating  Won Lost Gammons"
+            if narrow:
+                head = "Rank Player           Rating Won Lost"
             self.con.put(4, 2, head + ("  Exp.  Last played" if wide else ""), "dim")
             for i, r in enumerate(rows):
                 name = r.handle[: 16 if r.is_bot else 17] + ("*" if r.is_bot else "")
                 board = (r.board or "here")[:8]
                 line = f"{r.rank:>3}.  {name:<17} {board:<8} {r.rating:>6.1f} {r.wins:>4} {r.losses:>4} {r.gammons:>7}"
+                if narrow:
+                    line = f"{r.rank:>3}. {name:<17}{r.rating:>6.1f}{r.wins:>4}{r.losses:>5}"
                 if wide:
                     line += f" {r.experience:>5}  {r.last_played.strftime('%Y-%m-%d') if r.last_played else '-'}"
                 self.con.put(5 + i, 2, line[: self.con.width - 3])
