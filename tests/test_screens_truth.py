@@ -373,6 +373,28 @@ async def test_a_40_column_caller_reads_the_greeting_and_every_menu_item_whole(t
         c.close()
 
 
+async def test_a_40_column_caller_reads_who_is_online_and_the_instructions_footer_whole(tmp_path):
+    """On 40 columns Who's online cut its 'Doing' heading and squeezed what a caller does into 13
+    columns, and the instructions' footer lost 'page back  Q: menu'."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("W")
+        await c.wait_for("Enter looks again")
+        lines = [line.rstrip() for line in c.screen.display]
+        assert "  alice" in lines and "    here      at the menu" in lines, c.text
+        assert all(len(line) <= 39 for line in lines), c.text
+        c.send("Q")
+        await c.wait_for("Your choice")
+        c.send("I")
+        await c.wait_for("Q: menu")
+        footer = " ".join(line.strip() for line in c.screen.display[-2:])
+        assert footer.startswith("Page 1 of "), footer
+        assert footer.endswith("Enter/Space: next page B: page back  Q: menu"), footer
+        assert all(len(line.rstrip()) <= 39 for line in c.screen.display), c.text
+        c.close()
+
+
 async def test_a_40_column_caller_reads_every_game_of_the_list_whole(tmp_path):
     """A game's line in V)iew and P)lay needs 57 columns: on 40, the score and the second
     player were cut off.  Under 58 columns each game takes two lines, the players on the second."""

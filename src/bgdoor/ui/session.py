@@ -751,23 +751,27 @@ class Session:
             width = self.con.width
             self.con.clear()
             self.con.put(2, 3, f"Who's online: {len(rows)} caller{'s' if len(rows) != 1 else ''}", "title")
-            self.con.put(4, 3, "Player                 Board     Doing"[: width - 3], "dim")
+            # Under 58 columns the board and what a caller does go under the name, not beside it.
+            narrow = width < NARROW_LIST
+            column = 5 if narrow else 26
+            self.con.put(4, 3, "Player / board, doing" if narrow else "Player                 Board     Doing", "dim")
             row, last, shown = 5, bottom - 3, 0
             for r in rows:
                 # A name longer than its column is not cut: it takes a line of its own.
-                name = wrap(r.name, width - 3) if len(r.name) > 22 else [r.name]
-                rest = wrap(f"{(r.board or 'here')[:8]:<8}  {r.doing()}", width - 27)
-                need = (len(name) if len(r.name) > 22 else 0) + len(rest)
+                alone = narrow or len(r.name) > 22
+                name = wrap(r.name, width - 3) if alone else [r.name]
+                rest = wrap(f"{(r.board or 'here')[:8]:<8}  {r.doing()}", width - column)
+                need = (len(name) if alone else 0) + len(rest)
                 if row + need - 1 > last:
                     break
-                if len(r.name) > 22:
+                if alone:
                     for line in name:
                         self.con.put(row, 3, line)
                         row += 1
                 else:
                     self.con.put(row, 3, r.name)
                 for line in rest:
-                    self.con.put(row, 26, line)
+                    self.con.put(row, column, line)
                     row += 1
                 shown += 1
             if len(rows) > shown:
@@ -820,7 +824,10 @@ class Session:
             # 'B: back' beside 'back to the menu' read as the same thing; B turns a page back.
             more = "Enter: back to the menu" if last else "Enter/Space: next page"
             keys = f"{more}  B: page back" + ("" if last else "  Q: menu")
-            self.con.put_wrapped(bottom, 1, f"Page {page + 1} of {len(book)}.  {keys}", "dim", rows=1)
+            footer = f"Page {page + 1} of {len(book)}.  {keys}"
+            # The line above is free (pages are two lines short of the screen) for a narrow one.
+            need = min(2, len(wrap(footer, self.con.width - 1)))
+            self.con.put_wrapped(bottom + 1 - need, 1, footer, "dim", right=self.con.width - 1, rows=need)
             await self.con.show()
             key = await self.con.key(idle=True)
             c = key.char.upper()
