@@ -395,6 +395,38 @@ async def test_a_40_column_caller_reads_who_is_online_and_the_instructions_foote
         c.close()
 
 
+async def test_a_40_column_caller_begins_a_game_with_no_question_drawn_over_another(tmp_path):
+    """B)egin's questions sat on fixed rows: on 40 columns the intro's last line was overwritten by
+    the first question, 'Play as ... [R]:' and its answer ran off the screen, and the note about
+    the computer opponent was drawn over the opponent question's second line ('plThe computer').
+    Then the '80 columns' page took any key as Enter."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("B")
+        await c.wait_for("Match length")
+        c.send("\r")
+        await c.wait_for("[R]:")
+        c.send("W")
+        await c.wait_for("available on this system.")
+        lines = [line.strip() for line in c.screen.display]
+        text = " ".join(line for line in lines if line)
+        assert "Every question has a default in [brackets]; Enter accepts it. Esc goes back." in text, c.text
+        assert "Match length, 1 to 25 points [3]: 3" in lines, c.text
+        assert "[R]: White" in lines, c.text
+        assert "Opponent: O)pen seat, or N)amed player [O]:" in text, c.text
+        assert "The computer opponent is not available on this system." in text, c.text
+        assert all(len(line.rstrip()) <= 39 for line in c.screen.display), c.text
+        c.send("O")
+        await c.wait_for("Enter goes on anyway")
+        c.send("X")
+        await c.wait_for("X does nothing here")
+        assert "The board needs 80 columns" in c.text
+        c.send("\r")
+        await c.wait_for("BACKGAMMON")
+        c.close()
+
+
 async def test_a_40_column_caller_reads_every_game_of_the_list_whole(tmp_path):
     """A game's line in V)iew and P)lay needs 57 columns: on 40, the score and the second
     player were cut off.  Under 58 columns each game takes two lines, the players on the second."""

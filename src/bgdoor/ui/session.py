@@ -842,32 +842,45 @@ class Session:
 
     # ------------------------------------------------------------ begin
 
+    def ask_at(self, row: int, prompt: str, answer: int) -> tuple[int, int]:
+        """A prompt wrapped from `row` at column 3; where its answer of `answer` columns goes:
+        after it, or at the start of the next line when the screen is too narrow for that."""
+        right = self.con.width - 1
+        lines = wrap(prompt.rstrip(), right - 2)
+        for i, line in enumerate(lines):
+            self.con.put(row + i, 3, line, "prompt")
+        last = row + len(lines) - 1
+        col = 3 + len(lines[-1]) + 1
+        if col + answer - 1 > right:
+            return last + 1, 5
+        return last, col
+
     async def begin_game(self) -> None:
         assert self.player is not None
         self.con.clear()
         self.con.put(2, 3, "Begin a new game", "title")
         right = self.con.width - 1
-        self.con.put_wrapped(
+        # Each question's rows follow the last's, so that a narrow screen's longer lines overlap none.
+        row = 4 + self.con.put_wrapped(
             3, 3, "Every question has a default in [brackets]; Enter accepts it. Esc goes back.", "dim", right=right
         )
         default = self.config.default_length
         length = default
+        where = self.ask_at(row, f"Match length, 1 to {LONGEST_MATCH} points [{default}]: ", 2)
         while True:
-            prompt = f"Match length, 1 to {LONGEST_MATCH} points [{default}]: "
-            self.con.put(5, 3, prompt, "prompt")
             await self.con.show()
-            text = await self.con.line(5, 3 + len(prompt), 2)  # the answer right after its prompt
+            text = await self.con.line(where[0], where[1], 2)  # the answer right after its prompt
             if text is None:
                 return
             if not text.strip():
-                self.con.put(5, 3 + len(prompt), str(default), "input")  # the default, as if typed
+                self.con.put(where[0], where[1], str(default), "input")  # the default, as if typed
                 break
             if text.strip().isdigit() and 1 <= int(text) <= LONGEST_MATCH:
                 length = int(text)
                 break
             await self.flash(22, f"The length is a number from 1 to {LONGEST_MATCH}.")
-        prompt = "Play as W)hite, B)lack or R)andom [R]: "
-        self.con.put(7, 3, prompt, "prompt")
+        row = where[0] + 2
+        where = self.ask_at(row, "Play as W)hite, B)lack or R)andom [R]: ", 6)
         await self.con.show()
         color: Color | None = None
         while True:
@@ -885,16 +898,15 @@ class Session:
                 continue
             break
         self.hint()
-        self.con.put(7, 3 + len(prompt), {Color.WHITE: "White", Color.BLACK: "Black", None: "Random"}[color])
+        self.con.put(where[0], where[1], {Color.WHITE: "White", Color.BLACK: "Black", None: "Random"}[color])
+        row = where[0] + 2
         levels = self.rt.bot_levels()
         bot_text = "C)omputer, " if levels else ""
-        prompt = f"Opponent: O)pen seat, {bot_text}or N)amed player [O]: "
-        echo = (3 + len(prompt), 9) if 3 + len(prompt) + 12 < right else None  # the answer, where it fits
-        self.con.put_wrapped(9, 3, prompt, "prompt", right=right)
-        below = 11
+        echo = self.ask_at(row, f"Opponent: O)pen seat, {bot_text}or N)amed player [O]: ", 12)
+        below = echo[0] + 2
         if self.rt.bot_note:
             # Why some computer levels are missing, for the player (the sysop's reason is in the log).
-            below += self.con.put_wrapped(10, 5, self.rt.bot_note, "dim", right=right)
+            below += self.con.put_wrapped(echo[0] + 1, 5, self.rt.bot_note, "dim", right=right)
         await self.con.show()
         opponent: str | None = None
         while True:
@@ -914,8 +926,7 @@ class Session:
                 continue
             break
         self.hint()
-        if echo is not None:
-            self.con.put(echo[1], echo[0], choice)
+        self.con.put(echo[0], echo[1], choice)
         if choice == "Computer":
             opponent = await self.pick_level(levels, below + 1)
             if opponent is None:
@@ -1010,13 +1021,22 @@ class Session:
                                                "(the names, scores and pip counts) would be cut off.", right=right)
                 wider = "Make the window wider if you can: the board follows at once."
                 row += 1 + self.con.put_wrapped(row + 1, 3, wider, right=right)
-                self.con.put_wrapped(row + 1, 3, "Enter goes on anyway;  Q goes back.", "prompt", right=right)
+                said = row + 2 + self.con.put_wrapped(row + 1, 3, "Enter goes on anyway;  Q goes back.", "prompt",
+                                                      right=right)
                 await self.con.show()
             key = await self.con.key(timeout=1.0, idle=True)  # looks at the size again each second
             if key is None:
                 continue
             if key.name == "esc" or key.char.upper() == "Q":
                 return False
+            if key.name != "enter":
+                typed = key.char.upper() if key.char.strip() else "That key"
+                self.con.put(said, 3, " " * (self.con.width - 4))
+                self.con.put(said + 1, 3, " " * (self.con.width - 4))
+                self.con.put_wrapped(said, 3, f"{typed} does nothing here: Enter goes on anyway, Q goes back.",
+                                     "error", right=right, rows=2)
+                await self.con.show()
+                continue
             self.narrow_ok = True
             break
         return True
