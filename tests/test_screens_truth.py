@@ -392,6 +392,12 @@ async def test_a_40_column_caller_reads_who_is_online_and_the_instructions_foote
         assert footer.startswith("Page 1 of "), footer
         assert footer.endswith("Enter/Space: next page B: page back  Q: menu"), footer
         assert all(len(line.rstrip()) <= 39 for line in c.screen.display), c.text
+        c.send("Q")
+        await c.wait_for("Your choice")
+        c.send("M")  # a list's title wraps too
+        await c.wait_for("Press any key.")
+        title = " ".join(" ".join(c.screen.display[1:3]).split())
+        assert title == "Your finished matches (pick one to review)", c.text
         c.close()
 
 

@@ -550,7 +550,7 @@ class Session:
         per = (bottom - 11) // (2 if narrow else 1)
         while True:
             self.con.clear()
-            self.con.put_wrapped(2, 3, title, "title", right=self.con.width - 1, rows=1)
+            self.con.put_wrapped(2, 3, title, "title", right=self.con.width - 1, rows=2)  # row 3 is free
             if not games:
                 self.con.put_wrapped(5, 5, empty, right=self.con.width - 1)
                 self.con.put(bottom - 2, 3, "Press any key.", "dim")
