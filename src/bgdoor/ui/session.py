@@ -558,9 +558,8 @@ class Session:
                 await self.con.key(idle=True)
                 return None
             legend = "* to act.  " if any(g.turn for g in games) else ""
-            head = "    Game   White             Black             Score   "
-            if narrow:
-                head = "    Game   Score    White v Black"
+            wide_head = "    Game   White             Black             Score   "
+            head = "    Game   Score    White v Black" if narrow else wide_head
             self.con.put(4, 2, head + (" Last move" if self.con.width >= 72 else ""), "dim")
             shown = games[page * per : (page + 1) * per]
             for i, g in enumerate(shown):
@@ -691,16 +690,17 @@ class Session:
             self.con.put(2, 3, self.board_title(views[view])[: self.con.width - 4], "title")
             # Under 58 columns: rank, player, rating, won and lost (a player's page has the rest).
             narrow = self.con.width < NARROW_LIST
-            head = "Rank  Player            Board    Rating  Won Lost Gammons"
-            if narrow:
-                head = "Rank Player           Rating Won Lost"
+            wide_head = "Rank  Player            Board    Rating  Won Lost Gammons"
+            head = "Rank Player           Rating Won Lost" if narrow else wide_head
             self.con.put(4, 2, head + ("  Exp.  Last played" if wide else ""), "dim")
             for i, r in enumerate(rows):
                 name = r.handle[: 16 if r.is_bot else 17] + ("*" if r.is_bot else "")
-                board = (r.board or "here")[:8]
-                line = f"{r.rank:>3}.  {name:<17} {board:<8} {r.rating:>6.1f} {r.wins:>4} {r.losses:>4} {r.gammons:>7}"
                 if narrow:
                     line = f"{r.rank:>3}. {name:<17}{r.rating:>6.1f}{r.wins:>4}{r.losses:>5}"
+                else:
+                    board = (r.board or "here")[:8]
+                    line = (f"{r.rank:>3}.  {name:<17} {board:<8} {r.rating:>6.1f} {r.wins:>4} {r.losses:>4}"
+                            f" {r.gammons:>7}")
                 if wide:
                     line += f" {r.experience:>5}  {r.last_played.strftime('%Y-%m-%d') if r.last_played else '-'}"
                 self.con.put(5 + i, 2, line[: self.con.width - 3])
