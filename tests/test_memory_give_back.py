@@ -96,3 +96,40 @@ async def test_the_collector_frees_new_cycles_by_the_clock_and_the_trim_frees_th
         if was_enabled:
             gc.enable()
     assert gc.get_freeze_count() == 0, "stopping gives everything set aside back to the collector"
+
+
+def test_while_a_crowd_dials_in_the_collector_sets_everything_aside_and_collects_again_after() -> None:
+    """A crowd's connections make objects that live as long as their calls: while many are still
+    negotiating, nothing is collected (automatic collection included) and each pass sets what is
+    new aside; the first pass after most have begun their sessions turns collection back on."""
+    was_enabled = gc.isenabled()
+    gc.enable()
+    collector = memory.Collector(crowd=5)  # its passes made here, not by its clock
+    try:
+        for _ in range(4):
+            collector.connected()
+        assert gc.isenabled(), "four connections are no crowd"
+        collector.connected()
+        assert not gc.isenabled(), "five negotiating at once are"
+        made = Node()
+        made_ref = weakref.ref(made)
+        frozen = gc.get_freeze_count()
+        collector.collect()  # still crowded: it sets aside what is new
+        assert collector.crowded and not gc.isenabled()
+        assert gc.get_freeze_count() > frozen
+        del made
+        collector.settled()  # four are left negotiating: no crowd, once a pass looks
+        assert not gc.isenabled()
+        collector.collect()
+        assert not collector.crowded and gc.isenabled()
+        collector.collect()
+        assert made_ref() is not None, "what a crowd made waits for the trim"
+        memory.give_back()
+        assert made_ref() is None
+        collector.connected()
+        assert not gc.isenabled(), "five negotiating again"
+    finally:
+        collector.stop()
+        assert gc.isenabled(), "stopping turns collection back on"
+        if not was_enabled:
+            gc.disable()

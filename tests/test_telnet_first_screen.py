@@ -7,6 +7,8 @@ server does not know still waits for everything, since its LANG may say UTF-8.
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import time
 from pathlib import Path
 
@@ -55,3 +57,33 @@ async def test_an_unknown_terminal_waits_for_the_whole_negotiation(tmp_path: Pat
     async with running_server(f"sqlite:///{tmp_path}/db.sqlite", negotiation_wait=WAIT) as srv:
         took, _ = await first_screen(srv.port, "vendor-x")
         assert took >= WAIT - 0.1, took
+
+
+async def test_a_crowd_still_negotiating_holds_off_the_garbage_collector(tmp_path: Path) -> None:
+    """The server's collector counts the connections that have not yet begun their sessions:
+    while as many as a crowd are negotiating at once, automatic collection is off (it would walk
+    everything they made before the last of them sees a screen); it comes back on at the first
+    pass after most of them have begun or left, and nothing is counted twice."""
+    async with running_server(f"sqlite:///{tmp_path}/db.sqlite", negotiation_wait=30.0) as srv:
+        collector = srv.collector
+        assert gc.isenabled()
+        # Bare sockets that never answer negotiation: they stay negotiating until they leave.
+        mute = [await asyncio.open_connection("127.0.0.1", srv.port) for _ in range(collector.crowd + 5)]
+        while collector.negotiating < len(mute):
+            await asyncio.sleep(0.01)
+        assert collector.crowded and not gc.isenabled()
+        for _, writer in mute[:10]:
+            writer.close()
+        while collector.negotiating > len(mute) - 10:
+            await asyncio.sleep(0.01)
+        collector.collect()  # the clock's next pass: fewer than a crowd now
+        assert not collector.crowded and gc.isenabled()
+        took, _ = await first_screen(srv.port, "ansi")  # a caller who gets as far as the handle
+        assert took < 5, took
+        for _, writer in mute[10:]:
+            writer.close()
+        deadline = time.monotonic() + 10
+        while collector.negotiating and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert collector.negotiating == 0
+    assert gc.isenabled()

@@ -350,7 +350,10 @@ class Console:
     async def line(
         self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False
     ) -> str | None:
-        """Read a line with echo at (row, col); None when the caller presses Esc."""
+        """Read a line with echo at (row, col); None when the caller presses Esc.
+
+        It shows the screen with its field drawn: a show() just before it would only send the
+        same screen twice (for a crowd dialling in, a second write a caller)."""
         text = initial
         while True:
             shown = ("*" * len(text)) if secret else text

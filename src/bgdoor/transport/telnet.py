@@ -161,6 +161,12 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
     proxy_trusted: tuple[IPNetwork, ...] = ()  # balancers whose PROXY header names the caller
 
     window_told = False  # a NAWS subnegotiation has come
+    on_settled: Callable[[], None] | None = None  # called once: the shell began or the caller left
+
+    def _settle(self) -> None:
+        told, self.on_settled = self.on_settled, None
+        if told is not None:
+            told()
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
@@ -222,6 +228,7 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
     def begin_shell(self, future: asyncio.Future[None]) -> None:
         """The session starts: what negotiation wrote goes first, and the shell (and the rest of
         negotiation, which goes on meanwhile) writes through the real transport."""
+        self._settle()
         batch, self._batch = self._batch, None
         if batch is not None:
             batch.flush()
@@ -269,6 +276,7 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
             transport.resume_reading()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._settle()
         if self._resume is not None:
             self._resume.cancel()
             self._resume = None
@@ -279,7 +287,11 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
         super().connection_lost(exc)
 
 
-GC_THRESHOLDS = (10_000, 10, 10)
+# The oldest generation is the Collector's to look at (transport/memory.py): it sets the
+# survivors aside every few seconds and sweeps them all every ten minutes.  Left to its counts,
+# a collection of it came in the middle of 1,000 callers dialling at once and walked all they
+# had made, 70-120 ms of a second in which every one of them waited for a first screen.
+GC_THRESHOLDS = (10_000, 10, 1_000_000)
 
 
 class TelnetLink(WriterLink, Link):
@@ -319,11 +331,12 @@ class TelnetDoorServer(CallerServer):
         # Every key redraws a screen of cells, so hundreds of sessions make objects fast; at the
         # default thresholds the collector ran dozens of times a second and its older passes held
         # every caller up for 100-300 ms (bench/load.py, 300 callers: keypress p99 125 ms, ~25 ms
-        # with these).  The oldest generation still runs often enough that memory levels off.
+        # with these).
         gc.set_threshold(*GC_THRESHOLDS)
         self.collector.start()
 
         def factory() -> asyncio.Protocol:
+            self.collector.connected()
             protocol = MeteredTelnetServer(
                 shell=self.shell,
                 encoding=False,  # bytes both ways: the console does its own CP437/UTF-8
@@ -335,6 +348,7 @@ class TelnetDoorServer(CallerServer):
                 term="unknown",
             )
             protocol.proxy_trusted = self.config.proxy_trusted
+            protocol.on_settled = self.collector.settled
             return protocol
 
         # telnetlib3's create_server sets no backlog; hundreds of simultaneous connects need one.

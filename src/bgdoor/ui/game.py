@@ -733,7 +733,6 @@ class GameScreen:
         assert self.view is not None
         self.message = "Your play (like 24/18 13/11), Enter sends, Esc cancels:"
         self.draw(help_text="")
-        await self.con.show()
         text = await self.con.line(HELP_ROW, 2, 40)
         self.message = ""
         if text is None or not text.strip():

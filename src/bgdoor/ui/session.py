@@ -187,7 +187,6 @@ class Session:
             self.con.put_wrapped(10, 4, "Enter your handle, or a new one to create a player.",
                                  right=self.con.width - 1, rows=2)
             self.con.put(12, 4, "Handle: ", "prompt")
-            await self.con.show()
             handle = await self.con.line(12, 12, 16)
             if handle is None or not handle.strip():
                 continue
@@ -246,7 +245,6 @@ class Session:
 
     async def ask_password(self, row: int, prompt: str) -> str | None:
         self.con.put(row, 4, prompt, "prompt")
-        await self.con.show()
         return await self.con.line(row, 4 + len(prompt), 24, secret=True)
 
     def title_screen(self) -> None:
@@ -868,7 +866,6 @@ class Session:
         length = default
         where = self.ask_at(row, f"Match length, 1 to {LONGEST_MATCH} points [{default}]: ", 2)
         while True:
-            await self.con.show()
             text = await self.con.line(where[0], where[1], 2)  # the answer right after its prompt
             if text is None:
                 return
@@ -949,7 +946,6 @@ class Session:
         prompt = "Opponent's handle: "
         while True:
             self.con.put(row, 3, prompt + " " * 17, "prompt")
-            await self.con.show()
             name = await self.con.line(row, 3 + len(prompt), 16)
             if not name or not name.strip():
                 return None
