@@ -11,7 +11,7 @@ from telnetlib3.stream_reader import TelnetReader
 from telnetlib3.stream_writer import TelnetWriter
 
 from bgdoor.transport import telnet_internals as internals
-from bgdoor.transport.telnet import MeteredTelnetServer
+from bgdoor.transport.telnet import MeteredTelnetServer, OfferingReader
 
 
 class FakeTransport(asyncio.Transport):
@@ -52,6 +52,7 @@ async def test_the_server_protocol_and_transport_attributes_behave_as_the_server
         protocol = writer.protocol
         assert isinstance(protocol, MeteredTelnetServer)
         seen["transport"] = internals.protocol_transport(protocol)
+        await asyncio.sleep(0)  # the first step writes with negotiation's last batch
         seen["writer_transport"] = writer.transport
         seen["slc_simulated"] = writer.slc_simulated  # the server turned the snoop off
         seen["reader_paused"] = internals.reader_paused(reader)
@@ -109,7 +110,10 @@ async def test_negotiation_commands_made_together_leave_in_one_write_and_the_she
     shell_transport: list[object] = []
 
     async def shell(reader: TelnetReader, writer: TelnetWriter) -> None:
+        writer.write(b"FIRST SCREEN")
+        await asyncio.sleep(0)
         shell_transport.append(writer.transport)
+        writer.write(b"NEXT")
         started.set()
 
     transport = RecordingTransport()
@@ -126,9 +130,41 @@ async def test_negotiation_commands_made_together_leave_in_one_write_and_the_she
     assert transport.writes[1:] == [b"\xff\xfa\x18\x01\xff\xf0", b"\xff\xfb\x03\xff\xfb\x00\xff\xfd\x1f"]
     before = len(transport.writes)
     protocol.data_received(b"\xff\xfa\x18\x00ansi\xff\xf0\xff\xfd\x03\xff\xfd\x00\xff\xfb\x1f\xff\xfa\x1f\x00P\x00\x19\xff\xf0")
-    await asyncio.sleep(0)
-    assert len(transport.writes) == before + 1, transport.writes[before:]  # the answers, in one write
     await asyncio.wait_for(started.wait(), 5)
-    # The session writes straight to the caller's transport, as the server's flow control expects.
+    # The answers (the terminal type asked again, ECHO, NEW_ENVIRON) and the first screen, in one
+    # write: a crowd dialling in costs a send a caller less.
+    first, *rest = transport.writes[before:]
+    assert first.startswith(b"\xff") and first.endswith(b"FIRST SCREEN"), transport.writes[before:]
+    assert b"\xff\xfa\x18\x01\xff\xf0" in first
+    # Then the session writes straight to the caller's transport, as the server's flow control
+    # expects.
     assert shell_transport == [transport]
+    assert rest == [b"NEXT"]
     protocol.connection_lost(None)
+
+
+async def test_the_offering_reader_keeps_the_order_of_what_it_was_given() -> None:
+    """What the sink takes never overtakes what waits unread in the buffer."""
+    reader = OfferingReader()
+    taken: list[bytes] = []
+    willing = True
+
+    def sink(data: bytes) -> bool:
+        if willing:
+            taken.append(data)
+        return willing
+
+    reader.sink = sink
+    reader.feed_data(b"a")
+    assert taken == [b"a"]
+    willing = False
+    reader.feed_data(b"b")  # refused: kept for read()
+    willing = True
+    reader.feed_data(b"c")  # the sink would take it, but b is still unread
+    assert taken == [b"a"]
+    assert await reader.read(1024) == b"bc"
+    reader.feed_data(b"d")
+    assert taken == [b"a", b"d"]
+    reader.sink = None
+    reader.feed_data(b"e")
+    assert await reader.read(1024) == b"e"

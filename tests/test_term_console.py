@@ -211,3 +211,65 @@ async def test_a_charset_change_starts_a_fresh_screen() -> None:
     await con.show()
     assert shown(bytes(link.out))[0].startswith("plain")
     await con.stop()
+
+
+class OfferingFakeLink(FakeLink):
+    """A link that offers what arrives to the console first, as telnet's does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sink: object = None
+
+    def offer_to(self, sink: object) -> None:
+        self.sink = sink
+
+    def arrive(self, data: bytes) -> bool:
+        """Bytes off the wire: taken by the console at once (True), or queued for read()."""
+        assert callable(self.sink)
+        if self.incoming.empty() and self.sink(data):
+            return True
+        self.send(data)
+        return False
+
+
+async def offering_console() -> tuple[Console, OfferingFakeLink]:
+    link = OfferingFakeLink()
+    con = Console(link, charset="utf8")
+    await con.start()
+    await asyncio.sleep(0)  # the read loop gets to its read
+    return con, link
+
+
+async def test_keys_offered_as_they_arrive_are_queued_at_once_and_in_order() -> None:
+    con, link = await offering_console()
+    assert link.arrive(b"6")
+    assert con.keys.qsize() == 1, "the key is there before any other task has run"
+    assert link.arrive(b"4q")
+    assert [(await con.key()).char for _ in range(3)] == ["6", "4", "q"]
+    await con.stop()
+    assert link.sink is None, "a stopped console takes nothing more"
+
+
+async def test_an_escape_sequence_split_or_alone_still_becomes_its_key() -> None:
+    con, link = await offering_console()
+    assert link.arrive(b"\x1b[")  # the first half of an arrow key
+    assert not link.arrive(b"A"), "the rest goes the read loop's way, after the first half"
+    assert (await con.key(timeout=2)).name == "up"
+    await asyncio.sleep(0)
+    assert link.arrive(b"\x1b")  # a lone Esc: a key once the line has been quiet a moment
+    start = time.monotonic()
+    key = await con.key(timeout=2)
+    assert key is not None and key.name == "esc"
+    assert time.monotonic() - start >= 0.2
+    await con.stop()
+
+
+async def test_a_paste_or_a_flood_is_left_to_the_paced_read_loop() -> None:
+    con, link = await offering_console()
+    assert not link.arrive(b"x" * 100), "more keys than the allowance: the read loop paces them"
+    first = await con.key(timeout=2)
+    assert first is not None and first.char == "x"
+    assert not link.arrive(b"y"), "keys are held back: what comes next waits its turn"
+    keys = [await con.key(timeout=5) for _ in range(100)]
+    assert [k.char for k in keys if k is not None] == ["x"] * 99 + ["y"]
+    await con.stop()

@@ -12,8 +12,8 @@ import asyncio
 import collections
 import contextlib
 import time
-from collections.abc import Mapping
-from typing import Protocol, overload
+from collections.abc import Callable, Mapping
+from typing import Protocol, overload, runtime_checkable
 
 from bgdoor.term import screen as colours
 from bgdoor.term.charset import Charset, glyphs
@@ -82,6 +82,14 @@ class Link(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class OfferingLink(Link, Protocol):
+    """A link that can hand over bytes as they arrive, to a sink that may take them (True) or
+    leave them to read() (False)."""
+
+    def offer_to(self, sink: Callable[[bytes], bool] | None) -> None: ...
+
+
 class Console:
     def __init__(
         self,
@@ -127,6 +135,8 @@ class Console:
         self._refilled = time.monotonic()
         self._resize_queued = False
         self._greeting = b""  # sent with the first screen (see start())
+        self._parked = False  # the read loop waits in link.read() with nothing half-decoded
+        self._fed = 0  # reads decoded so far (an escape's timer checks nothing came after it)
         # A wake-up read by a wait that does not take them (a help page, a question): kept for
         # the next wait that does, which would otherwise go on showing what it drew before.
         self._woken = False
@@ -135,6 +145,8 @@ class Console:
 
     async def start(self) -> None:
         self._reader = asyncio.ensure_future(self._read_loop())
+        if isinstance(self.link, OfferingLink):
+            self.link.offer_to(self.offer)
         if self.charset != "ascii":
             # Ask who the terminal is (SyncTERM answers as CTerm) and hide its cursor, in one
             # write with the first screen (a crowd dialling in costs a send a caller less).
@@ -149,6 +161,8 @@ class Console:
             with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError):
                 await asyncio.wait_for(self.link.drain(), timeout=2.0)
         self._closed = True
+        if isinstance(self.link, OfferingLink):
+            self.link.offer_to(None)
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -202,20 +216,49 @@ class Console:
                         self._queue(self.decoder.flush_timeout())
                         continue
                 else:
-                    data = await self.link.read()
+                    self._parked = True
+                    try:
+                        data = await self.link.read()
+                    finally:
+                        self._parked = False
                 if not data:
                     break
-                keys = self.decoder.feed(data)
-                if any(k.name == "report" for k in keys):
-                    # Terminal reports are answers, not keys: SyncTERM says who it is this way.
-                    self.syncterm = self.syncterm or any(is_cterm_reply(k) for k in keys)
-                    keys = [k for k in keys if k.name != "report"]
-                self._queue(keys)
+                self._take(data)
         except (ConnectionError, OSError):
             pass
         finally:
             # Wake whoever waits for a key: the caller has gone.
             self.keys.put_nowait(None)
+
+    def _take(self, data: bytes) -> None:
+        self._fed += 1
+        keys = self.decoder.feed(data)
+        if any(k.name == "report" for k in keys):
+            # Terminal reports are answers, not keys: SyncTERM says who it is this way.
+            self.syncterm = self.syncterm or any(is_cterm_reply(k) for k in keys)
+            keys = [k for k in keys if k.name != "report"]
+        self._queue(keys)
+
+    def offer(self, data: bytes) -> bool:
+        """Bytes the link has just received, taken as keys at once if the read loop is only
+        waiting for them: the screen waiting for a key then runs at the event loop's next turn,
+        not one later, after the read loop's own.  False (the link keeps them for read()) while
+        keys are held back or paced (or these could be), or an escape sequence is half read, or
+        after stop()."""
+        if self._closed or not self._parked or self.decoder.pending or self._held:
+            return False
+        self._refill()
+        if len(data) > min(self._tokens, MAX_QUEUED_KEYS - self.keys.qsize()):
+            return False  # keys might be held back, and only the read loop lets them go in time
+        self._take(data)
+        if self.decoder.pending:
+            # The read loop waits with no time limit: a lone ESC still has to become a key.
+            asyncio.get_running_loop().call_later(ESC_PAUSE, self._escape_due, self._fed)
+        return True
+
+    def _escape_due(self, fed: int) -> None:
+        if fed == self._fed and self.decoder.pending and not self._closed:
+            self._queue(self.decoder.flush_timeout())
 
     async def pause(self, seconds: float) -> None:
         """Leave the screen up for `seconds`, or until a key or a hang-up; never raises Hangup.

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import telnetlib3
+from telnetlib3.stream_reader import TelnetReader
 from telnetlib3.telopt import NAWS
 
 from bgdoor.config import IPNetwork
@@ -129,12 +130,15 @@ class NegotiationBatch:
     telnetlib3 sends each option command as a write of its own: nine sends a caller before the
     first screen, each a system call here and a read for the caller.  Here the commands made in
     one go (one packet's answers, one round of requests) leave as one write, at the end of that
-    go or, at the latest, at the next turn of the event loop.  The shell gets the real transport.
+    go or, at the latest, at the next turn of the event loop.  Once negotiation has what the
+    first screen needs, the batch is held for the shell's first step, so that the last answers
+    and the first screen leave as one write; then the shell gets the real transport.
     """
 
     def __init__(self, transport: asyncio.Transport) -> None:
         self.transport = transport
         self._pending = bytearray()
+        self.held = False  # flushes wait for release()
 
     def write(self, data: bytes) -> None:
         if not data:
@@ -143,8 +147,16 @@ class NegotiationBatch:
             asyncio.get_running_loop().call_soon(self.flush)
         self._pending += data
 
+    def release(self) -> None:
+        self.held = False
+        self.flush()
+
+    def close(self) -> None:
+        self.release()
+        self.transport.close()
+
     def flush(self) -> None:
-        if self._pending:
+        if self._pending and not self.held:
             data = bytes(self._pending)
             self._pending.clear()
             if not self.transport.is_closing():
@@ -161,6 +173,7 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
     proxy_trusted: tuple[IPNetwork, ...] = ()  # balancers whose PROXY header names the caller
 
     window_told = False  # a NAWS subnegotiation has come
+    _batch: NegotiationBatch | None = None  # the writer's transport while negotiation goes on
     on_settled: Callable[[], None] | None = None  # called once: the shell began or the caller left
 
     def _settle(self) -> None:
@@ -175,7 +188,10 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
             self.size_listener(cols, rows)
 
     def check_negotiation(self, final: bool = False) -> bool:
-        return bool(super().check_negotiation(final)) or self.enough_to_start()
+        done = bool(super().check_negotiation(final)) or self.enough_to_start()
+        if done and self._batch is not None:
+            self._batch.held = True  # until the shell's first screen is in it too (begin_shell)
+        return done
 
     def enough_to_start(self) -> bool:
         """Whether the first screen can be drawn: it needs the terminal type (the charset) and
@@ -208,7 +224,6 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
         super().connection_made(transport)
         assert self.writer is not None  # connection_made made it
         internals.stop_line_editing_snoop(self.writer)
-        self._batch: NegotiationBatch | None = None
         if isinstance(transport, asyncio.Transport):
             self._batch = NegotiationBatch(transport)
             internals.set_writer_transport(self.writer, self._batch)
@@ -226,15 +241,22 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
         self._flush_negotiation()
 
     def begin_shell(self, future: asyncio.Future[None]) -> None:
-        """The session starts: what negotiation wrote goes first, and the shell (and the rest of
-        negotiation, which goes on meanwhile) writes through the real transport."""
+        """The session starts: what negotiation wrote goes first, with what the shell writes in
+        its first step (the first screen), and then the shell (and the rest of negotiation,
+        which goes on meanwhile) writes through the real transport."""
         self._settle()
+        super().begin_shell(future)  # the shell's first step is the next callback queued
+        if self._batch is not None:
+            self._batch.held = True
+            asyncio.get_running_loop().call_soon(self._hand_over)
+
+    def _hand_over(self) -> None:
         batch, self._batch = self._batch, None
-        if batch is not None:
-            batch.flush()
-            if self.writer is not None and internals.writer_transport(self.writer) is batch:
-                internals.set_writer_transport(self.writer, batch.transport)
-        super().begin_shell(future)
+        if batch is None:
+            return
+        batch.release()
+        if self.writer is not None and internals.writer_transport(self.writer) is batch:
+            internals.set_writer_transport(self.writer, batch.transport)
 
     def _refuse_proxy(self, why: str) -> None:
         log.warning("refused %s: %s", self.proxy.peer, why)
@@ -277,6 +299,9 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._settle()
+        if self._batch is not None:
+            # Closed in the shell's first step ('all lines are busy'): the reason goes first.
+            self._batch.release()
         if self._resume is not None:
             self._resume.cancel()
             self._resume = None
@@ -294,6 +319,27 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
 GC_THRESHOLDS = (10_000, 10, 1_000_000)
 
 
+class OfferingReader(TelnetReader):
+    """telnetlib3's reader, offering what the caller types to a sink (the console) first, as it
+    arrives, while nothing received before waits unread; what the sink leaves is read as usual.
+    A key then reaches its screen one turn of the event loop sooner: the bare server's two turns
+    (bytes in, screen out), not three."""
+
+    sink: Callable[[bytes], bool] | None = None
+    unread = 0  # bytes fed to the buffer and not yet returned by read()
+
+    def feed_data(self, data: bytes) -> None:
+        if data and self.sink is not None and not self.unread and self.sink(bytes(data)):
+            return
+        self.unread += len(data)
+        super().feed_data(data)
+
+    async def read(self, n: int = -1) -> bytes:
+        data = await super().read(n)
+        self.unread = max(0, self.unread - len(data))
+        return data
+
+
 class TelnetLink(WriterLink, Link):
     def __init__(self, reader: Any, writer: Any, stall_timeout: float = 600.0) -> None:
         super().__init__(writer, stall_timeout)
@@ -305,6 +351,10 @@ class TelnetLink(WriterLink, Link):
         except (ConnectionError, asyncio.IncompleteReadError):
             return b""
         return bytes(data) if data else b""
+
+    def offer_to(self, sink: Callable[[bytes], bool] | None) -> None:
+        if isinstance(self.reader, OfferingReader):
+            self.reader.sink = sink
 
 
 def _size(writer: Any, name: str) -> int:
@@ -346,6 +396,7 @@ class TelnetDoorServer(CallerServer):
                 connect_maxwait=self.config.negotiation_wait,
                 timeout=0,  # the session has its own idle timeout with a warning
                 term="unknown",
+                reader_factory=OfferingReader,
             )
             protocol.proxy_trusted = self.config.proxy_trusted
             protocol.on_settled = self.collector.settled
