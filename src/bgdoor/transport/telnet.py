@@ -174,12 +174,16 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
 
     window_told = False  # a NAWS subnegotiation has come
     _batch: NegotiationBatch | None = None  # the writer's transport while negotiation goes on
-    on_settled: Callable[[], None] | None = None  # called once: the shell began or the caller left
+    # Told of the connection once it is made, and once more when its shell begins or it is lost:
+    # counted from connection_made, which asyncio always follows with connection_lost, so no
+    # connection is counted for good (a factory call can come without either).
+    collector: Collector | None = None
+    _negotiating = False
 
     def _settle(self) -> None:
-        told, self.on_settled = self.on_settled, None
-        if told is not None:
-            told()
+        if self._negotiating and self.collector is not None:
+            self._negotiating = False
+            self.collector.settled()
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
@@ -221,6 +225,9 @@ class MeteredTelnetServer(telnetlib3.TelnetServer):
             self._proxy_late = loop.call_later(HEADER_TIMEOUT, self._refuse_proxy, "no PROXY header within 10 s")
         else:
             self.caller_address.set_result(self.proxy.peer)
+        if self.collector is not None:
+            self._negotiating = True
+            self.collector.connected()
         super().connection_made(transport)
         assert self.writer is not None  # connection_made made it
         internals.stop_line_editing_snoop(self.writer)
@@ -386,7 +393,6 @@ class TelnetDoorServer(CallerServer):
         self.collector.start()
 
         def factory() -> asyncio.Protocol:
-            self.collector.connected()
             protocol = MeteredTelnetServer(
                 shell=self.shell,
                 encoding=False,  # bytes both ways: the console does its own CP437/UTF-8
@@ -399,7 +405,7 @@ class TelnetDoorServer(CallerServer):
                 reader_factory=OfferingReader,
             )
             protocol.proxy_trusted = self.config.proxy_trusted
-            protocol.on_settled = self.collector.settled
+            protocol.collector = self.collector
             return protocol
 
         # telnetlib3's create_server sets no backlog; hundreds of simultaneous connects need one.
