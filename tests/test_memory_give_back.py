@@ -68,26 +68,50 @@ class Node:
         self.me = self  # a cycle: only the collector frees it
 
 
-async def test_the_collector_frees_new_cycles_by_the_clock_and_the_trim_frees_those_set_aside() -> None:
-    """The server's collector runs on a clock, not on allocation counts: a cycle dropped is freed
-    by its next pass; survivors are set aside (frozen) every few passes, and a cycle among them
+async def test_the_collector_runs_on_its_clock() -> None:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    collector = memory.Collector(tick=0.01)
+    try:
+        collector.start()
+        await asyncio.sleep(0.2)
+        assert collector.ticks >= 5
+        assert collector.looks >= 1
+        assert gc.get_freeze_count() > 0, "each pass sets what is new aside"
+    finally:
+        collector.stop()
+        if was_enabled:
+            gc.enable()
+    assert gc.get_freeze_count() == 0, "stopping gives everything set aside back to the collector"
+
+
+def test_the_collector_looks_less_often_while_it_finds_nothing_and_at_once_after_it_found_some() -> None:
+    """Each pass sets what is new aside (frozen); some passes look at it first and free its
+    cycles.  Looks that find nothing come ever less often, down to one in LOOK_TICKS passes; a
+    look that frees a cycle makes the next passes look again.  A cycle set aside while alive
     waits for the trim after callers leave, which looks at everything."""
     was_enabled = gc.isenabled()
     gc.disable()  # only the collector's own passes run
-    collector = memory.Collector(tick=0.01)
+    gc.collect()
+    collector = memory.Collector()
     try:
         kept = Node()
         kept_ref = weakref.ref(kept)
-        collector.start()
-        await asyncio.sleep(0.01 * (memory.FREEZE_TICKS + 10))
-        assert collector.ticks >= memory.FREEZE_TICKS
-        assert gc.get_freeze_count() > 0
+        for _ in range(4 * memory.LOOK_TICKS):
+            collector.collect()
+        assert collector.looks <= 8, collector.looks  # passes 1, 3, 7, 15, 31, 47 and 63
+        assert collector.next_look - collector.ticks <= memory.LOOK_TICKS
         del kept  # set aside while alive; now garbage
+        while collector.ticks + 1 < collector.next_look:
+            collector.collect()
         dropped = Node()
         dropped_ref = weakref.ref(dropped)
         del dropped
-        await asyncio.sleep(0.05)
-        assert dropped_ref() is None, "a new cycle is freed by the next passes"
+        looks = collector.looks
+        collector.collect()
+        assert collector.looks == looks + 1
+        assert dropped_ref() is None, "a new cycle is freed by a look"
+        assert collector.next_look == collector.ticks + 1, "having found one, the next pass looks too"
         assert kept_ref() is not None, "a cycle set aside waits for the trim"
         memory.give_back()
         assert kept_ref() is None

@@ -103,7 +103,7 @@ class Trimmer:
 
 
 TICK = 0.25  # seconds between the collector's passes over what is new
-FREEZE_TICKS = 20  # passes between setting the survivors aside (5 s)
+LOOK_TICKS = 16  # passes at most between looks at what is new, while looks find nothing (4 s)
 SWEEP_TICKS = 2400  # passes between looking at everything again (10 min), in case no trim did
 CROWD = 20  # connections still negotiating that make a crowd dialling in
 
@@ -114,14 +114,19 @@ class Collector:
     Each key redraws a screen, making objects that replace the last key's: the collector's
     allocation count hardly grows, yet its youngest generation fills with them, and the pass
     that finally came took 20-50 ms with 1,000 callers on (and an older one 60-270 ms), holding
-    every caller up.  A pass over what is new every quarter second takes well under a
-    millisecond.  The survivors are set aside (gc.freeze) every few seconds, so later passes do
-    not look at them again; a trim after callers leave, or a sweep every ten minutes, looks at
-    everything and frees the cycles set aside with them.
+    every caller up.  Instead, each pass (every quarter second) sets what is new aside
+    (gc.freeze), which costs nothing; a trim after callers leave, or a sweep every ten minutes,
+    looks at everything and frees the cycles set aside with them.
+
+    Some passes look at what is new first, and free its cycles.  Such a look is not free either:
+    with 1,000 callers pressing keys it takes 2-7 ms (about 5,000 new objects, whose 30,000
+    references into the older heap are cache misses), and it found nothing to free in 30 s
+    of keys (bench/load.py).  So while looks find nothing they come ever less often, down to
+    one pass in LOOK_TICKS; a look that finds garbage makes every pass look again.
 
     While a crowd dials in (many connections still negotiating), nothing is collected: each pass
-    sets everything aside instead.  What a caller's connection makes lives as long as the call,
-    so looking at it finds nothing to free, yet for 1,000 callers dialling at once it took
+    sets everything aside.  What a caller's connection makes lives as long as the call, so
+    looking at it finds nothing to free, yet for 1,000 callers dialling at once it took
     130-250 ms of the second before the last of them saw a screen (bench/load.py).
     """
 
@@ -129,10 +134,18 @@ class Collector:
         self.tick = tick
         self.crowd = crowd
         self.ticks = 0
+        self.looks = 0
         self.negotiating = 0  # connections that have not yet begun their sessions
         self.crowded = False  # automatic collection is off until a pass finds the crowd gone
         self._next_sweep = SWEEP_TICKS
+        self._gap = 1  # passes from one look to the next
+        self._next_look = 1
         self._timer: asyncio.TimerHandle | None = None
+
+    @property
+    def next_look(self) -> int:
+        """The pass (counted in `ticks`) that looks at what is new next."""
+        return self._next_look
 
     def start(self) -> None:
         self._timer = asyncio.get_running_loop().call_later(self.tick, self._tick)
@@ -165,9 +178,12 @@ class Collector:
             gc.collect()
             gc.freeze()
         else:
-            gc.collect(1)
-            if self.ticks % FREEZE_TICKS == 0:
-                gc.freeze()
+            if self.ticks >= self._next_look:
+                self.looks += 1
+                found = gc.collect(1)
+                self._gap = 1 if found else min(2 * self._gap, LOOK_TICKS)
+                self._next_look = self.ticks + self._gap
+            gc.freeze()
 
     def stop(self) -> None:
         if self._timer is not None:
