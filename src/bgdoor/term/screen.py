@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import is_not, itemgetter
 
 from bgdoor.term.charset import Charset, encode
 
@@ -305,23 +307,21 @@ class Screen:
             if want_line == shown_line:
                 continue  # most rows of most updates: one comparison instead of eighty
             last = cols - 1 if r == rows else cols
-            pairs = enumerate(zip(shown_line[:last], want_line[:last], strict=True), 1)
-            # _same, written out: this runs over every cell of every row that changed.
+            # The cells that are not the very ones shown, found in C; of those, the ones that
+            # would look different (_same, written out).
+            differ = compress(range(1, last + 1), map(is_not, shown_line, want_line))
             if self.colour:
                 changed = [
                     c
-                    for c, (shown, want) in pairs
-                    if shown is not want
-                    and (
-                        shown[0] != want[0]
-                        or (
-                            shown[1] is not want[1]
-                            and (shown[1].bg != want[1].bg if want[0] == " " else shown[1] != want[1])
-                        )
+                    for c in differ
+                    if (shown := shown_line[c - 1])[0] != (want := want_line[c - 1])[0]
+                    or (
+                        shown[1] is not want[1]
+                        and (shown[1].bg != want[1].bg if want[0] == " " else shown[1] != want[1])
                     )
                 ]
             else:
-                changed = [c for c, (shown, want) in pairs if shown[0] != want[0]]
+                changed = [c for c in differ if shown_line[c - 1][0] != want_line[c - 1][0]]
             if changed:
                 self._diff_row(r, changed, shown_line, want_line, out)
             # Every cell of the row now looks as wanted: remembering the wanted cells themselves
@@ -335,7 +335,8 @@ class Screen:
     def _diff_row(self, r: int, changed: list[int], shown_line: list[Cell], want_line: list[Cell],
                   out: list[bytes]) -> None:
         cols = self.cols
-        tail = self._blank_tail(want_line)
+        # Erasing to the end of the line pays only for four blanked cells or more.
+        tail = self._blank_tail(want_line) if len(changed) >= 4 else cols + 1
         erase_tail = sum(1 for c in changed if c >= tail) >= 4
         i, n = 0, len(changed)
         while i < n:
@@ -348,7 +349,9 @@ class Screen:
                 self._move(r, c, out)
                 self._set_attr(DEFAULT if self._attr is None or self._attr.bg is not None else self._attr, out)
                 out.append(b"\x1b[K")
-                for x in range(c, cols + 1):
+                # _diff takes the wanted cells as shown up to the row's last diffed column; only
+                # the bottom-right cell, never diffed, is left to note here.
+                for x in range(max(c, (cols - 1 if r == self.rows else cols) + 1), cols + 1):
                     shown_line[x - 1] = _cell(" ", self._attr or DEFAULT)
                 break
             self._move(r, c, out)
@@ -362,7 +365,7 @@ class Screen:
                 end += 1
                 i += 1
             if end > c:
-                out.append(encode("".join(cell[0] for cell in want_line[c:end]), self.charset))
+                out.append(encode("".join(map(itemgetter(0), want_line[c:end])), self.charset))
                 shown_line[c:end] = want_line[c:end]
                 self._pos = None if end == cols else (r, end + 1)
 
@@ -436,7 +439,29 @@ class Screen:
         return total
 
     def _move(self, r: int, c: int, out: list[bytes]) -> None:
-        if self._pos == (r, c):
+        pos = self._pos
+        if pos == (r, c):
+            return
+        if pos is not None and pos[0] == r and c > pos[1]:
+            # Rightwards on the same row (the gap between two changed cells): the choice below,
+            # worked out without building each way.
+            pc = pos[1]
+            forward = _rel(c - pc, "C").encode("ascii")
+            through = self._through_cost(r, pc, c)
+            cup_cost = len(_cup(r, c))
+            if through is not None and through < len(forward) and through < cup_cost:
+                line = self.canvas.cells[r - 1]
+                shown_line = self._shown[r - 1] if self._shown is not None else line
+                attr = self._attr or DEFAULT
+                for x in range(pc, c):
+                    ch = line[x - 1][0]
+                    out.append(encode(ch, self.charset))
+                    shown_line[x - 1] = _cell(ch, attr)
+            elif len(forward) < cup_cost:
+                out.append(forward)
+            else:
+                out.append(_cup(r, c).encode("ascii"))
+            self._pos = (r, c)
             return
         best: list[bytes | tuple[int, int, int]] = [_cup(r, c).encode("ascii")]
         best_cost = len(best[0])
