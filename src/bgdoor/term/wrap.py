@@ -91,7 +91,24 @@ def _paragraphs(lines: list[str]) -> list[list[str]]:
     return out
 
 
+_WRAPPED: dict[tuple[str, int], tuple[str, ...]] = {}
+WRAPPED_KEPT = 1024  # short texts (messages, help lines) kept wrapped: a board wraps them on every key
+WRAPPED_LONGEST = 300  # a longer text (a page of a file) is wrapped afresh each time
+
+
 def wrap(text: str, width: int) -> list[str]:
+    """`text` as lines of at most `width` characters, broken at spaces (see _wrap)."""
+    if len(text) > WRAPPED_LONGEST:
+        return _wrap(text, width)
+    found = _WRAPPED.get((text, width))
+    if found is None:
+        if len(_WRAPPED) >= WRAPPED_KEPT:
+            _WRAPPED.clear()
+        found = _WRAPPED[(text, width)] = tuple(_wrap(text, width))
+    return list(found)
+
+
+def _wrap(text: str, width: int) -> list[str]:
     """`text` as lines of at most `width` characters, broken at spaces.
 
     A paragraph whose lines all fit is kept as written, so a sysop's layout survives. One that

@@ -92,6 +92,9 @@ class GameScreen:
         self.told_over: bool | None = None  # whether W)ho was last told this game is over
         self.drawn_at = (0, 0)  # the terminal's (columns, rows) when the board was last drawn
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
+        # unavailable()'s last answer, and what it was worked out from: each key asks twice
+        # (for the key, then for the help line), and most keys change none of it.
+        self._unavailable: tuple[tuple[object, ...], dict[str, str]] | None = None
 
     @property
     def me(self) -> Color | None:
@@ -305,6 +308,16 @@ class GameScreen:
 
     def unavailable(self, state: State) -> dict[str, str]:
         """Actions of the state's table that are not possible just now, and why."""
+        turn = self.turn
+        basis = (state, self.view, self.last, turn, turn.moves if turn is not None else (), self.hand)
+        kept = self._unavailable
+        if kept is not None and all(a is b or a == b for a, b in zip(kept[0], basis, strict=True)):
+            return dict(kept[1])
+        out = self._work_out_unavailable(state)
+        self._unavailable = (basis, out)
+        return dict(out)
+
+    def _work_out_unavailable(self, state: State) -> dict[str, str]:
         v = self.view
         assert v is not None
         st = v.state
