@@ -1,6 +1,6 @@
 """Many telnet callers at once against a real server subprocess.
 
-    python bench/load.py [--callers 300] [--seconds 60] [--idle 30] [--json FILE]
+    python bench/load.py [--callers 300] [--seconds 60] [--idle 30] [--alternate N] [--json FILE]
 
 Each caller dials in from an address of its own (127.1.x.y, so door.cfg's
 max_per_address holds as for real callers), registers, and sits down at a game:
@@ -24,7 +24,9 @@ second it makes for callers who sit on their game screens.
 Baseline: in the same run, after bgdoor, the same callers dial bench/bare_server.py,
 a bare telnetlib3 server that answers each key with as many bytes as bgdoor's screen
 updates averaged, and press keys the same way; bgdoor's keypress figures are also
-given as ratios to it.
+given as ratios to it.  With --alternate N, after the main figures the two servers are pressed
+in turn as well, N windows each, so that a slow spell of the machine falls on both
+(alternating_* figures).
 
 The callers use a light client of their own (tests/rawtelnet.py: a bare socket,
 and a pyte screen only while they find their way to the board), since they share
@@ -227,6 +229,7 @@ class Baseline(Bench):
 class BareServer:
     def __init__(self, folder: Path, size: int, first: int) -> None:
         ready = folder / "bare-port"
+        ready.unlink(missing_ok=True)  # an earlier bare server's, in the same run
         command = [sys.executable, str(ROOT / "bench" / "bare_server.py"), str(ready), str(size), str(first)]
         self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
@@ -284,8 +287,44 @@ async def baseline(n: int, seconds: float, folder: Path, size: int, first: int) 
         bare.stop()
 
 
+async def alternation(bench: Bench, n: int, seconds: float, folder: Path, windows: int) -> dict[str, object]:
+    """Both servers pressed in turn: `windows` windows of bgdoor's keys, each followed by one of
+    the bare server's (the same number of callers dialled to it), `seconds` in all for each.
+    A slow spell of the machine then falls on both, where the main figures put bgdoor's minute
+    and the bare server's minutes apart."""
+    size = round(statistics.mean(bench.update_bytes)) if bench.update_bytes else 200
+    bare = BareServer(folder, size, size)
+    pin(bare.pid)
+    ours = Bench(bench.port, n)
+    ours.callers, ours.movers = bench.callers, bench.movers
+    try:
+        await asyncio.sleep(1)
+        base = Baseline(bare.port, n)
+        await asyncio.gather(*(base.dial(i) for i in range(n)))
+        settle_client()
+        await asyncio.sleep(2)
+        for _ in range(windows):
+            await asyncio.gather(*(ours.press(i, seconds / windows) for i in range(n)))
+            await asyncio.gather(*(base.press(i, seconds / windows) for i in range(n)))
+        for c in base.callers:
+            if c is not None:
+                c.close()
+    finally:
+        bare.stop()
+    p99, bare_p99 = 1000 * pct(ours.latency, 99), 1000 * pct(base.latency, 99)
+    return {
+        "alternating_windows": windows,
+        "alternating_key_p50_ms": round(1000 * pct(ours.latency, 50), 1),
+        "alternating_key_p99_ms": round(p99, 1),
+        "alternating_bare_key_p50_ms": round(1000 * pct(base.latency, 50), 1),
+        "alternating_bare_key_p99_ms": round(bare_p99, 1),
+        "alternating_key_p99_ratio": round(p99 / bare_p99, 2) if bare_p99 else float("nan"),
+        "alternating_errors": len(ours.errors) + len(base.errors),
+    }
+
+
 async def run(n: int, seconds: float, folder: Path, profile: str | None = None,
-              idle: float = 30.0) -> dict[str, object]:
+              idle: float = 30.0, alternate: int = 0) -> dict[str, object]:
     url = f"sqlite:///{folder}/load.db"
     # door.cfg defaults throughout, but for room for more callers than the default 300.
     srv = ServerProcess(folder, url, server={"max_callers": max(300, n), "negotiation_wait": 2.0, "login_delay": 1.0,
@@ -344,6 +383,8 @@ async def run(n: int, seconds: float, folder: Path, profile: str | None = None,
         sampler.cancel()
         if spy is not None:
             await spy.wait()
+        if alternate:
+            report.update(await alternation(bench, n, seconds, folder, alternate))
         dropped = sum(1 for c in bench.callers if c is None or c.closed)
         leaks = [i for i, c in enumerate(bench.callers) if c is not None and c.leaked()]
         for c in bench.callers:
@@ -408,13 +449,16 @@ def main() -> int:
     parser.add_argument("--no-pin", action="store_true",
                         help="do not keep each server on the first CPU and the callers on the others")
     parser.add_argument("--profile", help="py-spy the server while everyone plays; collapsed stacks to this file")
+    parser.add_argument("--alternate", type=int, default=0, metavar="WINDOWS",
+                        help="after the main figures, press keys on bgdoor and the bare server in turn, "
+                             "in this many windows each (--seconds in all for each)")
     args = parser.parse_args()
     global PIN
     PIN = not args.no_pin
     if args.callers < 2 or args.callers % 2:
         parser.error("--callers is an even number, two to a game")
     with tempfile.TemporaryDirectory(prefix="bgdoor-load-") as folder:
-        report = asyncio.run(run(args.callers, args.seconds, Path(folder), args.profile, args.idle))
+        report = asyncio.run(run(args.callers, args.seconds, Path(folder), args.profile, args.idle, args.alternate))
     goals = {
         "first_screen_p99_ms": ("<=", 1000.0),
         "key_p99_ratio": ("<=", 2.0),
