@@ -450,13 +450,7 @@ class Screen:
             through = self._through_cost(r, pc, c)
             cup_cost = len(_cup(r, c))
             if through is not None and through < len(forward) and through < cup_cost:
-                line = self.canvas.cells[r - 1]
-                shown_line = self._shown[r - 1] if self._shown is not None else line
-                attr = self._attr or DEFAULT
-                for x in range(pc, c):
-                    ch = line[x - 1][0]
-                    out.append(encode(ch, self.charset))
-                    shown_line[x - 1] = _cell(ch, attr)
+                self._write_through(r, pc, c, out)
             elif len(forward) < cup_cost:
                 out.append(forward)
             else:
@@ -513,10 +507,16 @@ class Screen:
             if isinstance(part, bytes):
                 out.append(part)
             else:
-                row, c0, c1 = part
-                line = self.canvas.cells[row - 1]
-                for x in range(c0, c1):
-                    out.append(encode(line[x - 1][0], self.charset))
-                    assert self._shown is not None
-                    self._shown[row - 1][x - 1] = _cell(line[x - 1][0], self._attr or DEFAULT)
+                self._write_through(*part, out)
         self._pos = (r, c)
+
+    def _write_through(self, r: int, c0: int, c1: int, out: list[bytes]) -> None:
+        """Rewrite cells c0..c1-1 of row r as shown already (_through_cost found them so): a way
+        of moving the cursor right."""
+        assert self._shown is not None
+        line, shown_line = self.canvas.cells[r - 1], self._shown[r - 1]
+        attr = self._attr or DEFAULT
+        for x in range(c0, c1):
+            ch = line[x - 1][0]
+            out.append(encode(ch, self.charset))
+            shown_line[x - 1] = _cell(ch, attr)
