@@ -1,9 +1,16 @@
 """A spike of callers does not leave the server's memory up: 2,000 callers come and go, and the
-resident size returns to within 20% of what it was before them.
+resident size returns to within 25% of what it was before them.
 
 Each caller gets as far as the login screen (a whole session: console, screen grid, telnet
 state), 500 on the line at once, four waves; then everyone hangs up.  Without giving memory
 back, the C allocator kept what the sessions had used (124 -> 185 MB after 2,000 callers).
+
+What stays after the give-back is allocator chance, not objects kept: CPython's small-object
+allocator frees a 1 MB arena only when every block in it is free, and a few dozen small
+objects allocated in the burst's arenas (or later, in their part-empty pools) keep 15-20 of
+them.  Measured after the give-back: 26 more pools in use than before (0.4 MB), 17 more
+arenas (17 MB).  Over 39 runs on one machine that came to +9% to +20% (one CI run +20.3%),
+so the bound is 25%: without the give-back it is +50% and more.
 """
 
 from __future__ import annotations
@@ -66,7 +73,7 @@ async def test_rss_returns_after_2000_callers(tmp_path):
             f"\n{CALLERS} callers ({AT_ONCE} at once) in {took:.0f} s: RSS {before / 1024:.1f} MB before, "
             f"{peak / 1024:.1f} MB at the peak, {after / 1024:.1f} MB after ({100 * (after - before) / before:+.0f}%)"
         )
-        assert after <= before * 1.2
+        assert after <= before * 1.25
         assert srv.alive()
     finally:
         srv.kill()
