@@ -153,6 +153,31 @@ async def test_idle_time_and_hangups_end_the_wait() -> None:
     await con.stop()
 
 
+async def test_keys_share_one_timer_and_a_short_wait_still_ends_on_time() -> None:
+    """The idle deadline moves with every key; the console keeps one timer for it rather than
+    setting one per key.  A shorter wait sets it sooner; a pause is not cut short when it rings."""
+    con, link = await started(idle_timeout=600.0)
+    link.send(b"a")
+    assert (await con.key()).name == "a"
+    alarm = con._alarm
+    assert alarm is not None
+    for ch in b"bcdefgh":
+        link.send(bytes([ch]))
+        assert (await con.key()).name == chr(ch)
+    assert con._alarm is alarm, "a key set a timer of its own"
+    start = time.monotonic()
+    assert await con.key(timeout=0.1) is None
+    assert 0.09 <= time.monotonic() - start < 1.0
+    con._set_alarm(asyncio.get_running_loop().time() + 0.02)
+    start = time.monotonic()
+    await con.pause(0.15)
+    assert time.monotonic() - start >= 0.14, "the pause ended when the alarm rang"
+    link.send(b"z")
+    assert (await con.key()).name == "z"
+    await con.stop()
+    assert con._alarm is None, "a stopped console keeps a timer holding it"
+
+
 async def test_the_time_warning_counts_minutes_in_words() -> None:
     """The door's warning read 'You have 1 minute(s) left on this call.'"""
     for left, door, words in (

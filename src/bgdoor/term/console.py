@@ -35,6 +35,7 @@ IDLE_WARNING = 60.0
 MIN_COLS, MIN_ROWS = 20, 10  # smaller terminals are drawn as if this big
 WAKE = Key("wake")
 RESIZED = Key("resized")  # queued by resize(): the waiting screen is shown again at the new size
+ALARM = Key("alarm")  # queued by the console's alarm: a wait's time may be up (key() looks)
 
 # The named styles text is put in, until a screen layer maps them to a theme of its own.
 PLAIN_STYLES: Mapping[str, Attr] = {
@@ -140,6 +141,9 @@ class Console:
         # A wake-up read by a wait that does not take them (a help page, a question): kept for
         # the next wait that does, which would otherwise go on showing what it drew before.
         self._woken = False
+        # One timer a console, not one a key: a key moves the idle deadline later, and the alarm
+        # set for the old one rings early, key() finds time left and sets it again.
+        self._alarm: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------ input
 
@@ -161,6 +165,9 @@ class Console:
             with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError):
                 await asyncio.wait_for(self.link.drain(), timeout=2.0)
         self._closed = True
+        if self._alarm is not None:
+            self._alarm.cancel()  # it holds this console: not kept until it would ring
+            self._alarm = None
         if isinstance(self.link, OfferingLink):
             self.link.offer_to(None)
         if self._reader is not None:
@@ -267,8 +274,11 @@ class Console:
         """
         if seconds <= 0 or self._closed or self._early is not None:
             return
+        until = time.monotonic() + seconds
         with contextlib.suppress(asyncio.TimeoutError):
             key = await asyncio.wait_for(self.keys.get(), timeout=seconds)
+            while key is ALARM:  # meant for key(), which sets it again
+                key = await asyncio.wait_for(self.keys.get(), timeout=max(0.0, until - time.monotonic()))
             if key is None:
                 self.keys.put_nowait(None)
             elif key is RESIZED:
@@ -277,6 +287,18 @@ class Console:
                 self._woken = True
             else:
                 self._early = key
+
+    def _set_alarm(self, when: float) -> None:
+        """Have ALARM queued at `when` (loop time) at the latest."""
+        if self._alarm is not None:
+            if self._alarm.when() <= when:
+                return  # rings first; key() sets it again if there is time left then
+            self._alarm.cancel()
+        self._alarm = asyncio.get_running_loop().call_at(when, self._ring)
+
+    def _ring(self) -> None:
+        self._alarm = None
+        self.keys.put_nowait(ALARM)
 
     def wake(self) -> None:
         """Make a waiting key(wake=True) return Key('wake'), or the next one if a wait without
@@ -330,17 +352,16 @@ class Console:
                     self.bell("error")
                     await self.show()
                 waits.append(time_left if self._time_warned else time_left - self.time_warning)
-            try:
-                key: Key | None
-                if self._early is not None:
-                    key, self._early = self._early, None
-                elif not self.keys.empty():
-                    key = self.keys.get_nowait()
-                else:
-                    # A timeout scope, not wait_for: no task of its own for every key.
-                    async with asyncio.timeout(max(0.0, min(waits)) if waits else None):
-                        key = await self.keys.get()
-            except TimeoutError:
+            key: Key | None
+            if self._early is not None:
+                key, self._early = self._early, None
+            elif not self.keys.empty():
+                key = self.keys.get_nowait()
+            else:
+                if waits:
+                    self._set_alarm(asyncio.get_running_loop().time() + max(0.0, min(waits)))
+                key = await self.keys.get()
+            if key is ALARM:
                 now = time.monotonic()
                 if timeout is not None and now - start >= timeout:
                     return None
