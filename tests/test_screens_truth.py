@@ -775,3 +775,25 @@ async def test_the_help_line_says_enter_passes_a_roll_with_no_play(tmp_path):
             after = svc.game(view.id, ids[Color.BLACK])
         assert after.version > version and after.state.actor is Color.WHITE
         c.close()
+
+
+async def test_v_on_the_news_page_replays_the_last_turn(tmp_path):
+    """'Since you last looked' ended 'Press a key for the board; V replays the last turn there.'
+    A V there only showed the board, and the caller had to press V again."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2, 4, 2])) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+        v = svc.roll(bob, v.id, v.version)  # 4-2: bob starts
+        svc.submit_turn(bob, v.id, v.version, "8/4 6/4", "Good luck, carol! This one is for the rankings.")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=False)
+        c.send("P")
+        text = await c.wait_for("Since you last looked")
+        assert "V to see the last turn" in " ".join(text.split()), text
+        c.send("V")
+        text = await c.wait_for("Replay: bob rolled 4-2")
+        assert "Since you last looked" not in text
+        c.close()

@@ -113,13 +113,13 @@ class GameScreen:
         try:
             await self.reload()
             self.tell_presence()
-            await self.welcome()
+            early = await self.welcome()
             while not self.gone:
                 if self.view is not None and self.view.state.over != self.told_over:
                     self.tell_presence()  # the match ended here: W)ho no longer says "playing"
                 self.draw()
                 await self.con.show()
-                event = await self.next_event()
+                event, early = (early, None) if early is not None else (await self.next_event(), None)
                 if event is None:
                     if self.con.width < 80 and not await self.s.wide_enough():
                         return  # narrowed below the board's 80 columns mid-game, and Q: back to the menu
@@ -144,19 +144,22 @@ class GameScreen:
             except StorageError:
                 pass  # the note shows at the next look
 
-    async def welcome(self) -> None:
-        """Coming back: what happened since this player last looked, a page of it if it is long."""
+    async def welcome(self) -> Key | None:
+        """Coming back: what happened since this player last looked, a page of it if it is long.
+        The V that ends the page, for the board to replay the last turn with."""
         log: GameLog = await self.svc.game_log(self.game_id, self.pid)
         self.read = log.read_upto
         lines = narrate(log, self.read, self.pid)
+        replay = None
         if len(lines) > 2:
             # Marked read once every page was shown: a caller who hangs up meanwhile is told again.
-            await self.news_page(lines)
+            replay = await self.news_page(lines)
             lines = lines[-1:]
         await self.mark(log)
         self.tell(lines)
         if self.me is None and not self.message:
             self.message = "Watching this game."
+        return replay
 
     async def mark(self, log: GameLog) -> None:
         """Remember, here and in the database, that the record so far has been told."""
@@ -208,9 +211,10 @@ class GameScreen:
         if self.me is not None and self.view is not None and self.view.state.actor is self.me and not own:
             self.con.bell("your_turn")
 
-    async def news_page(self, lines: list[NewsLine]) -> None:
+    async def news_page(self, lines: list[NewsLine]) -> Key | None:
         """What happened since the player last looked, every line of it, on as many pages as it
-        takes (it is marked read: nothing may be left for a later look)."""
+        takes (it is marked read: nothing may be left for a later look).  V on the last page:
+        that key, for the board to replay the last turn with; any other key just goes on."""
         assert self.view is not None
         v = self.view
         title = f"Game #{v.id}: {v.name(Color.WHITE)} against {v.name(Color.BLACK)}. Since you last looked:"
@@ -227,10 +231,13 @@ class GameScreen:
             if n < len(book):
                 more = f"Page {n} of {len(book)}: press a key for more."
             else:
-                more = "Press a key for the board; V replays the last turn there."
+                more = "Press a key for the board, or V to see the last turn played there."
             self.con.put_wrapped(bottom + 1, 2, more, "dim")
             await self.con.show()
-            await self.con.key(idle=True)
+            key = await self.con.key(idle=True)
+            if n == len(book) and keytable.VIEW.matches(key):
+                return key
+        return None
 
     def sync_turn(self) -> None:
         """Start a move-by-move turn when the dice are ours to play; keep one in progress."""
