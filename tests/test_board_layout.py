@@ -313,6 +313,23 @@ def test_message_and_help_lines() -> None:
     assert term.display[HELP_ROW - 1].strip() == "A accept  R refuse"
 
 
+def test_the_help_line_breaks_between_keys_and_keeps_help_and_quit_when_narrow() -> None:
+    """At 80 columns 'V)iew' ended row 22 and 'last' began row 23; at 40 the moving state's
+    help lost everything after G)ive up, ?)help and Q)uit with it."""
+    from bgdoor.ui.keys import TABLE, State, help_line
+
+    moving = help_line(State.MOVING)
+    for width in (80, 60, 40):
+        term = shown(BoardView(START, help=moving, width=width))
+        rows = [term.display[HELP_ROW - 1 + i][:width].strip() for i in range(2)]
+        labels = [label for row in rows for label in row.split("  ")]
+        assert set(labels) <= {b.label for b in TABLE[State.MOVING]}, rows
+        assert "?)help" in labels and "Q)uit" in labels, rows
+        if width == 80:
+            assert len(labels) == len(TABLE[State.MOVING]), rows  # all of them where they fit
+        assert all(len(term.display[HELP_ROW - 1 + i].rstrip()) <= width for i in range(2)), rows
+
+
 def test_bottom_right_and_last_row_stay_empty() -> None:
     view = BoardView(START, message="m" * 200, help="h" * 200, cursor="off", dice=(1, 2))
     canvas = render_board(view)

@@ -422,6 +422,37 @@ def _cube_text(value: int) -> str:
     return f"{value // 1024}K"
 
 
+HELP_GAP = "  "  # between the help line's keys ('U)ndo  M)ove typed  ...')
+
+
+def help_rows(text: str, width: int, rows: int = 2) -> list[str]:
+    """The help line in `rows` rows of `width`, broken between keys, never inside one ('V)iew'
+    on one row and 'last' on the next).  Keys that do not fit (a narrow terminal) are left out
+    from the middle: the last two (?)help and Q)uit) stay, and the ? page lists them all."""
+    items = [item for item in text.split(HELP_GAP) if item.strip()]
+    if len(items) <= 1:
+        return wrap(text, width)[:rows]  # a sentence, not keys
+    for n in range(len(items), 0, -1):
+        keep = items if n == len(items) else items[: max(0, n - 2)] + items[-2:]
+        packed = _pack(keep, width)
+        if packed is not None and len(packed) <= rows:
+            return packed
+    return wrap(text, width)[:rows]
+
+
+def _pack(items: list[str], width: int) -> list[str] | None:
+    """Items on as few rows as they fit, in order; None if one is wider than a row."""
+    out: list[str] = []
+    for item in items:
+        if len(item) > width:
+            return None
+        if out and len(out[-1]) + len(HELP_GAP) + len(item) <= width:
+            out[-1] += HELP_GAP + item
+        else:
+            out.append(item)
+    return out
+
+
 class _Painter:
     def __init__(self, view: BoardView, charset: Charset, canvas: Canvas | None = None) -> None:
         self.v = view
@@ -510,7 +541,7 @@ class _Painter:
         message = wrap(v.message, room)[:3] if v.message else []
         for i, line in enumerate(message):
             self.c.put(MESSAGE_ROW - (len(message) == 3) + i, 2, line, t.message)
-        for i, line in enumerate(wrap(v.help, room)[:2] if v.help else []):
+        for i, line in enumerate(help_rows(v.help, room) if v.help else []):
             self.c.put(HELP_ROW + i, 2, line, t.help)
 
     def title_bar(self) -> None:
