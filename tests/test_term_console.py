@@ -298,3 +298,16 @@ async def test_a_paste_or_a_flood_is_left_to_the_paced_read_loop() -> None:
     keys = [await con.key(timeout=5) for _ in range(100)]
     assert [k.char for k in keys if k is not None] == ["x"] * 99 + ["y"]
     await con.stop()
+
+
+async def test_a_pasted_note_of_140_characters_keeps_its_end_and_its_enter() -> None:
+    """A 135-character paste and its Enter in one read lost everything past the 128th key:
+    the note editor stayed open with the note cut short, and nothing said so."""
+    con, link = await started()
+    note = "".join(str(i % 10) for i in range(1, 141))
+    link.send(note.encode() + b"\r")
+    keys = [await con.key(timeout=5) for _ in range(141)]
+    assert "".join(k.char or "" for k in keys if k is not None and k.name != "enter") == note
+    assert keys[-1] is not None and keys[-1].name == "enter"
+    assert con.dropped_keys == 0
+    await con.stop()

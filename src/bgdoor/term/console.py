@@ -31,6 +31,10 @@ MAX_QUEUED_KEYS = 64  # keys waiting for the session; past this the console read
 # rather than costing the server a decode and a screen update for every byte.  No key is lost.
 KEY_RATE = 30.0
 QUEUE_FULL_WAIT = 0.05
+# Decoded keys held back for room in the queue: a whole read's worth (no link reads more than
+# 4,096 bytes at a time, and none reads again while any are held), so a pasted note of 140
+# characters keeps its end and its Enter.
+MAX_HELD_KEYS = 4096
 IDLE_WARNING = 60.0
 MIN_COLS, MIN_ROWS = 20, 10  # smaller terminals are drawn as if this big
 WAKE = Key("wake")
@@ -183,10 +187,10 @@ class Console:
     def _queue(self, keys: list[Key]) -> None:
         """Keys decoded from one read: queued as far as there is room, the rest held.
 
-        Only a flood loses keys: beyond MAX_QUEUED_KEYS queued and as many again held, which
-        no typist reaches, since reading slows to the key rate first.
+        Only a read larger than a link makes could lose keys: beyond MAX_QUEUED_KEYS queued
+        and MAX_HELD_KEYS held, and nothing more is read while any are held.
         """
-        room = 2 * MAX_QUEUED_KEYS - self.keys.qsize() - len(self._held)
+        room = MAX_QUEUED_KEYS + MAX_HELD_KEYS - self.keys.qsize() - len(self._held)
         if len(keys) > room:
             self.dropped_keys += len(keys) - max(0, room)
             keys = keys[: max(0, room)]
