@@ -27,6 +27,7 @@ from bgdoor.ui.board import (
     render_board,
     theme,
 )
+from bgdoor.ui.keys import TABLE, State, help_line
 
 PYTE_COLOURS = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]
 START = Position.start()
@@ -316,8 +317,6 @@ def test_message_and_help_lines() -> None:
 def test_the_help_line_breaks_between_keys_and_keeps_help_and_quit_when_narrow() -> None:
     """At 80 columns 'V)iew' ended row 22 and 'last' began row 23; at 40 the moving state's
     help lost everything after G)ive up, ?)help and Q)uit with it."""
-    from bgdoor.ui.keys import TABLE, State, help_line
-
     moving = help_line(State.MOVING)
     for width in (80, 60, 40):
         term = shown(BoardView(START, help=moving, width=width))
