@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import menus
@@ -796,4 +797,26 @@ async def test_v_on_the_news_page_replays_the_last_turn(tmp_path):
         c.send("V")
         text = await c.wait_for("Replay: bob rolled 4-2")
         assert "Since you last looked" not in text
+        c.close()
+
+
+async def test_why_a_handle_was_refused_stays_until_the_next_one(tmp_path):
+    """'a1ice looks like the existing player alice; choose another handle' was erased after
+    three seconds, leaving a bare 'Handle:' to a caller who had not read it yet."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("alice", "alice-pw")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await c.wait_for("Handle:")
+        c.send("a1ice\r")
+        await c.wait_for("looks like the existing player alice")
+        await asyncio.sleep(4)
+        assert "looks like the existing player alice" in c.text, c.text
+        c.send("xav")  # typing the next handle: the reason is still there to read
+        await asyncio.sleep(0.3)
+        assert "looks like the existing player alice" in c.text and "Handle: xav" in c.text
+        c.send("ier\r")
+        await c.wait_for("There is no player called xavier")
+        assert "looks like" not in c.text, c.text
         c.close()

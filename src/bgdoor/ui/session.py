@@ -182,26 +182,33 @@ class Session:
     async def login(self) -> PlayerInfo | None:
         attempts = 0
         delay = self.config.login_delay
+        # Why the last handle or password was refused: it stays under the prompt while the next
+        # handle is typed (shown for a moment only, a slow reader never saw why).
+        notice = ""
         while True:
             self.title_screen()
             self.con.put_wrapped(10, 4, "Enter your handle, or a new one to create a player.",
                                  right=self.con.width - 1, rows=2)
             self.con.put(12, 4, "Handle: ", "prompt")
+            told = self.con.put_wrapped(14, 4, notice, "error", right=self.con.width - 1) if notice else 0
             handle = await self.con.line(12, 12, 16)
+            for i in range(told):
+                self.con.put(14 + i, 4, " " * (self.con.width - 4))
+            notice = ""
             if handle is None or not handle.strip():
                 continue
             handle = handle.strip()
             problem = handle_problem(handle)
             if problem:
                 # Said now, not after two passwords have been typed.
-                await self.flash(14, f"{problem[0].upper()}{problem[1:]}. Try another.")
+                notice = f"{problem[0].upper()}{problem[1:]}. Try another."
                 continue
             if not await self.svc.handle_exists(handle):
                 # Taken without regard to case, like another player's by look, or not drawable
                 # on every terminal: said before anything more is asked.
                 problem = await self.svc.new_handle_problem(handle)
                 if problem:
-                    await self.flash(14, problem)
+                    notice = problem
                     continue
                 rows = self.con.put_wrapped(14, 4, f"There is no player called {handle}. Create it? (Y/N)", "prompt",
                                             right=self.con.width - 1)
@@ -219,12 +226,12 @@ class Session:
                     continue  # Esc: back to the handle
                 second = await self.ask_password(14 + rows + 2, "Type it again:     ")
                 if first != second:
-                    await self.flash(14 + rows + 4, "The passwords differ. Try again.")
+                    notice = "The passwords differ. Try again."
                     continue
                 try:
                     return await self.svc.register(handle, first)
                 except ServiceError as exc:
-                    await self.flash(14 + rows + 4, str(exc))
+                    notice = str(exc)
                     continue
             password = await self.ask_password(14, "Password: ")
             try:
@@ -239,7 +246,9 @@ class Session:
                 # A growing delay makes guessing slow without locking the real player out.
                 why = str(exc)
                 # A sentence ('Wrong handle or password.'), unless it begins with the handle.
-                await self.flash(16, why if why.lower().startswith(handle.lower()) else sentence(why))
+                notice = why if why.lower().startswith(handle.lower()) else sentence(why)
+                self.con.put_wrapped(16, 4, notice, "error", right=self.con.width - 1)
+                await self.con.show()
                 await asyncio.sleep(delay)
                 delay *= 2
 
