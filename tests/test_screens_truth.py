@@ -820,3 +820,29 @@ async def test_why_a_handle_was_refused_stays_until_the_next_one(tmp_path):
         await c.wait_for("There is no player called xavier")
         assert "looks like" not in c.text, c.text
         c.close()
+
+
+async def test_the_last_turn_from_the_game_before_says_so(tmp_path):
+    """V)iew last at the start of a new game replayed the end of the game before, with its
+    score and cube, as though it were this game's."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2, 4, 2])) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        carol = svc.register("carol", "carol-pw").id
+        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+        v = svc.roll(bob, v.id, v.version)  # 4-2: bob starts
+        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+        v = svc.double(carol, v.id, v.version)
+        v = svc.drop(bob, v.id, v.version)  # game 1 to carol; game 2 waits for its opening roll
+        assert v.state.game == 2
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=False)
+        await open_game(c)
+        await menus.to_board(c)
+        c.send(" ")  # the result of game 1 stays on the board until a key
+        await c.wait_until(lambda t: "(Press a key.)" not in t, "the result to go")
+        c.send("V")
+        text = " ".join((await c.wait_for("Replay: bob rolled 4-2")).split())
+        assert "Replay: bob rolled 4-2 in game 1: 8/4 6/4" in text, text
+        c.close()

@@ -570,12 +570,15 @@ class GameScreen:
         assert self.view is not None
         name = self.view.name(last.by)
         play = last.notation or "no legal play"
+        # The last turn may be the end of the game before this one: said so, not shown as this game's.
+        game = last.before.game
+        earlier = f" in game {game}" if game != self.view.state.game else ""
         at = 0
         note = ""
         auto = True
         while True:
             where = f"move {at} of {len(frames) - 1}" if len(frames) > 1 else "no move"
-            text = note or f"Replay: {name} rolled {last.dice[0]}-{last.dice[1]}: {play} ({where})."
+            text = note or f"Replay: {name} rolled {last.dice[0]}-{last.dice[1]}{earlier}: {play} ({where})."
             self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
                       status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY), then=last.before)
             await self.con.show()
@@ -587,7 +590,7 @@ class GameScreen:
             if moved is None:
                 break
             at = moved
-        self.message = f"{name} played {last.dice[0]}-{last.dice[1]}: {play}."
+        self.message = f"{name} played {last.dice[0]}-{last.dice[1]}{earlier}: {play}."
 
     # ------------------------------------------------------------ drawing
 
