@@ -11,13 +11,14 @@ from harness import call, login, running_server
 from menus import begin, open_game
 from rawtelnet import RawCaller
 
-from bgdoor.rules import game as rules
+from bgdoor.rules import Position, game as rules
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.rules.moves import legal_plays
 from bgdoor.service import Service, StorageError
 from bgdoor.service.sysop import Sysop
 from bgdoor.ui.board import HELP_ROW
+from bgdoor.ui.review import frames
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -846,3 +847,24 @@ async def test_the_last_turn_from_the_game_before_says_so(tmp_path):
         text = " ".join((await c.wait_for("Replay: bob rolled 4-2")).split())
         assert "Replay: bob rolled 4-2 in game 1: 8/4 6/4" in text, text
         c.close()
+
+
+def test_the_review_shows_a_dropped_double_on_the_board_it_was_dropped_on(tmp_path):
+    """Reviewing a match, 'bob drops the double' showed the next game's starting position with
+    the new score, as though the drop had happened there."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2, 4, 2])) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        carol = svc.register("carol", "carol-pw").id
+        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+        v = svc.roll(bob, v.id, v.version)  # 4-2: bob starts
+        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+        played = v.state.position
+        v = svc.double(carol, v.id, v.version)
+        v = svc.drop(bob, v.id, v.version)
+        shots = frames(svc.game_log(v.id, carol))
+    drop = next(i for i, f in enumerate(shots) if "drops" in f.text)
+    assert shots[drop].position == played and shots[drop].state.score == (0, 0), shots[drop]
+    won = shots[drop + 1]
+    assert "wins" in won.text and won.position == played and won.state.score == (0, 1), won
+    assert Position.start() not in (shots[drop].position, won.position)

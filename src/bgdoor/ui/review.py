@@ -120,6 +120,11 @@ def frames(log: GameLog) -> list[Frame]:
         elif ev.derived:
             won = ev.winner if isinstance(ev, (rules.GameWon, rules.MatchWon)) else None
             frame = Frame(prev.position, prev.on_roll, None, step.after, text, won)
+        elif step.after.game != step.before.game:
+            # It ended the game (a double dropped, a resignation accepted): the board it ended on,
+            # not the next game's start, which its opening roll shows.
+            before = step.before
+            frame = Frame(before.position, before.turn or prev.on_roll, None, before, text)
         else:
             after = step.after
             frame = Frame(after.position, after.turn or Color.WHITE, after.dice, after, text)
