@@ -868,3 +868,36 @@ def test_the_review_shows_a_dropped_double_on_the_board_it_was_dropped_on(tmp_pa
     won = shots[drop + 1]
     assert "wins" in won.text and won.position == played and won.state.score == (0, 1), won
     assert Position.start() not in (shots[drop].position, won.position)
+
+
+async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path):
+    """After 13/10 with the cursor, M and '6/5' was refused: 'You must play as much of the roll
+    as you can', because the typed play quietly replaced the move already made."""
+    dice = ScriptedDice([3, 1, 2, 5] + [1, 2] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        bob.send("Y")
+        await bob.wait_for("roll for who starts")
+        alice.send("P")
+        await alice.wait_for("alice starts with 3-1")
+        await alice.wait_for("Arrows/8246")
+        alice.send("\r")  # the cursor starts on alice's 13 point
+        await alice.wait_for("Checker in hand")
+        alice.send("2")  # down, to the 12 point below it (bob's), then right, to 10
+        alice.send("66")
+        await alice.settle(0.2)
+        alice.send("\r")
+        await alice.wait_until(lambda t: "Checker in hand" not in t, "the checker put down")
+        alice.send("M")
+        text = await alice.wait_for("the moves made so far first")
+        assert "13/10 " in text.splitlines()[HELP_ROW - 1], text
+        alice.send("6/5\r")
+        await alice.wait_for("Turn sent")
+        await bob.wait_for("alice rolled 3-1 and played 13/10 6/5.")
+        alice.close()
+        bob.close()

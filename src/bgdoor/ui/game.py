@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
 from bgdoor.rules.game import Color, MatchState, Phase, Win
-from bgdoor.rules.moves import legal_plays
+from bgdoor.rules.moves import legal_plays, notation
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
 from bgdoor.rules.turn import Turn
@@ -754,9 +754,15 @@ class GameScreen:
 
     async def do_typed_play(self, key: Key) -> None:
         assert self.view is not None
-        self.message = "Your play (like 24/18 13/11), Enter sends, Esc cancels:"
+        # The moves made with the cursor begin the line: the typed play is the whole play, and a
+        # player who moved one checker goes on typing the rest rather than lose it unawares.
+        made = notation(self.turn.moves) if self.turn is not None and self.turn.moves else ""
+        if made:
+            self.message = "Your play, the moves made so far first (like 24/18 13/11); Enter sends, Esc cancels:"
+        else:
+            self.message = "Your play (like 24/18 13/11), Enter sends, Esc cancels:"
         self.draw(help_text="")
-        text = await self.con.line(HELP_ROW, 2, 40)
+        text = await self.con.line(HELP_ROW, 2, 40, initial=f"{made} " if made else "")
         self.message = ""
         if text is None or not text.strip():
             self.message = "No play typed."
