@@ -901,3 +901,25 @@ async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path
         await bob.wait_for("alice rolled 3-1 and played 13/10 6/5.")
         alice.close()
         bob.close()
+
+
+async def test_the_rankings_and_whos_online_say_why_a_key_does_nothing(tmp_path):
+    """R)ank with nobody ranked said 'Q or Enter goes back.', and I (or any key) went back too,
+    without a word; W)ho's online likewise left on any key but Enter."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("R")
+        await c.wait_for("Nobody has finished a match yet")
+        c.send("I")
+        await c.wait_for("I is not an answer: Q or Enter goes back.")
+        assert "Nobody has finished a match yet" in c.text
+        c.send("Q")
+        await c.wait_for("Your choice")
+        c.send("W")
+        await c.wait_for("Who's online")
+        c.send("X")
+        await c.wait_for("X is not an answer: Enter looks again; Q goes back.")
+        c.send("Q")
+        await c.wait_for("Your choice")
+        c.close()

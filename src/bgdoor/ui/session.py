@@ -716,13 +716,17 @@ class Session:
                 self.con.put(6, 6, "Nobody has finished a match yet.")
                 self.con.put_wrapped(bottom - 2, 3, f"Q or Enter goes back.{boards}", "dim", right=self.con.width - 1)
                 self.con.put(bottom, 3, "Choice: ", "prompt")
-                await self.con.show()
-                key = await self.con.key(idle=True)
-                if boards and key.char.upper() == "B":
-                    view = (view + 1) % len(views)
-                    rows = await self.svc.rankings(limit=bottom - 7, board=views[view])
-                    continue
-                return
+                while True:
+                    await self.con.show()
+                    key = await self.con.key(idle=True)
+                    if boards and key.char.upper() == "B":
+                        break
+                    if key.name in ("enter", "esc") or key.char.upper() == "Q":
+                        return
+                    self.hint(key, f"Q or Enter goes back.{boards}")
+                view = (view + 1) % len(views)
+                rows = await self.svc.rankings(limit=bottom - 7, board=views[view])
+                continue
             self.con.put_wrapped(
                 bottom - 2,
                 3,
@@ -784,10 +788,14 @@ class Session:
             if len(rows) > shown:
                 self.con.put(row, 3, f"... and {len(rows) - shown} more", "dim")
             self.con.put_wrapped(bottom - 1, 3, "Enter looks again; Q goes back.", "dim", right=width - 1, rows=1)
-            await self.con.show()
-            key = await self.con.key(idle=True)
-            if key.name != "enter" and key.char.upper() != "W":
-                return
+            while True:
+                await self.con.show()
+                key = await self.con.key(idle=True)
+                if key.name == "enter" or key.char.upper() == "W":
+                    break
+                if key.name == "esc" or key.char.upper() == "Q":
+                    return
+                self.hint(key, "Enter looks again; Q goes back.")
 
     async def player_page(self, handle: str) -> None:
         page = await self.svc.player_page(handle)
