@@ -430,6 +430,8 @@ async def test_a_40_column_caller_begins_a_game_with_no_question_drawn_over_anot
         c.send("X")
         await c.wait_for("X does nothing here")
         assert "The board needs 80 columns" in c.text
+        # At 40 columns half the points are cut off, not only the names and scores beside them.
+        assert "only the left 40 of the board's 80 columns would show" in " ".join(c.text.split()), c.text
         c.send("\r")
         await c.wait_for("BACKGAMMON")
         c.close()

@@ -1030,8 +1030,12 @@ class Session:
                 self.con.put(2, 3, "The board needs 80 columns", "title")
                 right = self.con.width - 1
                 size = f"{self.con.width} columns and {self.con.height} lines"
-                row = 4 + self.con.put_wrapped(4, 3, f"Your terminal shows {size}, so the right-hand side of the board "
-                                               "(the names, scores and pip counts) would be cut off.", right=right)
+                # The points take columns 1-54, the names, scores and pip counts 56-80.
+                cut = ("the right-hand side of the board (the names, scores and pip counts) would be cut off"
+                       if self.con.width >= 54 else
+                       f"only the left {self.con.width} of the board's 80 columns would show: some of its points "
+                       "would be cut off, and the names, scores and pip counts with them")
+                row = 4 + self.con.put_wrapped(4, 3, f"Your terminal shows {size}, so {cut}.", right=right)
                 wider = "Make the window wider if you can: the board follows at once."
                 row += 1 + self.con.put_wrapped(row + 1, 3, wider, right=right)
                 said = row + 2 + self.con.put_wrapped(row + 1, 3, "Enter goes on anyway;  Q goes back.", "prompt",
