@@ -333,7 +333,7 @@ class Session:
                 ("R", "Rank the top players", "Rank the top players"),
                 ("W", "Who's online, on every node and board", "Who's online"),
                 ("M", "Matches you finished: review them", "Matches finished: review"),
-                ("N", "News from your games, all of it", "News from your games"),
+                ("N", "News from your games since you last looked", "News from your games"),
                 ("O", "Options: colours, character set and notes", "Options"),
                 ("Q", "Quit", "Quit"),
             ]
