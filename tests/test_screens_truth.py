@@ -925,3 +925,26 @@ async def test_the_rankings_and_whos_online_say_why_a_key_does_nothing(tmp_path)
         c.send("Q")
         await c.wait_for("Your choice")
         c.close()
+
+
+async def test_news_under_the_menu_cut_at_the_bottom_says_where_the_rest_is(tmp_path):
+    """At 40x24 the news under the menu stopped mid-note ('bob's note: "Well') with nothing to
+    say there was more."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2, 4, 2])) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+        v = svc.roll(bob, v.id, v.version)
+        note = "Well played yesterday, carol. " * 4
+        svc.submit_turn(bob, v.id, v.version, "8/4 6/4", note.strip()[:140])
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "carol", "carol-pw", new=False)
+        await c.wait_for("Your choice")
+        await c.settle(0.3)
+        lines = [line.rstrip() for line in c.screen.display]
+        assert any("the latest first" in line for line in lines), c.text
+        assert lines[22].endswith("(N: all)"), c.text
+        assert all(len(line) <= 40 for line in lines)
+        c.close()

@@ -427,10 +427,20 @@ class Session:
             return
         self.con.put(top, 4, f"News ({len(lines)}), the latest first:" if len(lines) > 1 else "News:", "hot")
         row = top + 1
+        width = self.con.width - 6
         for text in lines[::-1] if len(lines) > 1 else lines:
             if row > bottom:
                 break
-            row += self.con.put_wrapped(row, 6, text, right=self.con.width - 1, rows=bottom - row + 1)
+            parts = wrap(text, width)
+            room = bottom - row + 1
+            if len(parts) > room:
+                # Cut at the bottom of the screen: said, and where the rest is.
+                more = " (N: all)"
+                last = parts[room - 1]
+                parts = [*parts[: room - 1], last[: max(0, width - len(more))].rstrip() + more]
+            for part in parts:
+                self.con.put(row, 6, part)
+                row += 1
 
     async def set_prefs(self, prefs: Preferences) -> None:
         assert self.player is not None
