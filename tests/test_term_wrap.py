@@ -69,3 +69,13 @@ def test_pages_break_at_paragraphs() -> None:
     got = pages(lines, 10)
     assert got[0] == lines[:9] and got[1] == lines[9:]
     assert all(len(p) <= 10 for p in pages([f"{i}" for i in range(25)], 10))
+
+
+def test_a_two_word_key_label_hangs_its_text_like_a_one_word_one() -> None:
+    """At 40 columns the instructions' 'W)ho's online   every caller ...' went on at the line's
+    own indent, under the label, while 'V)iew' and 'I)nstructions' hung theirs under the text."""
+    lines = wrap("  W)ho's online   every caller connected now, and what they are doing", 37)
+    assert lines[0] == "  W)ho's online   every caller"
+    assert all(line.startswith(" " * 18) and line[18] != " " for line in lines[1:]), lines
+    # Two words and two spaces in a sentence are no label: its next line is not indented.
+    assert not wrap("Two words.  Then a sentence that is long enough to wrap here.", 30)[1].startswith(" ")

@@ -11,8 +11,9 @@ import re
 __all__ = ["fit", "pages", "sentence", "wrap"]
 
 _TOKENS = re.compile(r"\S+|\s+")
-# 'V)iew   games in progress': a one-word label, two or more spaces, then text.
-_LABEL = re.compile(r"( *)(\S{1,16})( {2,})\S")
+# 'V)iew   games in progress': a one-word label (or a key's two words, 'W)ho's online'), two or
+# more spaces, then text.
+_LABEL = re.compile(r"( *)(\S{1,16}|\S{0,3}\)\S{0,10} \S{1,10})( {2,})\S")
 # A line that begins an item of its own: a key ('Q)uit ...'), a bullet, a number.
 _ITEM = re.compile(r" *(\S\)\S|[-*] |\d+[.)] )")
 
