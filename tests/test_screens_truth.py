@@ -17,10 +17,22 @@ from bgdoor.rules.game import Color, Win
 from bgdoor.rules.moves import legal_plays
 from bgdoor.service import Service, StorageError
 from bgdoor.service.sysop import Sysop
+from bgdoor.service.types import GameView
 from bgdoor.ui.board import HELP_ROW
 from bgdoor.ui.review import frames
 
 pytestmark = pytest.mark.timeout(120)
+
+
+def bob_opens(url: str, note: str | None = None) -> tuple[Service, int, int, GameView]:
+    """bob against carol, a 3-point match: bob wins the opening roll with 4-2 and plays 8/4 6/4
+    (with `note`).  The service is open: the caller closes it."""
+    svc = Service(url, dice=ScriptedDice([4, 2, 4, 2]))
+    bob = svc.register("bob", "bob-pw").id
+    carol = svc.register("carol", "carol-pw").id
+    v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+    v = svc.roll(bob, v.id, v.version)
+    return svc, bob, carol, svc.submit_turn(bob, v.id, v.version, "8/4 6/4", note)
 
 
 async def test_no_at_join_it_goes_back_to_the_list(tmp_path):
@@ -785,12 +797,8 @@ async def test_v_on_the_news_page_replays_the_last_turn(tmp_path):
     """'Since you last looked' ended 'Press a key for the board; V replays the last turn there.'
     A V there only showed the board, and the caller had to press V again."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([4, 2, 4, 2])) as svc:
-        bob = svc.register("bob", "bob-pw").id
-        svc.register("carol", "carol-pw")
-        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
-        v = svc.roll(bob, v.id, v.version)  # 4-2: bob starts
-        svc.submit_turn(bob, v.id, v.version, "8/4 6/4", "Good luck, carol! This one is for the rankings.")
+    svc, *_ = bob_opens(url, "Good luck, carol! This one is for the rankings.")
+    svc.close()
     async with running_server(url) as srv:
         c = await call(srv.port)
         await login(c, "carol", "carol-pw", new=False)
@@ -829,12 +837,8 @@ async def test_the_last_turn_from_the_game_before_says_so(tmp_path):
     """V)iew last at the start of a new game replayed the end of the game before, with its
     score and cube, as though it were this game's."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([4, 2, 4, 2])) as svc:
-        bob = svc.register("bob", "bob-pw").id
-        carol = svc.register("carol", "carol-pw").id
-        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
-        v = svc.roll(bob, v.id, v.version)  # 4-2: bob starts
-        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+    svc, bob, carol, v = bob_opens(url)
+    with svc:
         v = svc.double(carol, v.id, v.version)
         v = svc.drop(bob, v.id, v.version)  # game 1 to carol; game 2 waits for its opening roll
         assert v.state.game == 2
@@ -855,12 +859,8 @@ def test_the_review_shows_a_dropped_double_on_the_board_it_was_dropped_on(tmp_pa
     """Reviewing a match, 'bob drops the double' showed the next game's starting position with
     the new score, as though the drop had happened there."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([4, 2, 4, 2])) as svc:
-        bob = svc.register("bob", "bob-pw").id
-        carol = svc.register("carol", "carol-pw").id
-        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
-        v = svc.roll(bob, v.id, v.version)  # 4-2: bob starts
-        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+    svc, bob, carol, v = bob_opens(url)
+    with svc:
         played = v.state.position
         v = svc.double(carol, v.id, v.version)
         v = svc.drop(bob, v.id, v.version)
@@ -931,13 +931,8 @@ async def test_news_under_the_menu_cut_at_the_bottom_says_where_the_rest_is(tmp_
     """At 40x24 the news under the menu stopped mid-note ('bob's note: "Well') with nothing to
     say there was more."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([4, 2, 4, 2])) as svc:
-        bob = svc.register("bob", "bob-pw").id
-        svc.register("carol", "carol-pw")
-        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
-        v = svc.roll(bob, v.id, v.version)
-        note = "Well played yesterday, carol. " * 4
-        svc.submit_turn(bob, v.id, v.version, "8/4 6/4", note.strip()[:140])
+    svc, *_ = bob_opens(url, ("Well played yesterday, carol. " * 4).strip())
+    svc.close()
     async with running_server(url) as srv:
         c = await call(srv.port, cols=40, rows=24)
         await login(c, "carol", "carol-pw", new=False)
