@@ -119,7 +119,11 @@ class GameScreen:
                     self.tell_presence()  # the match ended here: W)ho no longer says "playing"
                 self.draw()
                 await self.con.show()
-                event, early = (early, None) if early is not None else (await self.next_event(), None)
+                event: Key | None
+                if early is not None:
+                    event, early = early, None
+                else:
+                    event = await self.next_event()
                 if event is None:
                     if self.con.width < 80 and not await self.s.wide_enough():
                         return  # narrowed below the board's 80 columns mid-game, and Q: back to the menu
