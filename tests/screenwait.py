@@ -46,6 +46,10 @@ class ScreenWaits:
         """Wait until `needle` is on the screen; the screen text then."""
         return await self.wait_until(lambda text: needle in text, repr(needle), timeout)
 
+    async def wait_words(self, needle: str, timeout: float | None = None) -> str:
+        """Wait until `needle` is on the screen, read as words (a message may wrap anywhere)."""
+        return await self.wait_until(lambda text: needle in " ".join(text.split()), repr(needle), timeout)
+
     async def settle(self, quiet: float = 0.3, timeout: float = 20.0) -> None:
         """Wait until the server has written nothing for `quiet` seconds."""
         end = time.monotonic() + timeout

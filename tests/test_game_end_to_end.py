@@ -38,7 +38,7 @@ async def test_whole_match_to_a_bear_off_and_the_loser_comes_back(tmp_path):
             st = table.db.game(table.game_id).state
             first = table.colors[st.turn]
             await alice.wait_for(f"{first} starts with {st.dice[0]}-{st.dice[1]}")
-            await bob.wait_for(f"{first} starts with {st.dice[0]}-{st.dice[1]}")
+            await bob.wait_words(f"{first} starts with {st.dice[0]}-{st.dice[1]}")
 
             # A resigner is told the answer: the one who waits offers, the other refuses.
             waiter = table.caller(st.turn.other)
@@ -48,7 +48,7 @@ async def test_whole_match_to_a_bear_off_and_the_loser_comes_back(tmp_path):
             waiter.send("1")
             await mover.wait_for("A)ccept")
             mover.send("N")
-            await waiter.wait_for("refuses the resignation; play goes on.")
+            await waiter.wait_words("refuses the resignation; play goes on.")
 
             # Play on until the winning play is due; the loser hangs up before it.
             final: tuple[Color, str, tuple[int, int]] | None = None

@@ -675,7 +675,7 @@ async def test_the_help_line_says_enter_commits_once_the_dice_are_played(tmp_pat
         alice.send("5")  # keypad 5 picks up no more: it says why
         await alice.wait_for("The dice are played")
         alice.send("\r")
-        await bob.wait_for("alice rolled 3-1 and played 13/9")
+        await bob.wait_words("alice rolled 3-1 and played 13/9")
         alice.close()
         bob.close()
 
@@ -900,7 +900,7 @@ async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path
         assert "13/10 " in text.splitlines()[HELP_ROW - 1], text
         alice.send("6/5\r")
         await alice.wait_for("Turn sent")
-        await bob.wait_for("alice rolled 3-1 and played 13/10 6/5.")
+        await bob.wait_words("alice rolled 3-1 and played 13/10 6/5.")
         alice.close()
         bob.close()
 
@@ -943,3 +943,33 @@ async def test_news_under_the_menu_cut_at_the_bottom_says_where_the_rest_is(tmp_
         assert lines[22].endswith("(N: all)"), c.text
         assert all(len(line) <= 40 for line in lines)
         c.close()
+
+
+async def test_news_before_a_key_adds_to_what_the_board_told(tmp_path):
+    """Playing the computer, a player who lost the opening roll read only 'Beginner Bot rolled
+    3-1 and played 8/5 6/5.': the opening roll, told a moment before, was wiped by the play that
+    followed it before any key was pressed.  News that comes before a key now adds to it."""
+    dice = ScriptedDice([1, 3] + [6, 5] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        bob.send("Y")
+        await bob.wait_for("roll for who starts")
+        bob.send("P")
+        await alice.wait_for("bob starts with 3-1")
+        await bob.wait_for("Your turn 3-1")
+        bob.send("M")
+        await bob.wait_for("Your play (like")
+        bob.send("8/5 6/5\r")
+        text = " ".join((await alice.wait_words("played 8/5 6/5")).split())
+        assert "Opening roll: alice 1, bob 3. bob starts with 3-1. bob rolled 3-1 and played 8/5 6/5." in text
+        # A key ends it: the next news starts afresh.
+        alice.send("P")
+        await alice.wait_for("You rolled 6-5")
+        assert "Opening roll" not in alice.text
+        alice.close()
+        bob.close()

@@ -84,6 +84,9 @@ class GameScreen:
         self.held = False  # a result is showing: it stays until a key
         self.result = ""  # the result held
         self.after_result = ""  # news that came while it was held: it stays once the result goes
+        # What the message line has told since the player's last key: news that comes before a
+        # key adds to it instead of wiping it (the computer's opening roll, then its play).
+        self.unkeyed: list[str] = []
         # Goes to the opponent with what the player does next; kept if they leave the game first.
         self.pending_note: str | None = session.unsent_notes.get(game_id)
         self.their_note: TurnNote | None = None  # the opponent's note with their last turn
@@ -129,6 +132,7 @@ class GameScreen:
                         return  # narrowed below the board's 80 columns mid-game, and Q: back to the menu
                     await self.on_change()
                     continue
+                self.unkeyed = []
                 if not await self.on_key(event):
                     return
         finally:
@@ -208,10 +212,11 @@ class GameScreen:
             self.after_result = " ".join(latest)
             self.message = " ".join([self.result, *latest])
         else:
-            texts = ([own] if own else []) + [n.text for n in lines]
+            texts = ([own] if own else self.unkeyed) + [n.text for n in lines]
             if not texts:
                 return
-            self.message = " ".join(texts[-2:])
+            self.unkeyed = texts[-2:]
+            self.message = " ".join(self.unkeyed)
         if self.me is not None and self.view is not None and self.view.state.actor is self.me and not own:
             self.con.bell("your_turn")
 
