@@ -63,7 +63,7 @@ async def test_a_change_told_while_the_screen_waits_for_another_key_reaches_the_
             await until(lambda: server.runtime.version(game_id) == version + 1, "the change reached the runtime")
             # The wake-up is queued ahead of this key: the page's key wait reads it first.
             bob.send("\x1b" if busy == "give-up question" else " ")
-            await bob.wait_words("ann rolled 3-1 and played 8/5 6/5", 10)
+            await bob.wait_words("ann starts with 3-1, playing 8/5 6/5", 10)
             await bob.wait_for("P)lay or Enter: roll", 10)
         finally:
             bob.close()

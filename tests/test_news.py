@@ -53,7 +53,8 @@ def test_join_opening_roll_and_plays_are_news_to_the_other_player(svc):
     svc.mark_read(ann, view.id, 10**6)  # read to the end, whatever the number says
     assert svc.unread(ann) == []
     view = svc.submit_turn(ann, view.id, view.version, "8/5 6/5")
-    assert texts(svc, view.id, bob) == ["ann rolled 3-1 and played 8/5 6/5."]
+    # The play right after the opening roll is told with it.
+    assert texts(svc, view.id, bob) == ["Opening roll: ann 3, bob 1. ann starts with 3-1, playing 8/5 6/5."]
     view = svc.roll(bob, view.id, view.version)
     view = svc.submit_turn(bob, view.id, view.version, "8/5 6/5")
     assert texts(svc, view.id, ann) == ["bob rolled 3-1 and played 8/5 6/5."]

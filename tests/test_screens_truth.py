@@ -538,7 +538,7 @@ async def test_a_long_news_item_is_indented_under_its_dash(tmp_path):
         c.send("P")
         text = await c.wait_for("Since you last looked")
         lines = [line.rstrip() for line in text.splitlines()]
-        first = next(i for i, line in enumerate(lines) if "bob rolled 4-2 and played" in line)
+        first = next(i for i, line in enumerate(lines) if "bob starts with 4-2, playing" in line)
         assert lines[first].startswith(" - ") and lines[first + 1].startswith("   ") and lines[first + 1].strip()
         c.close()
 
@@ -675,7 +675,7 @@ async def test_the_help_line_says_enter_commits_once_the_dice_are_played(tmp_pat
         alice.send("5")  # keypad 5 picks up no more: it says why
         await alice.wait_for("The dice are played")
         alice.send("\r")
-        await bob.wait_words("alice rolled 3-1 and played 13/9")
+        await bob.wait_words("alice starts with 3-1, playing 13/9")
         alice.close()
         bob.close()
 
@@ -797,8 +797,13 @@ async def test_v_on_the_news_page_replays_the_last_turn(tmp_path):
     """'Since you last looked' ended 'Press a key for the board; V replays the last turn there.'
     A V there only showed the board, and the caller had to press V again."""
     url = f"sqlite:///{tmp_path}/g.db"
-    svc, *_ = bob_opens(url, "Good luck, carol! This one is for the rankings.")
+    svc, bob, carol, v = bob_opens(url, "Good luck, carol! This one is for the rankings.")
+    v = svc.roll(carol, v.id, v.version)  # 4-2
+    v = svc.submit_turn(carol, v.id, v.version, "8/4 6/4")
     svc.close()
+    with Service(url, dice=ScriptedDice([6, 5])) as svc:
+        v = svc.roll(bob, v.id, v.version)
+        svc.submit_turn(bob, v.id, v.version, "24/13")
     async with running_server(url) as srv:
         c = await call(srv.port)
         await login(c, "carol", "carol-pw", new=False)
@@ -806,7 +811,7 @@ async def test_v_on_the_news_page_replays_the_last_turn(tmp_path):
         text = await c.wait_for("Since you last looked")
         assert "V to see the last turn" in " ".join(text.split()), text
         c.send("V")
-        text = await c.wait_for("Replay: bob rolled 4-2")
+        text = await c.wait_for("Replay: bob rolled 6-5")
         assert "Since you last looked" not in text
         c.close()
 
@@ -900,7 +905,7 @@ async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path
         assert "13/10 " in text.splitlines()[HELP_ROW - 1], text
         alice.send("6/5\r")
         await alice.wait_for("Turn sent")
-        await bob.wait_words("alice rolled 3-1 and played 13/10 6/5.")
+        await bob.wait_words("alice starts with 3-1, playing 13/10 6/5.")
         alice.close()
         bob.close()
 
@@ -946,9 +951,10 @@ async def test_news_under_the_menu_cut_at_the_bottom_says_where_the_rest_is(tmp_
 
 
 async def test_news_before_a_key_adds_to_what_the_board_told(tmp_path):
-    """Playing the computer, a player who lost the opening roll read only 'Beginner Bot rolled
-    3-1 and played 8/5 6/5.': the opening roll, told a moment before, was wiped by the play that
-    followed it before any key was pressed.  News that comes before a key now adds to it."""
+    """News that came while the player pressed nothing wiped what the board had just told: a
+    resigner's 'You offer to resign' gave way to the answer, and a player who lost the opening
+    roll read 'Opening roll: ...', then only 'bob rolled 3-1 and played 8/5 6/5.'  News before a
+    key now adds to it, and the play after the opening roll is told with the roll, once."""
     dice = ScriptedDice([1, 3] + [6, 5] * 20)
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
         alice = await call(srv.port)
@@ -965,11 +971,43 @@ async def test_news_before_a_key_adds_to_what_the_board_told(tmp_path):
         bob.send("M")
         await bob.wait_for("Your play (like")
         bob.send("8/5 6/5\r")
-        text = " ".join((await alice.wait_words("played 8/5 6/5")).split())
-        assert "Opening roll: alice 1, bob 3. bob starts with 3-1. bob rolled 3-1 and played 8/5 6/5." in text
-        # A key ends it: the next news starts afresh.
-        alice.send("P")
-        await alice.wait_for("You rolled 6-5")
-        assert "Opening roll" not in alice.text
+        text = " ".join((await alice.wait_words("playing 8/5 6/5")).split())
+        assert "Opening roll: alice 1, bob 3. bob starts with 3-1, playing 8/5 6/5." in text
+        assert text.count("Opening roll") == 1 and "rolled 3-1" not in text
+        # The offer stays with its answer.
+        alice.send("G")
+        await alice.wait_for("Give up: 1)")
+        alice.send("1")
+        await alice.wait_for("You offer to resign")
+        await bob.wait_for("A)ccept")
+        bob.send("N")
+        text = " ".join((await alice.wait_words("refuses the resignation")).split())
+        assert "You offer to resign" in text and "Opening roll" not in text
         alice.close()
         bob.close()
+
+
+async def test_the_computers_opening_roll_is_told_in_every_game(tmp_path):
+    """Against the computer, the games after the first never told their opening roll: the result
+    was followed by 'Beginner Bot rolled 3-1 and played 8/5 6/5.' alone."""
+    dice = ScriptedDice([3, 1, 1, 3] + [6, 5] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice, bot=True) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        alice.send("B")
+        await alice.wait_for("Match length")
+        alice.send("3\r")
+        await alice.wait_for("Play as")
+        alice.send("W")
+        await alice.wait_for("Opponent")
+        alice.send("C")
+        await alice.wait_for("Level")
+        alice.send("1\r")
+        await alice.wait_words("alice starts with 3-1")
+        alice.send("G")
+        await alice.wait_for("Give up: 1)")
+        alice.send("1")
+        text = " ".join((await alice.wait_words("Beginner Bot starts with 3-1, playing")).split())
+        assert "Beginner Bot wins a single game by resignation" in text
+        assert "Opening roll: alice 1, Beginner Bot 3." in text
+        alice.close()

@@ -212,10 +212,17 @@ class GameScreen:
             self.after_result = " ".join(latest)
             self.message = " ".join([self.result, *latest])
         else:
-            texts = ([own] if own else self.unkeyed) + [n.text for n in lines]
+            fresh = [n.text for n in lines]
+            texts = ([own] if own else self.unkeyed) + fresh
+            # A roll told before its play: the play's line says it again, and more.
+            texts = [t for i, t in enumerate(texts)
+                     if not any(u.startswith(t.removesuffix(".")) for u in texts[i + 1 :])]
             if not texts:
                 return
-            self.unkeyed = texts[-2:]
+            keep = texts[-2:]
+            if len(keep) == 2 and len(fresh) < 2 and fit_message(self.with_notes(" ".join(keep)), self.con.width)[1]:
+                keep = keep[1:]  # what was told before gives way to the news, rather than cut it
+            self.unkeyed = keep
             self.message = " ".join(self.unkeyed)
         if self.me is not None and self.view is not None and self.view.state.actor is self.me and not own:
             self.con.bell("your_turn")

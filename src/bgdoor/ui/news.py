@@ -64,16 +64,23 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
             lines.append(NewsLine(-1, f"{other} joined your game."))
         else:
             lines.append(NewsLine(-1, f"{other} began a {g.state.length}-point match with you."))
-    pending: Step | None = None  # a roll, told together with the play that follows it
+    pending: Step | None = None  # a roll (or the opening roll), told together with the play that follows it
+    prev: Step | None = None
     for step in steps(log):
         ev, seq = step.logged.event, step.logged.seq
+        # The play right after the opening roll says the roll with it: told apart, the roll's line
+        # said who starts, the play's 'rolled 3-1' as if the starter had rolled both dice.
+        opening = prev if prev is not None and _decided_opening(prev) and isinstance(ev, rules.Move) else None
+        prev = step
         if seq < since or (not everything and viewer_id is not None and step.logged.player_id == viewer_id):
-            pending = None
+            if pending is not None:  # the opponent's opening roll, and the viewer's own play with it
+                lines.append(NewsLine(pending.logged.seq, tell(log, pending)))
+                pending = None
             continue
-        if isinstance(ev, rules.Roll):
+        if isinstance(ev, rules.Roll) or _decided_opening(step):
             pending = step
             continue
-        line = tell(log, step)
+        line = tell(log, step, opening)
         if isinstance(ev, rules.MatchWon) and lines and lines[-1].seq == seq - 1 and lines[-1].result:
             # The game that won the match: one line for both.
             won = lines.pop()
@@ -90,9 +97,17 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
     return lines
 
 
-def tell(log: GameLog, step: Step) -> str:
-    """One event in words, with the note its player left with it."""
+def _decided_opening(step: Step) -> bool:
+    ev = step.logged.event
+    return isinstance(ev, rules.OpeningRoll) and ev.white != ev.black
+
+
+def tell(log: GameLog, step: Step, opening: Step | None = None) -> str:
+    """One event in words, with the note its player left with it; a play with the `opening` roll
+    it was made with."""
     text = _tell(log, step)
+    if opening is not None and isinstance(step.logged.event, rules.Move):
+        text = _tell(log, opening).removesuffix(".") + f", playing {step.logged.event.notation}."
     if text and step.logged.note:
         who = log.game.name(step.before.actor) if step.before.actor is not None else ""
         ev = step.logged.event
