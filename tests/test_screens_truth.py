@@ -15,6 +15,7 @@ from bgdoor.rules import Position, game as rules
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.rules.moves import legal_plays
+from bgdoor.rules.parse import parse_play
 from bgdoor.service import Service, StorageError
 from bgdoor.service.sysop import Sysop
 from bgdoor.service.types import GameView
@@ -875,6 +876,19 @@ def test_the_review_shows_a_dropped_double_on_the_board_it_was_dropped_on(tmp_pa
     won = shots[drop + 1]
     assert "wins" in won.text and won.position == played and won.state.score == (0, 1), won
     assert Position.start() not in (shots[drop].position, won.position)
+
+
+def test_the_review_shows_a_play_on_the_side_of_the_player_who_made_it(tmp_path):
+    """Reviewing a match, 'alice rolled 4-1 and played 13/9 6/5' drew the 4-1, and the turn
+    marker, on bob's side of the board: the next player's, as the record's Position ID has it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    svc, bob, carol, v = bob_opens(url)
+    with svc:
+        shots = frames(svc.game_log(v.id, carol))
+    play = next(f for f in shots if "8/4 6/4" in f.text)
+    assert play.on_roll is Color.WHITE and play.dice == (4, 2), play
+    # A play's position has the next player on roll; the frame shows it from the mover's side.
+    assert play.position == parse_play(Position.start(), (4, 2), "8/4 6/4").position.swap(), play.position
 
 
 async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path):

@@ -116,7 +116,10 @@ def frames(log: GameLog) -> list[Frame]:
         prev = out[-1]
         text = tell(log, step)
         if isinstance(ev, rules.Move) and step.before.turn is not None:
-            frame = Frame(Position.from_id(ev.position), step.before.turn.other, step.before.dice, step.after, text)
+            # The board after the play, still on the mover's side with their dice, as V)iew last shows
+            # it (the record's Position ID has the next player on roll).
+            mover = step.before.turn
+            frame = Frame(Position.from_id(ev.position).swap(), mover, step.before.dice, step.after, text)
         elif ev.derived:
             won = ev.winner if isinstance(ev, (rules.GameWon, rules.MatchWon)) else None
             frame = Frame(prev.position, prev.on_roll, None, step.after, text, won)
