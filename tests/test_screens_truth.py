@@ -1025,3 +1025,27 @@ async def test_the_computers_opening_roll_is_told_in_every_game(tmp_path):
         assert "Beginner Bot wins a single game by resignation" in text
         assert "Opening roll: alice 1, Beginner Bot 3." in text
         alice.close()
+
+
+async def test_the_computer_levels_wrap_on_a_narrow_screen(tmp_path):
+    """On 40 columns B)egin's computer levels ran off the edge: '4) World class (GNU Backgammon
+    2-pl'.  A long label now goes on under itself."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", bot=True) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("B")
+        await c.wait_for("[3]")
+        c.send("\r")
+        await c.wait_for("R)andom")
+        c.send("\r")
+        await c.wait_for("N)amed")
+        c.send("C")
+        text = await c.wait_for("Level [1]:")
+        words = " ".join(text.split())
+        levels = srv.runtime.bot_levels()
+        assert levels
+        for i, (label, _) in enumerate(levels, 1):
+            assert f"{i}) {label}" in words, text
+        c.send("9")
+        await c.wait_for("a level from 1 to")
+        c.close()

@@ -996,16 +996,19 @@ class Session:
 
     async def pick_level(self, levels: list[tuple[str, str]], top: int = 12) -> str | None:
         """levels: (label, bot player handle)."""
+        row = top
         for i, (label, _) in enumerate(levels):
-            self.con.put(top + i, 6, f"{i + 1}) {label}")
+            # A label too long for a narrow screen goes on under itself, not past the edge.
+            self.con.put(row, 6, f"{i + 1}) ")
+            row += self.con.put_wrapped(row, 9, label, right=self.con.width - 1)
         prompt = "Level [1]: "
-        self.con.put(top + len(levels), 6, prompt, "prompt")
+        self.con.put(row, 6, prompt, "prompt")
         chosen = 0
         typed = False
         while True:
             # A number, then Enter, like the match length: an Enter typed after the number is
             # not left over to roll the dice or pick up a checker on the board.
-            self.con.put(top + len(levels), 6 + len(prompt), str(chosen + 1) if typed else " ", "input")
+            self.con.put(row, 6 + len(prompt), str(chosen + 1) if typed else " ", "input")
             await self.con.show()
             key = await self.con.key()
             if key.name == "esc":
