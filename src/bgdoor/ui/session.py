@@ -215,13 +215,18 @@ class Session:
                 await self.con.show()
                 if not await self.yes_no(default=False):
                     continue
+                said = 0
                 while True:
-                    # Too short is said at once, and the password asked again (not the handle).
+                    # Too short is said at once, and the password asked again (not the handle); the
+                    # reason stays under the prompt until the next one is typed.
                     first = await self.ask_password(14 + rows + 1, "Choose a password: ")
+                    for i in range(said):
+                        self.con.put(14 + rows + 4 + i, 4, " " * (self.con.width - 5))
                     if first is None or len(first) >= 4:
                         break
                     self.con.put(14 + rows + 1, 4, " " * (self.con.width - 5))
-                    await self.flash(14 + rows + 4, "A password needs at least 4 characters. Choose another.")
+                    short = "A password needs at least 4 characters. Choose another."
+                    said = self.con.put_wrapped(14 + rows + 4, 4, short, "error", right=self.con.width - 1)
                 if first is None:
                     continue  # Esc: back to the handle
                 second = await self.ask_password(14 + rows + 2, "Type it again:     ")
