@@ -158,6 +158,21 @@ def test_malformed_moves_are_refused() -> None:
     assert refused(turn, 9, 3) == "you have no checker on point 9"
 
 
+def test_bearing_off_from_an_empty_point_says_there_is_no_checker() -> None:
+    """R)emove over an empty home point (the opponent's checker on it) said '5/off is 5 pips,
+    which does not match the dice', as if the player had a checker there."""
+    pos = board({1: 3}, {5: 1, 24: 14})  # the opponent's checker sits on the player's 5 point
+    turn = Turn(pos, (2, 1))
+    assert refused(turn, 5, 0) == "you have no checker on point 5"
+    assert refused(turn, 4, 0) == "you have no checker on point 4"
+    turn.move(1, 0)
+    turn.move(1, 0)
+    assert refused(turn, 1, 0) == "all the dice are played: the turn is complete"
+    turn = Turn(board({1: 1, 2: 1}, {24: 15}), (2, 1))
+    turn.move(2, 0)
+    assert refused(turn, 2, 0) == "you have no more checkers on point 2"
+
+
 # ------------------------------------------------------------------- properties
 
 

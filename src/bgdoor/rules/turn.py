@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bgdoor.rules.moves import Move, Play, _check_dice, _sources, _step, roll_dice
 from bgdoor.rules.parse import IllegalPlay, Path, _higher_die, _walk_paths, no_play
-from bgdoor.rules.position import OFF, Position, _apply, _pt, _undo
+from bgdoor.rules.position import BAR, OFF, Position, _apply, _pt, _undo
 
 
 def _can_play(me: list[int], opp: list[int], dice: tuple[int, ...], need: int) -> bool:
@@ -217,6 +217,10 @@ class Turn:
             if self.required < len(self._roll):
                 return "no more of the roll can be played: the turn is complete"
             return "all the dice are played: the turn is complete"
+        if not self._me[src - 1]:
+            # Said before the distance: '5/off is 5 pips' read as if the checker were there.
+            where = "on the bar" if src == BAR else f"on point {src}"
+            return f"you have {'no more checkers' if self.start.player[src - 1] else 'no checker'} {where}"
         left = self.remaining_dice
         result = _walk_paths(self._me, self._opp, left, [Path((src, dst))])
         if isinstance(result, str):
