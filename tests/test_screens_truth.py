@@ -1049,3 +1049,27 @@ async def test_the_computer_levels_wrap_on_a_narrow_screen(tmp_path):
         c.send("9")
         await c.wait_for("a level from 1 to")
         c.close()
+
+
+async def test_the_player_page_does_not_count_a_backgammon_as_two_wins(tmp_path):
+    """alice's only win was a backgammon, and her page said 'Games won by gammon 1, by
+    backgammon 1.', which reads as two games.  The gammons count backgammons too, as the
+    rankings' Gammons column does, and the page says so."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)  # 3-1: alice starts
+        view = svc.resign(bob, view.id, view.version, Win.BACKGAMMON)
+        svc.answer_resign(alice, view.id, view.version, True)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("R")
+        await c.wait_for("Rank:")
+        c.send("1\r")
+        text = " ".join((await c.wait_for("Rating history")).split())
+        assert "Matches 1: won 1, lost 0." in text
+        assert "Games won by gammon or backgammon 1, by backgammon 1." in text, text
+        c.close()

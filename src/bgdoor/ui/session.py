@@ -831,7 +831,8 @@ class Session:
             row,
             3,
             f"Matches {page.games}: won {page.wins}, lost {page.losses}.  "
-            f"Games won by gammon {page.gammons}, by backgammon {page.backgammons}.",
+            # A backgammon is a gammon too, in the count and in R)ank's Gammons column: said so.
+            f"Games won by gammon or backgammon {page.gammons}, by backgammon {page.backgammons}.",
             right=right,
         )
         self.con.put(row + 1, 3, "Rating history", "hot")
