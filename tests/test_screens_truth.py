@@ -1073,3 +1073,28 @@ async def test_the_player_page_does_not_count_a_backgammon_as_two_wins(tmp_path)
         assert "Matches 1: won 1, lost 0." in text
         assert "Games won by gammon or backgammon 1, by backgammon 1." in text, text
         c.close()
+
+
+async def test_the_cursor_shows_where_a_typed_answer_goes(tmp_path):
+    """The terminal's cursor was hidden everywhere, at 'Handle:' and 'Password:' too, and left
+    wherever the last change was drawn (an ASCII caller saw it two rows under the field): a
+    caller typing saw no cursor.  A field being typed in shows it, at the next character."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port)
+        await c.wait_for("Handle:")
+        c.send("al")
+        await c.wait_until(lambda t: "al" in t.splitlines()[11], "the handle typed")
+        await c.settle()
+        row = c.screen.display[c.screen.cursor.y]
+        assert not c.screen.cursor.hidden and row.rstrip().endswith("al"), (c.screen.cursor.__dict__, row)
+        assert c.screen.cursor.x == len(row.rstrip())
+        c.send("ice\r")
+        await c.wait_for("Create it?")
+        await c.settle()
+        assert c.screen.cursor.hidden  # a Y/N question is answered by a key, not typed
+        c.send("Y")
+        await c.wait_for("Choose a password")
+        await c.settle()
+        row = c.screen.display[c.screen.cursor.y]
+        assert not c.screen.cursor.hidden and row.rstrip().endswith("Choose a password:"), row
+        c.close()

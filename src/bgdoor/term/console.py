@@ -127,7 +127,9 @@ class Console:
         self._reader: asyncio.Task[None] | None = None
         self._full = True
         self._closed = False
-        self._cursor_hidden = False
+        self._cursor_hidden = False  # the terminal's cursor is ours to hide and show (not on ASCII)
+        self._cursor_off = True  # while _cursor_hidden: it is hidden now
+        self._typing = False  # a field is being typed in: the cursor shows there
         self._early: Key | None = None  # a key that ended a pause, for the next read
         self._last_key = time.monotonic()
         self._warned = False
@@ -423,19 +425,29 @@ class Console:
         It shows the screen with its field drawn: a show() just before it would only send the
         same screen twice (for a crowd dialling in, a second write a caller)."""
         text = initial
-        while True:
-            shown = ("*" * len(text)) if secret else text
-            self.put(row, col, shown.ljust(width)[:width], "input")
-            await self.show()
-            key = await self.key(idle=True)
-            if key.name == "enter":
-                return text
-            if key.name == "esc":
-                return None
-            if key.name == "backspace":
-                text = text[:-1]
-            elif key.char and key.char.isprintable() and len(text) < width:
-                text += key.char
+        try:
+            while True:
+                shown = ("*" * len(text)) if secret else text
+                self.put(row, col, shown.ljust(width)[:width], "input")
+                self.text_cursor((row, col + min(len(shown), width - 1)))
+                await self.show()
+                key = await self.key(idle=True)
+                if key.name == "enter":
+                    return text
+                if key.name == "esc":
+                    return None
+                if key.name == "backspace":
+                    text = text[:-1]
+                elif key.char and key.char.isprintable() and len(text) < width:
+                    text += key.char
+        finally:
+            self.text_cursor(None)
+
+    def text_cursor(self, at: tuple[int, int] | None) -> None:
+        """Show the terminal's cursor at `at`, where the next typed character goes, from the next
+        show() on; None hides it again (it is hidden everywhere else: the board has its own)."""
+        self.screen.cursor = at
+        self._typing = at is not None
 
     # ------------------------------------------------------------ output
 
@@ -488,6 +500,10 @@ class Console:
             return
         data = self.screen.full_redraw() if self._full else self.screen.render()
         self._full = False
+        if self._cursor_hidden and self._typing == self._cursor_off:
+            # A field being typed in shows the cursor, after the bytes that put it there.
+            data += SHOW_CURSOR if self._typing else HIDE_CURSOR
+            self._cursor_off = not self._typing
         if self._greeting:
             data, self._greeting = self._greeting + data, b""
         if data:

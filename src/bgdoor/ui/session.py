@@ -542,26 +542,30 @@ class Session:
         `letters` at once; None for Q or Esc, which need no Enter.  A key that is none of these
         says so on `hint_row`."""
         text = ""
-        while True:
-            self.con.put(row, col, text.ljust(7), "input")
-            await self.con.show()
-            key = await self.con.key(idle=True)
-            c = key.char.upper() if key.char else ""
-            if not text and (c == "Q" or key.name == "esc"):
-                return None
-            if not text and c and c in letters:
-                return c
-            if key.name == "enter":
-                return text
-            if key.name == "backspace":
-                text = text[:-1]
-            elif len(text) < 7 and (c.isdigit() or (c == "#" and not text)):
-                text += c
-            elif hint_row is not None:
-                shown = c if c.strip() else "That key"
-                hint = f"{shown} is not an answer: {answers}."
-                self.con.put(hint_row, 3, " " * (self.con.width - 4))
-                self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
+        try:
+            while True:
+                self.con.put(row, col, text.ljust(7), "input")
+                self.con.text_cursor((row, col + min(len(text), 6)))
+                await self.con.show()
+                key = await self.con.key(idle=True)
+                c = key.char.upper() if key.char else ""
+                if not text and (c == "Q" or key.name == "esc"):
+                    return None
+                if not text and c and c in letters:
+                    return c
+                if key.name == "enter":
+                    return text
+                if key.name == "backspace":
+                    text = text[:-1]
+                elif len(text) < 7 and (c.isdigit() or (c == "#" and not text)):
+                    text += c
+                elif hint_row is not None:
+                    shown = c if c.strip() else "That key"
+                    hint = f"{shown} is not an answer: {answers}."
+                    self.con.put(hint_row, 3, " " * (self.con.width - 4))
+                    self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
+        finally:
+            self.con.text_cursor(None)
 
     async def pick(self, title: str, games: list[GameSummary], empty: str, note: str = "") -> GameSummary | None:
         """A numbered list; returns the chosen game, or None to go back.  `note`: said under it first."""
