@@ -1019,8 +1019,10 @@ class Session:
             # A number, then Enter, like the match length: an Enter typed after the number is
             # not left over to roll the dice or pick up a checker on the board.
             self.con.put(row, 6 + len(prompt), str(chosen + 1) if typed else " ", "input")
+            self.con.text_cursor((row, 6 + len(prompt) + typed))
             await self.con.show()
             key = await self.con.key()
+            self.con.text_cursor(None)
             if key.name == "esc":
                 return None
             if key.name == "enter":
