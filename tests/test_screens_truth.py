@@ -1098,3 +1098,27 @@ async def test_the_cursor_shows_where_a_typed_answer_goes(tmp_path):
         row = c.screen.display[c.screen.cursor.y]
         assert not c.screen.cursor.hidden and row.rstrip().endswith("Choose a password:"), row
         c.close()
+
+
+async def test_whos_online_pages_through_a_crowd(tmp_path):
+    """On 40 columns W)ho's online ended '... and 6 more' with no way to see them; N now shows
+    the next page, and Enter looks again from the top."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        for i in range(15):
+            p = svc.register(f"caller{i:02d}", "caller-pw")
+            svc.presence_set(f"k{i}", "elsewhere", p.id, "BBS", "menu")
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("W")
+        text = await c.wait_for("more")
+        assert "Who's online: 16 callers" in text and "N: the next page" in text, text
+        assert "caller14" not in text
+        c.send("N")
+        text = await c.wait_for("caller14")
+        assert "caller00" not in text and "alice" in text  # alice dialled in last
+        assert "N: the next page" not in text, text
+        c.send("\r")
+        await c.wait_for("caller00")
+        c.close()

@@ -775,8 +775,10 @@ class Session:
     async def who_online(self) -> None:
         """Every caller connected now, in this process or any other on the database, on any board."""
         await self.rt.presence.flush()
+        start = 0  # the first caller on this page
         while True:
             rows = await self.svc.who_online(self.config.presence_ttl)
+            start = start if start < len(rows) else 0
             bottom = min(24, self.con.height)
             width = self.con.width
             self.con.clear()
@@ -785,14 +787,14 @@ class Session:
             narrow = width < NARROW_LIST
             column = 5 if narrow else 26
             self.con.put(4, 3, "Player / board, doing" if narrow else "Player                 Board     Doing", "dim")
-            row, last, shown = 5, bottom - 3, 0
-            for r in rows:
+            row, last, shown = 5, bottom - 3, start
+            for r in rows[start:]:
                 # A name longer than its column is not cut: it takes a line of its own.
                 alone = narrow or len(r.name) > 22
                 name = wrap(r.name, width - 3) if alone else [r.name]
                 rest = wrap(f"{(r.board or 'here')[:8]:<8}  {r.doing()}", width - column)
                 need = (len(name) if alone else 0) + len(rest)
-                if row + need - 1 > last:
+                if row + need - 1 > last and shown > start:
                     break
                 if alone:
                     for line in name:
@@ -804,17 +806,23 @@ class Session:
                     self.con.put(row, column, line)
                     row += 1
                 shown += 1
-            if len(rows) > shown:
+            more = len(rows) > shown
+            if more:
                 self.con.put(row, 3, f"... and {len(rows) - shown} more", "dim")
-            self.con.put_wrapped(bottom - 1, 3, "Enter looks again; Q goes back.", "dim", right=width - 1, rows=1)
+            keys = ("N: the next page.  " if more else "") + "Enter looks again; Q goes back."
+            self.con.put_wrapped(bottom - 1, 3, keys, "dim", right=width - 1, rows=1)
             while True:
                 await self.con.show()
                 key = await self.con.key(idle=True)
                 if key.name == "enter" or key.char.upper() == "W":
+                    start = 0
+                    break
+                if more and key.char.upper() == "N":
+                    start = shown
                     break
                 if key.name == "esc" or key.char.upper() == "Q":
                     return
-                self.hint(key, "Enter looks again; Q goes back.")
+                self.hint(key, keys)
 
     async def player_page(self, handle: str) -> None:
         page = await self.svc.player_page(handle)
