@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 import menus
 import pytest
@@ -1121,4 +1122,27 @@ async def test_whos_online_pages_through_a_crowd(tmp_path):
         assert "N: the next page" not in text, text
         c.send("\r")
         await c.wait_for("caller00")
+        c.close()
+
+
+async def test_the_game_list_puts_names_under_their_headings(tmp_path):
+    """In V)iew's list the names stood one column right of 'White' and 'Black': the '*' marking
+    the player to act (or the blank kept for it) came first, under the heading's first letter."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        svc.roll(alice, v.id, v.version)  # alice to move: '*alice'
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=True)
+        c.send("V")
+        text = await c.wait_for("Game:")
+        lines = text.splitlines()
+        head = next(line for line in lines if "White" in line and "Black" in line)
+        game = next(line for line in lines if "*alice" in line)
+        assert game.index("alice") == head.index("White") and game.index("bob") == head.index("Black"), (head, game)
+        assert game.index("0-0/3") == head.index("Score"), (head, game)
+        assert re.fullmatch(r"\d\d-\d\d \d\d:\d\d", game[head.index("Last move") :].strip()), (head, game)
         c.close()

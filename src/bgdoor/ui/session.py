@@ -584,7 +584,8 @@ class Session:
                 await self.con.key(idle=True)
                 return None
             legend = "* to act.  " if any(g.turn for g in games) else ""
-            wide_head = "    Game   White             Black             Score   "
+            # The names under their headings; the '*' of the player to act goes before a name.
+            wide_head = "    Game    White             Black            Score   "
             head = "    Game   Score    White v Black" if narrow else wide_head
             self.con.put(4, 2, head + (" Last move" if self.con.width >= 72 else ""), "dim")
             shown = games[page * per : (page + 1) * per]
