@@ -202,7 +202,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await walk.works(s, alice, "M", "Your play (like")
         alice.send("8/5 6/5\r")
         await alice.wait_for("Turn sent")
-        await bob.wait_for("alice rolled 3-1 and played 8/5 6/5.")  # the opponent's play, in notation
+        await bob.wait_words("alice starts with 3-1, playing 8/5 6/5.")  # the opponent's play, in notation
         walk.check(s)
 
         # ---- bob to roll; alice waits (and can replay bob's turn later)
@@ -279,7 +279,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         bob.send("8/5 6/5\r")
         await bob.wait_for("Turn sent")
         walk.check(w)
-        await alice.wait_for("bob rolled 3-1 and played 8/5 6/5.")
+        await alice.wait_words("bob rolled 3-1 and played 8/5 6/5.")
 
         # ---- alice offers to resign; bob refuses; the resigner is told
         await walk.works(s, alice, "G", "Give up: 1)")

@@ -997,7 +997,7 @@ async def test_news_before_a_key_adds_to_what_the_board_told(tmp_path):
         await bob.wait_for("A)ccept")
         bob.send("N")
         text = " ".join((await alice.wait_words("refuses the resignation")).split())
-        assert "You offer to resign" in text and "Opening roll" not in text
+        assert "You offer to resign, giving a single game (1 point)." in text and "Opening roll" not in text
         alice.close()
         bob.close()
 

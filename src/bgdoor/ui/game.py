@@ -470,7 +470,7 @@ class GameScreen:
         self.last = await self.svc.last_turn(self.game_id, self.pid)
         self.turn = None
         self.sync_turn()
-        told = [n for n in await self.catch_up(mine=True) if n.result or n.text.startswith("Opening roll")]
+        told = [n for n in await self.catch_up(mine=True) if n.result or n.opening]
         self.tell(told, own=done if not told or done else "")
         if not self.message and self.view.state.phase is Phase.MOVE and self.view.my_turn and self.view.state.dice:
             d = self.view.state.dice
@@ -541,7 +541,8 @@ class GameScreen:
             self.message = "You did not offer to resign."
             return
         win = wins[answer.char]
-        done = "You offer to resign. You will see the answer here."
+        offer = f"{WIN_WORDS[win]} ({points(cube * win.multiplier)})"
+        done = f"You offer to resign, giving {offer}. You will see the answer here."
         await self.act_noted(lambda p, g, v, n: self.svc.resign(p, g, v, win, n), done)
 
     async def do_withdraw(self, key: Key) -> None:

@@ -26,6 +26,7 @@ class NewsLine:
     seq: int  # the last event the line tells of
     text: str
     result: bool = False  # a game or match result: kept on screen until a key
+    opening: bool = False  # an opening roll (not the play made with it)
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         prev = step
         if seq < since or (not everything and viewer_id is not None and step.logged.player_id == viewer_id):
             if pending is not None:  # the opponent's opening roll, and the viewer's own play with it
-                lines.append(NewsLine(pending.logged.seq, tell(log, pending)))
+                lines.append(_roll_line(log, pending))
                 pending = None
             continue
         if isinstance(ev, rules.Roll) or _decided_opening(step):
@@ -88,13 +89,19 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         if pending is not None and isinstance(ev, rules.Move):
             pending = None
         elif pending is not None:
-            lines.append(NewsLine(pending.logged.seq, tell(log, pending)))
+            lines.append(_roll_line(log, pending))
             pending = None
         if line:
-            lines.append(NewsLine(seq, line, isinstance(ev, (rules.GameWon, rules.MatchWon))))
+            opening_roll = isinstance(ev, rules.OpeningRoll)  # a tie: they roll again
+            lines.append(NewsLine(seq, line, isinstance(ev, (rules.GameWon, rules.MatchWon)), opening_roll))
     if pending is not None:
-        lines.append(NewsLine(pending.logged.seq, tell(log, pending)))
+        lines.append(_roll_line(log, pending))
     return lines
+
+
+def _roll_line(log: GameLog, step: Step) -> NewsLine:
+    """A roll told on its own line (its play is not in the news)."""
+    return NewsLine(step.logged.seq, tell(log, step), opening=isinstance(step.logged.event, rules.OpeningRoll))
 
 
 def _decided_opening(step: Step) -> bool:
