@@ -37,6 +37,17 @@ def bob_opens(url: str, note: str | None = None) -> tuple[Service, int, int, Gam
     return svc, bob, carol, svc.submit_turn(bob, v.id, v.version, "8/4 6/4", note)
 
 
+def bob_resigns_to_alice(url: str, win: Win) -> None:
+    """A 1-point match: alice starts with 3-1, bob resigns giving `win`, and alice accepts."""
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.resign(bob, view.id, view.version, win)
+        svc.answer_resign(alice, view.id, view.version, True)
+
+
 async def test_no_at_join_it_goes_back_to_the_list(tmp_path):
     """N at 'Join it?' went into the game as a watcher; it goes back to the list of games."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
@@ -210,13 +221,7 @@ async def test_a_refused_drop_is_a_sentence_and_the_checker_stays_in_hand(tmp_pa
 async def test_the_rankings_say_why_a_key_is_no_answer(tmp_path):
     """At the rankings' 'Rank:' prompt a letter did nothing at all; the game lists said why."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
-        view = svc.roll(alice, view.id, view.version)  # 3-1: alice starts
-        view = svc.resign(bob, view.id, view.version, Win.SINGLE)
-        svc.answer_resign(alice, view.id, view.version, True)
+    bob_resigns_to_alice(url, Win.SINGLE)
     async with running_server(url) as srv:
         c = await call(srv.port)
         await login(c, "alice", "alice-pw", new=False)
@@ -1057,13 +1062,7 @@ async def test_the_player_page_does_not_count_a_backgammon_as_two_wins(tmp_path)
     backgammon 1.', which reads as two games.  The gammons count backgammons too, as the
     rankings' Gammons column does, and the page says so."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
-        view = svc.roll(alice, view.id, view.version)  # 3-1: alice starts
-        view = svc.resign(bob, view.id, view.version, Win.BACKGAMMON)
-        svc.answer_resign(alice, view.id, view.version, True)
+    bob_resigns_to_alice(url, Win.BACKGAMMON)
     async with running_server(url) as srv:
         c = await call(srv.port)
         await login(c, "alice", "alice-pw", new=False)
