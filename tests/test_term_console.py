@@ -192,6 +192,22 @@ async def test_the_time_warning_counts_minutes_in_words() -> None:
         await con.stop()
 
 
+async def test_the_time_warning_gives_back_what_it_covered_at_the_next_key() -> None:
+    """A door caller's 'You have 2 minutes left on this call' was drawn over the bottom line
+    (W)ho's 'Enter looks again; Q goes back.') and stayed there: the key hint was gone."""
+    con, link = await started(deadline=time.monotonic() + 110.0, time_warning=120.0)
+    con.put(24, 3, "Enter looks again; Q goes back.")
+    await con.show()
+    assert await con.key(timeout=0.2) is None
+    assert "minutes left on this call" in "".join(shown(bytes(link.out)))
+    link.send(b"x")
+    assert (await con.key()).name == "x"
+    await con.show()
+    screen = shown(bytes(link.out))
+    assert "left on this call" not in "".join(screen) and "Enter looks again" in screen[23], screen[23]
+    await con.stop()
+
+
 async def test_the_idle_notice_goes_once_a_key_answers_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """On a prompt that only echoes what is typed (B)egin's match length), 'Are you there? Press a
     key within a minute...' stayed on the screen after the key that answered it."""

@@ -354,7 +354,7 @@ class Console:
                     self._time_warned = True
                     minutes = max(1, round(time_left / 60))
                     left = f"{minutes} minute{'' if minutes == 1 else 's'} left on this call"
-                    self.message_line(f"You have {left}{'; then you go back to the BBS' if self.door else ''}.")
+                    self._cover(f"You have {left}{'; then you go back to the BBS' if self.door else ''}.")
                     self.bell("error")
                     await self.show()
                 waits.append(time_left if self._time_warned else time_left - self.time_warning)
@@ -374,11 +374,7 @@ class Console:
                 if use_idle and not self._warned and self.idle_timeout - (now - self._last_key) <= IDLE_WARNING:
                     self._warned = True
                     gone = "go back to the BBS" if self.door else "be disconnected"
-                    cells = self.screen.canvas.cells
-                    under = [(r, cells[r - 1][:]) for r in range(1, len(cells) + 1)]
-                    rows = self.message_line(f"Are you there? Press a key within a minute or you will {gone}.")
-                    self._under = [(r, line) for r, line in under if r in rows]
-                    self._notice = [cells[r - 1][:] for r in rows]  # restored over only while still shown
+                    self._cover(f"Are you there? Press a key within a minute or you will {gone}.")
                     self.bell("error")
                     await self.show()
                 continue
@@ -401,21 +397,34 @@ class Console:
                 continue
             self._last_key = time.monotonic()
             self._warned = False
-            if self._under:
-                # Answered: the notice goes, and what it covered comes back (a screen that only
-                # echoes what is typed, like a prompt, would otherwise keep asking 'Are you there?').
-                cells = self.screen.canvas.cells
-                shown = [cells[r - 1] if r <= len(cells) else [] for r, _ in self._under]
-                if shown == self._notice:  # not drawn over meanwhile (a redrawn screen needs nothing)
-                    for r, line in self._under:
-                        cells[r - 1] = line
-                self._under, self._notice = [], []
+            # Answered: the notice goes, and what it covered comes back (a screen that only
+            # echoes what is typed, like a prompt, would otherwise keep asking 'Are you there?').
+            self._uncover()
             if key.name == "redraw":
                 # Ctrl-L anywhere: send the whole screen again, then keep waiting.
                 self._full = True
                 await self.show()
                 continue
             return key
+
+    def _cover(self, text: str) -> None:
+        """A notice over the bottom rows (message_line); what it covers comes back at the next key."""
+        self._uncover()  # a notice already up gives way: what it covered is what this one covers
+        cells = self.screen.canvas.cells
+        under = [(r, cells[r - 1][:]) for r in range(1, len(cells) + 1)]
+        rows = self.message_line(text)
+        self._under = [(r, line) for r, line in under if r in rows]
+        self._notice = [cells[r - 1][:] for r in rows]  # restored over only while still shown
+
+    def _uncover(self) -> None:
+        if not self._under:
+            return
+        cells = self.screen.canvas.cells
+        shown = [cells[r - 1] if r <= len(cells) else [] for r, _ in self._under]
+        if shown == self._notice:  # not drawn over meanwhile (a redrawn screen needs nothing)
+            for r, line in self._under:
+                cells[r - 1] = line
+        self._under, self._notice = [], []
 
     async def line(
         self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False
