@@ -75,7 +75,11 @@ async def test_a_game_across_two_servers_on_postgresql(pg_url: str, tmp_path: Pa
                 # with the opening roll: "alice starts with 6-4, playing 24/18 13/9."
                 said = (f"{names[st.actor]} rolled {st.dice[0]}-{st.dice[1]} and",
                         f"{names[st.actor]} starts with {max(st.dice)}-{min(st.dice)}, playing")
-                await other.wait_until(lambda t, said=said: any(n in " ".join(t.split()) for n in said), "the play", 10)
+                try:
+                    await other.wait_until(lambda t, said=said: any(n in " ".join(t.split()) for n in said),
+                                           "the play", 10)
+                except AssertionError as exc:  # what the mover saw says whether the play was sent
+                    raise AssertionError(f"{exc}\nThe mover's screen:\n{mover.text}") from None
                 seen.append(("move", time.monotonic() - start))
             else:
                 pytest.fail(f"unexpected phase {st.phase}")
