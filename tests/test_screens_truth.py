@@ -8,7 +8,7 @@ import re
 
 import menus
 import pytest
-from harness import call, login, running_server
+from harness import Caller, call, login, running_server
 from menus import begin, open_game
 from rawtelnet import RawCaller
 
@@ -48,6 +48,21 @@ def bob_resigns_to_alice(url: str, win: Win) -> None:
         svc.answer_resign(alice, view.id, view.version, True)
 
 
+async def seated(port: int) -> tuple[Caller, Caller]:
+    """alice begins a 3-point match as White and bob joins it; returns once bob's board asks for
+    the opening roll and alice has been told he joined."""
+    alice = await call(port)
+    await login(alice, "alice", "alice-pw", new=True)
+    await begin(alice, 3)
+    bob = await call(port)
+    await login(bob, "bob", "bob-pw", new=True)
+    await open_game(bob, expect="Join it?")
+    bob.send("Y")
+    await bob.wait_for("roll for who starts")
+    await alice.wait_for("bob joined")
+    return alice, bob
+
+
 async def test_no_at_join_it_goes_back_to_the_list(tmp_path):
     """N at 'Join it?' went into the game as a watcher; it goes back to the list of games."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
@@ -76,14 +91,7 @@ async def test_the_next_opening_roll_stays_once_the_result_is_dismissed(tmp_path
     after pressing a key, 'Your turn 5-2' and nothing of who won the opening roll."""
     dice = ScriptedDice([3, 1, 2, 5] + [1, 2] * 20)
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
-        alice = await call(srv.port)
-        await login(alice, "alice", "alice-pw", new=True)
-        await begin(alice, 3)
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        await open_game(bob, expect="Join it?")
-        bob.send("Y")
-        await bob.wait_for("roll for who starts")
+        alice, bob = await seated(srv.port)
         alice.send("P")
         await alice.wait_for("alice starts with 3-1")
         alice.send("M")
@@ -197,14 +205,7 @@ async def test_a_refused_drop_is_a_sentence_and_the_checker_stays_in_hand(tmp_pa
     sentence) and put the checker back where it came from without saying so."""
     dice = ScriptedDice([3, 1] + [1, 2] * 20)
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
-        alice = await call(srv.port)
-        await login(alice, "alice", "alice-pw", new=True)
-        await begin(alice, 3)
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        await open_game(bob, expect="Join it?")
-        bob.send("Y")
-        await alice.wait_for("bob joined")
+        alice, bob = await seated(srv.port)
         alice.send("P")
         await alice.wait_for("alice starts with 3-1")
         alice.send("\r")  # the cursor starts on 13: pick a checker up
@@ -486,14 +487,7 @@ async def test_the_replay_shows_the_cube_as_it_was_then(tmp_path):
     (bob doubled after that turn, alice took), not as it was when she played."""
     dice = ScriptedDice([3, 1] + [1, 2] * 20)
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
-        alice = await call(srv.port)
-        await login(alice, "alice", "alice-pw", new=True)
-        await begin(alice, 3)
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        await open_game(bob, expect="Join it?")
-        bob.send("Y")
-        await alice.wait_for("bob joined")
+        alice, bob = await seated(srv.port)
         alice.send("P")
         await alice.wait_for("alice starts with 3-1")
         alice.send("M")
@@ -658,14 +652,7 @@ async def test_the_help_line_says_enter_commits_once_the_dice_are_played(tmp_pat
     'Enter pick/drop'; the help line says what Enter does now."""
     dice = ScriptedDice([3, 1] + [1, 2] * 20)
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
-        alice = await call(srv.port)
-        await login(alice, "alice", "alice-pw", new=True)
-        await begin(alice, 3)
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        await open_game(bob, expect="Join it?")
-        bob.send("Y")
-        await alice.wait_for("bob joined")
+        alice, bob = await seated(srv.port)
         alice.send("P")
         await alice.wait_for("alice starts with 3-1")
         assert "Enter pick/drop" in alice.text
@@ -902,14 +889,7 @@ async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path
     as you can', because the typed play quietly replaced the move already made."""
     dice = ScriptedDice([3, 1, 2, 5] + [1, 2] * 20)
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
-        alice = await call(srv.port)
-        await login(alice, "alice", "alice-pw", new=True)
-        await begin(alice, 3)
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        await open_game(bob, expect="Join it?")
-        bob.send("Y")
-        await bob.wait_for("roll for who starts")
+        alice, bob = await seated(srv.port)
         alice.send("P")
         await alice.wait_for("alice starts with 3-1")
         await alice.wait_for("Arrows/8246")
@@ -977,14 +957,7 @@ async def test_news_before_a_key_adds_to_what_the_board_told(tmp_path):
     key now adds to it, and the play after the opening roll is told with the roll, once."""
     dice = ScriptedDice([1, 3] + [6, 5] * 20)
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
-        alice = await call(srv.port)
-        await login(alice, "alice", "alice-pw", new=True)
-        await begin(alice, 3)
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        await open_game(bob, expect="Join it?")
-        bob.send("Y")
-        await bob.wait_for("roll for who starts")
+        alice, bob = await seated(srv.port)
         bob.send("P")
         await alice.wait_for("bob starts with 3-1")
         await bob.wait_for("Your turn 3-1")
