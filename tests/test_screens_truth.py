@@ -381,12 +381,18 @@ async def test_a_40_column_caller_reads_the_greeting_and_every_menu_item_whole(t
         c = await call(srv.port, cols=40, rows=24)
         await c.wait_for("Handle:")
         assert "Enter your handle, or a new one to create a player." in " ".join(
-            line.strip() for line in c.screen.display), c.text
+            line.strip() for line in c.screen.display
+        ), c.text
         await login(c, "alice", "alice-pw", new=True)
         await c.wait_for("Your choice")
         lines = c.screen.display
-        for item in ("V)iew games, or join one", "P)lay a game where it is your turn",
-                     "W)ho's online, on every node and board", "O)ptions", "Q)uit"):
+        for item in (
+            "V)iew games, or join one",
+            "P)lay a game where it is your turn",
+            "W)ho's online, on every node and board",
+            "O)ptions",
+            "Q)uit",
+        ):
             assert any(line.strip() == item for line in lines), (item, c.text)
         # Nothing reaches the last column but the title box: every text ends before the edge.
         assert all(line[39] == " " for line in lines[6:]), c.text
@@ -1117,4 +1123,61 @@ async def test_the_game_list_puts_names_under_their_headings(tmp_path):
         assert game.index("alice") == head.index("White") and game.index("bob") == head.index("Black"), (head, game)
         assert game.index("0-0/3") == head.index("Score"), (head, game)
         assert re.fullmatch(r"\d\d-\d\d \d\d:\d\d", game[head.index("Last move") :].strip()), (head, game)
+        c.close()
+
+
+def help_rows(c: Caller) -> str:
+    return " ".join(c.screen.display[HELP_ROW - 1 + i] for i in range(2))
+
+
+async def test_replay_and_review_offer_no_step_past_their_ends(tmp_path):
+    """V)iew last's help line offered 'Enter next' on the last move, and Enter then said 'That
+    was the last move'; R)eview's offered Enter and 1)last at the end of the record.  A step past
+    an end is not offered there, and its key says why."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    svc, bob, carol, v = bob_opens(url)
+    svc.close()
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=False)
+        await open_game(c)
+        await menus.to_board(c)
+        c.send("V")
+        await c.wait_for("(move 0 of 2)")
+        assert "Enter next" in help_rows(c) and "4 back" not in help_rows(c), help_rows(c)
+        await c.wait_for("(move 2 of 2)")  # it plays itself to the end
+        assert "Enter next" not in help_rows(c) and "4 back" in help_rows(c), help_rows(c)
+        c.send("\r")
+        await c.wait_words("That was the last move. Q goes back to the game.")
+        c.send("Q")
+        await c.wait_for("bob played 4-2")
+        c.close()
+
+
+async def test_review_offers_no_step_past_its_ends(tmp_path):
+    """R)eview opened at the end of the record offering 'Enter next' and '1 last', which only said
+    'That is the end of the record'.  A step past an end is not offered there, and its key says why."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("M")
+        await c.wait_for("Game:")
+        c.send("1\r")
+        last = re.search(
+            r"Review (\d+)/\1",
+            await c.wait_until(lambda t: re.search(r"Review (\d+)/\1", t) is not None, "the last step"),
+        )
+        assert last is not None
+        rows = help_rows(c)
+        assert "4 back" in rows and "7 first" in rows and "Enter next" not in rows and "1 last" not in rows, rows
+        c.send("1")
+        await c.wait_words("That is the end of the record.")
+        c.send("7")
+        await c.wait_for(f"Review 0/{last.group(1)}")
+        rows = help_rows(c)
+        assert "Enter next" in rows and "1 last" in rows and "4 back" not in rows and "7 first" not in rows, rows
+        c.send("4")
+        await c.wait_words("That is the start of the match.")
         c.close()

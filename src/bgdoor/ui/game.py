@@ -29,7 +29,7 @@ from bgdoor.ui.board import HELP_ROW, Loc
 from bgdoor.ui.console import Console, Key
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import WIN_WORDS, NewsLine, bullet, narrate, points
-from bgdoor.ui.review import fit_message, review_match, show_whole, step
+from bgdoor.ui.review import at_ends, fit_message, review_match, show_whole, step
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
@@ -593,17 +593,18 @@ class GameScreen:
         at = 0
         note = ""
         auto = True
+        end = "That was the last move. Q goes back to the game."
+        start = "That is the board before the first move."
         while True:
             where = f"move {at} of {len(frames) - 1}" if len(frames) > 1 else "no move"
             text = note or f"Replay: {name} rolled {last.dice[0]}-{last.dice[1]}{earlier}: {play} ({where})."
+            ends = at_ends(at, len(frames) - 1, end, start)
             self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
-                      status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY), then=last.before)
+                      status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY, ends), then=last.before)
             await self.con.show()
             key = await self.con.key(timeout=REPLAY_PACE if auto and at < len(frames) - 1 else None, idle=True)
             auto = auto and key is None
-            moved, note = await step(
-                self.con, State.REPLAY, key, at, len(frames) - 1, end="That was the last move. Q goes back to the game."
-            )
+            moved, note = await step(self.con, State.REPLAY, key, at, len(frames) - 1, end=end, start=start)
             if moved is None:
                 break
             at = moved

@@ -43,16 +43,27 @@ async def show_whole(con: Console, text: str, then: str = "Press a key for the k
     await con.key(idle=True)
 
 
-def step_key(con_key: Key | None, state: State) -> tuple[str, str]:
+def step_key(con_key: Key | None, state: State, unavailable: dict[str, str] | None = None) -> tuple[str, str]:
     """(action, refusal): what a key does in a replay or review; ('', reason) for a key that does nothing."""
     if con_key is None:
         return "tick", ""
     if con_key.name == "redraw":
         return "redraw", ""
-    found = keytable.binding(state, con_key)
+    found = keytable.binding(state, con_key, unavailable)
     if found is None:
-        return "", keytable.refusal(state, con_key)
+        return "", keytable.refusal(state, con_key, unavailable)
     return found.action, ""
+
+
+def at_ends(at: int, last: int, end: str, start: str) -> dict[str, str]:
+    """The steps that would go past the first or the last frame (action -> why not): the help line
+    does not offer them there, and a key for one says why."""
+    out: dict[str, str] = {}
+    if at >= last:
+        out.update(next=end, last=end)
+    if at <= 0:
+        out.update(back=start, first=start)
+    return out
 
 
 async def step(
@@ -62,11 +73,13 @@ async def step(
     next (None: leave) and the note to show with it.  `end` is the note for going on past the last
     frame, `start` for going back past the first; `whole`, the message the board cut, which the
     help shows first."""
-    action, note = step_key(key, state)
-    if action in ("tick", "next"):
-        return (at + 1, note) if at < last else (at, end)
+    action, note = step_key(key, state, at_ends(at, last, end, start))
+    if action == "tick":
+        return (at + 1, note) if at < last else (at, note)
+    if action == "next":
+        return at + 1, note
     if action == "back":
-        return (at - 1, note) if at > 0 else (at, start)
+        return at - 1, note
     if action == "first":
         return 0, note
     if action == "last":
@@ -147,6 +160,8 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
     shots = frames(log)
     at = len(shots) - 1
     note = ""
+    end = "That is the end of the record. 4 goes back, Q leaves."
+    start = "That is the start of the match. Enter goes forward, Q leaves."
     while True:
         f = shots[at]
         message, whole = fit_message(note or f"Step {at} of {len(shots) - 1}: {f.text}", con.width)
@@ -159,16 +174,11 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             turn=f.winner or f.on_roll,
             status=f"Review {at}/{len(shots) - 1}",
             message=message,
-            help=keytable.help_line(State.REVIEW),
+            help=keytable.help_line(State.REVIEW, at_ends(at, len(shots) - 1, end, start)),
         )
         await con.show()
         key = await con.key(idle=True)
-        moved, note = await step(
-            con, State.REVIEW, key, at, len(shots) - 1,
-            end="That is the end of the record. 4 goes back, Q leaves.",
-            start="That is the start of the match. Enter goes forward, Q leaves.",
-            whole=whole,
-        )
+        moved, note = await step(con, State.REVIEW, key, at, len(shots) - 1, end=end, start=start, whole=whole)
         if moved is None:
             return
         at = moved
