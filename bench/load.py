@@ -72,9 +72,14 @@ def settle_client() -> None:
     """Before the callers press keys: what the bench holds by then (a thousand callers' pyte
     screens from sitting down, over a million objects) is kept out of its own collector's sight,
     whose full collections otherwise stopped every caller for up to 0.45 s in the middle of
-    bgdoor's keypress figures (and not of the bare server's, which come after)."""
+    bgdoor's keypress figures (and not of the bare server's, which come after).  The collector
+    then stays off until the next settle: even its youngest pass took 2-12 ms of the bench's
+    event loop twice a second, about 1% of all keys, so the bench's own pauses were the
+    p99 it reported for both servers."""
+    gc.enable()
     gc.collect()
     gc.freeze()
+    gc.disable()
 
 
 PIN = True  # --no-pin: let the scheduler place the servers and the callers anywhere
