@@ -1181,3 +1181,92 @@ async def test_review_offers_no_step_past_its_ends(tmp_path):
         c.send("4")
         await c.wait_words("That is the start of the match.")
         c.close()
+
+
+def alice_rolls_and_resigns(url: str) -> None:
+    """A 1-point match: alice starts with 3-1 and, before playing it, offers to resign a single
+    game; bob has not answered.  Both have read the record, as if each had seen it come."""
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.resign(alice, view.id, view.version, Win.SINGLE)
+        upto = len(svc.game_log(view.id, alice).events)
+        svc.mark_read(alice, view.id, upto)
+        svc.mark_read(bob, view.id, upto)
+
+
+def dice_columns(c: Caller) -> list[int]:
+    """The columns (from 1) where the dice's faces are drawn on the board's middle row."""
+    row = c.screen.display[9]
+    return [m.start() + 1 for m in re.finditer(r"│[1-6]│", row[:54])]
+
+
+async def test_dice_rolled_before_a_resignation_stay_on_the_rollers_side(tmp_path):
+    """alice rolled 3-1 and offered to resign: both screens drew her dice in the half of bob, who
+    was to answer, and the panel said 'bob to answer 3-1'.  They lie on her side, and the panel
+    names no dice with the one to answer."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    alice_rolls_and_resigns(url)
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        await open_game(a)
+        await menus.to_board(a)
+        text = await a.wait_for("bob to answer")
+        assert dice_columns(a) == [35, 41], text  # her own half: points 1-6
+        assert "to answer 3-1" not in text, text
+        b = await call(srv.port)
+        await login(b, "bob", "bob-pw", new=False)
+        await open_game(b)
+        await menus.to_board(b)
+        text = await b.wait_for("Your answer")
+        assert dice_columns(b) == [12, 18], text  # the other half: alice's
+        assert "Your answer 3-1" not in text, text
+        a.close()
+        b.close()
+
+
+async def test_coming_back_to_an_offer_says_what_was_offered(tmp_path):
+    """Back at a game where a resignation waited for an answer (its news already seen), the board
+    showed A)ccept and N)o with nothing saying what was offered, or by whom."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    alice_rolls_and_resigns(url)
+    async with running_server(url) as srv:
+        b = await call(srv.port)
+        await login(b, "bob", "bob-pw", new=False)
+        await open_game(b)
+        await menus.to_board(b)
+        await b.wait_words("alice offers to resign, giving a single game (1 point).")
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        await open_game(a)
+        await menus.to_board(a)
+        await a.wait_words("You offer to resign, giving a single game (1 point). bob to answer.")
+        a.close()
+        b.close()
+
+
+async def test_coming_back_to_a_double_says_what_was_offered(tmp_path):
+    """The same for a double: the cube still showed 64 in the middle, and nothing said 'to 2'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    svc, bob, carol, v = bob_opens(url)
+    with svc:
+        v = svc.double(carol, v.id, v.version)
+        upto = len(svc.game_log(v.id, bob).events)
+        svc.mark_read(bob, v.id, upto)
+        svc.mark_read(carol, v.id, upto)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        await open_game(c)
+        await menus.to_board(c)
+        await c.wait_words("carol doubles to 2.")
+        d = await call(srv.port)
+        await login(d, "carol", "carol-pw", new=False)
+        await open_game(d)
+        await menus.to_board(d)
+        await d.wait_words("You offer the cube at 2. bob to answer.")
+        c.close()
+        d.close()

@@ -655,9 +655,9 @@ class _Painter:
         v, g, t = self.v, self.g, self.t
         if v.dice is None:
             return
-        turn = v.turn or v.on_roll
-        # The side to play rolls in its own home half: the viewer's is points 1-6.
-        starts = (35, 41) if turn == v.viewer else (12, 18)
+        # The dice lie in the home half of the side that rolled them (the viewer's is points 1-6),
+        # even while the other side is to act: the answer to a resignation offered after a roll.
+        starts = (35, 41) if v.on_roll == v.viewer else (12, 18)
         left = list(v.dice_left) if v.dice_left is not None else None
         for start, die in zip(starts, v.dice, strict=True):
             used = False
@@ -719,7 +719,7 @@ class _Painter:
             line = "Your turn"
         else:
             line = f"{v.name_of(turn)} to play"
-        if v.dice is not None:
+        if v.dice is not None and turn == v.on_roll:  # not "bob to answer 4-3": the dice are not bob's
             line += f" {v.dice[0]}-{v.dice[1]}"
         lines = [(text, t.heading) for text in wrap(line, room)]
         if v.cube_value is not None and v.cube_value > 1:

@@ -165,9 +165,29 @@ class GameScreen:
             lines = lines[-1:]
         await self.mark(log)
         self.tell(lines)
-        if self.me is None and not self.message:
-            self.message = "Watching this game."
+        if not self.message:
+            self.message = self.pending_offer() or ("Watching this game." if self.me is None else "")
         return replay
+
+    def pending_offer(self) -> str:
+        """A double or a resignation waiting for its answer, said again to a player coming back to
+        it (the news told it once; the board alone shows neither what was offered nor by whom)."""
+        v = self.view
+        assert v is not None
+        st = v.state
+        if st.phase is Phase.DOUBLED and st.turn is not None:
+            answer = f"{v.name(st.turn.other)} to answer."
+            if st.turn is self.me:
+                return f"You offer the cube at {st.cube * 2}. {answer}"
+            text = f"{v.name(st.turn)} doubles to {st.cube * 2}."
+            return text if self.me is not None else f"{text} {answer}"
+        if st.phase is Phase.RESIGNED and st.resign_by is not None and st.resign_win is not None:
+            giving = f"giving {WIN_WORDS[st.resign_win]} ({points(st.cube * st.resign_win.multiplier)})"
+            if st.resign_by is self.me:
+                return f"You offer to resign, {giving}. {v.name(st.resign_by.other)} to answer."
+            text = f"{v.name(st.resign_by)} offers to resign, {giving}."
+            return text if self.me is not None else f"{text} {v.name(st.resign_by.other)} to answer."
+        return ""
 
     async def mark(self, log: GameLog) -> None:
         """Remember, here and in the database, that the record so far has been told."""
