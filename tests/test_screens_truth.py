@@ -1127,7 +1127,7 @@ async def test_the_game_list_puts_names_under_their_headings(tmp_path):
 
 
 def help_rows(c: Caller) -> str:
-    return " ".join(c.screen.display[HELP_ROW - 1 + i] for i in range(2))
+    return " ".join(c.screen.display[HELP_ROW - 1 + i] for i in range(3))
 
 
 async def test_replay_and_review_offer_no_step_past_their_ends(tmp_path):

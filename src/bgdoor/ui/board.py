@@ -28,7 +28,8 @@ figure's Black view: Black's home at the bottom left, Black moving clockwise.
     row 17      frame
     row 18      point numbers 12..1, OFF
     rows 20-21  message (wrapped to the caller's width; from row 19 if it needs three lines)
-    rows 22-23  key help (likewise);  row 24 (and 25) free for prompts and notices
+    rows 22-23  key help (likewise; narrower than 80 columns, row 24 too);  row 24 (and 25) free for
+                prompts and notices
 Nothing is drawn below row 24, so the same board fits a 24-line terminal.
 
 Columns: cube 1-5 (rows 4-6 opponent owns it, 9-11 centred, 14-16 viewer
@@ -85,7 +86,7 @@ BOTTOM_LABEL_ROW = 18
 MESSAGE_ROW = 20
 HELP_ROW = 22
 PROMPT_ROW = 24
-TEXT_ROWS = range(MESSAGE_ROW - 1, HELP_ROW + 2)  # the message's and the help's, nothing else's
+TEXT_ROWS = range(MESSAGE_ROW - 1, HELP_ROW + 3)  # the message's and the help's, nothing else's
 PANEL_COL = 58
 
 # Columns in the "own" layout; the "table" layout mirrors them around the bar.
@@ -536,12 +537,13 @@ class _Painter:
         """The message and the help, in rows of their own (19-23)."""
         v, t = self.v, self.t
         # Broken between words within the caller's width: the message in rows 20-21 (from row 19,
-        # the blank under the point numbers, when it needs three lines), the help in rows 22-23.
+        # the blank under the point numbers, when it needs three lines), the help in rows 22-23;
+        # on a narrow screen in row 24 too, rather than leave out keys that work.
         room = min(80, v.width) - 2
         message = wrap(v.message, room)[:3] if v.message else []
         for i, line in enumerate(message):
             self.c.put(MESSAGE_ROW - (len(message) == 3) + i, 2, line, t.message)
-        for i, line in enumerate(help_rows(v.help, room) if v.help else []):
+        for i, line in enumerate(help_rows(v.help, room, 2 if v.width >= 80 else 3) if v.help else []):
             self.c.put(HELP_ROW + i, 2, line, t.help)
 
     def title_bar(self) -> None:
