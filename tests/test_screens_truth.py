@@ -1081,7 +1081,7 @@ async def test_the_cursor_shows_where_a_typed_answer_goes(tmp_path):
 
 async def test_whos_online_pages_through_a_crowd(tmp_path):
     """On 40 columns W)ho's online ended '... and 6 more' with no way to see them; N now shows
-    the next page, and Enter looks again from the top."""
+    the next page, and Enter looks again from the top.  The hint saying so lost its end there."""
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url) as svc:
         for i in range(15):
@@ -1094,6 +1094,7 @@ async def test_whos_online_pages_through_a_crowd(tmp_path):
         text = await c.wait_for("more")
         assert "Who's online: 16 callers" in text and "N: the next page" in text, text
         assert "caller14" not in text
+        await c.wait_words("N: the next page. Enter looks again; Q goes back.")  # was cut at 'again;'
         c.send("N")
         text = await c.wait_for("caller14")
         assert "caller00" not in text and "alice" in text  # alice dialled in last

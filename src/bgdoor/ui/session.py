@@ -788,7 +788,9 @@ class Session:
             narrow = width < NARROW_LIST
             column = 5 if narrow else 26
             self.con.put(4, 3, "Player / board, doing" if narrow else "Player                 Board     Doing", "dim")
-            row, last, shown = 5, bottom - 3, start
+            # Room kept for the key hint with its N)ext page, whole: two rows on a narrow screen.
+            hint_rows = len(wrap("N: the next page.  Enter looks again; Q goes back.", width - 3))
+            row, last, shown = 5, bottom - 2 - hint_rows, start
             for r in rows[start:]:
                 # A name longer than its column is not cut: it takes a line of its own.
                 alone = narrow or len(r.name) > 22
@@ -811,7 +813,7 @@ class Session:
             if more:
                 self.con.put(row, 3, f"... and {len(rows) - shown} more", "dim")
             keys = ("N: the next page.  " if more else "") + "Enter looks again; Q goes back."
-            self.con.put_wrapped(bottom - 1, 3, keys, "dim", right=width - 1, rows=1)
+            self.con.put_wrapped(bottom - hint_rows, 3, keys, "dim", right=width - 1, rows=hint_rows)
             while True:
                 await self.con.show()
                 key = await self.con.key(idle=True)
