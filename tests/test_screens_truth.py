@@ -479,9 +479,9 @@ async def test_a_40_column_caller_reads_every_game_of_the_list_whole(tmp_path):
         await c.wait_for("Game:")
         lines = [line.rstrip() for line in c.screen.display]
         assert "  1) #2     0-0/7" in lines, c.text
-        assert "   carol-sixteen-ch v bob-the-longname" in lines, c.text
+        assert "  *carol-sixteen-ch v *bob-the-longname" in lines, c.text  # either may make the opening roll
         assert "  2) #1     0-0/5" in lines, c.text
-        assert "   bob-the-longname v (open seat)" in lines, c.text
+        assert "  bob-the-longname v (open seat)" in lines, c.text
         assert all(len(line) <= 39 for line in lines), c.text
         c.send("2\r")  # the line numbers still pick the games
         await c.wait_for("Join it?")
@@ -1271,3 +1271,24 @@ async def test_coming_back_to_a_double_says_what_was_offered(tmp_path):
         await d.wait_words("You offer the cube at 2. bob to answer.")
         c.close()
         d.close()
+
+
+async def test_a_game_at_its_opening_roll_marks_both_players_to_act(tmp_path):
+    """P)lay's list, 'Games where it is your turn', showed a game waiting for its opening roll
+    with no '*', which the legend says marks who is to act: the roll is either player's."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.register("carol", "carol-pw")
+        svc.begin_game(alice, 3, Color.WHITE, "bob")
+        svc.begin_game(alice, 5, Color.WHITE, "carol")  # two games: P lists them
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("P")
+        text = await c.wait_for("Game:")
+        game = next(line for line in text.splitlines() if "0-0/3" in line)
+        assert "*alice" in game and "*bob" in game, text
+        assert "* to act." in text, text
+        c.close()

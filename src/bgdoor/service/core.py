@@ -195,6 +195,7 @@ _SUMMARY_QUERY = (
         Game.white_id,
         Game.black_id,
         Game.to_act_id,
+        Game.phase,
     )
     .select_from(Game)
 )
@@ -278,8 +279,9 @@ def game_summaries(s: Session, *where: Any, limit: int | None = None, always: bo
             turn=names.get(a) if a is not None else None,
             updated=updated,
             version=version,
+            opening=status == ACTIVE and phase == Phase.OPENING.value,
         )
-        for gid, status, length, score_white, score_black, updated, version, w, b, a in rows
+        for gid, status, length, score_white, score_black, updated, version, w, b, a, phase in rows
     ]
 
 

@@ -103,6 +103,7 @@ class GameSummary:
     turn: str | None  # handle of whoever must act next
     updated: datetime
     version: int
+    opening: bool = False  # both seated, and the opening roll is either player's to make
 
 
 @dataclass(frozen=True)

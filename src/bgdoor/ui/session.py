@@ -41,6 +41,11 @@ log = logging.getLogger("bgdoor.session")
 
 LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 NARROW_LIST = 58  # columns a game list's or the rankings' one-line rows need
+
+
+def to_act(g: GameSummary, name: str | None) -> bool:
+    """Is `name` the player a game waits for?  Either of them, for its opening roll."""
+    return name is not None and (name == g.turn or g.opening)
 BANNER = "B G D O O R   B A C K G A M M O N"
 
 
@@ -520,7 +525,7 @@ class Session:
         """A game as two short lines: its number and score, then who plays ('*' on whose turn)."""
 
         def seat(name: str | None) -> str:
-            return f"{'*' if name is not None and name == g.turn else ''}{name or '(open seat)'}"
+            return f"{'*' if to_act(g, name) else ''}{name or '(open seat)'}"
 
         return f"#{g.id:<5} {g.score[0]}-{g.score[1]}/{g.length}", f"{seat(g.white)} v {seat(g.black)}"
 
@@ -528,7 +533,7 @@ class Session:
         """One game in a list: the player to act marked with '*', the last move where it fits."""
 
         def seat(name: str | None) -> str:
-            return f"{'*' if name is not None and name == g.turn else ' '}{name or '(open seat)':<16}"
+            return f"{'*' if to_act(g, name) else ' '}{name or '(open seat)':<16}"
 
         score = f"{g.score[0]}-{g.score[1]}/{g.length}"
         line = f"#{g.id:<5} {seat(g.white)} {seat(g.black)} {score:<8}"
@@ -583,7 +588,7 @@ class Session:
                 await self.con.show()
                 await self.con.key(idle=True)
                 return None
-            legend = "* to act.  " if any(g.turn for g in games) else ""
+            legend = "* to act.  " if any(g.turn or g.opening for g in games) else ""
             # The names under their headings; the '*' of the player to act goes before a name.
             wide_head = "    Game    White             Black            Score   "
             head = "    Game   Score    White v Black" if narrow else wide_head
@@ -593,7 +598,7 @@ class Session:
                 if narrow:
                     line, players = self.game_lines_narrow(g)
                     self.con.put(5 + 2 * i, 2, f"{i + 1:>2}) " + line)
-                    self.con.put(6 + 2 * i, 4, players)  # 36 columns at most: two handles of 16
+                    self.con.put(6 + 2 * i, 3, players)  # 37 columns at most: two handles of 16, two marks
                 else:
                     self.con.put(5 + i, 2, f"{i + 1:>2}) " + self.game_line(g))
             pages_n = (len(games) + per - 1) // per
