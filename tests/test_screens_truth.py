@@ -1292,3 +1292,35 @@ async def test_a_game_at_its_opening_roll_marks_both_players_to_act(tmp_path):
         assert "*alice" in game and "*bob" in game, text
         assert "* to act." in text, text
         c.close()
+
+
+async def test_a_40_column_player_sees_whose_turn_and_the_dice_when_nothing_else_is_said(tmp_path):
+    """At 40 columns the panel (whose turn, the dice) is cut off and the dice beyond column 40
+    with it: once a key cleared 'alice starts with 3-1', nothing on screen showed the roll."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        svc.roll(alice, v.id, v.version)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        await open_game(c)
+        await c.wait_for("Enter goes on anyway")
+        c.send("\r")
+        await c.wait_for("BACKGAMMON")
+        c.send("6")  # a cursor key: the message line had nothing more to say
+        await c.wait_for("Your turn 3-1.")
+        c.close()
+    # At 80 columns the panel says it: the message line stays free.
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await open_game(c)
+        await menus.to_board(c)
+        c.send("6")
+        await c.wait_for("Your turn 3-1")
+        await asyncio.sleep(0.3)
+        assert "Your turn 3-1." not in c.text, c.text
+        c.close()

@@ -426,6 +426,20 @@ def _cube_text(value: int) -> str:
 HELP_GAP = "  "  # between the help line's keys ('U)ndo  M)ove typed  ...')
 
 
+def turn_line(v: BoardView) -> str:
+    """The panel's line for whose turn it is: 'Your turn 6-5', 'bob to play', or the status."""
+    turn = v.turn or v.on_roll
+    if v.status is not None:
+        line = v.status
+    elif turn == v.viewer and not v.spectator:
+        line = "Your turn"
+    else:
+        line = f"{v.name_of(turn)} to play"
+    if v.dice is not None and turn == v.on_roll:  # not "bob to answer 4-3": the dice are not bob's
+        line += f" {v.dice[0]}-{v.dice[1]}"
+    return line
+
+
 def help_rows(text: str, width: int, rows: int = 2) -> list[str]:
     """The help line in `rows` rows of `width`, broken between keys, never inside one ('V)iew'
     on one row and 'last' on the next).  Keys that do not fit (a narrow terminal) are left out
@@ -540,7 +554,10 @@ class _Painter:
         # the blank under the point numbers, when it needs three lines), the help in rows 22-23;
         # on a narrow screen in row 24 too, rather than leave out keys that work.
         room = min(80, v.width) - 2
-        message = wrap(v.message, room)[:3] if v.message else []
+        # Narrower than 80 columns the panel is cut: with nothing else to say, the message line
+        # says whose turn it is, and the dice (a player's own roll was nowhere to be seen).
+        text = v.message or (f"{turn_line(v)}." if v.width < 80 else "")
+        message = wrap(text, room)[:3] if text else []
         for i, line in enumerate(message):
             self.c.put(MESSAGE_ROW - (len(message) == 3) + i, 2, line, t.message)
         for i, line in enumerate(help_rows(v.help, room, 2 if v.width >= 80 else 3) if v.help else []):
@@ -715,15 +732,7 @@ class _Painter:
                 c.put(row, col - 2, g.turn, t.heading)  # column 56, clear of a mirrored cube
         # Whose turn, then the cube, wrapped between words in the panel's columns (rows 7-13 are
         # free between the two players' blocks).
-        if v.status is not None:
-            line = v.status
-        elif turn == v.viewer and not v.spectator:
-            line = "Your turn"
-        else:
-            line = f"{v.name_of(turn)} to play"
-        if v.dice is not None and turn == v.on_roll:  # not "bob to answer 4-3": the dice are not bob's
-            line += f" {v.dice[0]}-{v.dice[1]}"
-        lines = [(text, t.heading) for text in wrap(line, room)]
+        lines = [(text, t.heading) for text in wrap(turn_line(v), room)]
         if v.cube_value is not None and v.cube_value > 1:
             if v.cube_owner is None:
                 owner = "centred"
