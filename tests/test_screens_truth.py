@@ -1324,3 +1324,30 @@ async def test_a_40_column_player_sees_whose_turn_and_the_dice_when_nothing_else
         await asyncio.sleep(0.3)
         assert "Your turn 3-1." not in c.text, c.text
         c.close()
+
+
+async def test_the_cursor_shows_where_a_note_is_typed(tmp_path):
+    """N)ote drew a '_' where the next character goes and kept the terminal's cursor hidden, unlike
+    every other typed field; the cursor now sits on the '_', and hides again when the note is kept."""
+    dice = ScriptedDice([3, 1])
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice, bob = await seated(srv.port)
+        alice.send("P")
+        await alice.wait_for("alice starts with 3-1")
+        alice.send("N")
+        await alice.wait_for("Note to your opponent")
+        alice.send("hello")
+        await alice.wait_for("hello_")
+        await alice.settle()
+        cur = alice.screen.cursor
+        row = alice.screen.display[cur.y]
+        assert not cur.hidden and row.rstrip().endswith("hello_") and cur.x == len(row.rstrip()) - 1, (
+            cur.__dict__,
+            row,
+        )
+        alice.send("\r")
+        await alice.wait_for("Your note goes with what you do next.")
+        await alice.settle()
+        assert alice.screen.cursor.hidden
+        alice.close()
+        bob.close()

@@ -25,7 +25,7 @@ from bgdoor.service import (
 )
 from bgdoor.term.wrap import sentence, wrap
 from bgdoor.ui import keys as keytable
-from bgdoor.ui.board import HELP_ROW, Loc
+from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc
 from bgdoor.ui.console import Console, Key
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import WIN_WORDS, NewsLine, bullet, narrate, points
@@ -821,13 +821,23 @@ class GameScreen:
     async def do_write_note(self, key: Key) -> None:
         """A note of up to NOTE_LENGTH characters for the opponent, sent with this turn."""
         text = self.pending_note or ""
+        try:
+            await self._write_note(text)
+        finally:
+            self.con.text_cursor(None)
+
+    async def _write_note(self, text: str) -> None:
         while True:
             prompt = f"Note to your opponent ({len(text)}/{NOTE_LENGTH}; Enter keeps it, Esc cancels): "
             # The message has three lines at most: on a narrow screen the end of the note shows.
             room = 3 * (self.con.width - 3) - len(prompt) - 2
             shown = text if len(text) <= room else "..." + text[len(text) - room + 3 :]
             # Typed keys go into the note: the help line says so, not the state's keys.
-            self.draw(note=prompt + shown + "_", help_text="Type the note.  Enter keeps it  Esc cancels  Backspace")
+            note = prompt + shown + "_"
+            self.draw(note=note, help_text="Type the note.  Enter keeps it  Esc cancels  Backspace")
+            # The terminal's cursor on the '_' where the next character goes, as in other typed fields.
+            lines = wrap(note, min(80, self.con.width) - 2)[:3]
+            self.con.text_cursor((MESSAGE_ROW - (len(lines) == 3) + len(lines) - 1, 1 + len(lines[-1])))
             await self.con.show()
             key = await self.con.key(idle=True)
             if key.name == "esc":
