@@ -320,7 +320,8 @@ def test_a_finished_match_is_rated(db_url):
         assert rows[0].last_played == clock.now
         page = svc.player_page("white")
         assert (page.games, page.wins, page.losses, page.gammons, page.backgammons) == (1, 1, 0, 1, 0)
-        assert [r for _, r in page.rating_history] == [pytest.approx(1510)]
+        # From the start rating, when the player began: one match is a step up, not a level line.
+        assert page.rating_history == [(svc.player(w).created, 1500.0), (clock.now, pytest.approx(1510))]
         with pytest.raises(NotFound):
             svc.player_page("nobody")
         svc.enter_from_door("Newcomer")

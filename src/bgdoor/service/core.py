@@ -40,7 +40,7 @@ from bgdoor.rules import game as rules
 from bgdoor.rules.dice import DiceSource, SystemDice
 from bgdoor.rules.game import Color, Event, MatchState, Phase, RuleError, Win
 from bgdoor.rules.moves import Move, legal_plays
-from bgdoor.rules.rating import rating_change
+from bgdoor.rules.rating import START_RATING, rating_change
 from bgdoor.service import feed, passwords
 from bgdoor.service.league import LeagueOps
 from bgdoor.service.plays import find_play
@@ -1453,7 +1453,9 @@ class Service(LeagueOps):
                 losses=p.losses,
                 gammons=p.gammons,
                 backgammons=p.backgammons,
-                rating_history=[(when, rating) for when, rating in history],
+                # From the rating every player starts with: one match's change is a step, not a level.
+                rating_history=[(p.created, START_RATING)] + [(when, rating) for when, rating in history]
+                if history else [],
             )
 
         return self.transaction(fn, write=False)

@@ -164,7 +164,7 @@ class PlayerPage:
     losses: int
     gammons: int
     backgammons: int
-    rating_history: list[tuple[datetime, float]] = field(default_factory=list)
+    rating_history: list[tuple[datetime, float]] = field(default_factory=list)  # from the start rating on
 
 
 @dataclass(frozen=True)
