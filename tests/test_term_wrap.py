@@ -43,9 +43,9 @@ def test_key_lines_and_tables_stand_alone() -> None:
     text = "  D)ouble offers the cube before you roll.\n  T)ake or D)rop answers a double."
     assert wrap(text, 30) == [
         "  D)ouble offers the cube",
-        "  before you roll.",
+        "          before you roll.",
         "  T)ake or D)rop answers a",
-        "  double.",
+        "        double.",
     ]
     table = "      8 up      2 down      4 left      6 right\n      7 9 1 3 move diagonally"
     assert wrap(table, 40)[-1] == "      7 9 1 3 move diagonally"
@@ -79,3 +79,17 @@ def test_a_two_word_key_label_hangs_its_text_like_a_one_word_one() -> None:
     assert all(line.startswith(" " * 18) and line[18] != " " for line in lines[1:]), lines
     # Two words and two spaces in a sentence are no label: its next line is not indented.
     assert not wrap("Two words.  Then a sentence that is long enough to wrap here.", 30)[1].startswith(" ")
+
+
+def test_an_indented_key_with_one_space_hangs_its_text_after_the_key() -> None:
+    """At 40 columns the instructions' 'D)ouble offers ...', 'W)ithdraw takes ...' and 'G)ive up
+    offers ...' went on under their key, at the line's own indent, while the 'P)lay   rolls ...'
+    beside them hung under their text: the keys were hard to pick out.  (G)ive up's A)ccept line,
+    now a part of its text, hung at column 18 with this rule.)"""
+    lines = wrap(load_text("instructions"), 40)
+    for key in ("D)ouble", "W)ithdraw", "R)eview", "T)ake"):
+        at = next(i for i, line in enumerate(lines) if line.startswith("  " + key))
+        hang = len("  " + key + " ")
+        assert lines[at + 1].startswith(" " * hang) and lines[at + 1][hang] != " ", lines[at : at + 2]
+    # A message that begins with a key, at no indent, is a sentence: its next line starts at 0.
+    assert wrap("T)ake or X) drop: answer the double before anything else.", 30)[1][0] != " "

@@ -16,12 +16,23 @@ _TOKENS = re.compile(r"\S+|\s+")
 _LABEL = re.compile(r"( *)(\S{1,16}|\S{0,3}\)\S{0,10} \S{1,10})( {2,})\S")
 # A line that begins an item of its own: a key ('Q)uit ...'), a bullet, a number.
 _ITEM = re.compile(r" *(\S\)\S|[-*] |\d+[.)] )")
+# An indented item that begins with a key and one space ('  D)ouble offers the cube'): its text
+# hangs after the key's word, like a label's, so the key stands out in a list of them.
+_KEY_ITEM = re.compile(r"( +)(\S\)\S*) (?=\S)")
+
+
+def _text_column(line: str, indent: int) -> int:
+    """Where a line's text starts after its label or key, if it has one, else its indent."""
+    m = _LABEL.match(line)
+    if m:
+        return m.end() - 1
+    m = _KEY_ITEM.match(line)
+    return m.end() if m else indent
 
 
 def _hang(line: str, indent: int, width: int) -> int:
     """How far a line's continuation lines are indented."""
-    m = _LABEL.match(line)
-    hang = m.end() - 1 if m else indent
+    hang = _text_column(line, indent)
     if width - hang < max(12, width // 2):  # too little room left: fall back to the line's indent
         hang = indent if width - indent >= max(12, width // 2) else 0
     return hang
@@ -87,8 +98,7 @@ def _paragraphs(lines: list[str]) -> list[list[str]]:
             out[-1].append(line)
             continue
         out.append([line])
-        m = _LABEL.match(line)
-        hang = (m.end() - 1 if m else indent) if line.strip() else -1
+        hang = _text_column(line, indent) if line.strip() else -1
     return out
 
 
@@ -114,7 +124,8 @@ def _wrap(text: str, width: int) -> list[str]:
 
     A paragraph whose lines all fit is kept as written, so a sysop's layout survives. One that
     does not is joined and broken again at word boundaries; its continuation lines are indented
-    like its first line, or, for a 'label   text' line, as far as the text after the label.
+    like its first line, or, for a 'label   text' line or an indented '  K)ey text' one, as far as
+    the text after the label or the key's word.
     A paragraph is a line and the lines after it indented to where its text starts; a line with
     columns (three spaces in a row) stands alone, and one that begins with a key ('Q)uit'), a
     bullet or a number begins a paragraph of its own. Blank lines stay. Tabs count as spaces to the
