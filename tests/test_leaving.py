@@ -13,6 +13,8 @@ from doorharness import PtyDoor, door32
 from rawtelnet import RawCaller, login
 from serverproc import ServerProcess
 
+from bgdoor.transport.door import _process_age, door_deadline
+
 CSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 
 
@@ -84,3 +86,13 @@ async def test_sigterm_tells_every_caller_and_ends_cleanly(tmp_path: Path) -> No
     err = server.all_stderr()
     assert "session end alice@127.0.0.1: server shutting down" in err
     assert "alembic" not in err.lower()
+
+
+def test_a_door_callers_time_is_up_early_enough_for_the_goodbye() -> None:
+    """With three minutes in DOOR32.SYS and `goodbye_wait = 3`, 'Your time for this call is used
+    up' came at 181 s and the door exited at 185 s: past the time the BBS gave the call."""
+    assert door_deadline(1000.0, 3, 3.0) == 1000.0 + 180 - 3  # the goodbye ends at 180 s
+    assert door_deadline(1000.0, 3, 0.0) == 1000.0 + 180
+    assert door_deadline(1000.0, 0, 3.0) == 1000.0  # no time at all: back at once, not before now
+    # And the time runs from when the BBS started the door, not from its first screen.
+    assert 0.0 < _process_age() < time.monotonic()

@@ -327,3 +327,26 @@ async def test_a_pasted_note_of_140_characters_keeps_its_end_and_its_enter() -> 
     assert keys[-1] is not None and keys[-1].name == "enter"
     assert con.dropped_keys == 0
     await con.stop()
+
+
+async def test_a_short_idle_timeout_warns_halfway_with_the_time_really_left() -> None:
+    """With a sysop's `idle_timeout = 30` the warning said 'Press a key within a minute' with 20 s
+    left after a key, and with no key at all none came before the caller was sent back."""
+    con, link = await started(idle_timeout=4.0)
+    con.door = True
+    begun = time.monotonic()
+    waiting = asyncio.ensure_future(con.key())
+    while "Are you there?" not in "".join(shown(bytes(link.out))):
+        assert not waiting.done() and time.monotonic() - begun < 3.9, "no warning before the timeout"
+        await asyncio.sleep(0.02)
+    assert time.monotonic() - begun >= 1.9  # halfway, not at once
+    screen = " ".join(line.strip() for line in shown(bytes(link.out)))
+    assert "Are you there? Press a key within 2 seconds or you will go back to the BBS." in screen, screen
+    with pytest.raises(Hangup, match="idle"):
+        await waiting
+    await con.stop()
+
+    # The usual ten minutes: still a minute's warning, worded as before.
+    con, link = await started(idle_timeout=600.0)
+    assert con._idle_lead() == 60.0
+    await con.stop()

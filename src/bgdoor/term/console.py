@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import math
 import time
 from collections.abc import Callable, Mapping
 from typing import Protocol, overload, runtime_checkable
@@ -52,6 +53,11 @@ PLAIN_STYLES: Mapping[str, Attr] = {
     "input": Attr(colours.YELLOW, None, True),
     "frame": Attr(colours.YELLOW),
 }
+
+
+def _seconds(left: float) -> str:
+    n = max(1, math.ceil(left))
+    return f"{n} second{'' if n == 1 else 's'}"
 
 
 def fit_size(width: int, height: int) -> tuple[int, int]:
@@ -341,7 +347,7 @@ class Console:
                     self.message_line(self.idle_notice or f"No key was pressed for too long: {gone}")
                     await self.show()
                     raise Hangup("idle")
-                warn_in = idle_left - IDLE_WARNING
+                warn_in = idle_left - self._idle_lead()
                 waits.append(warn_in if not self._warned and warn_in > 0 else idle_left)
             if self.deadline is not None:
                 time_left = self.deadline - now
@@ -371,10 +377,12 @@ class Console:
                 now = time.monotonic()
                 if timeout is not None and now - start >= timeout:
                     return None
-                if use_idle and not self._warned and self.idle_timeout - (now - self._last_key) <= IDLE_WARNING:
+                idle_left = self.idle_timeout - (now - self._last_key)
+                if use_idle and not self._warned and idle_left <= self._idle_lead():
                     self._warned = True
                     gone = "go back to the BBS" if self.door else "be disconnected"
-                    self._cover(f"Are you there? Press a key within a minute or you will {gone}.")
+                    within = "a minute" if idle_left > IDLE_WARNING - 1 else _seconds(idle_left)
+                    self._cover(f"Are you there? Press a key within {within} or you will {gone}.")
                     self.bell("error")
                     await self.show()
                 continue
@@ -406,6 +414,11 @@ class Console:
                 await self.show()
                 continue
             return key
+
+    def _idle_lead(self) -> float:
+        """How long before the idle timeout the warning comes: a minute, or half the timeout when
+        that is two minutes or less (a sysop's 30 s timeout would otherwise never warn)."""
+        return min(IDLE_WARNING, self.idle_timeout / 2)
 
     def _cover(self, text: str) -> None:
         """A notice over the bottom rows (message_line); what it covers comes back at the next key."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -40,6 +41,7 @@ App = Callable[[Config, Service], AbstractAsyncContextManager[Runtime]]
 def run_door(
     info: DropInfo, link: FdLink, config: Config, app: App, *, node: int | None = None, log_file: str | None = None
 ) -> int:
+    started = time.monotonic() - _process_age()  # the caller's time runs from the BBS's start of us
     node = info.node if info.node is not None else node
     try:
         _log_to_file(log_file or str(log_path(config)))
@@ -56,7 +58,7 @@ def run_door(
         log.error("cannot open the database: %s", exc)
         return 1
     try:
-        asyncio.run(_session(info, link, config, service, app))
+        asyncio.run(_session(info, link, config, service, app, started))
     finally:
         service.close()
         link.close()
@@ -64,24 +66,43 @@ def run_door(
     return 0
 
 
-async def _session(info: DropInfo, link: FdLink, config: Config, service: Service, app: App) -> None:
+async def _session(info: DropInfo, link: FdLink, config: Config, service: Service, app: App, started: float) -> None:
     loop = asyncio.get_running_loop()
     remove_hangup = install_hangup(loop, link.hang_up)
     try:
         async with app(config, service) as runtime:
-            await _caller(info, link, config, runtime)
+            await _caller(info, link, config, runtime, started)
     finally:
         remove_hangup()
 
 
-async def _caller(info: DropInfo, link: FdLink, config: Config, runtime: Runtime) -> None:
+def _process_age() -> float:
+    """Seconds since this process started (Linux; 0 elsewhere): Python's start and our imports
+    come out of the caller's time too."""
+    try:
+        stat = Path("/proc/self/stat").read_text()
+        ticks = int(stat.rsplit(")", 1)[1].split()[19])  # field 22, starttime, in clock ticks since boot
+        return max(0.0, time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+
+
+def door_deadline(now: float, minutes_left: int, goodbye_wait: float) -> float:
+    """When the caller's time is up, early enough that the goodbye after it (`goodbye_wait`
+    seconds on screen) ends when the BBS's time for the call does, not that much past it."""
+    return now + max(0.0, minutes_left * 60 - max(0.0, goodbye_wait))
+
+
+async def _caller(info: DropInfo, link: FdLink, config: Config, runtime: Runtime, started: float) -> None:
     # The drop file's screen size where it gives one, else the pseudo-terminal's, else 80x25.
     tty_cols, tty_rows = link.terminal_size() if isinstance(link, StdioLink) else (0, 0)
+    if info.minutes_left <= 0:
+        log.warning("the drop file gives %s no time left on this call: back to the BBS at once", info.alias)
     console = Console(
         link,
         charset=info.charset,
         idle_timeout=config.door_idle_timeout,
-        deadline=time.monotonic() + info.minutes_left * 60,
+        deadline=door_deadline(started, info.minutes_left, config.door_goodbye_wait),
         time_warning=config.time_warning * 60,
         width=info.cols or tty_cols,
         height=info.rows or tty_rows,
