@@ -162,7 +162,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await alice.wait_for("roll for who starts")
         s = State.OPENING
         await walk.refused(s, alice, "G", "once the game is under way")
-        await walk.refused(s, alice, "V", "No turn has been played yet")
+        await walk.refused(s, alice, "V", "bob has not played a turn in this game yet")
         await walk.refused(s, alice, "D")
         await common(walk, s, alice)
         await back_to_board(walk, s, alice)
@@ -231,7 +231,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await bob.wait_for('Your note: "hi"')
         await common(walk, s, bob)
         await back_to_board(walk, s, bob)
-        await walk.refused(w, alice, "V", "No turn has been played yet")  # bob has not played yet
+        await walk.refused(w, alice, "V", "bob has not played a turn in this game yet")
         # alice waits at the menu: the double shows there at once, and again when she comes back.
         alice.send("Q")
         await alice.wait_for("Your choice")

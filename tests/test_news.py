@@ -19,7 +19,7 @@ from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.service import IllegalAction, NotFound, Service
 from bgdoor.store import db
 from bgdoor.store.models import Game, ReadMark
-from bgdoor.ui.news import headlines, narrate, steps
+from bgdoor.ui.news import headlines, latest_first, narrate, steps
 
 
 @pytest.fixture
@@ -279,3 +279,21 @@ def test_a_headline_names_its_game_once(svc):
     (u,) = svc.unread(bob)
     log = svc.game_log(view.id, bob)
     assert headlines([(u, log, narrate(log, u.since, bob))]) == [f"#{view.id}: ann began a 1-point match with you."]
+
+
+def test_the_menus_news_is_newest_first_across_games(svc):
+    """The menu's 'News (3), the latest first:' reversed a list grouped by game, so a game's older
+    lines came before another game's newer one, and with room for two the newest was cut."""
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    first = svc.begin_game(ann, 3, Color.WHITE, "bob")
+    second = svc.begin_game(ann, 3, Color.WHITE, "bob")
+    svc.roll(ann, first.id, first.version)  # the opening roll in the first game, after the second began
+    news = [(u, svc.game_log(u.game_id, bob)) for u in svc.unread(bob)]
+    news = [(u, log, narrate(log, u.since, bob)) for u, log in sorted(news, key=lambda n: n[0].game_id)]
+    assert [len(lines) for *_, lines in news] == [2, 1]
+    assert latest_first(news) == [
+        f"#{first.id}: Opening roll: ann 3, bob 1. ann starts with 3-1.",
+        f"#{second.id}: ann began a 3-point match with you.",
+        f"#{first.id}: ann began a 3-point match with you.",
+    ]

@@ -1351,3 +1351,33 @@ async def test_the_cursor_shows_where_a_note_is_typed(tmp_path):
         assert alice.screen.cursor.hidden
         alice.close()
         bob.close()
+
+
+async def test_the_rank_footer_is_whole_at_40_columns(tmp_path):
+    """At 40x24 with a computer player ranked, the footer's third line ('Enter goes back.') was
+    written over by the 'Rank:' prompt."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        carol = svc.register("carol", "carol-pw").id
+        bot = svc.ensure_bot_player("Expert Bot").id
+        view = svc.begin_game(carol, 1, Color.WHITE, "Expert Bot")
+        view = svc.roll(carol, view.id, view.version)
+        mover = carol if view.state.turn is Color.WHITE else bot
+        view = svc.submit_turn(mover, view.id, view.version, str(view.state.plays()[0]))
+        other = bot if mover == carol else carol
+        view = svc.resign(other, view.id, view.version, Win.SINGLE)
+        svc.answer_resign(mover, view.id, view.version, True)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "carol", "carol-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("R")
+        await c.wait_for("Rank:")
+        await c.settle(0.3)
+        lines = [line.rstrip() for line in c.screen.display]
+        words = " ".join(" ".join(lines).split())
+        assert ("* a computer player. Type a rank and Enter for that player's page. Q or Enter goes back."
+                in words), lines
+        assert "Expert Bot*" in words and "carol" in words
+        assert lines[23].strip().startswith("Rank:") and all(len(line) <= 40 for line in lines)
+        c.close()

@@ -366,7 +366,7 @@ class GameScreen:
         st = v.state
         out: dict[str, str] = {}
         if self.last is None:
-            out["view_last"] = "No turn has been played yet."
+            out["view_last"] = self.no_last_turn()
         if self.me is not None and v.name(self.me.other) in {handle for _, handle in self.rt.bot_levels()}:
             out["write_note"] = "The computer opponent reads no notes."
         if state is State.TO_ROLL and not st.can_double():
@@ -591,9 +591,16 @@ class GameScreen:
     async def do_view_last(self, key: Key) -> None:
         last = await self.svc.last_turn(self.game_id, self.pid)
         if last is None:
-            self.message = "No turn has been played yet."
+            self.message = self.no_last_turn()
             return
         await self.replay(last)
+
+    def no_last_turn(self) -> str:
+        """Why V)iew last has nothing to show: a player's own turns are on the board already, so
+        it is the opponent who has not played ('No turn has been played yet' after one's own)."""
+        if self.me is not None and self.view is not None:
+            return f"{self.view.name(self.me.other)} has not played a turn in this game yet."
+        return "No turn has been played in this game yet."
 
     async def do_review(self, key: Key) -> None:
         await review_match(self.con, self.svc, self.pid, self.game_id)

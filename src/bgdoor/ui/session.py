@@ -28,7 +28,7 @@ from bgdoor.term.wrap import pages, sentence, wrap
 from bgdoor.ui.board import THEMES
 from bgdoor.ui.console import Console, Hangup, Key
 from bgdoor.ui.game import GameScreen
-from bgdoor.ui.news import News, gather, headlines, news_page
+from bgdoor.ui.news import News, gather, latest_first, news_page
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
@@ -364,7 +364,7 @@ class Session:
                     # under it, and the news below that.
                     news_top += min(3, self.con.put_wrapped(21, left, refused, style, right=right, rows=3))
                 refused = ""
-            self.menu_news(headlines(news), news_top)
+            self.menu_news(latest_first(news), news_top)
             await self.con.show()
             # A change to one of the player's games (in any process) redraws the count above.
             self.rt.watch_player(self.player.id, self.con.wake)
@@ -431,14 +431,14 @@ class Session:
             await review_match(self.con, self.svc, self.player.id, g.id)
 
     def menu_news(self, lines: list[str], top: int) -> None:
-        """The newest news under the menu, as much as fits; N shows all of it."""
+        """The newest news under the menu (`lines` newest first), as much as fits; N shows all of it."""
         bottom = self.con.height - 1
         if not lines or top > bottom:
             return
         self.con.put(top, 4, f"News ({len(lines)}), the latest first:" if len(lines) > 1 else "News:", "hot")
         row = top + 1
         width = self.con.width - 6
-        for text in lines[::-1] if len(lines) > 1 else lines:
+        for text in lines:
             if row > bottom:
                 break
             parts = wrap(text, width)
@@ -714,7 +714,12 @@ class Session:
         bottom = min(24, self.con.height)
         views = self.board_views()
         view = 0
-        rows = await self.svc.rankings(limit=bottom - 7)
+        boards = "  B shows another board." if len(views) > 1 else ""
+        footer = f"Type a rank and Enter for that player's page.{boards}  Q or Enter goes back."
+        # The footer whole above the prompt (three lines at 40 columns), and the list above it.
+        foot_rows = len(wrap("* a computer player.  " + footer, self.con.width - 3))
+        limit = max(1, bottom - 5 - foot_rows)
+        rows = await self.svc.rankings(limit=limit)
         wide = self.con.width >= 78
         note = ""
         while True:
@@ -736,7 +741,6 @@ class Session:
                 if wide:
                     line += f" {r.experience:>5}  {r.last_played.strftime('%Y-%m-%d') if r.last_played else '-'}"
                 self.con.put(5 + i, 2, line[: self.con.width - 3])
-            boards = "  B shows another board." if len(views) > 1 else ""
             if not rows:
                 self.con.put(6, 6, "Nobody has finished a match yet.")
                 self.con.put_wrapped(bottom - 2, 3, f"Q or Enter goes back.{boards}", "dim", right=self.con.width - 1)
@@ -750,17 +754,15 @@ class Session:
                         return
                     self.hint(key, f"Q or Enter goes back.{boards}")
                 view = (view + 1) % len(views)
-                rows = await self.svc.rankings(limit=bottom - 7, board=views[view])
+                rows = await self.svc.rankings(limit=limit, board=views[view])
                 continue
             self.con.put_wrapped(
-                bottom - 2,
+                bottom - foot_rows,
                 3,
-                note or f"{'* a computer player.  ' if any(r.is_bot for r in rows) else ''}"
-                f"Type a rank and Enter for that player's page.{boards}  "
-                "Q or Enter goes back.",
+                note or f"{'* a computer player.  ' if any(r.is_bot for r in rows) else ''}{footer}",
                 "error" if note else "dim",
                 right=self.con.width - 1,
-                rows=2,
+                rows=foot_rows,
             )
             note = ""
             self.con.put(bottom, 3, "Rank: ", "prompt")
@@ -768,7 +770,7 @@ class Session:
                                           answers=f"a rank and Enter{', B' if boards else ''} or Q")
             if text == "B":
                 view = (view + 1) % len(views)
-                rows = await self.svc.rankings(limit=bottom - 7, board=views[view])
+                rows = await self.svc.rankings(limit=limit, board=views[view])
                 continue
             if not text or text == "N":
                 return
