@@ -57,3 +57,18 @@ def test_the_instructions_name_the_keys_the_screens_use() -> None:
     assert "D)rop" not in game
     for letter in "VPBSIRWMNOQ":
         assert re.search(rf"^  {letter}\)", menu, re.M), f"the instructions' menu lacks {letter})"
+
+
+def test_every_game_key_refused_anywhere_says_why() -> None:
+    """On the opponent's turn M, N, T, X, A, U and R each got '<key> does nothing here.', and D at
+    the opening roll too, while P and D on the opponent's turn said why."""
+    letters = {n for bindings in TABLE.values() for b in bindings for n in b.names if len(n) == 1 and n.isalpha()}
+    letters -= {"h", "j", "q", "v", "i"}  # help, quit, view and ID are everywhere; J an alias
+    for state in (s for s in State if s not in (State.REPLAY, State.REVIEW)):
+        for letter in sorted(letters):
+            key = Key(letter, letter.upper())
+            if keys.binding(state, key) is None:
+                said = keys.refusal(state, key)
+                assert "does nothing here" not in said, f"{state.value}: {letter.upper()}: {said}"
+    assert keys.refusal(State.WAITING, Key("n", "N")).startswith("You can write a note on your own turn")
+    assert keys.refusal(State.OPENING, Key("d", "D")).startswith("You can double once the game is under way")

@@ -1381,3 +1381,63 @@ async def test_the_rank_footer_is_whole_at_40_columns(tmp_path):
         assert "Expert Bot*" in words and "carol" in words
         assert lines[23].strip().startswith("Rank:") and all(len(line) <= 40 for line in lines)
         c.close()
+
+
+async def test_esc_at_the_main_menu_does_not_end_the_call(tmp_path):
+    """Esc means 'back' on every other screen, but at the main menu it quit at once: a player who
+    pressed it once too many was thrown off."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("I")
+        await c.wait_for("INSTRUCTIONS")
+        c.send("\x1b")
+        await c.wait_for("Your choice")
+        c.send("\x1b")
+        await c.wait_for("Q quits.")
+        assert "Your choice" in c.text and "Thanks for playing" not in c.text
+        c.send("Q")
+        await c.wait_for("Thanks for playing")
+        c.close()
+
+
+async def test_a_drop_or_an_accept_that_ends_the_match_says_so(tmp_path):
+    """'Drop the double and lose this game, 1 point? (Y/N)' at 2-1 in a 3-point match: the drop
+    lost the match too, and the question did not say so; nor did G)ive up's choices, or the
+    question on accepting a resignation."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 40)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+
+        def opening() -> GameView:
+            v = svc.roll(alice, view.id, svc.game(view.id).version)  # white 3, black 1: alice plays
+            return svc.submit_turn(alice, v.id, v.version, str(v.state.plays()[0]))
+
+        view = opening()
+        view = svc.resign(bob, view.id, view.version, Win.GAMMON)
+        view = svc.answer_resign(alice, view.id, view.version, True)  # 2-0: the Crawford game
+        view = opening()
+        view = svc.resign(alice, view.id, view.version, Win.SINGLE)
+        view = svc.answer_resign(bob, view.id, view.version, True)  # 2-1
+        view = opening()
+        view = svc.roll(bob, view.id, view.version)
+        view = svc.submit_turn(bob, view.id, view.version, str(view.state.plays()[0]))
+        view = svc.double(alice, view.id, view.version)
+        assert view.state.score == (2, 1) and view.state.cube == 1
+    async with running_server(url) as srv:
+        b = await call(srv.port)
+        await login(b, "bob", "bob-pw", new=False)
+        await menus.open_board(b)
+        b.send("X")
+        await b.wait_words("Drop the double and lose this game, 1 point, and the match? (Y/N)")
+        b.send("N")
+        await b.wait_for("You did not drop.")
+        b.send("T")
+        await b.wait_for("You take.")
+        # On alice's turn now, with the cube at 2: any resignation gives her the match.
+        b.send("G")
+        await b.wait_for("Give up:")
+        await b.wait_words("1) single game (2 points, the match)")
+        b.close()

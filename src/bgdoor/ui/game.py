@@ -525,7 +525,8 @@ class GameScreen:
     async def do_drop(self, key: Key) -> None:
         assert self.view is not None
         lose = self.view.state.cube
-        if not await self.confirm(f"Drop the double and lose this game, {points(lose)}? (Y/N)"):
+        match = ", and the match" if self.me is not None and self.ends_match(self.me.other, lose) else ""
+        if not await self.confirm(f"Drop the double and lose this game, {points(lose)}{match}? (Y/N)"):
             self.message = "You did not drop. T)ake or X) drop."
             return
         await self.act_noted(self.svc.drop, "You drop the double.")
@@ -536,7 +537,8 @@ class GameScreen:
         if st.resign_win is None:
             return
         gain = st.cube * st.resign_win.multiplier
-        if not await self.confirm(f"Accept, and win {WIN_WORDS[st.resign_win]} ({points(gain)})? (Y/N)"):
+        match = " and the match" if self.me is not None and self.ends_match(self.me, gain) else ""
+        if not await self.confirm(f"Accept, and win {WIN_WORDS[st.resign_win]} ({points(gain)}){match}? (Y/N)"):
             self.message = "Not accepted. A)ccept or N)o, play on."
             return
         await self.act_noted(lambda p, g, v, n: self.svc.answer_resign(p, g, v, True, n), "You accept the resignation.")
@@ -549,9 +551,14 @@ class GameScreen:
     async def do_give_up(self, key: Key) -> None:
         assert self.view is not None
         cube = self.view.state.cube
+        other = self.me.other if self.me is not None else None
+
+        def cost(n: int) -> str:
+            return f"{points(n)}, the match" if other is not None and self.ends_match(other, n) else points(n)
+
         self.message = (
-            f"Give up: 1) single game ({points(cube)})  2) gammon ({points(2 * cube)})  "
-            f"3) backgammon ({points(3 * cube)})  Esc: no"
+            f"Give up: 1) single game ({cost(cube)})  2) gammon ({cost(2 * cube)})  "
+            f"3) backgammon ({cost(3 * cube)})  Esc: no"
         )
         self.draw(help_text="1) single  2) gammon  3) backgammon  Esc: no")
         await self.con.show()
@@ -561,9 +568,15 @@ class GameScreen:
             self.message = "You did not offer to resign."
             return
         win = wins[answer.char]
-        offer = f"{WIN_WORDS[win]} ({points(cube * win.multiplier)})"
+        offer = f"{WIN_WORDS[win]} ({cost(cube * win.multiplier)})"
         done = f"You offer to resign, giving {offer}. You will see the answer here."
         await self.act_noted(lambda p, g, v, n: self.svc.resign(p, g, v, win, n), done)
+
+    def ends_match(self, winner: Color, won: int) -> bool:
+        """Whether `won` more points for `winner` end the match (a question must say so)."""
+        assert self.view is not None
+        st = self.view.state
+        return st.length > 0 and st.score_of(winner) + won >= st.length
 
     async def do_withdraw(self, key: Key) -> None:
         if not await self.confirm(f"Withdraw game #{self.game_id}? Nobody has joined it. (Y/N)"):

@@ -123,45 +123,76 @@ TABLE: dict[State, tuple[Binding, ...]] = {
     State.OVER: (REVIEW, VIEW, ID, HELP, LEAVE),
 }
 
-# Why a key that is not offered does nothing, where a general answer would not help.
+# Why a key that is not offered does nothing, where a general answer would not help.  Every
+# key some state offers has its reason in every state that does not ("N does nothing here" said
+# nothing of why a note cannot be written on the opponent's turn).
+_NO_DOUBLE = "There is no double to answer."
+_NO_RESIGN = "There is no offer to resign to answer."
+_THEIR_TURN = "It is your opponent's turn; you will see their play here."
+_ROLL_FIRST = "Roll first: P or Enter."
+_NOT_BEGUN = "The game starts with the roll for who starts: P or Enter."
+_NOBODY = "Nobody has joined yet; you will be told here when someone does."
+_ANSWER_DOUBLE = "Answer the double first: T)ake or X) drop."
+_DOUBLED = "Your double is waiting for your opponent's answer."
+_ANSWER_RESIGN = "Answer the offer first: A)ccept or N)o, play on."
+_RESIGNED = "You have offered to resign; your opponent must answer first."
+_WATCHING = "You are watching this game, not playing in it."
+_OVER = "The match is over."
+
+
+def _all(reason: str, keys: str) -> dict[str, str]:
+    return dict.fromkeys(keys.split(), reason)
+
+
 REASONS: dict[State, dict[str, str]] = {
     State.OPEN_SEAT: {
+        **_all(_NOBODY, "d g m u r n t x a"),
         "p": "Nobody has joined yet; you roll once someone does.",
-        "enter": "Nobody has joined yet; you will be told here when someone does.",
+        "enter": _NOBODY,
     },
-    State.OPENING: {"g": "You can give up once the game is under way."},
-    State.TO_ROLL: {},
+    State.OPENING: {
+        **_all(_NOT_BEGUN, "m u r"),
+        "g": "You can give up once the game is under way.",
+        "d": "You can double once the game is under way.",
+        "n": "You can write a note once the game is under way.",
+        "t": _NO_DOUBLE, "x": _NO_DOUBLE, "a": _NO_RESIGN,
+    },
+    State.TO_ROLL: {**_all(_ROLL_FIRST, "m u r"), "t": _NO_DOUBLE, "x": _NO_DOUBLE, "a": _NO_RESIGN},
     State.MOVING: {
         "p": "The dice are rolled: play them.",
         "d": "You can double only before you roll.",
+        "t": _NO_DOUBLE, "x": _NO_DOUBLE, "a": _NO_RESIGN,
     },
     State.WAITING: {
-        "p": "It is your opponent's turn; you will see their play here.",
-        "enter": "It is your opponent's turn; you will see their play here.",
+        **_all(_THEIR_TURN, "p enter m u r"),
         "d": "You can double only on your own turn, before you roll.",
+        "n": "You can write a note on your own turn; it goes with what you do.",
+        "t": _NO_DOUBLE, "x": _NO_DOUBLE, "a": _NO_RESIGN,
     },
-    State.DOUBLE_TO_ME: {
-        "d": "Answer the double first: T)ake or X) drop.",
-        "p": "Answer the double first: T)ake or X) drop.",
-        "g": "Answer the double first: T)ake or X) drop.",
-    },
+    State.DOUBLE_TO_ME: {**_all(_ANSWER_DOUBLE, "d p g m u r enter a")},
     State.DOUBLE_BY_ME: {
+        **_all(_DOUBLED, "p enter d m u r n"),
         "g": "Your double is waiting for an answer; you cannot resign now.",
-        "p": "Your double is waiting for your opponent's answer.",
+        "t": "You offered the double: your opponent takes or drops it.",
+        "x": "You offered the double: your opponent takes or drops it.",
+        "a": _NO_RESIGN,
     },
     State.RESIGN_TO_ME: {
+        **_all(_ANSWER_RESIGN, "p enter d g m u t x"),
         "r": "N refuses the resignation; A accepts it.",
         "j": "N refuses the resignation; A accepts it.",
     },
-    State.RESIGN_BY_ME: {"g": "You have offered to resign; your opponent must answer first."},
+    State.RESIGN_BY_ME: {
+        **_all(_RESIGNED, "p enter d g m u r n t x"),
+        "a": "You offered to resign: your opponent accepts or refuses it.",
+    },
     State.REPLAY: {},
     State.REVIEW: {},
-    State.SPECTATING: {
-        "p": "You are watching this game, not playing in it.",
-        "g": "You are watching this game, not playing in it.",
-    },
-    State.OVER: {"p": "The match is over."},
+    State.SPECTATING: {**_all(_WATCHING, "p enter d g m u n t x a")},
+    State.OVER: {**_all(_OVER, "p enter d g m u n t x a")},
 }
+for _state in (s for s in State if s not in (State.OPEN_SEAT, State.REPLAY, State.REVIEW)):
+    REASONS[_state]["w"] = "Only a game nobody has joined can be withdrawn."
 
 MOVE_KEYS = ("up", "down", "left", "right", "home", "end", "pgup", "pgdn", "act")
 TAIL = " ? lists the keys."

@@ -375,8 +375,12 @@ class Session:
             if key.name == "wake":
                 continue
             choice = key.char.upper()
-            if choice in ("Q", "G") or key.name == "esc":
+            if choice in ("Q", "G"):
                 return
+            if key.name == "esc":
+                # Esc is 'back' on every other screen: one press too many must not end the call.
+                refused = "Q quits."
+                continue
             try:
                 opened = await self.menu_choice(choice, news)
             except ServiceError as exc:
@@ -706,7 +710,7 @@ class Session:
         if board is None:
             return "The top players" + (", every board" if self.config.bbses else "")
         if board == "":
-            return "The top players of this board"
+            return "The top players of this server"
         member = self.config.bbses.get(board)
         return f"The top players of {member.name if member else board} ({board})"
 
