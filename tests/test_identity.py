@@ -87,6 +87,16 @@ def test_each_refusal_says_why(svc: Service) -> None:
 # ------------------------------------------------------------------ door and BBS identities
 
 
+def test_an_alias_with_an_at_sign_is_told_the_real_reason(svc: Service) -> None:
+    """'e@x' became 'e_x' with 'Your BBS name has characters not every terminal can show': every
+    terminal shows '@'; it is kept here for marking another board's players."""
+    e = svc.enter_from_door("e@x")
+    assert e.handle == "e_x"
+    assert e.handle_note == "Your BBS name has an @, which here marks another board's players, so here you are e_x."
+    both = svc.enter_from_door("Zö☃@y")  # a snowman CP437 lacks, and an @
+    assert "has an @" in both.handle_note and "not every terminal can show" in both.handle_note
+
+
 def test_aliases_differing_after_16_characters_are_two_players(svc: Service) -> None:
     a = svc.enter_from_door("LongAliasName123A")
     b = svc.enter_from_door("LongAliasName123B")

@@ -112,7 +112,7 @@ async def test_a_member_bbs_caller_and_a_telnet_caller_share_one_league(tmp_path
         bob.send("B")
         # The rows come after the title: wait for them, not the title alone.
         here = await bob.wait_until(
-            lambda t: "The top players of this board" in t and "bob" in t, "this board's rankings"
+            lambda t: "The top players of this server" in t and "bob" in t, "this server's own rankings"
         )
         assert "alice" not in here
         bob.send("B")

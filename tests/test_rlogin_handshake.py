@@ -15,6 +15,7 @@ from bgdoor.transport.rlogin import (
     authorize,
     parse_handshake,
     terminal_rows,
+    terminal_size,
 )
 
 CFG = """
@@ -112,6 +113,9 @@ def test_terminal_size() -> None:
     assert terminal_rows("ansi-bbs-80x25") == 25
     assert terminal_rows("xterm-80x50") == 25
     assert terminal_rows("") == 24
+    # The columns too: a 40-column caller's gateway that never answers the window request.
+    assert terminal_size("ansi-bbs-40x24") == (40, 24)
+    assert terminal_size("ansi-bbs") == (80, 24)
 
 
 def test_accepted_forms_and_charsets(config) -> None:

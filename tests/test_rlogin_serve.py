@@ -255,6 +255,20 @@ async def test_window_size_messages_resize_the_screen(server: ServerProcess) -> 
     assert "Traceback" not in server.stderr()
 
 
+async def test_a_size_in_the_terminal_type_sets_the_columns_too(server: ServerProcess) -> None:
+    """A gateway that relays bytes only, with terminal type `ansi-bbs-40x24`: the menu was drawn
+    80 columns wide ('Welcome, carl.  No game is waiting...' reached column 60)."""
+    caller = await RLoginCaller.connect(server.rlogin_port, handshake(SECRET, "[DEMO]Carl", "ansi-bbs-40x24/115200"),
+                                        rows=30, cols=100)
+    try:
+        await at_menu(caller, "Carl")
+        await caller.settle(0.3)
+        past = [line[40:].rstrip() for line in caller.screen.display if line[40:].strip()]
+        assert not past, f"drawn past the 40 columns the type names: {past}"
+    finally:
+        caller.close()
+
+
 async def test_the_way_down_tells_rlogin_callers_and_logs_no_traceback(tmp_path: Path) -> None:
     """SIGTERM with a caller on: the caller is told why the line drops, and the server's log has
     no error in it (asyncio logged each cancelled connection task with a traceback)."""

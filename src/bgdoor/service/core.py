@@ -129,7 +129,9 @@ def _handle_note(alias: str, handle: str, blocker: str | None) -> str:
         return ""
     whole = handles.clean(alias, cut=False)
     why = []
-    if whole != alias.strip():
+    if "@" in alias:
+        why.append("has an @, which here marks another board's players")
+    if whole != alias.strip().replace("@", "_"):
         why.append("has characters not every terminal can show")
     if len(whole) > handles.MAX_LENGTH:
         why.append(f"is longer than {handles.MAX_LENGTH} characters")

@@ -78,6 +78,7 @@ class Entry:
     terminal: str
     charset: Charset
     rows: int
+    cols: int = 80
 
 
 def _text(field: bytes) -> str:
@@ -110,12 +111,18 @@ def parse_handshake(data: bytes) -> Handshake | None:
     return Handshake(_text(client), _text(server), terminal, rest)
 
 
+def terminal_size(terminal: str) -> tuple[int, int]:
+    """Columns and rows: 80x24 unless the terminal type ends in a size such as `-40x25` (a
+    gateway that relays bytes only never answers the window-size request)."""
+    size = _SIZE.search(terminal)
+    if size is None:
+        return 80, 24
+    return int(size.group(1)), 25 if int(size.group(2)) >= 25 else 24
+
+
 def terminal_rows(terminal: str) -> int:
     """24 unless the terminal type ends in a size such as `-80x25`."""
-    size = _SIZE.search(terminal)
-    if size is not None and int(size.group(2)) >= 25:
-        return 25
-    return 24
+    return terminal_size(terminal)[1]
 
 
 def authorize(hs: Handshake, address: str, config: Config) -> Entry:
@@ -144,7 +151,8 @@ def authorize(hs: Handshake, address: str, config: Config) -> Entry:
         )
     terminal = hs.terminal
     charset = charset_for(terminal or "ansi-bbs", None)
-    return Entry(bbs=bbs, alias=alias, terminal=terminal, charset=charset, rows=terminal_rows(terminal))
+    cols, rows = terminal_size(terminal)
+    return Entry(bbs=bbs, alias=alias, terminal=terminal, charset=charset, rows=rows, cols=cols)
 
 
 class CallerLines(Protocol):
@@ -402,6 +410,7 @@ class RLoginServer(CallerServer):
                 charset=entry.charset,
                 syncterm=entry.terminal.lower().startswith("syncterm"),
                 idle_timeout=config.idle_timeout,
+                width=entry.cols,
                 height=entry.rows,
             )
             link.listen_for_size(console.resize)
