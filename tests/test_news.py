@@ -297,3 +297,17 @@ def test_the_menus_news_is_newest_first_across_games(svc):
         f"#{second.id}: ann began a 3-point match with you.",
         f"#{first.id}: ann began a 3-point match with you.",
     ]
+
+
+def test_ties_in_a_row_at_the_opening_roll_are_one_line(db_url):
+    """Two ties before the opening roll was decided were two lines, and the roller's board, which
+    keeps the last two, showed one tie where the opponent's news showed both."""
+    with Service(db_url, dice=ScriptedDice([1, 1, 3, 3, 3, 1])) as svc:
+        ann = svc.register("ann", "secret1").id
+        bob = svc.register("bob", "secret1").id
+        view = svc.begin_game(ann, 3, Color.WHITE, "bob")
+        svc.roll(ann, view.id, view.version)
+        assert texts(svc, view.id, bob)[-2:] == [
+            "Opening roll: ann and bob both rolled 1, then both 3; they roll again.",
+            "Opening roll: ann 3, bob 1. ann starts with 3-1.",
+        ]

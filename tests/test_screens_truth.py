@@ -1441,3 +1441,28 @@ async def test_a_drop_or_an_accept_that_ends_the_match_says_so(tmp_path):
         await b.wait_for("Give up:")
         await b.wait_words("1) single game (2 points, the match)")
         b.close()
+
+
+async def test_the_board_of_a_finished_match_says_how_it_ended(tmp_path):
+    """Once the key after the result was pressed, the board of a finished match said only 'bob
+    won' and 'Score 1/1' in the panel: the sentence with the match's result was gone."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.submit_turn(alice, view.id, view.version, str(view.state.plays()[0]))
+        view = svc.resign(alice, view.id, view.version, Win.SINGLE)
+    async with running_server(url) as srv:
+        b = await call(srv.port)
+        await login(b, "bob", "bob-pw", new=False)
+        await menus.open_board(b)
+        await b.wait_for("A)ccept")
+        b.send("A")
+        await b.wait_for("(Y/N)")
+        b.send("Y")
+        await b.wait_for("and the match")
+        b.send(" ")  # the result goes ...
+        await b.wait_words("bob won the match 1-0.")  # ... and how the match ended stays
+        b.close()

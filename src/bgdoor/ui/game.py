@@ -171,7 +171,8 @@ class GameScreen:
 
     def pending_offer(self) -> str:
         """A double or a resignation waiting for its answer, said again to a player coming back to
-        it (the news told it once; the board alone shows neither what was offered nor by whom)."""
+        it (the news told it once; the board alone shows neither what was offered nor by whom);
+        or, the match over, how it ended."""
         v = self.view
         assert v is not None
         st = v.state
@@ -187,6 +188,12 @@ class GameScreen:
                 return f"You offer to resign, {giving}. {v.name(st.resign_by.other)} to answer."
             text = f"{v.name(st.resign_by)} offers to resign, {giving}."
             return text if self.me is not None else f"{text} {v.name(st.resign_by.other)} to answer."
+        if st.over:
+            # Once the result's own line is gone (a key, or a later visit), the board still says
+            # how the match ended; the panel alone said 'bob won' and 'Score 6/3'.
+            if st.winner is None:
+                return "The match is over."
+            return f"{v.name(st.winner)} won the match {st.score_of(st.winner)}-{st.score_of(st.winner.other)}."
         return ""
 
     async def mark(self, log: GameLog) -> None:
@@ -413,7 +420,7 @@ class GameScreen:
             # A result stays until a key; that key only clears it (Q still leaves), and what came
             # after it (who won the next opening roll) stays.
             self.held = False
-            self.message, self.after_result = self.after_result, ""
+            self.message, self.after_result = self.after_result or self.pending_offer(), ""
             return not (key.name == "esc" or key.name == "q")
         state = self.state()
         unavailable = self.unavailable(state)

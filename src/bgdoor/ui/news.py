@@ -93,10 +93,16 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
             pending = None
         if line:
             opening_roll = isinstance(ev, rules.OpeningRoll)  # a tie: they roll again
+            if opening_roll and lines and lines[-1].opening and lines[-1].text.endswith(_AGAIN):
+                # Ties in a row, one line: the board keeps the last two lines, and lost the first.
+                line = lines.pop().text.removesuffix(_AGAIN) + f", then both {ev.white}" + _AGAIN
             lines.append(NewsLine(seq, line, isinstance(ev, (rules.GameWon, rules.MatchWon)), opening_roll))
     if pending is not None:
         lines.append(_roll_line(log, pending))
     return lines
+
+
+_AGAIN = "; they roll again."
 
 
 def _roll_line(log: GameLog, step: Step) -> NewsLine:
@@ -132,7 +138,7 @@ def _tell(log: GameLog, step: Step) -> str:
     if isinstance(ev, rules.OpeningRoll):
         w, b = g.name(Color.WHITE), g.name(Color.BLACK)
         if ev.white == ev.black:
-            return f"Opening roll: {w} and {b} both rolled {ev.white}; they roll again."
+            return f"Opening roll: {w} and {b} both rolled {ev.white}{_AGAIN}"
         first = g.name(Color.WHITE if ev.white > ev.black else Color.BLACK)
         hi, lo = max(ev.white, ev.black), min(ev.white, ev.black)
         return f"Opening roll: {w} {ev.white}, {b} {ev.black}. {first} starts with {hi}-{lo}."
