@@ -15,6 +15,7 @@ from bgdoor.term.screen import COLS, ROWS, Attr, Screen
 from bgdoor.ui.board import (
     HELP_ROW,
     MESSAGE_ROW,
+    PANEL_COL,
     THEMES,
     BoardView,
     Colour,
@@ -256,6 +257,15 @@ def test_used_dice_are_dimmed() -> None:
     three = next(c for c in row.values() if c.data == "3")
     assert (five.fg, five.bold) == pyte_attr(t.die_used)[::2]
     assert (three.fg, three.bold) == pyte_attr(t.die)[::2]
+
+
+def test_doubles_say_how_many_moves_are_left() -> None:
+    """With 5-5 both dice looked the same after one, two or three moves: four moves, two dice."""
+    rows = shown(BoardView(START, dice=(5, 5), dice_left=(5, 5, 5))).display
+    panel = " ".join(" ".join(row[PANEL_COL - 1 :].split()) for row in rows)
+    assert "Your turn 5-5, 3 to play" in panel, panel
+    assert "to play" not in " ".join(shown(BoardView(START, dice=(5, 5), dice_left=(5, 5, 5, 5))).display)
+    assert ", 1 to play" not in " ".join(shown(BoardView(START, dice=(5, 3), dice_left=(3,))).display)
 
 
 @pytest.mark.parametrize(

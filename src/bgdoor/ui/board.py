@@ -437,6 +437,9 @@ def turn_line(v: BoardView) -> str:
         line = f"{v.name_of(turn)} to play"
     if v.dice is not None and turn == v.on_roll:  # not "bob to answer 4-3": the dice are not bob's
         line += f" {v.dice[0]}-{v.dice[1]}"
+        if v.dice[0] == v.dice[1] and v.dice_left is not None and 0 < len(v.dice_left) < 4:
+            # Two dice drawn for four moves: how many are left shows nowhere else until the last.
+            line += f", {len(v.dice_left)} to play"
     return line
 
 
