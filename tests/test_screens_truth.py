@@ -1466,3 +1466,19 @@ async def test_the_board_of_a_finished_match_says_how_it_ended(tmp_path):
         b.send(" ")  # the result goes ...
         await b.wait_words("bob won the match 1-0.")  # ... and how the match ended stays
         b.close()
+
+
+async def test_no_news_at_40_columns_hangs_like_the_news(tmp_path):
+    """At 40 columns N)ews with nothing new wrapped its second line to the left margin, unlike
+    every news item, which hangs under its text."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("N")
+        await c.wait_for("Nothing new")
+        await c.settle(0.2)
+        lines = c.screen.display
+        at = next(i for i, line in enumerate(lines) if "- Nothing new" in line)
+        first, second = lines[at], lines[at + 1]
+        assert second.index(second.strip()[0]) == first.index("Nothing"), (first, second)
+        c.close()

@@ -231,7 +231,7 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
             body += [(part, len(told)) for part in bullet(f"#{log.game.id}: {line.text}", width)]
             told.append((index, line))
     if not body:
-        body = [(part, -1) for part in wrap("- Nothing new in your games since you last looked.", width)]
+        body = [(part, -1) for part in bullet("Nothing new in your games since you last looked.", width)]
     per = max(1, con.height - 4)
     book = [body[i : i + per] for i in range(0, len(body), per)]
     shown = 0  # body lines the player has had on screen
