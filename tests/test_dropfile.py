@@ -327,6 +327,13 @@ def test_kind_from_content(tmp_path: Path, lines: list[str], kind: str) -> None:
     assert read_dropfile(write(tmp_path, "dropfile.txt", lines)).kind == kind
 
 
+def test_a_renamed_door32_with_a_bad_line_says_which_line(tmp_path: Path) -> None:
+    """Named noperm.sys, a DOOR32.SYS whose minutes line read 'abc' got 'unknown drop file kind';
+    named door32.sys it got 'line 9: minutes left must be a number'."""
+    message = error_of(write(tmp_path, "noperm.sys", door32_lines(minutes="abc")))
+    assert "line 9" in message and "minutes left must be a number" in message, message
+
+
 def test_unknown_kind(tmp_path: Path) -> None:
     message = error_of(write(tmp_path, "notes.txt", ["hello", "world"]))
     assert "unknown drop file kind" in message

@@ -165,7 +165,9 @@ def kind_from_content(lines: list[str]) -> Kind | None:
 
     if lines and re.match(r"(?i)COM\d+:", lines[0].strip()) and len(lines) >= DOORSYS_MIN_LINES:
         return "DOOR.SYS"
-    if 10 <= len(lines) <= 12 and all(is_int(i) for i in (0, 1, 2, 4, 7, 8, 9, 10)):
+    # Comm type, handle and baud rate first, in 10-12 lines: no other kind is that short, so a
+    # bad line further down is reported as what it is, not as an unknown kind.
+    if 10 <= len(lines) <= 12 and all(is_int(i) for i in (0, 1, 2)):
         return "DOOR32.SYS"
     if len(lines) >= DORINFO_MIN_LINES and is_port(3) and re.match(r"\s*\d+", lines[4]) and is_int(10):
         return "DORINFO"
