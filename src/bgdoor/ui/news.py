@@ -93,7 +93,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
             pending = None
         if line:
             opening_roll = isinstance(ev, rules.OpeningRoll)  # a tie: they roll again
-            if opening_roll and lines and lines[-1].opening and lines[-1].text.endswith(_AGAIN):
+            if isinstance(ev, rules.OpeningRoll) and lines and lines[-1].opening and lines[-1].text.endswith(_AGAIN):
                 # Ties in a row, one line: the board keeps the last two lines, and lost the first.
                 line = lines.pop().text.removesuffix(_AGAIN) + f", then both {ev.white}" + _AGAIN
             lines.append(NewsLine(seq, line, isinstance(ev, (rules.GameWon, rules.MatchWon)), opening_roll))
