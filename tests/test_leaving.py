@@ -96,3 +96,17 @@ def test_a_door_callers_time_is_up_early_enough_for_the_goodbye() -> None:
     assert door_deadline(1000.0, 0, 3.0) == 1000.0  # no time at all: back at once, not before now
     # And the time runs from when the BBS started the door, not from its first screen.
     assert 0.0 < _process_age() < time.monotonic()
+
+
+def test_a_socket_handle_that_is_not_open_here_is_logged(tmp_path: Path) -> None:
+    """DOOR32.SYS naming socket 57, not open in the door: standard I/O is used, as documented,
+    and now the log says so (it said nothing, and a sysop chasing lost keys had no clue)."""
+    drop = door32(tmp_path / "door32.sys", "Socky", handle=57)
+    door = PtyDoor(drop, f"sqlite:///{tmp_path}/bg.db", tmp_path / "d.log")
+    try:
+        door.wait_for("Your choice")
+        door.send("Q")
+        assert door.wait_exit(timeout=20) == 0
+    finally:
+        door.close()
+    assert "socket handle 57, which is not an open socket here" in (tmp_path / "d.log").read_text()

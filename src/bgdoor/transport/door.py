@@ -50,6 +50,10 @@ def run_door(
     log.info(
         "door start: %r (%s) node %s, %d minutes, %s", info.alias, info.kind, node, info.minutes_left, info.charset
     )
+    if info.comm_type == "telnet" and info.handle not in (None, -1) and isinstance(link, StdioLink):
+        # Documented, but a sysop chasing lost keys needs to see it happened.
+        log.warning("the drop file names socket handle %s, which is not an open socket here: "
+                    "using standard input and output", info.handle)
     try:
         service = open_service(config)
     except ServiceError as exc:
