@@ -1482,3 +1482,30 @@ async def test_no_news_at_40_columns_hangs_like_the_news(tmp_path):
         first, second = lines[at], lines[at + 1]
         assert second.index(second.strip()[0]) == first.index("Nothing"), (first, second)
         c.close()
+
+
+async def test_a_turn_waiting_in_another_game_is_told_on_the_board(tmp_path):
+    """Sitting at game #1's board, alice was not told that bob had just played in game #2 and it
+    was her turn there; only the menu, once she went back, said so."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        first = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        second = svc.begin_game(bob, 3, Color.WHITE, "alice")  # bob is White there
+        view = svc.roll(bob, second.id, second.version)  # bob 3, alice 1: bob starts
+        svc.submit_turn(bob, view.id, view.version, str(view.state.plays()[0]))  # alice's turn... to roll
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c, f"#{first.id}")
+        await c.wait_for("roll for who starts")
+        await c.settle(0.5)
+        assert "Your turn in game" not in c.text
+        with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+            svc.roll(bob, first.id, svc.game(first.id).version)  # game 1 changes: told as news there
+            third = svc.begin_game(bob, 3, Color.BLACK, "alice")
+            view = svc.roll(bob, third.id, third.version)  # white 3 (alice): alice starts game 3
+        await c.wait_words(f"Your turn in game #{third.id} too: Q, then P)lay, takes you there.")
+        assert f"game #{second.id} too" not in c.text  # waiting before she sat down: not news
+        c.close()

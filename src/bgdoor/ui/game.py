@@ -95,6 +95,8 @@ class GameScreen:
         self.told_over: bool | None = None  # whether W)ho was last told this game is over
         self.drawn_at = (0, 0)  # the terminal's (columns, rows) when the board was last drawn
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
+        # The player's other games waiting for them: a new one is told here, not only on the menu.
+        self.elsewhere: set[int] | None = None
         # unavailable()'s last answer, and what it was worked out from: each key asks twice
         # (for the key, then for the help line), and most keys change none of it.
         self._unavailable: tuple[tuple[object, ...], dict[str, str]] | None = None
@@ -113,10 +115,12 @@ class GameScreen:
     async def run(self) -> None:
         # Watching first: a change while the game is read still wakes the screen.
         self.rt.watch(self.game_id, self.con.wake)
+        self.rt.watch_player(self.pid, self.con.wake)  # the player's other games, for waiting_elsewhere
         try:
             await self.reload()
             self.tell_presence()
             early = await self.welcome()
+            await self.waiting_elsewhere()
             while not self.gone:
                 if self.view is not None and self.view.state.over != self.told_over:
                     self.tell_presence()  # the match ended here: W)ho no longer says "playing"
@@ -137,6 +141,7 @@ class GameScreen:
                     return
         finally:
             self.rt.unwatch(self.game_id, self.con.wake)
+            self.rt.unwatch_player(self.pid, self.con.wake)
             if self.pending_note and self.view is not None and not self.view.state.over:
                 self.s.unsent_notes[self.game_id] = self.pending_note
             else:
@@ -322,6 +327,25 @@ class GameScreen:
                 return None
             if (self.con.width, self.con.height) != self.drawn_at:
                 return None  # the window was resized: lay the board out again for its new size
+            told = await self.waiting_elsewhere()
+            if told:
+                self.tell([NewsLine(0, told)])
+                return None
+
+    async def waiting_elsewhere(self) -> str:
+        """What to tell of the player's other games that have come to wait for them since the
+        last look (their opponent played there; the menu would count it, the board said nothing)."""
+        try:
+            games = await self.svc.my_turn_games(self.pid)
+        except ServiceError:
+            return ""
+        now = {g.id for g in games if g.id != self.game_id}
+        new = sorted(now - self.elsewhere) if self.elsewhere is not None else []
+        self.elsewhere = now
+        if not new:
+            return ""
+        where = f"game #{new[0]}" if len(new) == 1 else "games " + ", ".join(f"#{n}" for n in new)
+        return f"Your turn in {where} too: Q, then P)lay, takes you there."
 
     async def on_change(self) -> None:
         old = self.view

@@ -84,12 +84,13 @@ class Runtime:
             if self._versions.get(game_id, 0) >= version:
                 return  # already announced
             self._versions[game_id] = version
-        for wake in list(self._games.get(game_id, ())):
-            wake()
+        # Each screen once: a game's board watches its game and its player's games both.
+        wakes = set(self._games.get(game_id, ()))
         for player_id in players:
             if player_id is not None:
-                for wake in list(self._players.get(player_id, ())):
-                    wake()
+                wakes.update(self._players.get(player_id, ()))
+        for wake in wakes:
+            wake()
         if self.bot is not None:
             self.bot.poke(game_id)
 
