@@ -78,7 +78,12 @@ def key_for(st: MatchState) -> tuple[list[str], re.Pattern[str]]:
     assert st.dice is not None
     plays = legal_plays(st.position, st.dice)
     keys = ["M", str(plays[0]) + "\r"] if plays else ["\r"]
-    return keys, re.compile(rf"{name} rolled {st.dice[0]}-{st.dice[1]} and")  # "... and played 24/18 13/9."
+    hi, lo = max(st.dice), min(st.dice)
+    # "Ann rolled 6-4 and played 24/18 13/9."; the play after the opening roll is told with it:
+    # "Opening roll: Ann 6, Ben 4. Ann starts with 6-4, playing 24/18 13/9."
+    # Either may wrap at the edge of the message lines, between any two words.
+    said = rf"{name}\s+(rolled\s+{st.dice[0]}-{st.dice[1]}\s+and|starts\s+with\s+{hi}-{lo},\s+playing)"
+    return keys, re.compile(said)
 
 
 # ------------------------------------------------------------------ SQLite, two doors
