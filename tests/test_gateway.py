@@ -187,6 +187,14 @@ async def test_runtime_wakes_the_game_and_the_players_once_per_version(service: 
         assert woken == ["game", "bob's menu"]
         runtime.announce(view)  # the same version again (the feed, say): nobody is woken twice
         assert woken == ["game", "bob's menu"]
+        # A board watches its game and its player's other games: woken once a change, not twice.
+        def board() -> None:
+            woken.append("bob's board")
+
+        runtime.watch(view.id, board)
+        runtime.watch_player(b, board)
+        view = await runtime.service.submit_turn(b, view.id, view.version, str(view.state.plays()[0]))
+        assert woken[2:] == ["game", "bob's board", "bob's menu"], woken
     finally:
         runtime.close()
 

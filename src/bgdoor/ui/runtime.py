@@ -84,11 +84,12 @@ class Runtime:
             if self._versions.get(game_id, 0) >= version:
                 return  # already announced
             self._versions[game_id] = version
-        # Each screen once: a game's board watches its game and its player's games both.
-        wakes = set(self._games.get(game_id, ()))
+        # Each screen once (a game's board watches its game and its player's games both), the
+        # game's own watchers first.
+        wakes = dict.fromkeys(self._games.get(game_id, ()))
         for player_id in players:
             if player_id is not None:
-                wakes.update(self._players.get(player_id, ()))
+                wakes.update(dict.fromkeys(self._players.get(player_id, ())))
         for wake in wakes:
             wake()
         if self.bot is not None:
