@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bgdoor.config import Config
+from bgdoor.rules.game import Color
 from bgdoor.service import GameView, PlayerInfo, Preferences, RankRow, Service, StorageError
 from bgdoor.ui.gateway import Gateway, InternalError
 from bgdoor.ui.guard import LoginGuard
@@ -188,13 +189,17 @@ async def test_runtime_wakes_the_game_and_the_players_once_per_version(service: 
         runtime.announce(view)  # the same version again (the feed, say): nobody is woken twice
         assert woken == ["game", "bob's menu"]
         # A board watches its game and its player's other games: woken once a change, not twice.
+        # The opening roll decides who moves, so the board is the mover's.
+        mover = view.white_id if view.state.actor is Color.WHITE else view.black_id
+        assert mover is not None
+
         def board() -> None:
-            woken.append("bob's board")
+            woken.append("the mover's board")
 
         runtime.watch(view.id, board)
-        runtime.watch_player(b, board)
-        view = await runtime.service.submit_turn(b, view.id, view.version, str(view.state.plays()[0]))
-        assert woken[2:] == ["game", "bob's board", "bob's menu"], woken
+        runtime.watch_player(mover, board)
+        view = await runtime.service.submit_turn(mover, view.id, view.version, str(view.state.plays()[0]))
+        assert woken[2:] == ["game", "the mover's board", "bob's menu"], woken
     finally:
         runtime.close()
 

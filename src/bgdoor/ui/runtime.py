@@ -38,8 +38,9 @@ class Runtime:
         self.bot = bot
         self.guard = LoginGuard(limit=4 * config.login_attempts, delay=config.login_delay)
         self.service = Gateway(service, self.guard, self.changed)
-        self._games: dict[int, set[Wake]] = {}
-        self._players: dict[int, set[Wake]] = {}
+        # Watchers in the order they came (dicts, not sets), so they are woken in a steady order.
+        self._games: dict[int, dict[Wake, None]] = {}
+        self._players: dict[int, dict[Wake, None]] = {}
         self._versions: dict[int, int] = {}  # the newest version announced, per watched game
         self._follower: asyncio.Task[None] | None = None
         self.presence = PresenceKeeper(self.service, config.presence_ttl)
@@ -86,10 +87,10 @@ class Runtime:
             self._versions[game_id] = version
         # Each screen once (a game's board watches its game and its player's games both), the
         # game's own watchers first.
-        wakes = dict.fromkeys(self._games.get(game_id, ()))
+        wakes = dict(self._games.get(game_id, {}))
         for player_id in players:
             if player_id is not None:
-                wakes.update(dict.fromkeys(self._players.get(player_id, ())))
+                wakes.update(self._players.get(player_id, {}))
         for wake in wakes:
             wake()
         if self.bot is not None:
@@ -105,7 +106,7 @@ class Runtime:
 
     def watch(self, game_id: int, wake: Wake) -> None:
         self.start()
-        self._games.setdefault(game_id, set()).add(wake)
+        self._games.setdefault(game_id, {})[wake] = None
 
     def unwatch(self, game_id: int, wake: Wake) -> None:
         _drop(self._games, game_id, wake)
@@ -115,7 +116,7 @@ class Runtime:
     def watch_player(self, player_id: int, wake: Wake) -> None:
         """Wake on changes to any game the player sits in (a menu that counts their turns)."""
         self.start()
-        self._players.setdefault(player_id, set()).add(wake)
+        self._players.setdefault(player_id, {})[wake] = None
 
     def unwatch_player(self, player_id: int, wake: Wake) -> None:
         _drop(self._players, player_id, wake)
@@ -138,9 +139,9 @@ class Runtime:
         return ""
 
 
-def _drop(table: dict[int, set[Wake]], key: int, wake: Wake) -> None:
+def _drop(table: dict[int, dict[Wake, None]], key: int, wake: Wake) -> None:
     wakes = table.get(key)
     if wakes is not None:
-        wakes.discard(wake)
+        wakes.pop(wake, None)
         if not wakes:
             del table[key]
