@@ -12,6 +12,7 @@ from harness import Caller, call, login, running_server
 from menus import begin, open_game
 from rawtelnet import RawCaller
 
+from bgdoor.config import MemberBBS
 from bgdoor.rules import Position, game as rules
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
@@ -1508,4 +1509,24 @@ async def test_a_turn_waiting_in_another_game_is_told_on_the_board(tmp_path):
             view = svc.roll(bob, third.id, third.version)  # white 3 (alice): alice starts game 3
         await c.wait_words(f"Your turn in game #{third.id} too: Q, then P)lay, takes you there.")
         assert f"game #{second.id} too" not in c.text  # waiting before she sat down: not news
+        c.close()
+
+
+async def test_a_member_boards_rank_title_is_never_cut_mid_word(tmp_path):
+    """At 40 columns the title of a member board's rankings was cut at 36 characters, mid-word
+    ('The top players of Stardust Citadel B')."""
+    member = MemberBBS("SDC", "Stardust Citadel BBS", "s3cret-s3cret", ())
+    async with running_server(f"sqlite:///{tmp_path}/g.db", bbses={"SDC": member}) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "carol", "carol-pw", new=True)
+        await c.wait_for("Your choice")
+        c.send("R")
+        await c.wait_for("Choice:")
+        for title in ("The top players, every board", "The top players of this server", "Top players of Stardust"):
+            await c.wait_for(title)
+            await c.settle(0.2)
+            line = c.screen.display[1].rstrip()
+            assert line.strip() in {"The top players, every board", "The top players of this server",
+                                    "Top players of Stardust Citadel BBS"}, line
+            c.send("B")
         c.close()

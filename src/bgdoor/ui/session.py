@@ -24,7 +24,7 @@ from bgdoor.service import (
     ServiceError,
     handle_problem,
 )
-from bgdoor.term.wrap import pages, sentence, wrap
+from bgdoor.term.wrap import fit, pages, sentence, wrap
 from bgdoor.ui.board import THEMES
 from bgdoor.ui.console import Console, Hangup, Key
 from bgdoor.ui.game import GameScreen
@@ -706,13 +706,19 @@ class Session:
             views += ["", *sorted(self.config.bbses)]
         return views
 
-    def board_title(self, board: str | None) -> str:
+    def board_title(self, board: str | None, width: int = 80) -> str:
+        """The rankings' title in at most `width` columns: a member board's whole name if it fits,
+        else shorter wordings, never a word cut short."""
         if board is None:
-            return "The top players" + (", every board" if self.config.bbses else "")
-        if board == "":
-            return "The top players of this server"
-        member = self.config.bbses.get(board)
-        return f"The top players of {member.name if member else board} ({board})"
+            candidates = ["The top players" + (", every board" if self.config.bbses else ""), "The top players"]
+        elif board == "":
+            candidates = ["The top players of this server", "The top players here"]
+        else:
+            member = self.config.bbses.get(board)
+            name = member.name if member else board
+            candidates = [f"The top players of {name} ({board})", f"The top players of {name}",
+                          f"Top players of {name}", f"The top players of {board}", f"Top players: {board}"]
+        return next((c for c in candidates if len(c) <= width), fit(candidates[-1], width))
 
     async def rankings(self) -> None:
         bottom = min(24, self.con.height)
@@ -728,7 +734,7 @@ class Session:
         note = ""
         while True:
             self.con.clear()
-            self.con.put(2, 3, self.board_title(views[view])[: self.con.width - 4], "title")
+            self.con.put(2, 3, self.board_title(views[view], self.con.width - 4), "title")
             # Under 58 columns: rank, player, rating, won and lost (a player's page has the rest).
             narrow = self.con.width < NARROW_LIST
             wide_head = "Rank  Player            Board    Rating  Won Lost Gammons"
