@@ -1530,3 +1530,51 @@ async def test_a_member_boards_rank_title_is_never_cut_mid_word(tmp_path):
                                     "Top players of Stardust Citadel BBS"}, line
             c.send("B")
         c.close()
+
+
+async def test_the_begin_form_is_laid_out_again_when_the_window_narrows(tmp_path):
+    """Narrowing the window on B)egin's questions cut what was on the screen at the new width
+    ('Every question has a default in [brack') and left it so for the rest of the form."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("bob", "bob-pw")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        try:
+            await menus.login(c, "alice", "alice-pw", new=True)
+            await c.wait_for("Your choice")
+            c.send("B")
+            await c.wait_for("Match length")
+            c.send("5")
+            c.send_size(40, 24)  # while the length is typed: it stays typed
+            await c.wait_for("[brackets]; Enter accepts it")
+            await c.wait_words("Every question has a default in [brackets]; Enter accepts it. Esc goes back. "
+                               "Match length, 1 to 25 points [3]: 5")
+            c.send("\r")
+            await c.wait_for("R)andom")
+            c.send_size(44, 24)
+            await c.settle(0.5)
+            lines = [line.rstrip() for line in c.lines()]
+            words = " ".join(" ".join(lines).split())
+            assert "Match length, 1 to 25 points [3]: 5 Play as W)hite, B)lack or R)andom [R]:" in words, lines
+            assert all(len(line) <= 44 for line in lines)
+            c.send("X")  # not an answer: said, and still said after the window changes again
+            await c.wait_words("X is not an answer: W, B or R")
+            c.send_size(40, 24)
+            await c.wait_words("X is not an answer: W, B or R")
+            c.send("W")
+            await c.wait_for("N)amed")
+            c.send_size(80, 25)
+            await c.wait_for("Opponent: O)pen seat")
+            c.send("N")
+            await c.wait_for("Opponent's handle:")
+            c.send("bo")
+            c.send_size(60, 24)
+            await c.settle(0.5)
+            c.send("b\r")
+            await c.wait_for("The board needs 80 columns")  # the game is begun: its board asks for 80
+        finally:
+            c.close()
+        with Service(url) as svc:
+            (game,) = svc.my_games(svc.login("alice", "alice-pw").id)
+            assert game.length == 5 and "bob" in (game.white, game.black)

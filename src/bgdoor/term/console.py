@@ -83,6 +83,15 @@ class Hangup(Exception):
     """The caller went away (EOF, broken pipe, idle timeout, time used up)."""
 
 
+class Woken(Exception):
+    """A line being typed was interrupted by a wake (a resize): lay the screen out again and ask
+    again from `text`, what had been typed."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__("woken")
+        self.text = text
+
+
 class Link(Protocol):
     async def read(self) -> bytes: ...
 
@@ -440,12 +449,14 @@ class Console:
         self._under, self._notice = [], []
 
     async def line(
-        self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False
+        self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False,
+        wake: bool = False,
     ) -> str | None:
         """Read a line with echo at (row, col); None when the caller presses Esc.
 
         It shows the screen with its field drawn: a show() just before it would only send the
-        same screen twice (for a crowd dialling in, a second write a caller)."""
+        same screen twice (for a crowd dialling in, a second write a caller).  With `wake`, a
+        wake (the window resized) raises Woken, for a screen that lays itself out again."""
         text = initial
         try:
             while True:
@@ -453,7 +464,9 @@ class Console:
                 self.put(row, col, shown.ljust(width)[:width], "input")
                 self.text_cursor((row, col + min(len(shown), width - 1)))
                 await self.show()
-                key = await self.key(idle=True)
+                key = await self.key(idle=True, wake=wake)
+                if key is WAKE:
+                    raise Woken(text)
                 if key.name == "enter":
                     return text
                 if key.name == "esc":

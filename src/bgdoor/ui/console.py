@@ -11,12 +11,12 @@ from typing import Any
 from bgdoor.rules.game import Color, MatchState
 from bgdoor.service import GameView, Preferences
 from bgdoor.term.charset import charset_named, glyphs
-from bgdoor.term.console import Console as Terminal, Hangup, Key, Link
+from bgdoor.term.console import WAKE, Console as Terminal, Hangup, Key, Link, Woken
 from bgdoor.term.screen import Attr
 from bgdoor.ui import board as boardmod
 from bgdoor.ui.board import Loc, Orientation
 
-__all__ = ["Console", "Hangup", "Key", "Link"]
+__all__ = ["WAKE", "Console", "Hangup", "Key", "Link", "Woken"]
 
 # The terminal's named styles, taken from the board theme's attributes.
 _STYLE_FIELDS = {

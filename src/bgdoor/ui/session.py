@@ -26,13 +26,15 @@ from bgdoor.service import (
 )
 from bgdoor.term.wrap import fit, pages, sentence, wrap
 from bgdoor.ui.board import THEMES
-from bgdoor.ui.console import Console, Hangup, Key
+from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen
 from bgdoor.ui.news import News, gather, latest_first, news_page
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from bgdoor.config import Config
     from bgdoor.term.screen import Cell
     from bgdoor.ui.runtime import Runtime
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("bgdoor.session")
 
 LOGIN_TIME_UP = "Time to log in is up. Goodbye."
+BEGIN_HEADER = "Every question has a default in [brackets]; Enter accepts it. Esc goes back."
 NARROW_LIST = 58  # columns a game list's or the rankings' one-line rows need
 
 
@@ -920,77 +923,94 @@ class Session:
 
     async def begin_game(self) -> None:
         assert self.player is not None
-        self.con.clear()
-        self.con.put(2, 3, "Begin a new game", "title")
-        right = self.con.width - 1
-        # Each question's rows follow the last's, so that a narrow screen's longer lines overlap none.
-        row = 4 + self.con.put_wrapped(
-            3, 3, "Every question has a default in [brackets]; Enter accepts it. Esc goes back.", "dim", right=right
-        )
+        # The questions answered so far (prompt, answer, the answer's width, its style, a note
+        # under it): the form is laid out from them again when the window changes size.
+        answered: list[tuple[str, str, int, str, str]] = []
+
+        def layout(prompt: str = "", width: int = 0, note: str = "") -> tuple[int, int]:
+            """The form so far at the screen's width now, then `prompt` with `note` under it:
+            where the answer goes.  No prompt: (the row below the form, 3)."""
+            self.con.clear()
+            self.con.put(2, 3, "Begin a new game", "title")
+            right = self.con.width - 1
+            # Each question's rows follow the last's, so that a narrow screen's longer lines overlap none.
+            row = 4 + self.con.put_wrapped(3, 3, BEGIN_HEADER, "dim", right=right)
+            for asked, answer, size, style, under in answered:
+                at = self.ask_at(row, asked, size)
+                self.con.put(at[0], at[1], answer, style)
+                row = at[0] + 2 + (self.con.put_wrapped(at[0] + 1, 5, under, "dim", right=right) if under else 0)
+            if not prompt:
+                return row, 3
+            at = self.ask_at(row, prompt, width)
+            if note:
+                self.con.put_wrapped(at[0] + 1, 5, note, "dim", right=right)
+            return at
+
+        async def choose(prompt: str, width: int, answers: dict[str, str], hint: str, note: str = "") -> str | None:
+            """One key answers the question (Enter: the first); None: Esc."""
+            layout(prompt, width, note)
+            said: Key | None = None
+            while True:
+                if said is not None:
+                    self.hint(said, hint)
+                await self.con.show()
+                key = await self.con.key(wake=True)
+                if key is WAKE:
+                    layout(prompt, width, note)  # resized: the form again, at the new width
+                    continue
+                if key.name == "esc":
+                    return None
+                c = "" if key.name == "enter" else key.char.upper()
+                if c in answers or key.name == "enter":
+                    self.hint()
+                    answer = answers[c] if c else next(iter(answers.values()))
+                    answered.append((prompt, answer, width, "normal", note))
+                    return answer
+                said = key
+
         default = self.config.default_length
         length = default
-        where = self.ask_at(row, f"Match length, 1 to {LONGEST_MATCH} points [{default}]: ", 2)
+        length_prompt = f"Match length, 1 to {LONGEST_MATCH} points [{default}]: "
+        typed = ""
         while True:
-            text = await self.con.line(where[0], where[1], 2)  # the answer right after its prompt
+            where = layout(length_prompt, 2)
+            try:
+                text = await self.con.line(where[0], where[1], 2, initial=typed, wake=True)  # right after its prompt
+            except Woken as woken:
+                typed = woken.text
+                continue
             if text is None:
                 return
             if not text.strip():
-                self.con.put(where[0], where[1], str(default), "input")  # the default, as if typed
-                break
+                break  # the default, shown as if typed
             if text.strip().isdigit() and 1 <= int(text) <= LONGEST_MATCH:
                 length = int(text)
                 break
+            typed = ""
             await self.flash(22, f"The length is a number from 1 to {LONGEST_MATCH}.")
-        row = where[0] + 2
-        where = self.ask_at(row, "Play as W)hite, B)lack or R)andom [R]: ", 6)
-        await self.con.show()
-        color: Color | None = None
-        while True:
-            key = await self.con.key()
-            c = key.char.upper()
-            if key.name == "esc":
-                return
-            if c == "W":
-                color = Color.WHITE
-            elif c == "B":
-                color = Color.BLACK
-            elif not (c == "R" or key.name == "enter"):
-                self.hint(key, "W, B or R (Enter: Random); Esc goes back.")
-                await self.con.show()
-                continue
-            break
-        self.hint()
-        self.con.put(where[0], where[1], {Color.WHITE: "White", Color.BLACK: "Black", None: "Random"}[color])
-        row = where[0] + 2
+        answered.append((length_prompt, str(length), 2, "input", ""))
+        side = await choose("Play as W)hite, B)lack or R)andom [R]: ", 6,
+                            {"R": "Random", "W": "White", "B": "Black"}, "W, B or R (Enter: Random); Esc goes back.")
+        if side is None:
+            return
+        color = {"White": Color.WHITE, "Black": Color.BLACK}.get(side)
         levels = self.rt.bot_levels()
-        bot_text = "C)omputer, " if levels else ""
-        echo = self.ask_at(row, f"Opponent: O)pen seat, {bot_text}or N)amed player [O]: ", 12)
-        below = echo[0] + 2
-        if self.rt.bot_note:
-            # Why some computer levels are missing, for the player (the sysop's reason is in the log).
-            below += self.con.put_wrapped(echo[0] + 1, 5, self.rt.bot_note, "dim", right=right)
-        await self.con.show()
+        choices = {"O": "Open seat", "N": "Named player"}
+        if levels:
+            choices["C"] = "Computer"
+        # Why some computer levels are missing, for the player (the sysop's reason is in the log).
+        choice = await choose(f"Opponent: O)pen seat, {'C)omputer, ' if levels else ''}or N)amed player [O]: ", 12,
+                              choices, f"O, {'C ' if levels else ''}or N (Enter: Open seat); Esc goes back.",
+                              self.rt.bot_note)
+
+        def below() -> int:
+            return layout()[0]
+
         opponent: str | None = None
-        while True:
-            key = await self.con.key()
-            c = key.char.upper()
-            if key.name == "esc":
-                return
-            if c == "O" or key.name == "enter":
-                choice = "Open seat"
-            elif c == "C" and levels:
-                choice = "Computer"
-            elif c == "N":
-                choice = "Named player"
-            else:
-                self.hint(key, f"O, {'C ' if levels else ''}or N (Enter: Open seat); Esc goes back.")
-                await self.con.show()
-                continue
-            break
-        self.hint()
-        self.con.put(echo[0], echo[1], choice)
+        if choice is None:
+            return
         if choice == "Computer":
-            opponent = await self.pick_level(levels, below + 1)
+            opponent = await self.pick_level(levels, below)
             if opponent is None:
                 return
         if choice == "Named player":
@@ -1005,13 +1025,23 @@ class Session:
                 return
         await self.game_screen(view.id)
 
-    async def begin_named(self, length: int, color: Color | None, row: int) -> GameView | None:
-        """Ask for the opponent's handle until it names a player (or the caller gives up)."""
+    async def begin_named(self, length: int, color: Color | None, form: Callable[[], int]) -> GameView | None:
+        """Ask for the opponent's handle until it names a player (or the caller gives up); `form`
+        lays out the questions above it and gives the row for this one."""
         assert self.player is not None
         prompt = "Opponent's handle: "
+        typed = said = ""
+        row = form()
         while True:
             self.con.put(row, 3, prompt + " " * 17, "prompt")
-            name = await self.con.line(row, 3 + len(prompt), 16)
+            if said:
+                self.hint(None, said)
+            try:
+                name = await self.con.line(row, 3 + len(prompt), 16, initial=typed, wake=True)
+            except Woken as woken:
+                typed, row = woken.text, form()
+                continue
+            typed = ""
             if not name or not name.strip():
                 return None
             try:
@@ -1019,7 +1049,7 @@ class Session:
             except ServiceError as exc:
                 # Their answers so far stand: only the handle is asked again.
                 self.hint()
-                self.hint(None, f"{sentence(str(exc))} Type another handle, or Enter to go back.")
+                said = f"{sentence(str(exc))} Type another handle, or Enter to go back."
 
     def hint(self, key: Key | None = None, text: str = "") -> None:
         """Why a key or an answer does nothing, on the lines above the bottom; no text clears them."""
@@ -1032,36 +1062,49 @@ class Session:
                 text = f"{shown} is not an answer: {text}"
             self.con.put_wrapped(row, 3, text, "error", right=self.con.width - 1, rows=2)
 
-    async def pick_level(self, levels: list[tuple[str, str]], top: int = 12) -> str | None:
-        """levels: (label, bot player handle)."""
-        row = top
-        for i, (label, _) in enumerate(levels):
-            # A label too long for a narrow screen goes on under itself, not past the edge.
-            self.con.put(row, 6, f"{i + 1}) ")
-            row += self.con.put_wrapped(row, 9, label, right=self.con.width - 1)
+    async def pick_level(self, levels: list[tuple[str, str]], form: Callable[[], int]) -> str | None:
+        """levels: (label, bot player handle); `form` lays out the questions above the list and
+        gives its first row."""
         prompt = "Level [1]: "
-        self.con.put(row, 6, prompt, "prompt")
+
+        def draw() -> int:
+            row = form() + 1
+            for i, (label, _) in enumerate(levels):
+                # A label too long for a narrow screen goes on under itself, not past the edge.
+                self.con.put(row, 6, f"{i + 1}) ")
+                row += self.con.put_wrapped(row, 9, label, right=self.con.width - 1)
+            self.con.put(row, 6, prompt, "prompt")
+            return row
+
+        row = draw()
         chosen = 0
         typed = False
+        said: Key | None = None
         while True:
+            if said is not None:
+                self.hint(said, f"a level from 1 to {len(levels)}, then Enter; Esc goes back.")
             # A number, then Enter, like the match length: an Enter typed after the number is
             # not left over to roll the dice or pick up a checker on the board.
             self.con.put(row, 6 + len(prompt), str(chosen + 1) if typed else " ", "input")
             self.con.text_cursor((row, 6 + len(prompt) + typed))
             await self.con.show()
-            key = await self.con.key()
+            key = await self.con.key(wake=True)
             self.con.text_cursor(None)
+            if key is WAKE:
+                row = draw()  # resized: the form again, at the new width
+                continue
             if key.name == "esc":
                 return None
             if key.name == "enter":
                 return levels[chosen][1]
             self.hint()
+            said = None
             if key.name == "backspace":
                 chosen, typed = 0, False
             elif key.char.isdigit() and 1 <= int(key.char) <= len(levels):
                 chosen, typed = int(key.char) - 1, True
             else:
-                self.hint(key, f"a level from 1 to {len(levels)}, then Enter; Esc goes back.")
+                said = key
 
     # ------------------------------------------------------------ game
 
