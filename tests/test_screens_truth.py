@@ -1578,3 +1578,22 @@ async def test_the_begin_form_is_laid_out_again_when_the_window_narrows(tmp_path
         with Service(url) as svc:
             (game,) = svc.my_games(svc.login("alice", "alice-pw").id)
             assert game.length == 5 and "bob" in (game.white, game.black)
+
+
+async def test_the_login_screen_is_laid_out_again_when_the_window_narrows(tmp_path):
+    """Narrowing the window at the Handle: prompt cut the title box and the line above the
+    prompt at the new width."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        try:
+            await c.wait_for("Handle:")
+            c.send("ali")
+            c.send_size(40, 24)
+            await c.wait_words("Enter your handle, or a new one to create a player. Handle: ali")
+            lines = [line.rstrip() for line in c.lines()]
+            box = [line for line in lines if "B G D O O R" in line]
+            assert box and box[0].rstrip().endswith("║"), lines  # the whole box, both its sides
+            c.send("ce\r")
+            await c.wait_words("There is no player called alice.")
+        finally:
+            c.close()

@@ -192,14 +192,19 @@ class Session:
         delay = self.config.login_delay
         # Why the last handle or password was refused: it stays under the prompt while the next
         # handle is typed (shown for a moment only, a slow reader never saw why).
-        notice = ""
+        notice = typed = ""
         while True:
             self.title_screen()
             self.con.put_wrapped(10, 4, "Enter your handle, or a new one to create a player.",
                                  right=self.con.width - 1, rows=2)
             self.con.put(12, 4, "Handle: ", "prompt")
             told = self.con.put_wrapped(14, 4, notice, "error", right=self.con.width - 1) if notice else 0
-            handle = await self.con.line(12, 12, 16)
+            try:
+                handle = await self.con.line(12, 12, 16, initial=typed, wake=True)
+            except Woken as woken:
+                typed = woken.text  # the window changed size: the screen again at the new width
+                continue
+            typed = ""
             for i in range(told):
                 self.con.put(14 + i, 4, " " * (self.con.width - 4))
             notice = ""
