@@ -1597,3 +1597,37 @@ async def test_the_login_screen_is_laid_out_again_when_the_window_narrows(tmp_pa
             await c.wait_words("There is no player called alice.")
         finally:
             c.close()
+
+
+async def test_a_watcher_is_told_a_result_once(tmp_path):
+    """A watcher who had dismissed 'bob wins a single game on a drop' was shown it again with the
+    next game's opening roll, and again with every later event, the newest cut off."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        view = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)  # alice 4, bob 2: alice plays 4-2
+        view = svc.submit_turn(alice, view.id, view.version, "8/4 6/4")
+        game = view.id
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=False)
+        await open_game(c, f"#{game}", expect="Watching this game")
+        with Service(url, dice=ScriptedDice([4, 2] * 10)) as svc:
+            view = svc.double(bob, game, svc.game(game).version)
+            svc.drop(alice, game, view.version)
+        await c.wait_words("bob wins a single game on a drop")
+        c.send(" ")  # dismissed
+        await c.wait_until(lambda t: "wins a single game" not in t, "the result to go")
+        with Service(url, dice=ScriptedDice([4, 2] * 10)) as svc:
+            svc.roll(alice, game, svc.game(game).version)  # the next game's opening roll
+        await c.wait_words("Opening roll: alice 4, bob 2.")
+        await c.settle(0.3)
+        assert "wins a single game" not in c.text, c.text
+        with Service(url, dice=ScriptedDice([4, 2] * 10)) as svc:
+            svc.submit_turn(alice, game, svc.game(game).version, "8/4 6/4")
+        await c.wait_words("alice starts with 4-2, playing 8/4 6/4.")
+        assert "wins a single game" not in c.text, c.text
+        c.close()

@@ -204,8 +204,13 @@ class GameScreen:
     async def mark(self, log: GameLog) -> None:
         """Remember, here and in the database, that the record so far has been told."""
         self.events = len(log.events)
+        if self.me is None:
+            # A watcher's looks are kept here only; not moving on told them every result again
+            # with each later event of the match.
+            self.read = self.events
+            return
         seated = log.game.white_id is not None and log.game.black_id is not None
-        if self.me is None or not seated:
+        if not seated:
             return  # an open seat: who joins is still to be told
         self.read = self.events
         # Saved in the background: a database busy with a write must not hold up the board.
