@@ -1631,3 +1631,31 @@ async def test_a_watcher_is_told_a_result_once(tmp_path):
         await c.wait_words("alice starts with 4-2, playing 8/4 6/4.")
         assert "wins a single game" not in c.text, c.text
         c.close()
+
+
+@pytest.mark.parametrize("size", [(40, 24), (80, 24)])
+async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, size):
+    """At 40 columns the V)iew list's footer was cut at two lines: 'Q goes back.' and, with two
+    pages, the N)ext page key and '(1 of 2)' never showed, though a row was free."""
+    cols, rows = size
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        for length in range(1, 16):
+            svc.begin_game(bob, length, Color.WHITE, None)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=cols, rows=rows)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("V")
+        await c.wait_for("Game:")
+        await c.settle(0.2)
+        lines = [line.rstrip() for line in c.screen.display]
+        words = " ".join(" ".join(lines).split())
+        pages = 3 if cols == 40 else 2
+        assert f"and Enter. N)ext page (1 of {pages}). Q goes back. Game:" in words, lines
+        listed = [line for line in lines if re.match(r"\s+\d+\) #", line)]
+        assert len(listed) == (6 if cols == 40 else 13), lines
+        assert all(len(line) <= cols - 1 for line in lines)
+        c.send("N")
+        await c.wait_words(f"N)ext page (2 of {pages}). Q goes back.")
+        c.close()

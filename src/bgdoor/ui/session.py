@@ -591,6 +591,17 @@ class Session:
         # Under 58 columns a game's line does not fit: two lines each, the players on the second.
         narrow = self.con.width < NARROW_LIST
         per = (bottom - 11) // (2 if narrow else 1)
+
+        def footer(first: int, more: str) -> str:
+            legend = "* to act.  " if any(g.turn or g.opening for g in games) else ""
+            return f"{legend}Type a line number or a game number (#{first}) and Enter.{more}  Q goes back."
+
+        # The footer whole: three lines on a narrow screen (at 40 columns 'Q goes back' and the
+        # N)ext page key were cut off at two), taken from the list when it needs them.
+        widest = footer(max((g.id for g in games), default=0), "  N)ext page (9 of 9)." if len(games) > per else "")
+        foot_rows = min(3, len(wrap(widest, self.con.width - 3)))
+        if foot_rows == 3:
+            per = (bottom - 12) // (2 if narrow else 1)
         while True:
             self.con.clear()
             self.con.put_wrapped(2, 3, title, "title", right=self.con.width - 1, rows=2)  # row 3 is free
@@ -600,7 +611,6 @@ class Session:
                 await self.con.show()
                 await self.con.key(idle=True)
                 return None
-            legend = "* to act.  " if any(g.turn or g.opening for g in games) else ""
             # The names under their headings; the '*' of the player to act goes before a name.
             wide_head = "    Game    White             Black            Score   "
             head = "    Game   Score    White v Black" if narrow else wide_head
@@ -615,14 +625,8 @@ class Session:
                     self.con.put(5 + i, 2, f"{i + 1:>2}) " + self.game_line(g))
             pages_n = (len(games) + per - 1) // per
             more = f"  N)ext page ({page + 1} of {pages_n})." if pages_n > 1 else ""
-            self.con.put_wrapped(
-                bottom - 6,
-                3,
-                f"{legend}Type a line number or a game number (#{shown[0].id}) and Enter.{more}  Q goes back.",
-                "dim",
-                right=self.con.width - 1,
-                rows=2,
-            )
+            self.con.put_wrapped(bottom - 4 - max(2, foot_rows), 3, footer(shown[0].id, more), "dim",
+                                 right=self.con.width - 1, rows=max(2, foot_rows))
             if len(wrap(note, self.con.width - 3)) > 1:
                 # No room for two lines over the prompt (the list may reach down to it): under it.
                 self.con.put_wrapped(bottom - 1, 3, note, "error", right=self.con.width - 1, rows=2)
