@@ -579,11 +579,13 @@ async def test_a_watcher_is_not_told_the_game_waits_for_them(tmp_path):
     """A watcher's ? page said 'Q or Esc: back to the menu. The game waits for you.': the game
     waits for its players, not for someone watching it."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url) as svc:
+    with Service(url, dice=ScriptedDice([4, 2])) as svc:
         alice = svc.register("alice", "alice-pw").id
         svc.register("bob", "bob-pw")
         svc.register("carol", "carol-pw")
-        svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        svc.submit_turn(alice, view.id, view.version, "8/4 6/4")
     async with running_server(url) as srv:
         c = await call(srv.port)
         await login(c, "carol", "carol-pw", new=False)
@@ -591,6 +593,9 @@ async def test_a_watcher_is_not_told_the_game_waits_for_them(tmp_path):
         c.send("?")
         text = await c.wait_for("Keys now (spectating)")
         assert "Q or Esc: back to the menu." in text and "waits for you" not in text
+        # A watcher has no opponent: V replays the last turn played, whoever played it.
+        words = " ".join(text.split())
+        assert "V: replay the last turn played, move by move." in words and "opponent" not in words
         c.close()
 
 

@@ -53,6 +53,8 @@ QUIT = _b("quit", "q esc", "Q)uit", "Q or Esc: back to the menu. The game waits 
 LEAVE = _b("quit", "q esc", "Q)uit", "Q or Esc: back to the menu.")
 ID = _b("show_id", "i", "I)D", "I: the GNU Backgammon Position ID and Match ID of the board.")
 VIEW = _b("view_last", "v", "V)iew last", "V: replay the opponent's last turn, move by move.")
+# A watcher has no opponent: V shows the last turn played, whoever played it.
+VIEW_WATCHING = _b("view_last", "v", "V)iew last", "V: replay the last turn played, move by move.")
 REVIEW = _b("review", "r", "R)eview", "R: step through the whole match, turn by turn, forwards and backwards.")
 GIVE_UP = _b("give_up", "g", "G)ive up",
              "G: offer to resign a single game, a gammon or a backgammon; your opponent may accept or refuse.")
@@ -119,7 +121,7 @@ TABLE: dict[State, tuple[Binding, ...]] = {
         _b("leave", "q esc", "Q)uit review", "Q or Esc: back."),
         HELP,
     ),
-    State.SPECTATING: (VIEW, REVIEW, ID, HELP, LEAVE),
+    State.SPECTATING: (VIEW_WATCHING, REVIEW, ID, HELP, LEAVE),
     State.OVER: (REVIEW, VIEW, ID, HELP, LEAVE),
 }
 
