@@ -1664,3 +1664,26 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
         c.send("N")
         await c.wait_words(f"N)ext page (2 of {pages}). Q goes back.")
         c.close()
+
+
+async def test_the_typed_play_prompt_is_not_run_into_the_opponents_note(tmp_path):
+    """M's prompt had the opponent's note after it on one line ('..., Esc cancels:  bob says:
+    "good luck"'), so the note read as where the answer goes."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    svc, _, _, view = bob_opens(url, note="good luck")
+    svc.close()
+    async with running_server(url, dice=ScriptedDice([6, 5])) as srv:
+        c = await call(srv.port, cols=80, rows=24)
+        await login(c, "carol", "carol-pw", new=False)
+        await menus.open_board(c, f"#{view.id}")
+        await c.wait_words('bob\'s note: "good luck"')
+        c.send("P")
+        await c.wait_words("You rolled 6-5.")
+        c.send("M")
+        await c.wait_words("Your play (like 24/18 13/11), Enter sends, Esc cancels:")
+        await c.settle(0.2)
+        prompt = next(line for line in c.screen.display if "Your play" in line)
+        assert "good luck" not in prompt, c.text
+        c.send("24/13\r")
+        await c.wait_words("Turn sent.")
+        c.close()

@@ -855,7 +855,8 @@ class GameScreen:
             self.message = "Your play, the moves made so far first (like 24/18 13/11); Enter sends, Esc cancels:"
         else:
             self.message = "Your play (like 24/18 13/11), Enter sends, Esc cancels:"
-        self.draw(help_text="")
+        # The prompt alone: with the opponent's note after it, the note read as the answer.
+        self.draw(note=self.message, help_text="")
         text = await self.con.line(HELP_ROW, 2, 40, initial=f"{made} " if made else "")
         self.message = ""
         if text is None or not text.strip():
