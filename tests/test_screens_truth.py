@@ -1687,3 +1687,25 @@ async def test_the_typed_play_prompt_is_not_run_into_the_opponents_note(tmp_path
         c.send("24/13\r")
         await c.wait_words("Turn sent.")
         c.close()
+
+
+async def test_a_narrow_watcher_is_told_whose_turn_and_the_score(tmp_path):
+    """On a board narrower than 80 columns the panel (names, scores, whose turn) is cut off: a
+    player's message line said whose turn it was, but a watcher's said only 'Watching this game.',
+    and nobody's said the score."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.register("carol", "carol-pw")
+        view = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        svc.roll(alice, view.id, view.version)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=60, rows=24)
+        await login(c, "carol", "carol-pw", new=False)
+        await open_game(c)
+        await c.wait_for("Enter goes on anyway")
+        c.send("\r")
+        await c.wait_words("alice to play 4-2. Score: alice 0, bob 0 (match to 5).")
+        assert "Watching this game" not in c.text
+        c.close()

@@ -443,6 +443,13 @@ def turn_line(v: BoardView) -> str:
     return line
 
 
+def score_line(v: BoardView) -> str:
+    """The score as the panel and title show it: 'Score: alice 0, bob 1 (match to 5).'"""
+    of = f"match to {v.match_length}" if v.match_length else "unlimited match"
+    crawford = ", Crawford game" if v.crawford else ""
+    return f"Score: {v.white_name} {v.white_score}, {v.black_name} {v.black_score} ({of}{crawford})."
+
+
 def help_rows(text: str, width: int, rows: int = 2) -> list[str]:
     """The help line in `rows` rows of `width`, broken between keys, never inside one ('V)iew'
     on one row and 'last' on the next).  Keys that do not fit (a narrow terminal) are left out
@@ -558,8 +565,9 @@ class _Painter:
         # on a narrow screen in row 24 too, rather than leave out keys that work.
         room = min(80, v.width) - 2
         # Narrower than 80 columns the panel is cut: with nothing else to say, the message line
-        # says whose turn it is, and the dice (a player's own roll was nowhere to be seen).
-        text = v.message or (f"{turn_line(v)}." if v.width < 80 else "")
+        # says whose turn it is, and the dice (a player's own roll was nowhere to be seen), and
+        # the score.
+        text = v.message or (f"{turn_line(v)}. {score_line(v)}" if v.width < 80 else "")
         message = wrap(text, room)[:3] if text else []
         for i, line in enumerate(message):
             self.c.put(MESSAGE_ROW - (len(message) == 3) + i, 2, line, t.message)

@@ -171,7 +171,10 @@ class GameScreen:
         await self.mark(log)
         self.tell(lines)
         if not self.message:
-            self.message = self.pending_offer() or ("Watching this game." if self.me is None else "")
+            # On a narrow screen, where the panel is cut, the board says whose turn and the score
+            # instead.
+            watching = self.me is None and self.con.width >= 80
+            self.message = self.pending_offer() or ("Watching this game." if watching else "")
         return replay
 
     def pending_offer(self) -> str:
