@@ -1709,3 +1709,36 @@ async def test_a_narrow_watcher_is_told_whose_turn_and_the_score(tmp_path):
         await c.wait_words("alice to play 4-2. Score: alice 0, bob 0 (match to 5).")
         assert "Watching this game" not in c.text
         c.close()
+
+
+async def test_the_rankings_and_the_game_list_are_laid_out_again_when_the_window_narrows(tmp_path):
+    """Narrowing the window on R)ank or V)iew cut their lines at the new width ('Rank  Player
+    Board    Rating', 'alice  here  at th') instead of laying them out for it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.SINGLE)
+    with Service(url) as svc:
+        svc.begin_game(svc.login("bob", "bob-pw").id, 3, Color.WHITE, None)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        try:
+            await menus.login(c, "carol", "carol-pw", new=True)
+            await c.wait_for("Your choice")
+            c.send("R")
+            await c.wait_for("Rank:")
+            c.send("1")
+            c.send_size(40, 24)
+            await c.wait_for("Rank Player           Rating Won Lost")
+            await c.wait_words("Rank: 1")
+            assert all(len(line.rstrip()) <= 40 for line in c.lines())
+            c.send("\x7fq")  # the 1 rubbed out, and back to the menu
+            await c.wait_for("Your choice")
+            c.send_size(80, 25)
+            c.send("V")
+            await c.wait_for("White             Black")
+            c.send_size(40, 24)
+            await c.wait_for("  bob v (open seat)")  # two lines a game, the players on the second
+            await c.wait_words("Q goes back. Game:")
+            c.send("1\r")
+            await c.wait_for("Join it?")
+        finally:
+            c.close()

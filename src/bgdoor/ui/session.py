@@ -554,17 +554,23 @@ class Session:
         return line
 
     async def list_answer(self, row: int, col: int, letters: str = "N", hint_row: int | None = None,
-                          answers: str = "a number and Enter, or Q") -> str | None:
+                          answers: str = "a number and Enter, or Q", typed: str = "") -> str | None:
         """What a list's prompt was answered: digits (or '#' and digits) and Enter, or one of
         `letters` at once; None for Q or Esc, which need no Enter.  A key that is none of these
-        says so on `hint_row`."""
-        text = ""
+        says so on `hint_row`.  The window resized: Woken, with what was typed, for the list to
+        be laid out again."""
+        text = typed
+        shown_at = (self.con.width, self.con.height)
         try:
             while True:
                 self.con.put(row, col, text.ljust(7), "input")
                 self.con.text_cursor((row, col + min(len(text), 6)))
                 await self.con.show()
-                key = await self.con.key(idle=True)
+                key = await self.con.key(idle=True, wake=True)
+                if key is WAKE:
+                    if (self.con.width, self.con.height) != shown_at:
+                        raise Woken(text)
+                    continue
                 c = key.char.upper() if key.char else ""
                 if not text and (c == "Q" or key.name == "esc"):
                     return None
@@ -587,22 +593,25 @@ class Session:
     async def pick(self, title: str, games: list[GameSummary], empty: str, note: str = "") -> GameSummary | None:
         """A numbered list; returns the chosen game, or None to go back.  `note`: said under it first."""
         page = 0
-        bottom = min(24, self.con.height)
-        # Under 58 columns a game's line does not fit: two lines each, the players on the second.
-        narrow = self.con.width < NARROW_LIST
-        per = (bottom - 11) // (2 if narrow else 1)
+        typed = ""
 
         def footer(first: int, more: str) -> str:
             legend = "* to act.  " if any(g.turn or g.opening for g in games) else ""
             return f"{legend}Type a line number or a game number (#{first}) and Enter.{more}  Q goes back."
 
-        # The footer whole: three lines on a narrow screen (at 40 columns 'Q goes back' and the
-        # N)ext page key were cut off at two), taken from the list when it needs them.
-        widest = footer(max((g.id for g in games), default=0), "  N)ext page (9 of 9)." if len(games) > per else "")
-        foot_rows = min(3, len(wrap(widest, self.con.width - 3)))
-        if foot_rows == 3:
-            per = (bottom - 12) // (2 if narrow else 1)
         while True:
+            # Laid out each time: the window may have changed size.
+            bottom = min(24, self.con.height)
+            # Under 58 columns a game's line does not fit: two lines each, the players on the second.
+            narrow = self.con.width < NARROW_LIST
+            per = (bottom - 11) // (2 if narrow else 1)
+            # The footer whole: three lines on a narrow screen (at 40 columns 'Q goes back' and the
+            # N)ext page key were cut off at two), taken from the list when it needs them.
+            more_room = "  N)ext page (9 of 9)." if len(games) > per else ""
+            foot_rows = min(3, len(wrap(footer(max((g.id for g in games), default=0), more_room), self.con.width - 3)))
+            if foot_rows == 3:
+                per = (bottom - 12) // (2 if narrow else 1)
+            page = min(page, max(0, (len(games) - 1) // per))
             self.con.clear()
             self.con.put_wrapped(2, 3, title, "title", right=self.con.width - 1, rows=2)  # row 3 is free
             if not games:
@@ -634,7 +643,12 @@ class Session:
                 self.con.put(bottom - 4, 3, note, "error")
             note = ""
             self.con.put(bottom - 3, 3, "Game: ", "prompt")
-            text = await self.list_answer(bottom - 3, 9, hint_row=bottom - 4)
+            try:
+                text = await self.list_answer(bottom - 3, 9, hint_row=bottom - 4, typed=typed)
+            except Woken as woken:
+                typed = woken.text
+                continue
+            typed = ""
             if text is None or not text:
                 return None
             if text == "N":
@@ -733,18 +747,22 @@ class Session:
         return next((c for c in candidates if len(c) <= width), fit(candidates[-1], width))
 
     async def rankings(self) -> None:
-        bottom = min(24, self.con.height)
         views = self.board_views()
         view = 0
         boards = "  B shows another board." if len(views) > 1 else ""
         footer = f"Type a rank and Enter for that player's page.{boards}  Q or Enter goes back."
-        # The footer whole above the prompt (three lines at 40 columns), and the list above it.
-        foot_rows = len(wrap("* a computer player.  " + footer, self.con.width - 3))
-        limit = max(1, bottom - 5 - foot_rows)
-        rows = await self.svc.rankings(limit=limit)
-        wide = self.con.width >= 78
-        note = ""
+        note = typed = ""
+        fetched: tuple[int, int] | None = None  # (view, limit) of `rows`
         while True:
+            # Laid out each time: the window may have changed size.
+            bottom = min(24, self.con.height)
+            # The footer whole above the prompt (three lines at 40 columns), and the list above it.
+            foot_rows = len(wrap("* a computer player.  " + footer, self.con.width - 3))
+            limit = max(1, bottom - 5 - foot_rows)
+            if fetched != (view, limit):
+                rows = await self.svc.rankings(limit=limit, board=views[view])
+                fetched = (view, limit)
+            wide = self.con.width >= 78
             self.con.clear()
             self.con.put(2, 3, self.board_title(views[view], self.con.width - 4), "title")
             # Under 58 columns: rank, player, rating, won and lost (a player's page has the rest).
@@ -767,16 +785,20 @@ class Session:
                 self.con.put(6, 6, "Nobody has finished a match yet.")
                 self.con.put_wrapped(bottom - 2, 3, f"Q or Enter goes back.{boards}", "dim", right=self.con.width - 1)
                 self.con.put(bottom, 3, "Choice: ", "prompt")
+                size = (self.con.width, self.con.height)
                 while True:
                     await self.con.show()
-                    key = await self.con.key(idle=True)
+                    key = await self.con.key(idle=True, wake=True)
+                    if key is WAKE:
+                        if (self.con.width, self.con.height) != size:
+                            break  # resized: laid out again
+                        continue
                     if boards and key.char.upper() == "B":
+                        view = (view + 1) % len(views)
                         break
                     if key.name in ("enter", "esc") or key.char.upper() == "Q":
                         return
                     self.hint(key, f"Q or Enter goes back.{boards}")
-                view = (view + 1) % len(views)
-                rows = await self.svc.rankings(limit=limit, board=views[view])
                 continue
             self.con.put_wrapped(
                 bottom - foot_rows,
@@ -788,11 +810,15 @@ class Session:
             )
             note = ""
             self.con.put(bottom, 3, "Rank: ", "prompt")
-            text = await self.list_answer(bottom, 9, "NB" if boards else "N", hint_row=bottom - 1,
-                                          answers=f"a rank and Enter{', B' if boards else ''} or Q")
+            try:
+                text = await self.list_answer(bottom, 9, "NB" if boards else "N", hint_row=bottom - 1,
+                                              answers=f"a rank and Enter{', B' if boards else ''} or Q", typed=typed)
+            except Woken as woken:
+                typed = woken.text
+                continue
+            typed = ""
             if text == "B":
                 view = (view + 1) % len(views)
-                rows = await self.svc.rankings(limit=limit, board=views[view])
                 continue
             if not text or text == "N":
                 return
