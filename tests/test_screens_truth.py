@@ -1742,3 +1742,36 @@ async def test_the_rankings_and_the_game_list_are_laid_out_again_when_the_window
             await c.wait_for("Join it?")
         finally:
             c.close()
+
+
+async def test_whos_online_and_the_options_are_laid_out_again_when_the_window_narrows(tmp_path):
+    """Narrowing the window on W)ho's online or O)ptions cut their lines at the new width."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        narrow = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        try:
+            await menus.login(c, "carol", "carol-pw", new=True)
+            await menus.login(narrow, "dave", "dave-pw", new=True)
+            for key, needle in (("W", "Enter looks again"), ("O", "Q or Enter goes back.")):
+                await c.wait_for("Your choice")
+                await narrow.wait_for("Your choice")
+                c.send_size(80, 25)
+                c.send(key)
+                narrow.send(key)
+                await c.wait_for(needle)
+                await narrow.wait_for(needle)
+                await narrow.settle(0.3)
+                c.send_size(40, 24)
+                if key == "W":  # under 58 columns, what each caller does goes under the name
+                    await c.wait_for("Player / board, doing")
+                else:  # the same screen as a caller who came at 40 columns sees it
+                    def same(_: str) -> bool:
+                        return [line.rstrip() for line in c.lines()[:24]] == [line.rstrip() for line in narrow.lines()]
+
+                    await c.wait_until(same, f"{key} as at 40 columns:\n{narrow.text}", 5)
+                assert all(len(line.rstrip()) <= 40 for line in c.lines())
+                c.send("q")
+                narrow.send("q")
+        finally:
+            c.close()
+            narrow.close()

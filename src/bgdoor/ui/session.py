@@ -508,7 +508,9 @@ class Session:
                 self.con.put_wrapped(min(self.con.height, 22) - 2, 4, refused, "error", right=right, rows=2)
                 refused = ""
             await self.con.show()
-            key = await self.con.key(idle=True)
+            key = await self.con.key(idle=True, wake=True)
+            if key is WAKE:
+                continue  # resized (or a game changed): drawn again, at the new width
             c = key.char.upper()
             if c == "T":
                 names = list(THEMES)
@@ -869,9 +871,14 @@ class Session:
                 self.con.put(row, 3, f"... and {len(rows) - shown} more", "dim")
             keys = ("N: the next page.  " if more else "") + "Enter looks again; Q goes back."
             self.con.put_wrapped(bottom - hint_rows, 3, keys, "dim", right=width - 1, rows=hint_rows)
+            size = (width, self.con.height)
             while True:
                 await self.con.show()
-                key = await self.con.key(idle=True)
+                key = await self.con.key(idle=True, wake=True)
+                if key is WAKE:
+                    if (self.con.width, self.con.height) != size:
+                        break  # resized: the same page, laid out again
+                    continue
                 if key.name == "enter" or key.char.upper() == "W":
                     start = 0
                     break
