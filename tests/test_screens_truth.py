@@ -1745,14 +1745,15 @@ async def test_the_rankings_and_the_game_list_are_laid_out_again_when_the_window
 
 
 async def test_whos_online_and_the_options_are_laid_out_again_when_the_window_narrows(tmp_path):
-    """Narrowing the window on W)ho's online or O)ptions cut their lines at the new width."""
+    """Narrowing the window on W)ho's online, O)ptions or the I)nstructions cut their lines at
+    the new width."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
         c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
         narrow = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
         try:
             await menus.login(c, "carol", "carol-pw", new=True)
             await menus.login(narrow, "dave", "dave-pw", new=True)
-            for key, needle in (("W", "Enter looks again"), ("O", "Q or Enter goes back.")):
+            for key, needle in (("W", "Enter looks again"), ("O", "Q or Enter goes back."), ("I", "Page 1 of")):
                 await c.wait_for("Your choice")
                 await narrow.wait_for("Your choice")
                 c.send_size(80, 25)

@@ -921,10 +921,21 @@ class Session:
 
     async def pager(self, text: str) -> None:
         """Text wrapped to the caller's width, a page at a time."""
-        bottom = min(24, self.con.height)
-        book = pages(wrap(text, self.con.width - 1), bottom - 2)
         page = 0
+        book: list[list[str]] = []
+        size = (0, 0)
         while True:
+            if size != (self.con.width, self.con.height):
+                # Laid out for the window as it is now (it may have changed size): the page that
+                # holds the line the last one began with.
+                seen = sum(len(p) for p in book[:page]) / max(1, sum(len(p) for p in book)) if book else 0.0
+                size = (self.con.width, self.con.height)
+                bottom = min(24, self.con.height)
+                book = pages(wrap(text, self.con.width - 1), bottom - 2)
+                total = sum(len(p) for p in book)
+                page = 0
+                while page < len(book) - 1 and sum(len(p) for p in book[: page + 1]) <= seen * total:
+                    page += 1
             self.con.clear()
             for i, line in enumerate(book[page]):
                 self.con.put(1 + i, 1, line)
@@ -937,7 +948,9 @@ class Session:
             need = min(2, len(wrap(footer, self.con.width - 1)))
             self.con.put_wrapped(bottom + 1 - need, 1, footer, "dim", right=self.con.width - 1, rows=need)
             await self.con.show()
-            key = await self.con.key(idle=True)
+            key = await self.con.key(idle=True, wake=True)
+            if key is WAKE:
+                continue  # resized (or a game changed): laid out again if the size did change
             c = key.char.upper()
             if c == "Q" or key.name == "esc":
                 return
