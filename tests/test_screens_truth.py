@@ -1776,3 +1776,26 @@ async def test_whos_online_and_the_options_are_laid_out_again_when_the_window_na
         finally:
             c.close()
             narrow.close()
+
+
+async def test_undo_takes_back_a_checker_moved_with_both_dice_in_one_drop(tmp_path):
+    """Picking up on 13 and dropping on 2 with 6-5 is one move to the player, but U)ndo took
+    back only its second half: 'Move taken back.' with the checker on 7 or 8."""
+    dice = ScriptedDice([6, 5] + [1, 2] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice, bob = await seated(srv.port)
+        alice.send("P")
+        await alice.wait_for("alice starts with 6-5")
+        alice.send("\r")  # the cursor starts on 13: pick a checker up
+        await alice.wait_for("Checker in hand")
+        alice.send("2" + "6" * 10 + "\r")  # down to 12, then right to 2: put it down
+        await alice.wait_words("Your play: 13/2.")
+        assert alice.text.count("Pips 156") == 1, alice.text
+        alice.send("U")
+        await alice.wait_for("Move taken back.")
+        await alice.settle(0.2)
+        assert alice.text.count("Pips 167") == 2, alice.text  # back on 13, both dice to play
+        alice.send("U")
+        await alice.wait_for("Nothing to undo yet.")
+        alice.close()
+        bob.close()

@@ -80,6 +80,8 @@ class GameScreen:
         self.turn: Turn | None = None
         self.cursor: Loc = 13
         self.hand: int | None = None  # source point of the checker in hand (mover's numbering)
+        # Single-die moves each drop made (24 to 13 on a 6-5 is two): U)ndo takes back a drop.
+        self.drops: list[int] = []
         self.message = ""
         self.held = False  # a result is showing: it stays until a key
         self.result = ""  # the result held
@@ -789,7 +791,13 @@ class GameScreen:
             self.hand = None
             self.message = "The checker is back."
         elif turn.moves:
-            turn.undo()
+            # The drop made last, as the player made it: a checker moved 24 to 13 in one drop
+            # went back to 18 only, though the screen said 'Move taken back.'
+            ours = bool(self.drops) and sum(self.drops) == len(turn.moves)
+            for _ in range(self.drops.pop() if ours else 1):
+                turn.undo()
+            if not ours:
+                self.drops = []  # moves made otherwise (a forced play): one at a time
             self.message = "Move taken back."
 
     async def do_bear_off(self, key: Key) -> None:
@@ -798,7 +806,7 @@ class GameScreen:
             return
         src = self.hand if self.hand is not None else _loc_to_point(self.cursor)
         self.hand = None
-        turn.move(src, 0)
+        self.dropped(turn, lambda: turn.move(src, 0))
         self.after_move()
 
     async def do_commit(self, key: Key) -> None:
@@ -827,14 +835,23 @@ class GameScreen:
             self.hand = None
             self.message = "Put back."
             return
+        hand = self.hand
         try:
-            turn.move(self.hand, point)
+            self.dropped(turn, lambda: turn.move(hand, point))
         except IllegalPlay as exc:
             # The checker stays in hand: the player puts it on a marked point instead.
             self.message = f"{sentence(str(exc))} Put it down on a marked point, or U puts it back."
             return
         self.hand = None
         self.after_move()
+
+    def dropped(self, turn: Turn, move: Callable[[], object]) -> None:
+        """Make one drop's move and remember how many single-die moves it took."""
+        before = len(turn.moves)
+        if sum(self.drops) != before:
+            self.drops = [1] * before  # moves made otherwise: each its own
+        move()
+        self.drops.append(len(turn.moves) - before)
 
     def after_move(self) -> None:
         turn = self.turn
