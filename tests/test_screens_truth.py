@@ -1245,12 +1245,12 @@ async def test_coming_back_to_an_offer_says_what_was_offered(tmp_path):
         await login(b, "bob", "bob-pw", new=False)
         await open_game(b)
         await menus.to_board(b)
-        await b.wait_words("alice offers to resign, giving a single game (1 point).")
+        await b.wait_words("alice offers to resign, giving a single game (1 point, the match).")
         a = await call(srv.port)
         await login(a, "alice", "alice-pw", new=False)
         await open_game(a)
         await menus.to_board(a)
-        await a.wait_words("You offer to resign, giving a single game (1 point). bob to answer.")
+        await a.wait_words("You offer to resign, giving a single game (1 point, the match). bob to answer.")
         a.close()
         b.close()
 
@@ -1471,6 +1471,11 @@ async def test_the_board_of_a_finished_match_says_how_it_ended(tmp_path):
         await b.wait_for("and the match")
         b.send(" ")  # the result goes ...
         await b.wait_words("bob won the match 1-0.")  # ... and how the match ended stays
+        b.send("R")  # and stays once R)eview is left
+        await b.wait_for("Q)uit review")
+        b.send("Q")
+        await b.wait_until(lambda t: "Q)uit review" not in t, "the board again")
+        await b.wait_words("bob won the match 1-0.")
         b.close()
 
 
@@ -1799,3 +1804,25 @@ async def test_undo_takes_back_a_checker_moved_with_both_dice_in_one_drop(tmp_pa
         await alice.wait_for("Nothing to undo yet.")
         alice.close()
         bob.close()
+
+
+async def test_a_resignation_that_ends_the_match_says_so_to_the_one_who_answers_it(tmp_path):
+    """'You offer to resign, giving a single game (1 point, the match).' said the one who offered;
+    the one to answer it was told only '... (1 point).', live and coming back alike."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        svc.resign(bob, view.id, view.version, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_words("bob offers to resign, giving a single game (1 point, the match).")
+        c.send("?")  # away and back: the offer is said again on the board
+        await c.wait_for("Keys now")
+        c.send(" ")
+        await c.wait_words("bob offers to resign, giving a single game (1 point, the match).")
+        c.close()

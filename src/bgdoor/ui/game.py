@@ -193,7 +193,9 @@ class GameScreen:
             text = f"{v.name(st.turn)} doubles to {st.cube * 2}."
             return text if self.me is not None else f"{text} {answer}"
         if st.phase is Phase.RESIGNED and st.resign_by is not None and st.resign_win is not None:
-            giving = f"giving {WIN_WORDS[st.resign_win]} ({points(st.cube * st.resign_win.multiplier)})"
+            offered = st.cube * st.resign_win.multiplier
+            match = ", the match" if self.ends_match(st.resign_by.other, offered) else ""
+            giving = f"giving {WIN_WORDS[st.resign_win]} ({points(offered)}{match})"
             if st.resign_by is self.me:
                 return f"You offer to resign, {giving}. {v.name(st.resign_by.other)} to answer."
             text = f"{v.name(st.resign_by)} offers to resign, {giving}."
@@ -737,7 +739,9 @@ class GameScreen:
             turn=turn,
             marker=marker,
             status=status,
-            message=note if note is not None else self.fitted(self.with_notes(self.message)),
+            # With nothing else to say, a double or resignation waiting for its answer, or how
+            # the match ended: a key that only cleared the line (?, a step of R)eview) lost it.
+            message=note if note is not None else self.fitted(self.with_notes(self.message or self.pending_offer())),
             # A result stays (with what followed it) until a key: the help says so meanwhile.
             help=help_text if help_text is not None else PRESS_A_KEY if self.held else self.help_line(),
         )

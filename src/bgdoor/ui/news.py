@@ -157,7 +157,9 @@ def _tell(log: GameLog, step: Step) -> str:
         return f"{who} drops the double."
     if isinstance(ev, rules.Resign):
         offered = before.cube * ev.win.multiplier
-        return f"{g.name(ev.by)} offers to resign, giving {WIN_WORDS[ev.win]} ({points(offered)})."
+        # As the offer said it to the one who made it: whether accepting it ends the match.
+        match = ", the match" if before.length > 0 and before.score_of(ev.by.other) + offered >= before.length else ""
+        return f"{g.name(ev.by)} offers to resign, giving {WIN_WORDS[ev.win]} ({points(offered)}{match})."
     if isinstance(ev, rules.AcceptResign):
         return f"{who} accepts the resignation."
     if isinstance(ev, rules.RejectResign):
