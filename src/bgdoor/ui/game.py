@@ -28,7 +28,7 @@ from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc
 from bgdoor.ui.console import Console, Key
 from bgdoor.ui.keys import State
-from bgdoor.ui.news import WIN_WORDS, NewsLine, bullet, narrate, points
+from bgdoor.ui.news import WIN_WORDS, NewsLine, bullet, ends_match, narrate, points
 from bgdoor.ui.review import at_ends, fit_message, review_match, show_whole, step
 
 if TYPE_CHECKING:
@@ -618,8 +618,7 @@ class GameScreen:
     def ends_match(self, winner: Color, won: int) -> bool:
         """Whether `won` more points for `winner` end the match (a question must say so)."""
         assert self.view is not None
-        st = self.view.state
-        return st.length > 0 and st.score_of(winner) + won >= st.length
+        return ends_match(self.view.state, winner, won)
 
     async def do_withdraw(self, key: Key) -> None:
         if not await self.confirm(f"Withdraw game #{self.game_id}? Nobody has joined it. (Y/N)"):
@@ -797,11 +796,8 @@ class GameScreen:
         elif turn.moves:
             # The drop made last, as the player made it: a checker moved 24 to 13 in one drop
             # went back to 18 only, though the screen said 'Move taken back.'
-            ours = bool(self.drops) and sum(self.drops) == len(turn.moves)
-            for _ in range(self.drops.pop() if ours else 1):
+            for _ in range(self.synced_drops(turn).pop()):
                 turn.undo()
-            if not ours:
-                self.drops = []  # moves made otherwise (a forced play): one at a time
             self.message = "Move taken back."
 
     async def do_bear_off(self, key: Key) -> None:
@@ -849,11 +845,17 @@ class GameScreen:
         self.hand = None
         self.after_move()
 
+    def synced_drops(self, turn: Turn) -> list[int]:
+        """The drops that made the turn's moves; moves made otherwise (a forced play, a turn
+        begun afresh) count as a drop each."""
+        if sum(self.drops) != len(turn.moves):
+            self.drops = [1] * len(turn.moves)
+        return self.drops
+
     def dropped(self, turn: Turn, move: Callable[[], object]) -> None:
         """Make one drop's move and remember how many single-die moves it took."""
+        self.synced_drops(turn)
         before = len(turn.moves)
-        if sum(self.drops) != before:
-            self.drops = [1] * before  # moves made otherwise: each its own
         move()
         self.drops.append(len(turn.moves) - before)
 

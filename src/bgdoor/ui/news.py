@@ -21,6 +21,11 @@ def points(n: int) -> str:
     return f"{n} point{'' if n == 1 else 's'}"
 
 
+def ends_match(state: MatchState, winner: Color, won: int) -> bool:
+    """Whether `won` more points for `winner` end the match (an offer or a question says so)."""
+    return state.length > 0 and state.score_of(winner) + won >= state.length
+
+
 @dataclass(frozen=True)
 class NewsLine:
     seq: int  # the last event the line tells of
@@ -158,7 +163,7 @@ def _tell(log: GameLog, step: Step) -> str:
     if isinstance(ev, rules.Resign):
         offered = before.cube * ev.win.multiplier
         # As the offer said it to the one who made it: whether accepting it ends the match.
-        match = ", the match" if before.length > 0 and before.score_of(ev.by.other) + offered >= before.length else ""
+        match = ", the match" if ends_match(before, ev.by.other, offered) else ""
         return f"{g.name(ev.by)} offers to resign, giving {WIN_WORDS[ev.win]} ({points(offered)}{match})."
     if isinstance(ev, rules.AcceptResign):
         return f"{who} accepts the resignation."
