@@ -1664,7 +1664,7 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
         pages = 3 if cols == 40 else 2
         assert f"and Enter. N)ext page (1 of {pages}). Q goes back. Game:" in words, lines
         listed = [line for line in lines if re.match(r"\s+\d+\) #", line)]
-        assert len(listed) == (6 if cols == 40 else 13), lines
+        assert len(listed) == (5 if cols == 40 else 13), lines  # at 40, two rows each and a second heading
         assert all(len(line) <= cols - 1 for line in lines)
         c.send("N")
         await c.wait_words(f"N)ext page (2 of {pages}). Q goes back.")
@@ -1826,3 +1826,179 @@ async def test_a_resignation_that_ends_the_match_says_so_to_the_one_who_answers_
         c.send(" ")
         await c.wait_words("bob offers to resign, giving a single game (1 point, the match).")
         c.close()
+
+
+async def test_news_under_the_menu_that_leaves_an_item_out_says_so(tmp_path):
+    """At 80x24 the menu counted two news items and showed one, its opening-roll line wrapped over
+    the two rows there were, with nothing to say the other was left out."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await alice_played(srv.port, (80, 24))
+        await b.wait_for("playing 13/11")
+        await b.settle()
+        lines = [line.rstrip() for line in b.lines()]
+        assert "News (2), the latest first:" in lines[20], b.text
+        assert lines[22].endswith("(N: all)"), b.text
+        assert all(len(line) <= 80 for line in lines)
+        a.close()
+        b.close()
+
+
+async def test_a_narrow_list_puts_the_players_under_their_game(tmp_path):
+    """At 40 columns the players' line began under the line numbers, and read as an entry of its
+    own, while its heading stood over the score."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("M")
+        await c.wait_for("Game:")
+        lines = [line.rstrip() for line in c.screen.display]
+        at = lines.index("  1) #1     1-0/1")
+        assert lines[at + 1] == "     alice v bob", c.text
+        assert lines[at - 1] == "     White v Black", c.text
+        c.close()
+
+
+async def alice_played(port: int, bob_size: tuple[int, int]) -> tuple[RawCaller, RawCaller]:
+    """alice begins a 5-point match naming bob (at `bob_size`, on a glass of 80x24, at the menu),
+    wins the opening roll with 5-2 (dice 5, 2, 4, 3, ...) and plays it."""
+    a = await RawCaller.connect(port, term="xterm", size=(80, 25))
+    await menus.login(a, "alice", "secret1", True)
+    b = await RawCaller.connect(port, term="xterm", size=bob_size, glass=(80, 24))
+    await menus.login(b, "bob", "secret2", True)
+    await menus.begin(a, 5, "bob")
+    await a.wait_for("roll for who starts")
+    a.send("\r")
+    await a.wait_for("alice starts")
+    a.send("M")
+    await a.wait_for("Your play")
+    a.send("13/8 13/11\r")
+    await a.wait_for("Turn sent")
+    return a, b
+
+
+async def alice_moved_and_bob_to_play(port: int, bob_size: tuple[int, int]) -> tuple[RawCaller, RawCaller]:
+    """alice_played, then bob opens the game and rolls 4-3: he is moving."""
+    a, b = await alice_played(port, bob_size)
+    b.send("P")
+    if bob_size[0] < 80:
+        await b.wait_for("needs 80 columns")
+        b.send("\r")
+    await b.wait_for("P)lay")
+    b.send("\r")
+    await b.wait_for("You rolled 4-3")
+    return a, b
+
+
+async def test_the_keys_page_turns_over_when_the_screen_is_too_short(tmp_path):
+    """At 40x24 the ? page's keys while moving take 32 rows: the footer was written over them and
+    the last keys (V, I, ?, Q) fell off the screen.  A page at a time, laid out again on a resize."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await alice_moved_and_bob_to_play(srv.port, (40, 24))
+        b.send("?")
+        await b.wait_for("Page 1 of 2.")
+        lines = [line.rstrip() for line in b.lines()]
+        assert all(len(line) <= 40 for line in lines)
+        assert lines[23] == "", lines  # the last row stays clear
+        footer = next(i for i, line in enumerate(lines) if "Page 1 of 2." in line)
+        assert not lines[footer - 1].strip(), b.text  # a blank between the keys and the footer
+        assert "Q: back to the board" in " ".join(lines[footer:]), b.text
+        b.send(" ")
+        await b.wait_for("Page 2 of 2.")
+        said = " ".join(" ".join(b.lines()).split())
+        assert "Q or Esc: back to the menu." in said and "B: page back" in said, said
+        b.send_size(80, 24)  # wide enough for every key on one page
+        await b.wait_for("Press a key to go back to the board.")
+        assert "Page" not in b.text and "Q or Esc: back to the menu." in b.text, b.text
+        b.send("x")
+        await b.wait_for("Arrows/8246 move")
+        a.close()
+        b.close()
+
+
+async def test_what_the_opponent_did_meanwhile_is_told_after_the_keys_page(tmp_path):
+    """The ? page waits for a key, and for a new size; a move the opponent made meanwhile is still
+    told once the board is back."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await alice_moved_and_bob_to_play(srv.port, (80, 24))
+        a.send("?")
+        await a.wait_for("Keys now")
+        b.send("M")
+        await b.wait_for("Your play")
+        b.send("24/20 13/10\r")
+        await b.wait_for("Turn sent")
+        await a.settle(0.5)
+        assert "Keys now" in a.text, a.text  # the page stays until a key
+        a.send("x")
+        await a.wait_for("bob rolled 4-3 and played")
+        a.close()
+        b.close()
+
+
+async def narrowed(c: RawCaller, cols: int = 40, rows: int = 24) -> list[str]:
+    """The screen once the window is narrowed to `cols` and the server has answered: within them."""
+    c.send_size(cols, rows)
+    await c.settle(0.5)
+    lines = [line.rstrip() for line in c.lines()]
+    assert all(len(line) <= cols for line in lines), lines
+    return lines
+
+
+async def test_the_news_page_and_a_player_page_are_drawn_again_for_a_new_size(tmp_path):
+    """Narrowing the window on N)ews or on a player's page left them as drawn for 80 columns,
+    cut at the new width."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    svc, *_ = bob_opens(url, ("Well played yesterday, carol. " * 3).strip())
+    svc.close()
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        await menus.login(c, "carol", "carol-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("N")
+        await c.wait_for("News from your games")
+        lines = await narrowed(c)
+        said = " ".join(" ".join(lines).split())
+        assert 'bob\'s note: "Well played yesterday, carol. Well played yesterday, carol.' in said, said
+        c.send("q")
+        await c.wait_for("Your choice")
+        c.close()
+    url = f"sqlite:///{tmp_path}/h.db"
+    bob_resigns_to_alice(url, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        await menus.login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("R")
+        await c.wait_for("Rank:")
+        c.send("1\r")
+        await c.wait_for("Rating history")
+        lines = await narrowed(c)
+        assert "Press any key." in c.text
+        c.send("x")
+        await c.wait_for("Rank:")
+        c.close()
+
+
+async def test_the_board_cursor_starts_where_a_narrow_screen_shows_it(tmp_path):
+    """Black at 40 columns with the board as the table stands: the keypad cursor began on point
+    13, past the right edge, and the first arrow keys moved it unseen."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await alice_moved_and_bob_to_play(srv.port, (40, 24))
+        b.send("Q")
+        await b.wait_for("Your choice")
+        b.send("O")
+        await b.wait_for("Options")
+        b.send("B")
+        await b.wait_for("as the table stands")
+        b.send("Q")
+        await b.wait_for("Your choice")
+        b.send("P")  # the 80 columns were asked about once: straight to the board
+        await b.wait_for("Arrows/8246 move")
+        await b.settle()
+        board = [line[:40] for line in b.lines()[1:18]]
+        assert any("◄" in line for line in board), b.text
+        assert not any("◄" in line[40:] for line in b.lines()), b.text
+        a.close()
+        b.close()

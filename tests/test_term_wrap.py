@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bgdoor.term.wrap import fit, pages, wrap
+from bgdoor.term.wrap import fit, pages, shorten, wrap
 from bgdoor.ui.texts import load_text
 
 
@@ -93,3 +93,12 @@ def test_an_indented_key_with_one_space_hangs_its_text_after_the_key() -> None:
         assert lines[at + 1].startswith(" " * hang) and lines[at + 1][hang] != " ", lines[at : at + 2]
     # A message that begins with a key, at no indent, is a sentence: its next line starts at 0.
     assert wrap("T)ake or X) drop: answer the double before anything else.", 30)[1][0] != " "
+
+
+def test_shorten_keeps_what_fits_and_cuts_between_words():
+    assert shorten("one two three", 20, 1, "... (N: all)") == "one two three"
+    assert shorten("one two three", 22, 1, "... (N: all)", " (N: all)") == "one two three (N: all)"
+    # Not room for the tail too: words go, and the cut says so.
+    assert shorten("one two three four", 22, 1, "... (N: all)", " (N: all)") == "one two... (N: all)"
+    assert shorten("alpha beta gamma delta", 11, 2, "...") == "alpha beta gamma delta"
+    assert shorten("alpha beta gamma delta", 11, 1, "...") == "alpha..."

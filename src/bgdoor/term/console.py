@@ -326,6 +326,23 @@ class Console:
         `wake` reads it first: another task has news for this screen."""
         self.keys.put_nowait(WAKE)
 
+    async def key_or_resize(self) -> Key | None:
+        """The next key (the idle timeout applies), or None once the window has changed size, for
+        the screen to lay itself out again.  A wake for anything else is kept for the screen
+        beneath, which reads it at its next key(wake=True)."""
+        size = (self.width, self.height)
+        woken = False
+        try:
+            while True:
+                key = await self.key(idle=True, wake=True)
+                if key is not WAKE:
+                    return key
+                if (self.width, self.height) != size:
+                    return None
+                woken = True
+        finally:
+            self._woken = self._woken or woken
+
     @overload
     async def key(self, timeout: None = None, idle: bool = False, wake: bool = False) -> Key: ...
 

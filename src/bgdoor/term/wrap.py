@@ -149,6 +149,18 @@ def fit(text: str, width: int) -> str:
     return text[: max(0, width - 1)] + "~" if width > 0 else ""
 
 
+def shorten(text: str, width: int, rows: int, more: str, tail: str = "") -> str:
+    """`text` and `tail` if they wrap to at most `rows` lines of `width`; else as many of the
+    text's words as fit there with `more` after them (which says that it was cut, and where the
+    rest is)."""
+    if len(wrap(text + tail, width)) <= rows:
+        return text + tail
+    words = text.split()
+    while words and len(wrap(" ".join(words) + more, width)) > rows:
+        words.pop()
+    return " ".join(words) + more
+
+
 def pages(lines: list[str], height: int) -> list[list[str]]:
     """`lines` cut into pages of at most `height` lines, preferring a break at a blank line."""
     height = max(1, height)

@@ -87,6 +87,11 @@ class Console(Terminal):
         )
         self.show_whole(boardmod.render_board(view, self.charset, into=self.whole_canvas()))
 
+    def in_sight(self, loc: Loc, viewer: Color) -> bool:
+        """Is the label of `loc` (where the board's cursor shows) within the caller's width?"""
+        _, col = boardmod.label_cell(loc, viewer.value, self.orientation)
+        return col + 3 <= self.width
+
     def move_cursor(self, loc: Loc, direction: str, viewer: Color) -> Loc:
         """Where the board cursor goes from `loc` on an arrow key, as this player sees the board."""
         return boardmod.move_cursor(loc, direction, viewer.value, self.orientation)

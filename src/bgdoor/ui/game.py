@@ -29,7 +29,7 @@ from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc
 from bgdoor.ui.console import Console, Key
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import WIN_WORDS, NewsLine, bullet, ends_match, narrate, points
-from bgdoor.ui.review import at_ends, fit_message, review_match, show_whole, step
+from bgdoor.ui.review import at_ends, fit_message, help_page, review_match, show_whole, step
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
@@ -41,6 +41,9 @@ YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answ
 
 def _loc_to_point(loc: Loc) -> int:
     return 25 if loc == "bar" else 0 if loc == "off" else int(loc)
+
+
+CURSOR_ORDER: tuple[Loc, ...] = ("bar", *range(24, 0, -1), "off")  # the farthest back first
 
 
 def _point_to_loc(point: int) -> Loc:
@@ -507,14 +510,7 @@ class GameScreen:
         state = self.state()
         if self.overflow:
             await show_whole(self.con, self.overflow)  # the message the board had to cut, before the keys
-        self.con.clear()
-        self.con.put_wrapped(1, 2, f"Keys now ({state.value}):", "title")
-        row = 3
-        for text in keytable.help_page(state, self.unavailable(state)):
-            row += self.con.put_wrapped(row, 2, text, right=self.con.width - 1)
-        self.con.put_wrapped(min(row + 1, self.con.height - 1), 2, "Press a key to go back to the board.", "dim")
-        await self.con.show()
-        await self.con.key(idle=True)
+        await help_page(self.con, state, self.unavailable(state), "back to the board")
 
     async def do_show_id(self, key: Key) -> None:
         assert self.view is not None
@@ -714,6 +710,12 @@ class GameScreen:
                     sources = {_point_to_loc(p) for p in self.turn.sources()}
                 else:
                     dests = {_point_to_loc(p) for p in self.turn.destinations(self.hand)}
+                viewer = self.me or Color.WHITE
+                if not self.con.in_sight(self.cursor, viewer):
+                    # Off a narrow screen (Black's point 13 with the board as the table stands
+                    # at 40 columns): on a marked point that shows, the farthest back.
+                    marked = [loc for loc in CURSOR_ORDER if loc in (dests or sources)]
+                    self.cursor = next((loc for loc in marked if self.con.in_sight(loc, viewer)), self.cursor)
             else:
                 position = st.position
             on_roll = st.turn or Color.WHITE

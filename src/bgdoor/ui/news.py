@@ -229,33 +229,42 @@ News = list[tuple[Unread, GameLog, list[NewsLine]]]
 
 
 async def news_page(con: Console, svc: Service, player_id: int, news: News) -> None:
-    """All the news on pages; what the player has seen is marked read (Q leaves the rest news)."""
-    width = con.width - 3
-    body: list[tuple[str, int]] = []  # a screen line, and the headline it belongs to
+    """All the news on pages; what the player has seen is marked read (Q leaves the rest news).
+    Laid out again when the window changes size, from the headline the page began with."""
     told: list[tuple[int, NewsLine]] = []  # each headline: its game's index in `news`, its line
+    heads: list[str] = []
     for index, (_, log, lines) in enumerate(news):
         for line in lines:
-            body += [(part, len(told)) for part in bullet(f"#{log.game.id}: {line.text}", width)]
             told.append((index, line))
-    if not body:
-        body = [(part, -1) for part in bullet("Nothing new in your games since you last looked.", width)]
-    per = max(1, con.height - 4)
-    book = [body[i : i + per] for i in range(0, len(body), per)]
-    shown = 0  # body lines the player has had on screen
-    for n, page in enumerate(book, 1):
+            heads.append(f"#{log.game.id}: {line.text}")
+    seen: set[int] = set()  # the headlines whose last line was on screen
+    top = (0, 0)  # the page shown begins with this line of this headline
+    while True:
+        width = con.width - 3
+        body = [(part, k, j) for k, text in enumerate(heads) for j, part in enumerate(bullet(text, width))]
+        if not body:
+            nothing = bullet("Nothing new in your games since you last looked.", width)
+            body = [(part, -1, j) for j, part in enumerate(nothing)]
+        per = max(1, con.height - 4)
+        book = [body[i : i + per] for i in range(0, len(body), per)]
+        # After a resize, the page that holds that line (or the headline's last, if it has fewer now).
+        at = max((i for i, (_, k, j) in enumerate(body) if k == top[0] and j <= top[1]), default=0)
+        n = at // per
         con.clear()
-        con.put_wrapped(1, 2, f"News from your games (page {n} of {len(book)})", "title")
-        for i, (text, _) in enumerate(page):
+        con.put_wrapped(1, 2, f"News from your games (page {n + 1} of {len(book)})", "title")
+        for i, (text, _, _) in enumerate(book[n]):
             con.put(3 + i, 2, text)
-        more = "Press a key for more; Q goes back." if n < len(book) else "Press a key to go back."
+        more = "Press a key for more; Q goes back." if n < len(book) - 1 else "Press a key to go back."
         con.put_wrapped(con.height - 1 if con.height < 25 else 24, 2, more, "dim")
         await con.show()
-        shown += len(page)
-        key = await con.key(idle=True)
-        if key.name in ("q", "esc"):
+        ends = {k: i for i, (_, k, _) in enumerate(body)}  # each headline's last line
+        seen |= {k for i, (_, k, _) in enumerate(body) if ends[k] == i and n * per <= i < (n + 1) * per}
+        key = await con.key_or_resize()
+        if key is None:
+            continue
+        if key.name in ("q", "esc") or n == len(book) - 1:
             break
-    # A headline counts as seen once its last line was on screen.
-    seen = {owner for _, owner in body[:shown]} - {owner for _, owner in body[shown:]}
+        top = book[n + 1][0][1:]
     for index, (u, log, _) in enumerate(news):
         if log.game.white_id is None or log.game.black_id is None:
             continue  # an open seat: who joins is still to be told

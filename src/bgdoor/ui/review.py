@@ -9,8 +9,9 @@ from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color
 from bgdoor.rules.position import Position
 from bgdoor.service import GameLog, ServiceError
-from bgdoor.term.wrap import wrap
+from bgdoor.term.wrap import shorten, wrap
 from bgdoor.ui import keys as keytable
+from bgdoor.ui.board import HELP_GAP, help_rows
 from bgdoor.ui.console import Console, Key
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import steps, tell
@@ -24,23 +25,21 @@ MORE = "... (? shows all)"
 def fit_message(text: str, width: int) -> tuple[str, str]:
     """(what the board's three message lines hold, the whole text when it had to be cut, else ""):
     a longer text (a long note, a narrow screen) is cut between words and says where the rest is."""
-    room = min(80, width) - 2
-    if len(wrap(text, room)) <= 3:
-        return text, ""
-    words = text.split()
-    while words and len(wrap(" ".join(words) + MORE, room)) > 3:
-        words.pop()
-    return " ".join(words) + MORE, text
+    shown = shorten(text, min(80, width) - 2, 3, MORE)
+    return shown, "" if shown == text else text
 
 
 async def show_whole(con: Console, text: str, then: str = "Press a key for the keys.") -> None:
-    """A message the board had to cut, whole, until a key (`then` says what that key brings)."""
-    con.clear()
-    con.put_wrapped(1, 2, "The message in full:", "title")
-    con.put_wrapped(3, 2, text, right=con.width - 1)
-    con.put_wrapped(con.height - 1, 2, then, "dim")
-    await con.show()
-    await con.key(idle=True)
+    """A message the board had to cut, whole, until a key (`then` says what that key brings);
+    drawn again when the window changes size."""
+    while True:
+        con.clear()
+        con.put_wrapped(1, 2, "The message in full:", "title")
+        con.put_wrapped(3, 2, text, right=con.width - 1)
+        con.put_wrapped(con.height - 1, 2, then, "dim")
+        await con.show()
+        if await con.key_or_resize() is not None:
+            return
 
 
 def step_key(con_key: Key | None, state: State, unavailable: dict[str, str] | None = None) -> tuple[str, str]:
@@ -95,16 +94,45 @@ async def step(
     return at, note
 
 
-async def help_page(con: Console, state: State) -> None:
-    """The full help of a state, until a key."""
-    con.clear()
-    con.put_wrapped(1, 2, f"Keys now ({state.value}):", "title")
-    row = 3
-    for text in keytable.help_page(state):
-        row += con.put_wrapped(row, 2, text, right=con.width - 1)
-    con.put_wrapped(min(row + 1, con.height - 1), 2, "Press a key to go back.", "dim")
-    await con.show()
-    await con.key(idle=True)
+async def help_page(con: Console, state: State, unavailable: dict[str, str] | None = None, back: str = "back") -> None:
+    """The full help of a state, until a key: a page at a time when the screen is too short for
+    it (moving, on 40 columns, takes 32 rows), laid out again when the window changes size.
+    `back` says where a key goes ('back to the board')."""
+    page = 0
+    while True:
+        body = con.height - 7  # rows 3 on, a blank, then up to three for the footer
+        book: list[list[str]] = [[]]
+        for text in keytable.help_page(state, unavailable):
+            lines = wrap(text, con.width - 2)
+            if book[-1] and len(book[-1]) + len(lines) > body:
+                book.append([])  # a key's paragraph is not split between pages
+            book[-1].extend(lines)
+        page = min(page, len(book) - 1)
+        last = page == len(book) - 1
+        con.clear()
+        con.put_wrapped(1, 2, f"Keys now ({state.value}):", "title", right=con.width - 1, rows=1)
+        for i, line in enumerate(book[page][:body]):
+            con.put(3 + i, 2, line)
+        if len(book) == 1:
+            footer, row = wrap(f"Press a key to go {back}.", con.width - 2), 4 + len(book[0])
+        else:
+            keys = [f"Any key: {back}", "B: page back"] if last else ["Enter/Space: next page", f"Q: {back}"]
+            # Broken between keys, never inside one.
+            footer = help_rows(HELP_GAP.join([f"Page {page + 1} of {len(book)}.", *keys]), con.width - 2, 3)
+            row = con.height - len(footer)
+        for i, line in enumerate(footer):
+            con.put(min(row, con.height - 1) + i, 2, line, "dim")
+        await con.show()
+        key = await con.key_or_resize()
+        if key is None:
+            continue
+        c = key.char.upper()
+        if c == "B" or key.name in ("up", "pgup"):
+            page = max(0, page - 1)
+        elif last or c == "Q" or key.name == "esc":
+            return
+        else:
+            page += 1
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,12 @@ from bgdoor.service import (
     LoginFailed,
     NotFound,
     PlayerInfo,
+    PlayerPage,
     Preferences,
     ServiceError,
     handle_problem,
 )
-from bgdoor.term.wrap import fit, pages, sentence, wrap
+from bgdoor.term.wrap import fit, pages, sentence, shorten, wrap
 from bgdoor.ui.board import THEMES
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen
@@ -43,6 +44,7 @@ log = logging.getLogger("bgdoor.session")
 
 LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 BEGIN_HEADER = "Every question has a default in [brackets]; Enter accepts it. Esc goes back."
+MENU_MORE = "... (N: all)"  # the end of the menu's news when more is kept for the N)ews page
 NARROW_LIST = 58  # columns a game list's or the rankings' one-line rows need
 
 
@@ -443,24 +445,35 @@ class Session:
             await review_match(self.con, self.svc, self.player.id, g.id)
 
     def menu_news(self, lines: list[str], top: int) -> None:
-        """The newest news under the menu (`lines` newest first), as much as fits; N shows all of it."""
+        """The newest news under the menu (`lines` newest first), as much as fits; N shows all of it.
+
+        Whatever does not fit is said on the last line: an item cut between words ends with
+        "... (N: all)", and with items left out the last one shown ends with "(N: all)"."""
         bottom = self.con.height - 1
         if not lines or top > bottom:
             return
         self.con.put(top, 4, f"News ({len(lines)}), the latest first:" if len(lines) > 1 else "News:", "hot")
-        row = top + 1
-        width = self.con.width - 6
+        width, room = self.con.width - 6, bottom - top
+        shown: list[str] = []  # the items shown whole
+        used = 0
         for text in lines:
-            if row > bottom:
+            n = len(wrap(text, width))
+            if used + n > room:
                 break
-            parts = wrap(text, width)
-            room = bottom - row + 1
-            if len(parts) > room:
-                # Cut at the bottom of the screen: said, and where the rest is.
-                more = " (N: all)"
-                last = parts[room - 1]
-                parts = [*parts[: room - 1], last[: max(0, width - len(more))].rstrip() + more]
-            for part in parts:
+            shown.append(text)
+            used += n
+        if len(shown) < len(lines):
+            left = room - used
+            cut = shorten(lines[len(shown)], width, left, MENU_MORE) if left else ""
+            if cut and cut != MENU_MORE:
+                shown.append(cut)  # the next item, as much of it as fits
+            elif shown:
+                last = shown.pop()
+                rows = room - sum(len(wrap(text, width)) for text in shown)
+                shown.append(shorten(last, width, rows, MENU_MORE, MENU_MORE.removeprefix("...")))
+        row = top + 1
+        for text in shown:
+            for part in wrap(text, width):
                 self.con.put(row, 6, part)
                 row += 1
 
@@ -606,13 +619,14 @@ class Session:
             bottom = min(24, self.con.height)
             # Under 58 columns a game's line does not fit: two lines each, the players on the second.
             narrow = self.con.width < NARROW_LIST
-            per = (bottom - 11) // (2 if narrow else 1)
+            top = 6 if narrow else 5  # a narrow list's second heading, over the players
+            per = (bottom - 6 - top) // (2 if narrow else 1)
             # The footer whole: three lines on a narrow screen (at 40 columns 'Q goes back' and the
             # N)ext page key were cut off at two), taken from the list when it needs them.
             more_room = "  N)ext page (9 of 9)." if len(games) > per else ""
             foot_rows = min(3, len(wrap(footer(max((g.id for g in games), default=0), more_room), self.con.width - 3)))
             if foot_rows == 3:
-                per = (bottom - 12) // (2 if narrow else 1)
+                per = (bottom - 7 - top) // (2 if narrow else 1)
             page = min(page, max(0, (len(games) - 1) // per))
             self.con.clear()
             self.con.put_wrapped(2, 3, title, "title", right=self.con.width - 1, rows=2)  # row 3 is free
@@ -624,16 +638,22 @@ class Session:
                 return None
             # The names under their headings; the '*' of the player to act goes before a name.
             wide_head = "    Game    White             Black            Score   "
-            head = "    Game   Score    White v Black" if narrow else wide_head
+            head = "    Game   Score" if narrow else wide_head
             self.con.put(4, 2, head + (" Last move" if self.con.width >= 72 else ""), "dim")
             shown = games[page * per : (page + 1) * per]
+            if narrow:
+                # The players go under the game's number, as part of its entry, not under the line
+                # numbers as an entry of their own; 37 columns at most (two handles of 16, two
+                # marks), so the page's go further left if need be.
+                indent = max(2, min(6, self.con.width - max(len(self.game_lines_narrow(g)[1]) for g in shown)))
+                self.con.put(5, indent, "White v Black", "dim")
             for i, g in enumerate(shown):
                 if narrow:
                     line, players = self.game_lines_narrow(g)
-                    self.con.put(5 + 2 * i, 2, f"{i + 1:>2}) " + line)
-                    self.con.put(6 + 2 * i, 3, players)  # 37 columns at most: two handles of 16, two marks
+                    self.con.put(top + 2 * i, 2, f"{i + 1:>2}) " + line)
+                    self.con.put(top + 1 + 2 * i, indent, players)
                 else:
-                    self.con.put(5 + i, 2, f"{i + 1:>2}) " + self.game_line(g))
+                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g))
             pages_n = (len(games) + per - 1) // per
             more = f"  N)ext page ({page + 1} of {pages_n})." if pages_n > 1 else ""
             self.con.put_wrapped(bottom - 4 - max(2, foot_rows), 3, footer(shown[0].id, more), "dim",
@@ -891,6 +911,11 @@ class Session:
 
     async def player_page(self, handle: str) -> None:
         page = await self.svc.player_page(handle)
+        while await self.show_player(page) is None:
+            pass  # the window changed size: drawn again for it
+
+    async def show_player(self, page: PlayerPage) -> Key | None:
+        """A player's page until a key; None when the window changed size (to draw it again)."""
         p = page.player
         right = self.con.width - 1
         self.con.clear()
@@ -917,7 +942,7 @@ class Session:
             self.con.put(row + 2 + i, 5, line)
         self.con.put(min(24, self.con.height), 3, "Press any key.", "dim")
         await self.con.show()
-        await self.con.key(idle=True)
+        return await self.con.key_or_resize()
 
     async def pager(self, text: str) -> None:
         """Text wrapped to the caller's width, a page at a time."""
