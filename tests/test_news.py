@@ -19,7 +19,7 @@ from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.service import IllegalAction, NotFound, Service
 from bgdoor.store import db
 from bgdoor.store.models import Game, ReadMark
-from bgdoor.ui.news import headlines, latest_first, narrate, steps
+from bgdoor.ui.news import headlines, latest_first, narrate, news_book, page_holding, steps
 
 
 @pytest.fixture
@@ -311,3 +311,18 @@ def test_ties_in_a_row_at_the_opening_roll_are_one_line(db_url):
             "Opening roll: ann and bob both rolled 1, then both 3; they roll again.",
             "Opening roll: ann 3, bob 1. ann starts with 3-1.",
         ]
+
+
+def test_a_news_page_laid_out_again_begins_where_the_reader_was():
+    items = ["one two three four five six", "seven eight", "nine ten eleven twelve"]
+    wide = news_book(items, 40, 2)
+    assert [[line for line, _, _ in page] for page in wide] == [
+        ["- one two three four five six", "- seven eight"], ["- nine ten eleven twelve"]]
+    # At 14 columns the first item takes three lines: the reader who was on page 2 (item 3 on)
+    # is shown the page that holds item 3's first line, the third now.
+    narrow = news_book(items, 14, 2)
+    assert page_holding(narrow, wide[1][0][1:]) == 2
+    assert narrow[2][0][0] == "- nine ten"
+    assert page_holding(narrow, (1, 0)) == 1  # "- seven eight", the second line of page 2
+    assert page_holding(narrow, (0, 0)) == 0
+    assert page_holding(news_book([], 40, 2), (0, 0)) == 0

@@ -2002,3 +2002,31 @@ async def test_the_board_cursor_starts_where_a_narrow_screen_shows_it(tmp_path):
         assert not any("◄" in line[40:] for line in b.lines()), b.text
         a.close()
         b.close()
+
+
+async def test_the_review_and_the_board_s_questions_are_laid_out_again_for_a_new_size(tmp_path):
+    """Narrowing the window in M)atches' review, or while G)ive up asked which, left the board's
+    text as laid out for 80 columns, cut at 40."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        await menus.login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("M")
+        await c.wait_for("Game:")
+        c.send("1\r")
+        await c.wait_for("Step ")
+        said = " ".join(" ".join((await narrowed(c))[18:24]).split())
+        assert "Step 5 of 5: alice wins the match, 1-0. Ratings: alice 1510.0 (+10.0), bob" in said, said
+        c.close()
+    async with running_server(f"sqlite:///{tmp_path}/h.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await alice_moved_and_bob_to_play(srv.port, (80, 24))
+        b.send("G")
+        await b.wait_for("Give up")
+        said = " ".join(" ".join((await narrowed(b))[18:24]).split())
+        assert "3) backgammon (3 points) Esc: no" in said, said
+        b.send("\x1b")
+        await b.wait_for("You did not offer to resign.")
+        a.close()
+        b.close()

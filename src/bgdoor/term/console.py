@@ -326,19 +326,29 @@ class Console:
         `wake` reads it first: another task has news for this screen."""
         self.keys.put_nowait(WAKE)
 
-    async def key_or_resize(self) -> Key | None:
-        """The next key (the idle timeout applies), or None once the window has changed size, for
-        the screen to lay itself out again.  A wake for anything else is kept for the screen
-        beneath, which reads it at its next key(wake=True)."""
+    @overload
+    async def key_or_resize(self, timeout: None = None) -> Key: ...
+
+    @overload
+    async def key_or_resize(self, timeout: float) -> Key | None: ...
+
+    async def key_or_resize(self, timeout: float | None = None) -> Key | None:
+        """The next key (the idle timeout applies), or WAKE once the window has changed size, for
+        the screen to lay itself out again; None when `timeout` passes first.  A wake for anything
+        else is kept for the screen beneath, which reads it at its next key(wake=True)."""
         size = (self.width, self.height)
+        until = None if timeout is None else time.monotonic() + timeout
         woken = False
         try:
             while True:
-                key = await self.key(idle=True, wake=True)
+                left = None if until is None else max(0.0, until - time.monotonic())
+                key = await (self.key(idle=True, wake=True) if left is None else self.key(left, idle=True, wake=True))
+                if key is None:
+                    return None
                 if key is not WAKE:
                     return key
                 if (self.width, self.height) != size:
-                    return None
+                    return WAKE
                 woken = True
         finally:
             self._woken = self._woken or woken

@@ -26,9 +26,9 @@ from bgdoor.service import (
 from bgdoor.term.wrap import sentence, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc
-from bgdoor.ui.console import Console, Key
+from bgdoor.ui.console import WAKE, Console, Key
 from bgdoor.ui.keys import State
-from bgdoor.ui.news import WIN_WORDS, NewsLine, bullet, ends_match, narrate, points
+from bgdoor.ui.news import WIN_WORDS, NewsLine, ends_match, narrate, news_book, page_holding, points
 from bgdoor.ui.review import at_ends, fit_message, help_page, review_match, show_whole, step
 
 if TYPE_CHECKING:
@@ -281,26 +281,29 @@ class GameScreen:
         assert self.view is not None
         v = self.view
         title = f"Game #{v.id}: {v.name(Color.WHITE)} against {v.name(Color.BLACK)}. Since you last looked:"
-        body = [part for n in lines for part in bullet(n.text, self.con.width - 3)]
-        top = 2 + len(wrap(title, self.con.width - 3))
-        bottom = self.con.height - 2
-        per = max(1, bottom - top)
-        book = [body[i : i + per] for i in range(0, len(body), per)] or [[]]
-        for n, page in enumerate(book, 1):
+        at = (0, 0)  # the page shown begins with this line of this item: kept over a resize
+        while True:
+            top = 2 + len(wrap(title, self.con.width - 3))
+            bottom = self.con.height - 2
+            book = news_book([n.text for n in lines], self.con.width - 3, max(1, bottom - top))
+            n = page_holding(book, at)
             self.con.clear()
             self.con.put_wrapped(1, 2, title, "title")
-            for i, text in enumerate(page):
+            for i, (text, _, _) in enumerate(book[n]):
                 self.con.put(top + i, 2, text)
-            if n < len(book):
-                more = f"Page {n} of {len(book)}: press a key for more."
+            last = n == len(book) - 1
+            if not last:
+                more = f"Page {n + 1} of {len(book)}: press a key for more."
             else:
                 more = "Press a key for the board, or V to see the last turn played there."
             self.con.put_wrapped(bottom + 1, 2, more, "dim")
             await self.con.show()
-            key = await self.con.key(idle=True)
-            if n == len(book) and keytable.VIEW.matches(key):
-                return key
-        return None
+            key = await self.con.key_or_resize()
+            if key is WAKE:
+                continue
+            if last:
+                return key if keytable.VIEW.matches(key) else None
+            at = book[n + 1][0][1:]
 
     def sync_turn(self) -> None:
         """Start a move-by-move turn when the dice are ours to play; keep one in progress."""
@@ -599,9 +602,11 @@ class GameScreen:
             f"Give up: 1) single game ({cost(cube)})  2) gammon ({cost(2 * cube)})  "
             f"3) backgammon ({cost(3 * cube)})  Esc: no"
         )
-        self.draw(help_text="1) single  2) gammon  3) backgammon  Esc: no")
-        await self.con.show()
-        answer = await self.con.key()
+        answer = WAKE
+        while answer is WAKE:  # drawn again for a new size
+            self.draw(help_text="1) single  2) gammon  3) backgammon  Esc: no")
+            await self.con.show()
+            answer = await self.con.key_or_resize()
         wins = {"1": Win.SINGLE, "2": Win.GAMMON, "3": Win.BACKGAMMON}
         if answer is None or answer.char not in wins:
             self.message = "You did not offer to resign."
@@ -630,9 +635,9 @@ class GameScreen:
             # The question's own keys on the help line: the state's keys do nothing meanwhile.
             self.draw(help_text=YES_NO)
             await self.con.show()
-            answer = await self.con.key()
-            if answer is None:
-                return False
+            answer = await self.con.key_or_resize()
+            if answer is WAKE:
+                continue  # drawn again for the new size
             if answer.name == "y":
                 return True
             if answer.name in ("n", "esc", "enter"):
@@ -680,7 +685,9 @@ class GameScreen:
             self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
                       status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY, ends), then=last.before)
             await self.con.show()
-            key = await self.con.key(timeout=REPLAY_PACE if auto and at < len(frames) - 1 else None, idle=True)
+            key = await self.con.key_or_resize(REPLAY_PACE if auto and at < len(frames) - 1 else None)
+            if key is WAKE:
+                continue  # the board laid out for the new size
             auto = auto and key is None
             moved, note = await step(self.con, State.REPLAY, key, at, len(frames) - 1, end=end, start=start)
             if moved is None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color, MatchState, Win
 from bgdoor.service import GameLog, LoggedEvent, ServiceError, Unread
+from bgdoor.term.console import WAKE
 from bgdoor.term.wrap import wrap
 
 if TYPE_CHECKING:
@@ -207,6 +208,22 @@ def bullet(text: str, width: int) -> list[str]:
     return ["- " + lines[0], *("  " + line for line in lines[1:])]
 
 
+PageLine = tuple[str, int, int]  # a line on screen, the item it belongs to, and which line of it
+
+
+def news_book(items: list[str], width: int, per: int) -> list[list[PageLine]]:
+    """`items` as bullets (see bullet) on pages of `per` lines; one empty page for none."""
+    body = [(part, k, j) for k, text in enumerate(items) for j, part in enumerate(bullet(text, width))]
+    return [body[i : i + per] for i in range(0, len(body), per)] or [[]]
+
+
+def page_holding(book: list[list[PageLine]], line: tuple[int, int]) -> int:
+    """The page of `book` that holds `line` (an item, a line of it), or the line before it: after a
+    resize the page shown begins where the reader was, or as near as the new lines allow."""
+    at = max((i for i, (_, k, j) in enumerate(x for page in book for x in page) if (k, j) <= line), default=0)
+    return at // max(1, len(book[0]))
+
+
 def headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str]:
     """One line per happening, each marked with its game."""
     return [f"#{log.game.id}: {n.text}" for _, log, lines in news for n in lines]
@@ -240,16 +257,10 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
     seen: set[int] = set()  # the headlines whose last line was on screen
     top = (0, 0)  # the page shown begins with this line of this headline
     while True:
-        width = con.width - 3
-        body = [(part, k, j) for k, text in enumerate(heads) for j, part in enumerate(bullet(text, width))]
-        if not body:
-            nothing = bullet("Nothing new in your games since you last looked.", width)
-            body = [(part, -1, j) for j, part in enumerate(nothing)]
         per = max(1, con.height - 4)
-        book = [body[i : i + per] for i in range(0, len(body), per)]
-        # After a resize, the page that holds that line (or the headline's last, if it has fewer now).
-        at = max((i for i, (_, k, j) in enumerate(body) if k == top[0] and j <= top[1]), default=0)
-        n = at // per
+        book = news_book(heads or ["Nothing new in your games since you last looked."], con.width - 3, per)
+        body = [x for page in book for x in page] if heads else []
+        n = page_holding(book, top)
         con.clear()
         con.put_wrapped(1, 2, f"News from your games (page {n + 1} of {len(book)})", "title")
         for i, (text, _, _) in enumerate(book[n]):
@@ -260,7 +271,7 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
         ends = {k: i for i, (_, k, _) in enumerate(body)}  # each headline's last line
         seen |= {k for i, (_, k, _) in enumerate(body) if ends[k] == i and n * per <= i < (n + 1) * per}
         key = await con.key_or_resize()
-        if key is None:
+        if key is WAKE:
             continue
         if key.name in ("q", "esc") or n == len(book) - 1:
             break

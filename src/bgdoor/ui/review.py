@@ -12,7 +12,7 @@ from bgdoor.service import GameLog, ServiceError
 from bgdoor.term.wrap import shorten, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_GAP, help_rows
-from bgdoor.ui.console import Console, Key
+from bgdoor.ui.console import WAKE, Console, Key
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import steps, tell
 
@@ -38,7 +38,7 @@ async def show_whole(con: Console, text: str, then: str = "Press a key for the k
         con.put_wrapped(3, 2, text, right=con.width - 1)
         con.put_wrapped(con.height - 1, 2, then, "dim")
         await con.show()
-        if await con.key_or_resize() is not None:
+        if await con.key_or_resize() is not WAKE:
             return
 
 
@@ -124,7 +124,7 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
             con.put(min(row, con.height - 1) + i, 2, line, "dim")
         await con.show()
         key = await con.key_or_resize()
-        if key is None:
+        if key is WAKE:
             continue
         c = key.char.upper()
         if c == "B" or key.name in ("up", "pgup"):
@@ -205,7 +205,9 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             help=keytable.help_line(State.REVIEW, at_ends(at, len(shots) - 1, end, start)),
         )
         await con.show()
-        key = await con.key(idle=True)
+        key = await con.key_or_resize()
+        if key is WAKE:
+            continue  # the board laid out for the new size
         moved, note = await step(con, State.REVIEW, key, at, len(shots) - 1, end=end, start=start, whole=whole)
         if moved is None:
             return

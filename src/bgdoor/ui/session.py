@@ -911,11 +911,11 @@ class Session:
 
     async def player_page(self, handle: str) -> None:
         page = await self.svc.player_page(handle)
-        while await self.show_player(page) is None:
+        while await self.show_player(page) is WAKE:
             pass  # the window changed size: drawn again for it
 
-    async def show_player(self, page: PlayerPage) -> Key | None:
-        """A player's page until a key; None when the window changed size (to draw it again)."""
+    async def show_player(self, page: PlayerPage) -> Key:
+        """A player's page until a key; WAKE when the window changed size (to draw it again)."""
         p = page.player
         right = self.con.width - 1
         self.con.clear()
