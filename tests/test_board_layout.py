@@ -259,6 +259,16 @@ def test_used_dice_are_dimmed() -> None:
     assert (three.fg, three.bold) == pyte_attr(t.die)[::2]
 
 
+def test_a_used_die_shows_without_colour_too() -> None:
+    """In plain ASCII, which has no colour, a used die looked the same as the one left to play."""
+    rows = shown(BoardView(START, dice=(5, 3), dice_left=(3,)), "ascii").display
+    middle = "\n".join(rows[8:11])
+    assert ".-." in middle and ":5:" in middle and "'-'" in middle, middle
+    assert "|3|" in rows[9], middle
+    fresh = "\n".join(shown(BoardView(START, dice=(5, 3), dice_left=(5, 3)), "ascii").display[8:11])
+    assert "'-'" not in fresh and "|5|" in fresh, fresh
+
+
 def test_doubles_say_how_many_moves_are_left() -> None:
     """With 5-5 both dice looked the same after one, two or three moves: four moves, two dice."""
     rows = shown(BoardView(START, dice=(5, 5), dice_left=(5, 5, 5))).display

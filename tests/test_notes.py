@@ -229,3 +229,22 @@ def test_a_note_goes_with_a_double_take_drop_or_resignation(tmp_path: Path) -> N
 def note_text(svc: Service, game_id: int, viewer_id: int) -> str | None:
     note = svc.opponent_note(game_id, viewer_id)
     return None if note is None else note.text
+
+
+def test_a_draft_is_kept_per_player_and_game_and_only_for_the_game_as_it_was(tmp_path: Path) -> None:
+    with Service(f"sqlite:///{tmp_path / 'd.db'}") as svc:
+        a, b = svc.register("alice", "secret1"), svc.register("bob", "secret2")
+        c = svc.register("carol", "secret3")
+        g = svc.begin_game(a.id, 3, Color.WHITE, "bob")
+        assert svc.draft(a.id, g.id) is None
+        svc.save_draft(a.id, g.id, g.version, ((13, 10), (25, 22)), "back soon")
+        d = svc.draft(a.id, g.id)
+        assert d is not None and (d.version, d.moves, d.note) == (g.version, ((13, 10), (25, 22)), "back soon")
+        assert svc.draft(b.id, g.id) is None  # the opponent's is their own
+        svc.save_draft(c.id, g.id, g.version, ((13, 10),), "not mine")  # not seated: nothing kept
+        assert svc.draft(c.id, g.id) is None
+        svc.save_draft(a.id, g.id, g.version, (), "only the note")
+        d = svc.draft(a.id, g.id)
+        assert d is not None and (d.version, d.moves, d.note) == (None, (), "only the note")
+        svc.save_draft(a.id, g.id, g.version, (), None)
+        assert svc.draft(a.id, g.id) is None

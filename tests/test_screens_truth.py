@@ -38,12 +38,12 @@ def bob_opens(url: str, note: str | None = None) -> tuple[Service, int, int, Gam
     return svc, bob, carol, svc.submit_turn(bob, v.id, v.version, "8/4 6/4", note)
 
 
-def bob_resigns_to_alice(url: str, win: Win) -> None:
-    """A 1-point match: alice starts with 3-1, bob resigns giving `win`, and alice accepts."""
+def bob_resigns_to_alice(url: str, win: Win, length: int = 1) -> None:
+    """A match of `length`: alice starts with 3-1, bob resigns giving `win`, and alice accepts."""
     with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
         alice = svc.register("alice", "alice-pw").id
         bob = svc.register("bob", "bob-pw").id
-        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.begin_game(alice, length, Color.WHITE, "bob")
         view = svc.roll(alice, view.id, view.version)
         view = svc.resign(bob, view.id, view.version, win)
         svc.answer_resign(alice, view.id, view.version, True)
@@ -881,6 +881,29 @@ def test_the_review_shows_a_dropped_double_on_the_board_it_was_dropped_on(tmp_pa
     won = shots[drop + 1]
     assert "wins" in won.text and won.position == played and won.state.score == (0, 1), won
     assert Position.start() not in (shots[drop].position, won.position)
+
+
+def test_the_review_counts_the_match_s_last_game_at_its_win_not_before(tmp_path):
+    """In the match's last game the review showed the final score already at 'alice accepts the
+    resignation', a step before 'alice wins', unlike every other game."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.SINGLE)
+    with Service(url) as svc:
+        shots = frames(svc.game_log(1))
+    accepted = next(i for i, f in enumerate(shots) if "accepts" in f.text)
+    assert shots[accepted].state.score == (0, 0), shots[accepted]
+    assert "wins" in shots[accepted + 1].text and shots[accepted + 1].state.score == (1, 0), shots[accepted + 1]
+
+
+def test_the_review_s_win_step_is_not_yet_the_crawford_game(tmp_path):
+    """Reviewing a 2-point match, 'alice wins a single game' showed the Crawford note over the
+    board of the game just won: the note belongs to the next game."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.SINGLE, length=2)
+    with Service(url) as svc:
+        shots = frames(svc.game_log(1))
+    won = next(f for f in shots if "wins" in f.text)
+    assert won.state.score == (1, 0) and not won.state.crawford, won.state
 
 
 def test_the_review_shows_a_play_on_the_side_of_the_player_who_made_it(tmp_path):
@@ -1861,9 +1884,9 @@ async def test_a_narrow_list_puts_the_players_under_their_game(tmp_path):
         c.close()
 
 
-async def alice_played(port: int, bob_size: tuple[int, int]) -> tuple[RawCaller, RawCaller]:
-    """alice begins a 5-point match naming bob (at `bob_size`, on a glass of 80x24, at the menu),
-    wins the opening roll with 5-2 (dice 5, 2, 4, 3, ...) and plays it."""
+async def alice_starts(port: int, bob_size: tuple[int, int] = (80, 25)) -> tuple[RawCaller, RawCaller]:
+    """alice begins a 5-point match naming bob (at `bob_size`, on a glass of 80x24, at the menu)
+    and wins the opening roll (the server's dice must give White the higher)."""
     a = await RawCaller.connect(port, term="xterm", size=(80, 25))
     await menus.login(a, "alice", "secret1", True)
     b = await RawCaller.connect(port, term="xterm", size=bob_size, glass=(80, 24))
@@ -1872,6 +1895,12 @@ async def alice_played(port: int, bob_size: tuple[int, int]) -> tuple[RawCaller,
     await a.wait_for("roll for who starts")
     a.send("\r")
     await a.wait_for("alice starts")
+    return a, b
+
+
+async def alice_played(port: int, bob_size: tuple[int, int]) -> tuple[RawCaller, RawCaller]:
+    """alice_starts with 5-2 (dice 5, 2, 4, 3, ...) and plays it."""
+    a, b = await alice_starts(port, bob_size)
     a.send("M")
     await a.wait_for("Your play")
     a.send("13/8 13/11\r")
@@ -2030,3 +2059,66 @@ async def test_the_review_and_the_board_s_questions_are_laid_out_again_for_a_new
         await b.wait_for("You did not offer to resign.")
         a.close()
         b.close()
+
+
+async def test_a_turn_half_played_is_as_it_was_left_after_a_hang_up(tmp_path):
+    """alice moved 13/10 of her 3-1 and her line dropped: coming back, the board was at the start
+    of the turn again with nothing to say the move had gone.  The moves made so far (and a note
+    not yet sent) are kept, and said; Q and P keep them the same way."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1] * 10)) as srv:
+        a, b = await alice_starts(srv.port)
+        a.send("N")
+        await a.wait_for("Note to your")
+        a.send("See you later\r")
+        await a.wait_for("Your note goes with")
+        a.send("\r")  # picks up the checker on 13, where the cursor starts
+        await a.wait_for("Checker in hand")
+        a.send("266\r")  # down to 12, right to 11 and 10, and down
+        await a.wait_for("Moved 13/10.")
+        a.close()  # the line drops
+        await asyncio.sleep(0.5)
+        a = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        await menus.login(a, "alice", "secret1", False)
+        a.send("P")
+        await a.wait_words("Your moves so far are as you left them: 13/10.")
+        assert "Pips 164" in a.text, a.text
+        a.send("Q")
+        await a.wait_for("Your choice")
+        a.send("P")
+        await a.wait_words("Your moves so far are as you left them: 13/10.")
+        a.send("?")
+        await a.wait_for("Keys now")
+        a.send("x")
+        await a.wait_for("Arrows/8246 move")
+        a.send("M")
+        await a.wait_for("Your play")
+        a.send("6/5\r")  # the typed play begins with the moves made: 13/10 6/5
+        await a.wait_for("Turn sent")
+        await b.wait_words('alice starts with 3-1, playing 13/10 6/5. alice\'s note: "See you later"')
+        a.close()
+        b.close()
+
+
+async def test_no_v_is_offered_with_no_turn_to_replay_and_a_refusal_keeps_the_double_said(tmp_path):
+    """bob's first act was a double: the news page still offered 'V to see the last turn played
+    there', and V, refused on the board, took 'bob doubles to 2' off it, leaving T)ake and X)
+    with no question."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(bob, 3, Color.BLACK, "alice")
+        v = svc.roll(bob, v.id, v.version)  # alice 3, bob 1: alice starts
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        svc.double(bob, v.id, v.version, note="Take this!")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("P")
+        text = await c.wait_for("Since you last looked")
+        assert "Press a key for the board." in text and "V to see" not in text, text
+        c.send("V")
+        await c.wait_words("bob doubles to 2.")
+        c.send("V")
+        await c.wait_words("bob has not played a turn in this game yet. ? lists the keys. bob doubles to 2.")
+        c.close()

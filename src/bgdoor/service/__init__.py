@@ -9,6 +9,7 @@ from bgdoor.service.types import (
     BadHandle as BadHandle,
     BadPassword as BadPassword,
     BBSSuspended as BBSSuspended,
+    Draft as Draft,
     GameChanged as GameChanged,
     GameLog as GameLog,
     GameSummary as GameSummary,

@@ -16,8 +16,8 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from bgdoor.rules import game as rules
-from bgdoor.service.types import BBSSuspended, OnlineRow, TurnNote
-from bgdoor.store.models import Game, GameEvent, MemberBBS, Player, Presence
+from bgdoor.service.types import BBSSuspended, Draft, OnlineRow, TurnNote
+from bgdoor.store.models import Game, GameEvent, MemberBBS, Player, Presence, ReadMark
 
 T = TypeVar("T")
 
@@ -132,6 +132,38 @@ class LeagueOps:
         return self.transaction(fn, write=False)
 
     # ------------------------------------------------------------ notes
+
+    def draft(self, player_id: int, game_id: int) -> Draft | None:
+        """What the player left unsent in the game (see save_draft); None if nothing."""
+
+        def fn(s: Session) -> Draft | None:
+            mark = s.get(ReadMark, (player_id, game_id))
+            if mark is None or (not mark.draft_moves and mark.draft_note is None):
+                return None
+            moves = tuple(
+                (int(src), int(dst)) for src, _, dst in (m.partition("/") for m in mark.draft_moves.split())
+            )
+            return Draft(version=mark.draft_version, moves=moves, note=mark.draft_note)
+
+        return self.transaction(fn, write=False)
+
+    def save_draft(
+        self, player_id: int, game_id: int, version: int, moves: tuple[tuple[int, int], ...], note: str | None
+    ) -> None:
+        """Keep the moves of a turn half played in the game at `version`, and a note not yet sent,
+        for the player's next look (in this process or another, after a hang-up).  No moves and no
+        note clear it.  A player not seated in the game, or an unknown game, keeps nothing."""
+
+        def fn(s: Session) -> None:
+            g = s.get(Game, game_id)
+            mark = s.get(ReadMark, (player_id, game_id))
+            if g is None or mark is None or player_id not in (g.white_id, g.black_id):
+                return
+            mark.draft_version = version if moves else None
+            mark.draft_moves = " ".join(f"{src}/{dst}" for src, dst in moves)
+            mark.draft_note = (note or "")[:140] or None
+
+        self.transaction(fn)
 
     def opponent_note(self, game_id: int, viewer_id: int) -> TurnNote | None:
         """The note the viewer's opponent left with what they did last (a play, a double, a take, a

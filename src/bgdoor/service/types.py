@@ -217,6 +217,16 @@ class TurnNote:
 
 
 @dataclass(frozen=True)
+class Draft:
+    """What a player left unsent in a game: the moves of a turn half played (for the game at
+    `version` only: any change to the game makes them stale) and a note."""
+
+    version: int | None
+    moves: tuple[tuple[int, int], ...]  # (from, to) points; 25 the bar, 0 off
+    note: str | None
+
+
+@dataclass(frozen=True)
 class OnlineRow:
     """A caller connected now, in any process."""
 

@@ -175,6 +175,9 @@ class ReadMark(Base):
     """How far a player has read a game's record: the events before `seq` are no longer news.
 
     -1: the creator of an open seat has not yet seen that somebody joined.
+
+    The draft: a turn the player left half played (the moves, "13/10 10/9", for the game at
+    `draft_version` only), and a note written and not yet sent.
     """
 
     __tablename__ = "read_marks"
@@ -182,6 +185,9 @@ class ReadMark(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True, index=True)
     seq: Mapped[int]
+    draft_version: Mapped[int | None]
+    draft_moves: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    draft_note: Mapped[str | None] = mapped_column(String(140))
 
 
 class MemberBBS(Base):

@@ -482,6 +482,7 @@ class _Painter:
     def __init__(self, view: BoardView, charset: Charset, canvas: Canvas | None = None) -> None:
         self.v = view
         self.g: Glyphs = glyphs(charset)
+        self.colour = charset != "ascii"  # plain ASCII has no colour: a used die shows by its frame
         self.t = theme(view.theme)
         self.m = _mirrored(view.viewer, view.orientation)
         self.c = canvas if canvas is not None else Canvas()
@@ -699,6 +700,11 @@ class _Painter:
             attr = t.die_used if used else t.die
             col = self.x(start + 2) if self.m else start
             r0 = MIDDLE_ROWS[0]
+            if used and not self.colour:
+                self.c.put(r0, col, ".-.", attr)
+                self.c.put(r0 + 1, col, f":{die}:", attr)
+                self.c.put(r0 + 2, col, "'-'", attr)
+                continue
             self.c.put(r0, col, g.stl + g.sh + g.str_, attr)
             self.c.put(r0 + 1, col, g.sv + str(die) + g.sv, attr)
             self.c.put(r0 + 2, col, g.sbl + g.sh + g.sbr, attr)

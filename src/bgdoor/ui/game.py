@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
@@ -39,6 +40,9 @@ PRESS_A_KEY = "(Press a key.)"
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
 
 
+logger = logging.getLogger("bgdoor.game")
+
+
 def _loc_to_point(loc: Loc) -> int:
     return 25 if loc == "bar" else 0 if loc == "off" else int(loc)
 
@@ -57,7 +61,6 @@ class Caller(Protocol):
     svc: Gateway
     rt: Runtime
     player: PlayerInfo | None
-    unsent_notes: dict[int, str]  # per game: a note written and not yet sent, kept while away
     menu_notice: str  # said once on the menu the player goes back to
 
     def presence(self, activity: str, game_id: int | None = None) -> None: ...
@@ -92,8 +95,10 @@ class GameScreen:
         # What the message line has told since the player's last key: news that comes before a
         # key adds to it instead of wiping it (the computer's opening roll, then its play).
         self.unkeyed: list[str] = []
-        # Goes to the opponent with what the player does next; kept if they leave the game first.
-        self.pending_note: str | None = session.unsent_notes.get(game_id)
+        # Goes to the opponent with what the player does next; kept (with the moves of a turn half
+        # played) if they leave the game first, or hang up: see keep_draft.
+        self.pending_note: str | None = None
+        self.drafted = False  # a draft is kept in the database for this game
         self.their_note: TurnNote | None = None  # the opponent's note with their last turn
         self.marks: set[asyncio.Future[None]] = set()  # read marks being saved
         self.gone = False  # the game was withdrawn
@@ -125,6 +130,7 @@ class GameScreen:
             await self.reload()
             self.tell_presence()
             early = await self.welcome()
+            await self.restore_draft()
             await self.waiting_elsewhere()
             while not self.gone:
                 if self.view is not None and self.view.state.over != self.told_over:
@@ -147,10 +153,53 @@ class GameScreen:
         finally:
             self.rt.unwatch(self.game_id, self.con.wake)
             self.rt.unwatch_player(self.pid, self.con.wake)
-            if self.pending_note and self.view is not None and not self.view.state.over:
-                self.s.unsent_notes[self.game_id] = self.pending_note
-            else:
-                self.s.unsent_notes.pop(self.game_id, None)
+            await self.keep_draft()
+
+    async def keep_draft(self) -> None:
+        """Leaving (Q, or a hang-up): the moves of a turn half played and a note not yet sent are
+        kept for the next look, in this process or another; a draft used up is cleared."""
+        v = self.view
+        if v is None or self.me is None:
+            return
+        moves = tuple((m.src, m.dst) for m in self.turn.moves) if self.turn is not None else ()
+        note = self.pending_note if not v.state.over else None
+        if not (moves or note or self.drafted):
+            return
+        try:
+            await self.svc.save_draft(self.pid, self.game_id, v.version, moves, note)
+        except ServiceError as exc:
+            logger.info("draft for game %s not kept (%s)", self.game_id, exc)
+        except Exception:  # leaving as the server shuts down: what is under way matters more
+            logger.exception("draft for game %s not kept", self.game_id)
+
+    async def restore_draft(self) -> None:
+        """Coming back: the note left unsent, and the moves of the turn as it was left, if the
+        game has not changed since; said on the board, as what was left is not what it began as."""
+        if self.me is None:
+            return
+        try:
+            draft = await self.svc.draft(self.pid, self.game_id)
+        except ServiceError:
+            return
+        if draft is None:
+            return
+        self.drafted = True
+        self.pending_note = draft.note
+        v = self.view
+        if v is None or self.turn is None or self.turn.moves or draft.version != v.version or not draft.moves:
+            return
+        try:
+            for src, dst in draft.moves:
+                self.turn.move(src, dst)
+        except IllegalPlay:
+            self.turn = None  # not a turn of this board after all: begun afresh
+            self.sync_turn()
+            return
+        self.drops = []
+        kept = f"Your moves so far are as you left them: {notation(self.turn.moves)}."
+        if self.turn.is_complete:
+            kept += " Enter sends the turn."
+        self.message = f"{self.message} {kept}".strip()
 
     async def reload(self) -> None:
         self.view = await self.svc.game(self.game_id, self.pid)
@@ -294,6 +343,8 @@ class GameScreen:
             last = n == len(book) - 1
             if not last:
                 more = f"Page {n + 1} of {len(book)}: press a key for more."
+            elif self.last is None:
+                more = "Press a key for the board."  # no turn of the opponent's to replay (a double)
             else:
                 more = "Press a key for the board, or V to see the last turn played there."
             self.con.put_wrapped(bottom + 1, 2, more, "dim")
@@ -302,7 +353,7 @@ class GameScreen:
             if key is WAKE:
                 continue
             if last:
-                return key if keytable.VIEW.matches(key) else None
+                return key if self.last is not None and keytable.VIEW.matches(key) else None
             at = book[n + 1][0][1:]
 
     def sync_turn(self) -> None:
@@ -473,7 +524,8 @@ class GameScreen:
             unavailable = self.unavailable(state)
             found = keytable.binding(state, key, unavailable)
         if found is None:
-            self.message = keytable.refusal(state, key, unavailable)
+            # A double or resignation waiting for an answer stays said beside why the key did nothing.
+            self.message = f"{keytable.refusal(state, key, unavailable)} {self.pending_offer()}".rstrip()
             return True
         if found.action == "quit":
             return False

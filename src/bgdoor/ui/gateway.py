@@ -24,6 +24,7 @@ from typing import ParamSpec, TypeVar
 
 from bgdoor.rules.game import Color, Win
 from bgdoor.service import (
+    Draft,
     GameLog,
     GameSummary,
     GameView,
@@ -266,6 +267,15 @@ class Gateway:
 
     async def who_online(self, ttl: float) -> list[OnlineRow]:
         return await self._read(self.service.who_online, ttl)
+
+    async def draft(self, player_id: int, game_id: int) -> Draft | None:
+        return await self._read(self.service.draft, player_id, game_id)
+
+    async def save_draft(
+        self, player_id: int, game_id: int, version: int, moves: tuple[tuple[int, int], ...], note: str | None
+    ) -> None:
+        # Private to the player: nobody else's screen changes, so nothing is announced.
+        await self._write(self.service.save_draft, player_id, game_id, version, moves, note)
 
     async def opponent_note(self, game_id: int, viewer_id: int) -> TurnNote | None:
         return await self._read(self.service.opponent_note, game_id, viewer_id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bgdoor.rules import game as rules
@@ -163,10 +163,14 @@ def frames(log: GameLog) -> list[Frame]:
             frame = Frame(Position.from_id(ev.position).swap(), mover, step.before.dice, step.after, text)
         elif ev.derived:
             won = ev.winner if isinstance(ev, (rules.GameWon, rules.MatchWon)) else None
-            frame = Frame(prev.position, prev.on_roll, None, step.after, text, won)
-        elif step.after.game != step.before.game:
+            # The new score on the game just won: its cube, and not the next game's Crawford note.
+            ended = prev.state
+            state = replace(step.after, crawford=ended.crawford, cube=ended.cube, cube_owner=ended.cube_owner)
+            frame = Frame(prev.position, prev.on_roll, None, state, text, won)
+        elif step.after.game != step.before.game or (step.after.over and not step.before.over):
             # It ended the game (a double dropped, a resignation accepted): the board it ended on,
-            # not the next game's start, which its opening roll shows.
+            # not the next game's start, which its opening roll shows; and the score before it,
+            # which the win that follows changes (the match's last game too).
             before = step.before
             frame = Frame(before.position, before.turn or prev.on_roll, None, before, text)
         else:

@@ -78,7 +78,6 @@ class Session:
         self.narrow_ok = False  # the caller chose to play on a terminal narrower than the board
         self.board = board
         self.presence_key = runtime.presence.new_key()
-        self.unsent_notes: dict[int, str] = {}  # a game's note written but not yet sent
         self.menu_notice = ""  # said once beside the menu's prompt (what a screen left doing)
         self.present = False
 
