@@ -158,6 +158,12 @@ async def test_the_same_alias_from_two_boards_is_two_players(server: ServerProce
             pages = [svc.player_page(h).player for h in ("alice", "alice~2")]
         assert {(p.bbs_tag, p.login_name) for p in pages} == {("DEMO", "alice"), ("OTHER", "alice")}
         assert pages[0].id != pages[1].id
+        # Online already while the notice is read: W)ho counted only the first.
+        demo.send("W")
+        who = await demo.wait_until(lambda t: "OTHER" in t, "the newcomer in W)ho")
+        assert "Who's online: 2 callers" in who
+        demo.send("Q")
+        await demo.wait_for("Your choice")
         # Both are online at once, each shown with their board.
         other.send("\r")
         await other.wait_for("Your choice")

@@ -134,7 +134,8 @@ class LeagueOps:
     # ------------------------------------------------------------ notes
 
     def draft(self, player_id: int, game_id: int) -> Draft | None:
-        """What the player left unsent in the game (see save_draft); None if nothing."""
+        """What the player left unsent in the game (see save_draft); None if nothing.  Raises
+        nothing of its own."""
 
         def fn(s: Session) -> Draft | None:
             mark = s.get(ReadMark, (player_id, game_id))
@@ -152,7 +153,8 @@ class LeagueOps:
     ) -> None:
         """Keep the moves of a turn half played in the game at `version`, and a note not yet sent,
         for the player's next look (in this process or another, after a hang-up).  No moves and no
-        note clear it.  A player not seated in the game, or an unknown game, keeps nothing."""
+        note clear it.  A player not seated in the game, or an unknown game, keeps nothing.  Raises
+        nothing of its own."""
 
         def fn(s: Session) -> None:
             g = s.get(Game, game_id)
