@@ -2122,3 +2122,20 @@ async def test_no_v_is_offered_with_no_turn_to_replay_and_a_refusal_keeps_the_do
         c.send("V")
         await c.wait_words("bob has not played a turn in this game yet. ? lists the keys. bob doubles to 2.")
         c.close()
+
+
+async def test_a_note_typed_past_its_length_says_it_is_full(tmp_path):
+    """Past 140 characters a note took no more, and nothing but '140/140' said why."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1] * 10)) as srv:
+        a, b = await alice_starts(srv.port)
+        a.send("N")
+        await a.wait_for("Note to your")
+        a.send("x" * 140)
+        await a.wait_for("(140/140;")
+        assert "The note is full" not in a.text
+        a.send("y")
+        await a.wait_for("The note is full (140 characters).")
+        a.send("\x08")  # backspace: room again, and the help says what to do
+        await a.wait_for("Type the note.")
+        a.close()
+        b.close()

@@ -971,6 +971,7 @@ class GameScreen:
             self.con.text_cursor(None)
 
     async def _write_note(self, text: str) -> None:
+        full = False  # a character was typed past NOTE_LENGTH: said, not dropped unseen
         while True:
             prompt = f"Note to your opponent ({len(text)}/{NOTE_LENGTH}; Enter keeps it, Esc cancels): "
             # The message has three lines at most: on a narrow screen the end of the note shows.
@@ -978,12 +979,16 @@ class GameScreen:
             shown = text if len(text) <= room else "..." + text[len(text) - room + 3 :]
             # Typed keys go into the note: the help line says so, not the state's keys.
             note = prompt + shown + "_"
-            self.draw(note=note, help_text="Type the note.  Enter keeps it  Esc cancels  Backspace")
+            head = f"The note is full ({NOTE_LENGTH} characters)." if full else "Type the note."
+            self.draw(note=note, help_text=f"{head}  Enter keeps it  Esc cancels  Backspace")
             # The terminal's cursor on the '_' where the next character goes, as in other typed fields.
             lines = wrap(note, min(80, self.con.width) - 2)[:3]
             self.con.text_cursor((MESSAGE_ROW - (len(lines) == 3) + len(lines) - 1, 1 + len(lines[-1])))
             await self.con.show()
-            key = await self.con.key(idle=True)
+            key = await self.con.key_or_resize()
+            if key is WAKE:
+                continue  # drawn again for the new size
+            full = False
             if key.name == "esc":
                 self.message = "No note changed."
                 return
@@ -995,6 +1000,7 @@ class GameScreen:
                 return
             if key.name == "backspace":
                 text = text[:-1]
-            elif key.char and key.char.isprintable() and len(text) < NOTE_LENGTH:
-                text += key.char
+            elif key.char and key.char.isprintable():
+                full = len(text) >= NOTE_LENGTH
+                text = text if full else text + key.char
 
