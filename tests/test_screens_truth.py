@@ -2139,3 +2139,20 @@ async def test_a_note_typed_past_its_length_says_it_is_full(tmp_path):
         await a.wait_for("Type the note.")
         a.close()
         b.close()
+
+
+async def test_a_play_being_typed_is_kept_when_the_window_changes_size(tmp_path):
+    """M's prompt at 80 columns, then narrowed: the board and the prompt come again for 40, and
+    what was typed stays typed."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await alice_moved_and_bob_to_play(srv.port, (80, 24))
+        b.send("M")
+        await b.wait_for("Your play")
+        b.send("24/2")
+        await b.wait_for("24/2")
+        said = " ".join(" ".join((await narrowed(b))[18:24]).split())
+        assert "Your play (like 24/18 13/11), Enter sends, Esc cancels: 24/2" in said, said
+        b.send("0 13/10\r")
+        await b.wait_for("Turn sent")
+        a.close()
+        b.close()

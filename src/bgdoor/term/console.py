@@ -162,6 +162,7 @@ class Console:
         # A wake-up read by a wait that does not take them (a help page, a question): kept for
         # the next wait that does, which would otherwise go on showing what it drew before.
         self._woken = False
+        self.resizes = 0  # new window sizes a wait has taken in (key_or_resize tells them apart)
         # One timer a console, not one a key: a key moves the idle deadline later, and the alarm
         # set for the old one rings early, key() finds time left and sets it again.
         self._alarm: asyncio.TimerHandle | None = None
@@ -336,7 +337,9 @@ class Console:
         """The next key (the idle timeout applies), or WAKE once the window has changed size, for
         the screen to lay itself out again; None when `timeout` passes first.  A wake for anything
         else is kept for the screen beneath, which reads it at its next key(wake=True)."""
-        size = (self.width, self.height)
+        # A size taken in during this wait: one taken in before it came (while the screen was
+        # drawn) still reaches this wait as its wake, so the count, not the size, tells.
+        resizes = self.resizes
         until = None if timeout is None else time.monotonic() + timeout
         woken = False
         try:
@@ -347,7 +350,7 @@ class Console:
                     return None
                 if key is not WAKE:
                     return key
-                if (self.width, self.height) != size:
+                if self.resizes != resizes:
                     return WAKE
                 woken = True
         finally:
@@ -429,6 +432,7 @@ class Console:
                 # The screen as it stands, fitted to the new size, all sent again; a screen that
                 # waits with `wake` is woken to lay itself out for the new size.
                 self._resize_queued = False
+                self.resizes += 1
                 self._full = True
                 await self.show()
                 if wake:
@@ -482,8 +486,9 @@ class Console:
         """Read a line with echo at (row, col); None when the caller presses Esc.
 
         It shows the screen with its field drawn: a show() just before it would only send the
-        same screen twice (for a crowd dialling in, a second write a caller).  With `wake`, a
-        wake (the window resized) raises Woken, for a screen that lays itself out again."""
+        same screen twice (for a crowd dialling in, a second write a caller).  With `wake`, a new
+        window size raises Woken, for a screen that lays itself out again; any other wake is
+        kept for the screen's own next wait (key_or_resize)."""
         text = initial
         try:
             while True:
@@ -491,7 +496,7 @@ class Console:
                 self.put(row, col, shown.ljust(width)[:width], "input")
                 self.text_cursor((row, col + min(len(shown), width - 1)))
                 await self.show()
-                key = await self.key(idle=True, wake=wake)
+                key = await (self.key_or_resize() if wake else self.key(idle=True))
                 if key is WAKE:
                     raise Woken(text)
                 if key.name == "enter":

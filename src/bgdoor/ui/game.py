@@ -27,7 +27,7 @@ from bgdoor.service import (
 from bgdoor.term.wrap import sentence, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc
-from bgdoor.ui.console import WAKE, Console, Key
+from bgdoor.ui.console import WAKE, Console, Key, Woken
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import WIN_WORDS, NewsLine, ends_match, narrate, news_book, page_holding, points
 from bgdoor.ui.review import at_ends, fit_message, help_page, review_match, show_whole, step
@@ -942,9 +942,16 @@ class GameScreen:
             self.message = "Your play, the moves made so far first (like 24/18 13/11); Enter sends, Esc cancels:"
         else:
             self.message = "Your play (like 24/18 13/11), Enter sends, Esc cancels:"
-        # The prompt alone: with the opponent's note after it, the note read as the answer.
-        self.draw(note=self.message, help_text="")
-        text = await self.con.line(HELP_ROW, 2, 40, initial=f"{made} " if made else "")
+        typed = f"{made} " if made else ""
+        while True:
+            # The prompt alone: with the opponent's note after it, the note read as the answer.
+            self.draw(note=self.message, help_text="")
+            try:
+                text = await self.con.line(HELP_ROW, 2, 40, initial=typed, wake=True)
+            except Woken as woken:
+                typed = woken.text  # the window changed size: the board and the prompt again
+                continue
+            break
         self.message = ""
         if text is None or not text.strip():
             self.message = "No play typed."
