@@ -326,3 +326,6 @@ def test_a_news_page_laid_out_again_begins_where_the_reader_was():
     assert page_holding(narrow, (1, 0)) == 1  # "- seven eight", the second line of page 2
     assert page_holding(narrow, (0, 0)) == 0
     assert page_holding(news_book([], 40, 2), (0, 0)) == 0
+    # An item that fits on a page is not split between two ("giving a" / "single game").
+    assert [[line for line, _, _ in page] for page in news_book(["one", "two three four five", "six"], 14, 2)] == [
+        ["- one"], ["- two three", "  four five"], ["- six"]]

@@ -2156,3 +2156,48 @@ async def test_a_play_being_typed_is_kept_when_the_window_changes_size(tmp_path)
         await b.wait_for("Turn sent")
         a.close()
         b.close()
+
+
+@pytest.mark.parametrize("cols", [44, 57, 58, 59])
+async def test_the_menu_and_the_rankings_keep_whole_figures_and_the_last_column_free(tmp_path, cols):
+    """At 58 and 59 columns the rankings' Gammons heading showed over figures cut off (at 59 a 12
+    read as 1); at 44 and 57 a menu item ran into the last column, which some terminals wrap at."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.GAMMON)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, 24), glass=(100, 24))
+        await menus.login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("Your choice")
+        await c.settle(0.3)
+        assert all(len(line.rstrip()) < cols for line in c.lines()), c.lines()
+        c.send("R")
+        await c.wait_for("Rank:")
+        await c.settle(0.3)
+        lines = [line.rstrip() for line in c.lines()]
+        assert all(len(line) < cols for line in lines), lines
+        alice = next(line for line in lines if "alice" in line)
+        head = next(line for line in lines if "Rank" in line and "Player" in line)
+        if "Gammons" in head:
+            assert alice.endswith(" 1"), lines  # alice's gammon, under its heading
+        c.close()
+
+
+async def test_a_handle_refused_on_begin_says_every_word_at_40_columns(tmp_path):
+    """'There is no player called 'nosuchplayerzz'. Type another' - the rest, 'handle, or Enter to
+    go back.', fell off the two rows the hint had, with the row under them free."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24), glass=(80, 24))
+        await menus.login(c, "alice", "alice-pw", new=True)
+        c.send("B")
+        await c.wait_for("Match length")
+        c.send("\r")
+        await c.wait_for("R)andom")
+        c.send("\r")
+        await c.wait_for("N)amed")
+        c.send("N")
+        await c.wait_for("Opponent's handle:")
+        c.send("nosuchplayerzz\r")
+        await c.wait_words("There is no player called 'nosuchplayerzz'. Type another handle, or Enter to go back.")
+        c.send("\r")
+        await c.wait_for("Your choice")
+        c.close()

@@ -212,16 +212,24 @@ PageLine = tuple[str, int, int]  # a line on screen, the item it belongs to, and
 
 
 def news_book(items: list[str], width: int, per: int) -> list[list[PageLine]]:
-    """`items` as bullets (see bullet) on pages of `per` lines; one empty page for none."""
-    body = [(part, k, j) for k, text in enumerate(items) for j, part in enumerate(bullet(text, width))]
-    return [body[i : i + per] for i in range(0, len(body), per)] or [[]]
+    """`items` as bullets (see bullet) on pages of `per` lines, an item that fits on a page not
+    split between two; one empty page for none."""
+    book: list[list[PageLine]] = [[]]
+    for k, text in enumerate(items):
+        lines = [(part, k, j) for j, part in enumerate(bullet(text, width))]
+        if book[-1] and len(book[-1]) + len(lines) > per >= len(lines):
+            book.append([])
+        for line in lines:
+            if len(book[-1]) >= per:
+                book.append([])
+            book[-1].append(line)
+    return book
 
 
 def page_holding(book: list[list[PageLine]], line: tuple[int, int]) -> int:
     """The page of `book` that holds `line` (an item, a line of it), or the line before it: after a
     resize the page shown begins where the reader was, or as near as the new lines allow."""
-    at = max((i for i, (_, k, j) in enumerate(x for page in book for x in page) if (k, j) <= line), default=0)
-    return at // max(1, len(book[0]))
+    return max((n for n, page in enumerate(book) for _, k, j in page if (k, j) <= line), default=0)
 
 
 def headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str]:
@@ -257,9 +265,8 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
     seen: set[int] = set()  # the headlines whose last line was on screen
     top = (0, 0)  # the page shown begins with this line of this headline
     while True:
-        per = max(1, con.height - 4)
-        book = news_book(heads or ["Nothing new in your games since you last looked."], con.width - 3, per)
-        body = [x for page in book for x in page] if heads else []
+        book = news_book(heads or ["Nothing new in your games since you last looked."], con.width - 3,
+                         max(1, con.height - 4))
         n = page_holding(book, top)
         con.clear()
         con.put_wrapped(1, 2, f"News from your games (page {n + 1} of {len(book)})", "title")
@@ -268,8 +275,9 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
         more = "Press a key for more; Q goes back." if n < len(book) - 1 else "Press a key to go back."
         con.put_wrapped(con.height - 1 if con.height < 25 else 24, 2, more, "dim")
         await con.show()
-        ends = {k: i for i, (_, k, _) in enumerate(body)}  # each headline's last line
-        seen |= {k for i, (_, k, _) in enumerate(body) if ends[k] == i and n * per <= i < (n + 1) * per}
+        if heads:
+            ends = {k: j for page in book for _, k, j in page}  # each headline's last line
+            seen |= {k for _, k, j in book[n] if ends[k] == j}
         key = await con.key_or_resize()
         if key is WAKE:
             continue

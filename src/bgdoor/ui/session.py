@@ -357,9 +357,9 @@ class Session:
                 ("O", "Options: colours, character set and notes", "Options"),
                 ("Q", "Quit", "Quit"),
             ]
-            room = self.con.width - left
+            room = self.con.width - left  # "V)iew ..." takes one more than the item, and the last column stays free
             for i, (letter, long, short) in enumerate(items):
-                text = long if len(long) <= room else short
+                text = long if len(long) < room else short
                 # "V)iew ...": the word's own first letter is the key.
                 self.con.put(9 + i, left, letter, "hot")
                 self.con.put(9 + i, left + 1, ")" + text[1:])
@@ -610,8 +610,9 @@ class Session:
         page = 0
         typed = ""
 
-        def footer(first: int, more: str) -> str:
-            legend = "* to act.  " if any(g.turn or g.opening for g in games) else ""
+        def footer(first: int, more: str, listed: list[GameSummary]) -> str:
+            # The '*' said only on a page that shows one.
+            legend = "* to act.  " if any(g.turn or g.opening for g in listed) else ""
             return f"{legend}Type a line number or a game number (#{first}) and Enter.{more}  Q goes back."
 
         while True:
@@ -624,7 +625,8 @@ class Session:
             # The footer whole: three lines on a narrow screen (at 40 columns 'Q goes back' and the
             # N)ext page key were cut off at two), taken from the list when it needs them.
             more_room = "  N)ext page (9 of 9)." if len(games) > per else ""
-            foot_rows = min(3, len(wrap(footer(max((g.id for g in games), default=0), more_room), self.con.width - 3)))
+            longest = footer(max((g.id for g in games), default=0), more_room, games)
+            foot_rows = min(3, len(wrap(longest, self.con.width - 3)))
             if foot_rows == 3:
                 per = (bottom - 7 - top) // (2 if narrow else 1)
             page = min(page, max(0, (len(games) - 1) // per))
@@ -656,7 +658,7 @@ class Session:
                     self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g))
             pages_n = (len(games) + per - 1) // per
             more = f"  N)ext page ({page + 1} of {pages_n})." if pages_n > 1 else ""
-            self.con.put_wrapped(bottom - 4 - max(2, foot_rows), 3, footer(shown[0].id, more), "dim",
+            self.con.put_wrapped(bottom - 4 - max(2, foot_rows), 3, footer(shown[0].id, more, shown), "dim",
                                  right=self.con.width - 1, rows=max(2, foot_rows))
             if len(wrap(note, self.con.width - 3)) > 1:
                 # No room for two lines over the prompt (the list may reach down to it): under it.
@@ -787,9 +789,11 @@ class Session:
             wide = self.con.width >= 78
             self.con.clear()
             self.con.put(2, 3, self.board_title(views[view], self.con.width - 4), "title")
-            # Under 58 columns: rank, player, rating, won and lost (a player's page has the rest).
-            narrow = self.con.width < NARROW_LIST
+            # Under 59 columns: rank, player, rating, won and lost (a player's page has the rest).
             wide_head = "Rank  Player            Board    Rating  Won Lost Gammons"
+            # The wide rows whole, and the last column free: at 58 the Gammons figures were cut off
+            # under their heading, and at 59 a 12 read as 1.
+            narrow = self.con.width < len(wide_head) + 2
             head = "Rank Player           Rating Won Lost" if narrow else wide_head
             self.con.put(4, 2, head + ("  Exp.  Last played" if wide else ""), "dim")
             for i, r in enumerate(rows):
@@ -802,7 +806,7 @@ class Session:
                             f" {r.gammons:>7}")
                 if wide:
                     line += f" {r.experience:>5}  {r.last_played.strftime('%Y-%m-%d') if r.last_played else '-'}"
-                self.con.put(5 + i, 2, line[: self.con.width - 3])
+                self.con.put(5 + i, 2, line[: self.con.width - 2])
             if not rows:
                 self.con.put(6, 6, "Nobody has finished a match yet.")
                 self.con.put_wrapped(bottom - 2, 3, f"Q or Enter goes back.{boards}", "dim", right=self.con.width - 1)
@@ -1115,7 +1119,7 @@ class Session:
         while True:
             self.con.put(row, 3, prompt + " " * 17, "prompt")
             if said:
-                self.hint(None, said)
+                self.hint(None, said, rows=3)  # the form leaves the bottom line free: a narrow screen needs it
             try:
                 name = await self.con.line(row, 3 + len(prompt), 16, initial=typed, wake=True)
             except Woken as woken:
@@ -1128,19 +1132,20 @@ class Session:
                 return await self.svc.begin_game(self.player.id, length, color, name.strip())
             except ServiceError as exc:
                 # Their answers so far stand: only the handle is asked again.
-                self.hint()
+                self.hint(rows=3)
                 said = f"{sentence(str(exc))} Type another handle, or Enter to go back."
 
-    def hint(self, key: Key | None = None, text: str = "") -> None:
-        """Why a key or an answer does nothing, on the lines above the bottom; no text clears them."""
+    def hint(self, key: Key | None = None, text: str = "", rows: int = 2) -> None:
+        """Why a key or an answer does nothing, on the `rows` lines from two above the bottom (three
+        take the bottom line too: only where nothing else is there); no text clears them."""
         row = min(24, self.con.height) - 2
-        for i in range(2):
+        for i in range(rows):
             self.con.put(row + i, 3, " " * (self.con.width - 4))
         if text:
             if key is not None:
                 shown = key.char.upper() if key.char.strip() else "That key"
                 text = f"{shown} is not an answer: {text}"
-            self.con.put_wrapped(row, 3, text, "error", right=self.con.width - 1, rows=2)
+            self.con.put_wrapped(row, 3, text, "error", right=self.con.width - 1, rows=rows)
 
     async def pick_level(self, levels: list[tuple[str, str]], form: Callable[[], int]) -> str | None:
         """levels: (label, bot player handle); `form` lays out the questions above the list and
