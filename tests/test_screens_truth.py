@@ -2201,3 +2201,39 @@ async def test_a_handle_refused_on_begin_says_every_word_at_40_columns(tmp_path)
         c.send("\r")
         await c.wait_for("Your choice")
         c.close()
+
+
+async def test_the_password_prompts_are_laid_out_again_when_the_window_narrows(tmp_path):
+    """Narrowing the window at 'Choose a password:' or 'Password:' cut the title box and the
+    question at the new width; what was typed must stay typed."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        await c.wait_for("Handle:")
+        c.send("alice\r")
+        await c.wait_for("Create it? (Y/N)")
+        c.send("Y")
+        await c.wait_for("Choose a password:")
+        c.send("sec")
+        lines = await narrowed(c)
+        box = [line for line in lines if "B G D O O R" in line]
+        assert box and box[0].endswith("║"), lines  # the whole box, both its sides
+        said = " ".join(" ".join(lines).split())
+        assert "There is no player called alice. Create it? (Y/N) Choose a password: ***" in said, said
+        c.send("ret\r")
+        await c.wait_for("Type it again:")
+        c.send("secret")
+        said = " ".join(" ".join(await narrowed(c, 44)).split())
+        assert "Choose a password: ****** Type it again: ******" in said, said
+        c.send("\r")
+        await c.wait_for("Your choice")
+        c.close()
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        await c.wait_for("Handle:")
+        c.send("alice\r")
+        await c.wait_for("Password:")
+        c.send("secr")
+        said = " ".join(" ".join(await narrowed(c)).split())
+        assert "Handle: alice Password: ****" in said, said
+        c.send("et\r")
+        await c.wait_for("Your choice")
+        c.close()

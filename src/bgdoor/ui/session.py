@@ -45,7 +45,7 @@ log = logging.getLogger("bgdoor.session")
 LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 BEGIN_HEADER = "Every question has a default in [brackets]; Enter accepts it. Esc goes back."
 MENU_MORE = "... (N: all)"  # the end of the menu's news when more is kept for the N)ews page
-NARROW_LIST = 58  # columns a game list's or the rankings' one-line rows need
+NARROW_LIST = 58  # columns a game list's one-line rows need
 
 
 def to_act(g: GameSummary, name: str | None) -> bool:
@@ -195,11 +195,16 @@ class Session:
         # Why the last handle or password was refused: it stays under the prompt while the next
         # handle is typed (shown for a moment only, a slow reader never saw why).
         notice = typed = ""
-        while True:
+
+        def handle_screen(handle: str = "") -> None:
             self.title_screen()
             self.con.put_wrapped(10, 4, "Enter your handle, or a new one to create a player.",
                                  right=self.con.width - 1, rows=2)
             self.con.put(12, 4, "Handle: ", "prompt")
+            self.con.put(12, 12, handle, "input")
+
+        while True:
+            handle_screen()
             told = self.con.put_wrapped(14, 4, notice, "error", right=self.con.width - 1) if notice else 0
             try:
                 handle = await self.con.line(12, 12, 16, initial=typed, wake=True)
@@ -225,26 +230,44 @@ class Session:
                 if problem:
                     notice = problem
                     continue
-                rows = self.con.put_wrapped(14, 4, f"There is no player called {handle}. Create it? (Y/N)", "prompt",
-                                            right=self.con.width - 1)
+                question = f"There is no player called {handle}. Create it? (Y/N)"
+                self.con.put_wrapped(14, 4, question, "prompt", right=self.con.width - 1)
                 await self.con.show()
                 if not await self.yes_no(default=False):
                     continue
+
+                def first_row(question: str = question) -> int:
+                    """The first password's row, under the question as the window's width wraps it."""
+                    return 14 + len(wrap(question, self.con.width - 4)) + 1
+
+                def asked(handle: str = handle, question: str = question) -> int:
+                    """The screen up to the passwords again (the window changed size); their first row."""
+                    handle_screen(handle)
+                    self.con.put_wrapped(14, 4, question, "prompt", right=self.con.width - 1)
+                    return first_row()
+
                 said = 0
                 while True:
                     # Too short is said at once, and the password asked again (not the handle); the
                     # reason stays under the prompt until the next one is typed.
-                    first = await self.ask_password(14 + rows + 1, "Choose a password: ")
+                    first = await self.ask_password(first_row(), "Choose a password: ", asked)
                     for i in range(said):
-                        self.con.put(14 + rows + 4 + i, 4, " " * (self.con.width - 5))
+                        self.con.put(first_row() + 3 + i, 4, " " * (self.con.width - 5))
                     if first is None or len(first) >= 4:
                         break
-                    self.con.put(14 + rows + 1, 4, " " * (self.con.width - 5))
+                    self.con.put(first_row(), 4, " " * (self.con.width - 5))
                     short = "A password needs at least 4 characters. Choose another."
-                    said = self.con.put_wrapped(14 + rows + 4, 4, short, "error", right=self.con.width - 1)
+                    said = self.con.put_wrapped(first_row() + 3, 4, short, "error", right=self.con.width - 1)
                 if first is None:
                     continue  # Esc: back to the handle
-                second = await self.ask_password(14 + rows + 2, "Type it again:     ")
+
+                def asked_again(chosen: str = first) -> int:
+                    row = asked()
+                    self.con.put(row, 4, "Choose a password: ", "prompt")
+                    self.con.put(row, 4 + len("Choose a password: "), "*" * len(chosen), "input")
+                    return row + 1
+
+                second = await self.ask_password(first_row() + 1, "Type it again:     ", asked_again)
                 if first != second:
                     notice = "The passwords differ. Try again."
                     continue
@@ -253,7 +276,12 @@ class Session:
                 except ServiceError as exc:
                     notice = str(exc)
                     continue
-            password = await self.ask_password(14, "Password: ")
+
+            def back(handle: str = handle) -> int:
+                handle_screen(handle)
+                return 14
+
+            password = await self.ask_password(14, "Password: ", back)
             try:
                 return await self.svc.login(handle, password or "")
             except LoginFailed as exc:
@@ -272,9 +300,16 @@ class Session:
                 await asyncio.sleep(delay)
                 delay *= 2
 
-    async def ask_password(self, row: int, prompt: str) -> str | None:
-        self.con.put(row, 4, prompt, "prompt")
-        return await self.con.line(row, 4 + len(prompt), 24, secret=True)
+    async def ask_password(self, row: int, prompt: str, again: Callable[[], int]) -> str | None:
+        """A password typed at `row`; `again` draws the screen above it anew when the window
+        changes size, and gives the prompt's row then (what was typed stays typed)."""
+        typed = ""
+        while True:
+            self.con.put(row, 4, prompt, "prompt")
+            try:
+                return await self.con.line(row, 4 + len(prompt), 24, secret=True, initial=typed, wake=True)
+            except Woken as woken:
+                typed, row = woken.text, again()
 
     def title_screen(self) -> None:
         self.con.clear()
