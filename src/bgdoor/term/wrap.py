@@ -7,6 +7,8 @@ width and no word is cut in two (unless a single word is wider than the whole li
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TypeVar
 
 __all__ = ["fit", "pages", "sentence", "wrap"]
 
@@ -102,6 +104,8 @@ def _paragraphs(lines: list[str]) -> list[list[str]]:
     return out
 
 
+T = TypeVar("T")
+
 _WRAPPED: dict[tuple[str, int], tuple[str, ...]] = {}
 WRAPPED_KEPT = 1024  # short texts (messages, help lines) kept wrapped: a board wraps them on every key
 WRAPPED_LONGEST = 300  # a longer text (a page of a file) is wrapped afresh each time
@@ -159,6 +163,20 @@ def shorten(text: str, width: int, rows: int, more: str, tail: str = "") -> str:
     while words and len(wrap(" ".join(words) + more, width)) > rows:
         words.pop()
     return " ".join(words) + more
+
+
+def paged(blocks: Sequence[Sequence[T]], per: int) -> list[list[T]]:
+    """Blocks of lines (a paragraph, a news item) on pages of `per` lines: a block that fits on a
+    page is not split between two; one empty page for none."""
+    book: list[list[T]] = [[]]
+    for block in blocks:
+        if book[-1] and len(book[-1]) + len(block) > per >= len(block):
+            book.append([])
+        for line in block:
+            if len(book[-1]) >= per:
+                book.append([])
+            book[-1].append(line)
+    return book
 
 
 def pages(lines: list[str], height: int) -> list[list[str]]:

@@ -9,7 +9,7 @@ from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color, MatchState, Win
 from bgdoor.service import GameLog, LoggedEvent, ServiceError, Unread
 from bgdoor.term.console import WAKE
-from bgdoor.term.wrap import wrap
+from bgdoor.term.wrap import paged, wrap
 
 if TYPE_CHECKING:
     from bgdoor.ui.console import Console
@@ -214,16 +214,7 @@ PageLine = tuple[str, int, int]  # a line on screen, the item it belongs to, and
 def news_book(items: list[str], width: int, per: int) -> list[list[PageLine]]:
     """`items` as bullets (see bullet) on pages of `per` lines, an item that fits on a page not
     split between two; one empty page for none."""
-    book: list[list[PageLine]] = [[]]
-    for k, text in enumerate(items):
-        lines = [(part, k, j) for j, part in enumerate(bullet(text, width))]
-        if book[-1] and len(book[-1]) + len(lines) > per >= len(lines):
-            book.append([])
-        for line in lines:
-            if len(book[-1]) >= per:
-                book.append([])
-            book[-1].append(line)
-    return book
+    return paged([[(part, k, j) for j, part in enumerate(bullet(text, width))] for k, text in enumerate(items)], per)
 
 
 def page_holding(book: list[list[PageLine]], line: tuple[int, int]) -> int:

@@ -9,7 +9,7 @@ from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color
 from bgdoor.rules.position import Position
 from bgdoor.service import GameLog, ServiceError
-from bgdoor.term.wrap import shorten, wrap
+from bgdoor.term.wrap import paged, shorten, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_GAP, help_rows
 from bgdoor.ui.console import WAKE, Console, Key
@@ -101,12 +101,8 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
     page = 0
     while True:
         body = con.height - 7  # rows 3 on, a blank, then up to three for the footer
-        book: list[list[str]] = [[]]
-        for text in keytable.help_page(state, unavailable):
-            lines = wrap(text, con.width - 2)
-            if book[-1] and len(book[-1]) + len(lines) > body:
-                book.append([])  # a key's paragraph is not split between pages
-            book[-1].extend(lines)
+        # A key's paragraph is not split between pages.
+        book = paged([wrap(text, con.width - 2) for text in keytable.help_page(state, unavailable)], body)
         page = min(page, len(book) - 1)
         last = page == len(book) - 1
         con.clear()

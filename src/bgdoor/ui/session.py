@@ -556,9 +556,9 @@ class Session:
                 self.con.put_wrapped(min(self.con.height, 22) - 2, 4, refused, "error", right=right, rows=2)
                 refused = ""
             await self.con.show()
-            key = await self.con.key(idle=True, wake=True)
+            key = await self.con.key_or_resize()
             if key is WAKE:
-                continue  # resized (or a game changed): drawn again, at the new width
+                continue  # resized: drawn again, at the new width
             c = key.char.upper()
             if c == "T":
                 names = list(THEMES)
@@ -610,17 +610,14 @@ class Session:
         says so on `hint_row`.  The window resized: Woken, with what was typed, for the list to
         be laid out again."""
         text = typed
-        shown_at = (self.con.width, self.con.height)
         try:
             while True:
                 self.con.put(row, col, text.ljust(7), "input")
                 self.con.text_cursor((row, col + min(len(text), 6)))
                 await self.con.show()
-                key = await self.con.key(idle=True, wake=True)
+                key = await self.con.key_or_resize()
                 if key is WAKE:
-                    if (self.con.width, self.con.height) != shown_at:
-                        raise Woken(text)
-                    continue
+                    raise Woken(text)
                 c = key.char.upper() if key.char else ""
                 if not text and (c == "Q" or key.name == "esc"):
                     return None
@@ -846,14 +843,11 @@ class Session:
                 self.con.put(6, 6, "Nobody has finished a match yet.")
                 self.con.put_wrapped(bottom - 2, 3, f"Q or Enter goes back.{boards}", "dim", right=self.con.width - 1)
                 self.con.put(bottom, 3, "Choice: ", "prompt")
-                size = (self.con.width, self.con.height)
                 while True:
                     await self.con.show()
-                    key = await self.con.key(idle=True, wake=True)
+                    key = await self.con.key_or_resize()
                     if key is WAKE:
-                        if (self.con.width, self.con.height) != size:
-                            break  # resized: laid out again
-                        continue
+                        break  # resized: laid out again
                     if boards and key.char.upper() == "B":
                         view = (view + 1) % len(views)
                         break
@@ -930,14 +924,11 @@ class Session:
                 self.con.put(row, 3, f"... and {len(rows) - shown} more", "dim")
             keys = ("N: the next page.  " if more else "") + "Enter looks again; Q goes back."
             self.con.put_wrapped(bottom - hint_rows, 3, keys, "dim", right=width - 1, rows=hint_rows)
-            size = (width, self.con.height)
             while True:
                 await self.con.show()
-                key = await self.con.key(idle=True, wake=True)
+                key = await self.con.key_or_resize()
                 if key is WAKE:
-                    if (self.con.width, self.con.height) != size:
-                        break  # resized: the same page, laid out again
-                    continue
+                    break  # resized: the same page, laid out again
                 if key.name == "enter" or key.char.upper() == "W":
                     start = 0
                     break
@@ -1012,9 +1003,9 @@ class Session:
             need = min(2, len(wrap(footer, self.con.width - 1)))
             self.con.put_wrapped(bottom + 1 - need, 1, footer, "dim", right=self.con.width - 1, rows=need)
             await self.con.show()
-            key = await self.con.key(idle=True, wake=True)
+            key = await self.con.key_or_resize()
             if key is WAKE:
-                continue  # resized (or a game changed): laid out again if the size did change
+                continue  # resized: laid out again
             c = key.char.upper()
             if c == "Q" or key.name == "esc":
                 return
@@ -1073,7 +1064,7 @@ class Session:
                 if said is not None:
                     self.hint(said, hint)
                 await self.con.show()
-                key = await self.con.key(wake=True)
+                key = await self.con.key_or_resize()
                 if key is WAKE:
                     layout(prompt, width, note)  # resized: the form again, at the new width
                     continue
@@ -1208,7 +1199,7 @@ class Session:
             self.con.put(row, 6 + len(prompt), str(chosen + 1) if typed else " ", "input")
             self.con.text_cursor((row, 6 + len(prompt) + typed))
             await self.con.show()
-            key = await self.con.key(wake=True)
+            key = await self.con.key_or_resize()
             self.con.text_cursor(None)
             if key is WAKE:
                 row = draw()  # resized: the form again, at the new width
