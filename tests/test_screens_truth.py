@@ -2237,3 +2237,38 @@ async def test_the_password_prompts_are_laid_out_again_when_the_window_narrows(t
         c.send("et\r")
         await c.wait_for("Your choice")
         c.close()
+
+
+def test_the_review_s_last_play_of_a_game_is_still_that_game_s_score_and_cube(tmp_path):
+    """Reviewing a match, the play that bore off the last checker already showed the new score,
+    the next game's Crawford note and no cube: all of that belongs to the 'wins' step after it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    rng = random.Random(5)
+    with Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)])) as svc:
+        ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
+        v = svc.begin_game(ids[Color.WHITE], 3, Color.WHITE, "bob")
+        v = svc.roll(ids[Color.WHITE], v.id, v.version)
+        while v.state.game == 1:
+            st = v.state
+            assert st.turn is not None
+            player = ids[st.turn]
+            if st.phase is rules.Phase.ROLL:
+                if st.turn is Color.BLACK and st.cube == 1:
+                    v = svc.double(player, v.id, v.version)  # bob doubles once; alice takes
+                    v = svc.take(ids[Color.WHITE], v.id, v.version)
+                    continue
+                v = svc.roll(player, v.id, v.version)
+                continue
+            plays = legal_plays(st.position, st.dice) if st.dice else []
+            # Both run home as fast as they can.
+            play = min(plays, key=lambda p: sum(n * (i + 1) for i, n in enumerate(p.position.opponent)), default=None)
+            v = svc.submit_turn(player, v.id, v.version, str(play) if play is not None else "")
+        shots = frames(svc.game_log(v.id))
+    won = next(i for i, f in enumerate(shots) if "wins" in f.text)
+    last_play = shots[won - 1]
+    assert "played" in last_play.text and "off" in last_play.text, last_play.text
+    assert last_play.state.score == (0, 0), last_play.state
+    assert last_play.state.cube == 2 and last_play.state.cube_owner is Color.WHITE, last_play.state
+    assert sum(last_play.position.opponent) + sum(last_play.position.player) < 30, "the last checker is off"
+    assert shots[won].state.score != (0, 0) and shots[won].state.cube == 2, shots[won].state
+    assert not shots[won].state.crawford, "the Crawford note is the next game's"

@@ -156,7 +156,11 @@ def frames(log: GameLog) -> list[Frame]:
             # The board after the play, still on the mover's side with their dice, as V)iew last shows
             # it (the record's Position ID has the next player on roll).
             mover = step.before.turn
-            frame = Frame(Position.from_id(ev.position).swap(), mover, step.before.dice, step.after, text)
+            # The play that ends a game is still shown with that game's score, Crawford note and
+            # cube: the new score and the next game's are the win's, the step after.
+            game_ended = step.after.game != step.before.game or (step.after.over and not step.before.over)
+            state = step.before if game_ended else step.after
+            frame = Frame(Position.from_id(ev.position).swap(), mover, step.before.dice, state, text)
         elif ev.derived:
             won = ev.winner if isinstance(ev, (rules.GameWon, rules.MatchWon)) else None
             # The new score on the game just won: its cube, and not the next game's Crawford note.
