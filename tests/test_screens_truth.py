@@ -1152,7 +1152,7 @@ async def test_the_game_list_puts_names_under_their_headings(tmp_path):
         game = next(line for line in lines if "*alice" in line)
         assert game.index("alice") == head.index("White") and game.index("bob") == head.index("Black"), (head, game)
         assert game.index("0-0/3") == head.index("Score"), (head, game)
-        assert re.fullmatch(r"\d\d-\d\d \d\d:\d\d", game[head.index("Last move") :].strip()), (head, game)
+        assert re.fullmatch(r"\d\d-\d\d \d\d:\d\d", game[head.index("Last change") :].strip()), (head, game)
         c.close()
 
 

@@ -673,7 +673,7 @@ class Session:
             # The names under their headings; the '*' of the player to act goes before a name.
             wide_head = "    Game    White             Black            Score   "
             head = "    Game   Score" if narrow else wide_head
-            self.con.put(4, 2, head + (" Last move" if self.con.width >= 72 else ""), "dim")
+            self.con.put(4, 2, head + (" Last change" if self.con.width >= 72 else ""), "dim")
             shown = games[page * per : (page + 1) * per]
             if narrow:
                 # The players go under the game's number, as part of its entry, not under the line
