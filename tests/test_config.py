@@ -60,3 +60,26 @@ def test_an_old_door_cfg_with_a_retired_key_still_loads(tmp_path):
     cfg = tmp_path / "door.cfg"
     cfg.write_text("[game]\nforfeit_days = 9\ndefault_theme = classic\n")
     assert load_config(cfg).forfeit_days == 9
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "raw"),
+    [("session", "idle_timeout", "0"), ("server", "login_attempts", "0"), ("game", "forfeit_days", "-3"),
+     ("server", "max_callers", "0"), ("door", "idle_timeout", "nan")],
+)
+def test_a_number_no_session_could_work_with_is_refused_by_name(tmp_path: Path, section: str, key: str,
+                                                                 raw: str) -> None:
+    """idle_timeout = 0 dropped every caller before they could type a handle ('Time to log in is
+    up'), and login_attempts = 0 hung up at the first wrong password: both loaded silently."""
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text(f"[{section}]\n{key} = {raw}\n")
+    with pytest.raises(ConfigError, match=rf"\[{section}\] {key} must be at least"):
+        load_config(cfg)
+
+
+def test_a_config_file_that_is_not_utf8_text_says_so(tmp_path: Path) -> None:
+    """A UTF-16 door.cfg was reported as 'cannot open the database'."""
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[server]\nport = 2323\n", encoding="utf-16")
+    with pytest.raises(ConfigError, match="not a text file in UTF-8"):
+        load_config(cfg)

@@ -154,6 +154,9 @@ def test_malformed_drop_files_exit_2_and_write_nothing(tmp_path: Path, content: 
     assert err.count("\n") == 1 and err.startswith("bgdoor door:") and why in err.lower()
     assert "Traceback" not in err and proc.stdout == b""
     assert not db.exists()
+    # Many BBSes throw a door's standard error away: the sysop finds it in the door's log too.
+    logged = (tmp_path / "door.log").read_text()
+    assert "cannot read the drop file" in logged and why in logged.lower(), logged
 
 
 def test_idle_timeout_and_hangup_return_to_the_bbs(tmp_path: Path) -> None:
@@ -279,3 +282,30 @@ async def test_two_door_nodes_and_a_telnet_watcher_share_one_game(tmp_path: Path
             ben.close()
             db.close()
         assert os.path.exists(tmp_path / "ann.log")
+
+
+def test_a_malformed_drop_file_is_said_to_a_caller_on_the_terminal(tmp_path: Path) -> None:
+    """Under a BBS that runs the door on the caller's terminal, a drop file it could not read left
+    a blank screen: the BBS's menu came back with no word why."""
+    drop = tmp_path / "door32.sys"
+    drop.write_bytes(b"x\r\n")
+    master, slave = os.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(drop), "--db", f"sqlite:///{tmp_path}/bg.db"],
+            stdin=slave, stdout=slave, stderr=subprocess.PIPE, timeout=30,
+        )
+        os.close(slave)
+        said = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        os.close(master)
+    assert proc.returncode == 2
+    assert b"the BBS's drop file could not be read" in said, said

@@ -184,3 +184,19 @@ def test_export_to_stdout_and_unknown_game(world: World, tmp_path: Path) -> None
         assert done.stdout == exported(Sysop(svc), world.stale)  # an unfinished match, as far as it went
     done = bgdoor("export", "999", "--db", world.url, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == "" and done.stderr == "bgdoor export: there is no game 999\n"
+
+
+def test_a_mistyped_database_path_is_refused_not_made(tmp_path: Path) -> None:
+    """`bulletin --db` with a typo made a new empty database (and its folder) and said no games
+    had been rated: a sysop was told their players were gone."""
+    url = f"sqlite:///{tmp_path}/nowhere/x.db"
+    for args in (("bulletin", "--db", url), ("sysop", "--db", url, "players"), ("export", "--db", url, "1")):
+        done = bgdoor(*args, cwd=tmp_path)
+        assert done.returncode == 2 and "there is no database at" in done.stderr, (args, done.stderr)
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_suspending_a_bbs_nobody_knows_is_refused(world: World, tmp_path: Path) -> None:
+    done = bgdoor("sysop", "--db", world.url, "resume-bbs", "nosuch", cwd=tmp_path)
+    assert done.returncode == 2 and "no member BBS NOSUCH" in done.stderr, done.stderr
+    assert "already admitted" not in done.stdout

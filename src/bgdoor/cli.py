@@ -159,6 +159,13 @@ def cmd_door(args: argparse.Namespace) -> int:
         info = read_dropfile(args.dropfile)
     except DropFileError as exc:
         print(f"bgdoor door: {exc}", file=sys.stderr)
+        from bgdoor.transport.door import drop_file_refused  # noqa: PLC0415 - only this command needs it
+
+        try:
+            config: Config | None = _load(args)
+        except ConfigError:
+            config = None
+        drop_file_refused(str(exc), config, args.log)
         return 2
     # The caller's connection first: nothing else may take its descriptor number.
     from bgdoor.transport.door import run_door  # noqa: PLC0415 - only this command needs it
@@ -181,9 +188,19 @@ def cmd_door(args: argparse.Namespace) -> int:
 
 
 def _open_for(args: argparse.Namespace, name: str) -> tuple[Config, Service] | None:
-    """The configuration and service the command runs on, or None after a one-line error."""
+    """The configuration and service the command runs on, or None after a one-line error.
+
+    Only serve and door make a database: a mistyped path here would have made an empty one and
+    reported no players and no games."""
+    from bgdoor.store.db import sqlite_path  # noqa: PLC0415 - keeps `bgdoor plays` light
+
     try:
         config = _load(args)
+        path = sqlite_path(config.database_url)
+        if path is not None and not path.exists():
+            print(f"bgdoor {name}: there is no database at {path.absolute()} (bgdoor serve or bgdoor door "
+                  "makes one); check --db or door.cfg's [database] url", file=sys.stderr)
+            return None
         return config, _open_service(config)
     except ConfigError as exc:
         print(f"bgdoor {name}: {exc}", file=sys.stderr)
@@ -401,8 +418,16 @@ def _sysop_bbses(args: argparse.Namespace, sysop: Sysop, config: Config) -> int:
     return 0
 
 
-def _sysop_suspend_bbs(args: argparse.Namespace, sysop: Sysop, suspend: bool) -> int:
+def _sysop_suspend_bbs(args: argparse.Namespace, sysop: Sysop, config: Config, suspend: bool) -> int:
     reason = getattr(args, "reason", "") or ""
+    tag = str(args.tag).strip().upper()
+    known = {r.tag for r in sysop.member_bbses({t: m.name for t, m in config.bbses.items()})}
+    if tag and tag not in known:
+        # "BBS NOSUCH is already admitted" said of a board nobody has heard of.
+        listed = ", ".join(sorted(known)) or "none"
+        print(f"bgdoor sysop: no member BBS {tag}: door.cfg has no [bbs {tag}] section and no caller came "
+              f"from it (member BBSes: {listed})", file=sys.stderr)
+        return 2
     return _change(
         args,
         lambda: sysop.suspend_bbs(args.tag, reason, suspend=suspend, dry_run=True),
@@ -425,7 +450,7 @@ def cmd_sysop(args: argparse.Namespace) -> int:
         if args.action == "bbses":
             return _sysop_bbses(args, sysop, config)
         if args.action in ("suspend-bbs", "resume-bbs"):
-            return _sysop_suspend_bbs(args, sysop, args.action == "suspend-bbs")
+            return _sysop_suspend_bbs(args, sysop, config, args.action == "suspend-bbs")
         return int(args.action_func(args, sysop))
     except NotFound as exc:
         print(f"bgdoor sysop: {exc}", file=sys.stderr)

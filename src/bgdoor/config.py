@@ -187,7 +187,38 @@ def load_config(path: str | Path | None) -> Config:
     synchronous = config.sqlite_synchronous = config.sqlite_synchronous.upper()
     if synchronous not in SYNCHRONOUS:
         raise ConfigError(f"[database] synchronous is one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
+    _check_ranges(config)
     return config
+
+
+# The least each number can be and still work: an idle_timeout of 0 dropped every caller before
+# they could type their handle, and login_attempts = 0 hung up at the first wrong password.
+# (forfeit_days = 0 means never; time_warning = 0, no warning; the waits of 0, none.)
+_LEAST: dict[str, float] = {
+    "max_callers": 1,
+    "max_per_address": 1,
+    "negotiation_wait": 0,
+    "login_attempts": 1,
+    "login_delay": 0,
+    "login_timeout": 1,
+    "idle_timeout": 1,
+    "busy_timeout_ms": 0,
+    "write_patience": 0.1,
+    "forfeit_days": 0,
+    "door_idle_timeout": 1,
+    "time_warning": 0,
+    "door_goodbye_wait": 0,
+}
+
+
+def _check_ranges(config: Config) -> None:
+    where = f"{config.source}: " if config.source else ""
+    names = {name: f"[{section}] {key}" for (section, key), name in _KEYS.items()}
+    for name, least in _LEAST.items():
+        value = getattr(config, name)
+        if not value >= least:  # NaN too
+            shown = int(least) if float(least).is_integer() else least
+            raise ConfigError(f"{where}{names[name]} must be at least {shown}, not {value}")
 
 
 def _value(name: str, raw: str, where: str) -> object:
@@ -205,6 +236,8 @@ def _read_file(config: Config, path: Path) -> None:
             parser.read_file(fh)
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not a text file in UTF-8 (byte {exc.start} cannot be read)") from None
     except configparser.Error as exc:
         raise ConfigError(f"{path}: {exc}") from None
     for section in parser.sections():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import time
@@ -32,6 +33,21 @@ def _log_to_file(path: str) -> None:
     root.setLevel(logging.INFO)
     logging.getLogger("telnetlib3").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def drop_file_refused(problem: str, config: Config | None, log_file: str | None) -> None:
+    """A drop file the door cannot read: the sysop finds why in the door's log (many BBSes throw
+    a door's standard error away), and a caller whose terminal is standard output a line."""
+    try:
+        _log_to_file(log_file or str(log_path(config or Config())))
+        log.error("cannot read the drop file: %s", problem)
+    except OSError:
+        pass
+    if os.isatty(1):
+        # A pipe or a file may be the BBS's own: only a terminal is surely the caller's.
+        with contextlib.suppress(OSError):
+            os.write(1, b"\r\nSorry, the backgammon door cannot start: the BBS's drop file could not be read."
+                        b" The sysop can see why in the door's log.\r\n")
 
 
 # Builds the application for one caller (bgdoor.app.running).
