@@ -88,10 +88,13 @@ async def attempt(port: int, source: str, handle: str, password: str, tries: int
             await c.wait_for("Handle:")
             await c.settle(0.05)
             c.send(handle + "\r")
-            await c.wait_for("Password:")
-            c.send(password + "\r")
             start = time.monotonic()
-            text = await c.wait_until(lambda t: any(m in t for m in (*FAILED, "Your choice")), "an answer", timeout=60)
+            # A try the guard refuses whatever the password is refused before one is asked.
+            text = await c.wait_until(lambda t: any(m in t for m in ("Password:", *FAILED)), "the password prompt")
+            if "Password:" in text:
+                c.send(password + "\r")
+                start = time.monotonic()
+                text = await c.wait_until(lambda t: any(m in t for m in (*FAILED, "Your choice")), "an answer", 60)
             said = next((m for m in (*FAILED, "Your choice") if m in text), "")
             out.append((said, time.monotonic() - start))
             if said not in (FAILED[0], FAILED[3]):

@@ -191,11 +191,15 @@ async def test_the_instructions_footer_says_where_each_key_goes(tmp_path):
         await login(alice, "alice", "alice-pw", new=True)
         alice.send("I")
         text = await alice.wait_for("Page 1 of")
-        assert "Enter/Space: next page  B: page back  Q: menu" in text and "Q: quit" not in text
+        # B is offered where there is a page to turn back to: not on the first.
+        assert "Enter/Space: next page  Q: menu" in text and "B:" not in text and "Q: quit" not in text
         alice.send("1")  # any other key turns the page too
-        await alice.wait_for("Page 2 of")
+        text = await alice.wait_for("Page 2 of")
+        assert "Enter/Space: next page  B: page back  Q: menu" in " ".join(text.split("\n")[-3:]), text
         alice.send("B")
         await alice.wait_for("Page 1 of")
+        alice.send("B")
+        await alice.wait_for("This is the first page.")
         alice.send("Q")
         await alice.wait_for("Your choice")
         alice.close()
@@ -419,7 +423,7 @@ async def test_a_40_column_caller_reads_who_is_online_and_the_instructions_foote
         await c.wait_for("Q: menu")
         footer = " ".join(line.strip() for line in c.screen.display[-2:])
         assert footer.startswith("Page 1 of "), footer
-        assert footer.endswith("Enter/Space: next page B: page back  Q: menu"), footer
+        assert footer.endswith("Enter/Space: next page Q: menu"), footer
         assert all(len(line.rstrip()) <= 39 for line in c.screen.display), c.text
         c.send("Q")
         await c.wait_for("Your choice")
@@ -1689,8 +1693,17 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
         listed = [line for line in lines if re.match(r"\s+\d+\) #", line)]
         assert len(listed) == (5 if cols == 40 else 13), lines  # at 40, two rows each and a second heading
         assert all(len(line) <= cols - 1 for line in lines)
+        c.send("x")  # not an answer: the refusal names N among the answers, whole at 40 columns
+        await c.wait_words("X is not an answer: a number and Enter, N, or Q." if cols == 80
+                           else "X: type a number and Enter, N, or Q.")
+        for page in range(2, pages):
+            c.send("N")
+            await c.wait_words(f"N)ext page ({page} of {pages}). Q goes back.")
         c.send("N")
-        await c.wait_words(f"N)ext page (2 of {pages}). Q goes back.")
+        # The last page's N goes round to the first: it said "N)ext page (2 of 2)".
+        await c.wait_words(f"N: page 1 ({pages} of {pages}). Q goes back.")
+        c.send("N")
+        await c.wait_words(f"N)ext page (1 of {pages}). Q goes back.")
         c.close()
 
 
@@ -2272,3 +2285,21 @@ def test_the_review_s_last_play_of_a_game_is_still_that_game_s_score_and_cube(tm
     assert sum(last_play.position.opponent) + sum(last_play.position.player) < 30, "the last checker is off"
     assert shots[won].state.score != (0, 0) and shots[won].state.cube == 2, shots[won].state
     assert not shots[won].state.crawford, "the Crawford note is the next game's"
+
+
+async def test_the_cursor_stops_at_a_narrow_screen_s_edge_and_says_why(tmp_path):
+    """At 40 columns, 6 (right) past point 4 took the cursor off the screen, and the board put it
+    back on a marked point as though it had wrapped round: points 3 to 1 could never be reached,
+    and nothing said so."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await alice_moved_and_bob_to_play(srv.port, (40, 24))
+        b.send("2")  # the bottom row, where points 12 to 1 are
+        for _ in range(14):
+            b.send("6")
+        said = " ".join((await b.wait_words("past the 40 columns your screen shows")).split())
+        assert "M)ove typed plays from or to it." in said, said
+        lines = b.lines()
+        assert any("◄" in line[:40] for line in lines[1:18]) and not any("◄" in line[40:] for line in lines), b.text
+        assert all(len(line.rstrip()) <= 40 for line in lines), lines
+        a.close()
+        b.close()

@@ -596,6 +596,21 @@ class Service(LeagueOps):
         """Whether a player has `handle` (without regard to case).  Raises nothing of its own."""
         return self.transaction(lambda s: player_by_handle(s, handle) is not None, write=False)
 
+    def login_problem(self, handle: str) -> str | None:
+        """Why the player `handle` cannot log in with a password (a computer player, or one who
+        plays through the BBS door), said before a password is asked; None if they can, or if
+        there is no such player.  Raises nothing of its own."""
+
+        def lookup(s: Session) -> str | None:
+            p = player_by_handle(s, handle)
+            if p is None or p.password_hash is not None:
+                return None
+            if p.is_bot:
+                return f"{p.handle} is a computer player and cannot log in"
+            return f"{p.handle} plays through the BBS door and has no password; use the BBS door to play"
+
+        return self.transaction(lookup, write=False)
+
     def enter_from_door(self, alias: str) -> PlayerInfo:
         """A caller of the local BBS, found by their alias exactly as the drop file has it, and
         created on their first visit.

@@ -18,6 +18,7 @@ N, R, P = 2**14, 8, 1
 DKLEN = 32
 MIN_PASSWORD = 4
 MAX_PASSWORD = 128
+HANDLE_LIMIT = handles.MAX_LENGTH  # characters a handle has at most
 
 
 def _b64(data: bytes) -> str:

@@ -493,8 +493,13 @@ class Console:
         try:
             while True:
                 shown = ("*" * len(text)) if secret else text
-                self.put(row, col, shown.ljust(width)[:width], "input")
-                self.text_cursor((row, col + min(len(shown), width - 1)))
+                # The field as far as the screen has room (the bottom-right cell is never
+                # written); a longer text scrolls, its end and the cursor in sight.
+                room = max(1, min(width, self.width - col + (0 if row >= self.height else 1)))
+                if len(shown) > room:
+                    shown = shown[len(shown) - room + 1 :] if room > 1 else ""
+                self.put(row, col, shown.ljust(room), "input")
+                self.text_cursor((row, col + min(len(shown), room - 1)))
                 await self.show()
                 key = await (self.key_or_resize() if wake else self.key(idle=True))
                 if key is WAKE:

@@ -329,7 +329,9 @@ class Screen:
             # with one comparison.
             shown_line[:last] = want_line[:last]
         if self.cursor is not None:
-            self._move(*self.cursor, out)
+            # Never past the grid: a field laid out for a taller or wider screen than this one.
+            r, c = self.cursor
+            self._move(min(max(r, 1), rows), min(max(c, 1), cols), out)
         return b"".join(out)
 
     def _diff_row(self, r: int, changed: list[int], shown_line: list[Cell], want_line: list[Cell],

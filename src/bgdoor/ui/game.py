@@ -845,7 +845,17 @@ class GameScreen:
     # ------------------------------------------------------------ moving
 
     async def do_cursor(self, key: Key) -> None:
-        self.cursor = self.con.move_cursor(self.cursor, key.name, self.me or Color.WHITE)
+        viewer = self.me or Color.WHITE
+        moved = self.con.move_cursor(self.cursor, key.name, viewer)
+        if moved != self.cursor and not self.con.in_sight(moved, viewer):
+            # Past a narrow screen's edge the cursor would be out of sight (and draw() would
+            # put it back on a marked point, as if it had wrapped round): it stays, and says why.
+            where = "The tray is" if moved == "off" else f"Point {moved} is"
+            bear = " R)emove bears off," if moved == "off" else ""
+            self.message = (f"{where} past the {self.con.width} columns your screen shows:{bear} "
+                            "M)ove typed plays from or to it.")
+            return
+        self.cursor = moved
 
     async def do_undo(self, key: Key) -> None:
         turn = self.turn

@@ -43,6 +43,7 @@ from bgdoor.service import (
 )
 from bgdoor.service.core import BUSY_MESSAGE, STORAGE_ERRORS
 from bgdoor.service.feed import Change, ChangeFeed
+from bgdoor.term.wrap import sentence
 from bgdoor.ui.guard import LoginGuard
 
 log = logging.getLogger("bgdoor.gateway")
@@ -195,7 +196,13 @@ class Gateway:
             log.info("login refused from %s: %s", addr, verdict.refused)
             raise LoginFailed(verdict.refused)
         if verdict.wait:
+            # Said, or the line would look dead for up to half a minute.
+            slowed = verdict.wait >= 1 and self.notice is not None
+            if slowed and self.notice is not None:
+                await self.notice(f"Checking... held {verdict.wait:.0f} s after wrong passwords from your address.")
             await asyncio.sleep(verdict.wait)
+            if slowed and self.notice is not None:
+                await self.notice(None)
         try:
             # The password is checked on the hashing thread, not a database worker: a crowd of
             # guesses waiting for it holds up no one's screen.
@@ -208,6 +215,16 @@ class Gateway:
 
     async def handle_exists(self, handle: str) -> bool:
         return await self._read(self.service.handle_exists, handle)
+
+    def login_refusal(self, handle: str) -> str:
+        """Why a login at `handle` from this caller's address would be refused now whatever the
+        password (too many wrong ones lately), as a sentence; "" if it would not.  Asked before
+        the password is typed, so none is typed in vain."""
+        refused = self.guard.refusal(self.addr, str(handle))
+        return sentence(refused) if refused else ""
+
+    async def login_problem(self, handle: str) -> str | None:
+        return await self._read(self.service.login_problem, handle)
 
     async def new_handle_problem(self, handle: str) -> str | None:
         return await self._read(self.service.new_handle_problem, handle)

@@ -37,6 +37,8 @@ class LoginGuard:
     MAX_KEYS = 10_000  # addresses and handles remembered at most
     PER_MINUTE = 3.0
     BURST = 3.0
+    ADDRESS_REFUSED = "too many wrong passwords from your address; try again later"
+    HANDLE_REFUSED = "too many wrong passwords for that handle lately; try again in a few minutes"
 
     def __init__(self, limit: int, delay: float) -> None:
         self.limit = limit
@@ -72,6 +74,17 @@ class LoginGuard:
     def refused(self, addr: str) -> bool:
         return self._recent(addr) >= self.limit
 
+    def refusal(self, addr: str, handle: str) -> str:
+        """Why admit() would refuse a try now ("" if it would not), spending nothing."""
+        failures = self._recent(addr)
+        if failures == 0:
+            return ""
+        if failures >= self.limit:
+            return self.ADDRESS_REFUSED
+        if self._tokens(self._key(handle), time.monotonic()) < 1.0:
+            return self.HANDLE_REFUSED
+        return ""
+
     def admit(self, addr: str, handle: str) -> Verdict:
         failures = self._recent(addr)
         if failures == 0:
@@ -79,11 +92,11 @@ class LoginGuard:
             return Verdict(urgent=True)
         if failures >= self.limit:
             self.refusals += 1
-            return Verdict(refused="too many wrong passwords from your address; try again later")
+            return Verdict(refused=self.ADDRESS_REFUSED)
         now, key = time.monotonic(), self._key(handle)
         if self._tokens(key, now) < 1.0:
             self.refusals += 1
-            return Verdict(refused="too many wrong passwords for that handle lately; try again in a few minutes")
+            return Verdict(refused=self.HANDLE_REFUSED)
         self._spend(key, now)
         self.checked += 1
         return Verdict(wait=min(self.MAX_DELAY, self.delay_step * 2 ** (failures - 1)))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bgdoor.records.chart import rating_chart
 from bgdoor.rules.game import LONGEST_MATCH, Color
 from bgdoor.service import (
+    HANDLE_LIMIT,
     GameSummary,
     GameView,
     LoginFailed,
@@ -176,9 +177,14 @@ class Session:
 
     async def goodbye(self) -> None:
         self.con.clear()
-        self.con.put_wrapped(11, 2, "Thanks for playing bgdoor backgammon.", "title")
         back = " Returning you to the BBS..." if self.door_alias is not None else ""
-        self.con.put_wrapped(12, 2, "Your games wait for you; come back soon." + back, right=self.con.width - 1)
+        rest = "Your games wait for you; come back soon." + back
+        thanks = "Thanks for playing bgdoor backgammon."
+        # Mid-screen, or as high as a short screen needs for all of it.
+        needs = len(wrap(rest, self.con.width - 2)) + len(wrap(thanks, self.con.width - 2))
+        row = max(1, min(11, self.con.height - needs))
+        row += self.con.put_wrapped(row, 2, thanks, "title", right=self.con.width - 1)
+        self.con.put_wrapped(row, 2, rest, right=self.con.width - 1)
         await self.con.show()
         if self.door_alias is not None and self.config.door_goodbye_wait > 0:
             # The BBS's next screen would wipe the goodbye at once: leave it up for a moment.
@@ -189,6 +195,11 @@ class Session:
 
     # ------------------------------------------------------------ login
 
+    def login_top(self) -> int:
+        """The row of the login's first line: under the banner, or at the top of a screen too
+        short for the banner and every question under it (fewer than 22 rows)."""
+        return 10 if self.con.height >= 22 else 2
+
     async def login(self) -> PlayerInfo | None:
         attempts = 0
         delay = self.config.login_delay
@@ -196,24 +207,30 @@ class Session:
         # handle is typed (shown for a moment only, a slow reader never saw why).
         notice = typed = ""
 
-        def handle_screen(handle: str = "") -> None:
-            self.title_screen()
-            self.con.put_wrapped(10, 4, "Enter your handle, or a new one to create a player.",
-                                 right=self.con.width - 1, rows=2)
-            self.con.put(12, 4, "Handle: ", "prompt")
-            self.con.put(12, 12, handle, "input")
+        def handle_screen(handle: str = "") -> int:
+            """The screen up to the handle; the row under it for what comes next."""
+            top = self.login_top()
+            if top > 2:
+                self.title_screen()
+            else:
+                self.con.clear()
+            self.con.put_wrapped(top, 4, f"Enter your handle, or a new one (up to {HANDLE_LIMIT} characters) to "
+                                 "create a player.", right=self.con.width - 1, rows=2)
+            self.con.put(top + 2, 4, "Handle: ", "prompt")
+            self.con.put(top + 2, 12, handle, "input")
+            return top + 4
 
         while True:
-            handle_screen()
-            told = self.con.put_wrapped(14, 4, notice, "error", right=self.con.width - 1) if notice else 0
+            below = handle_screen()
+            told = self.con.put_wrapped(below, 4, notice, "error", right=self.con.width - 1) if notice else 0
             try:
-                handle = await self.con.line(12, 12, 16, initial=typed, wake=True)
+                handle = await self.con.line(below - 2, 12, HANDLE_LIMIT, initial=typed, wake=True)
             except Woken as woken:
                 typed = woken.text  # the window changed size: the screen again at the new width
                 continue
             typed = ""
             for i in range(told):
-                self.con.put(14 + i, 4, " " * (self.con.width - 4))
+                self.con.put(below + i, 4, " " * (self.con.width - 4))
             notice = ""
             if handle is None or not handle.strip():
                 continue
@@ -231,57 +248,40 @@ class Session:
                     notice = problem
                     continue
                 question = f"There is no player called {handle}. Create it? (Y/N)"
-                self.con.put_wrapped(14, 4, question, "prompt", right=self.con.width - 1)
+                self.con.put_wrapped(below, 4, question, "prompt", right=self.con.width - 1)
                 await self.con.show()
                 if not await self.yes_no(default=False):
                     continue
-
-                def first_row(question: str = question) -> int:
-                    """The first password's row, under the question as the window's width wraps it."""
-                    return 14 + len(wrap(question, self.con.width - 4)) + 1
-
-                def asked(handle: str = handle, question: str = question) -> int:
-                    """The screen up to the passwords again (the window changed size); their first row."""
-                    handle_screen(handle)
-                    self.con.put_wrapped(14, 4, question, "prompt", right=self.con.width - 1)
-                    return first_row()
-
-                said = 0
-                while True:
-                    # Too short is said at once, and the password asked again (not the handle); the
-                    # reason stays under the prompt until the next one is typed.
-                    first = await self.ask_password(first_row(), "Choose a password: ", asked)
-                    for i in range(said):
-                        self.con.put(first_row() + 3 + i, 4, " " * (self.con.width - 5))
-                    if first is None or len(first) >= 4:
-                        break
-                    self.con.put(first_row(), 4, " " * (self.con.width - 5))
-                    short = "A password needs at least 4 characters. Choose another."
-                    said = self.con.put_wrapped(first_row() + 3, 4, short, "error", right=self.con.width - 1)
-                if first is None:
+                chosen = await self.choose_password(handle, question, handle_screen)
+                if chosen is None:
                     continue  # Esc: back to the handle
-
-                def asked_again(chosen: str = first) -> int:
-                    row = asked()
-                    self.con.put(row, 4, "Choose a password: ", "prompt")
-                    self.con.put(row, 4 + len("Choose a password: "), "*" * len(chosen), "input")
-                    return row + 1
-
-                second = await self.ask_password(first_row() + 1, "Type it again:     ", asked_again)
-                if first != second:
-                    notice = "The passwords differ. Try again."
-                    continue
                 try:
-                    return await self.svc.register(handle, first)
+                    return await self.svc.register(handle, chosen)
                 except ServiceError as exc:
                     notice = str(exc)
                     continue
 
-            def back(handle: str = handle) -> int:
-                handle_screen(handle)
-                return 14
+            # A handle the guard holds back just now (a try, as a wrong password is), a computer
+            # player or a door player: said before a password is typed in vain.
+            refused = self.svc.login_refusal(handle)
+            if refused:
+                attempts += 1
+                log.info("login refused from %s for %r: %s", self.peer, handle, refused)
+                if attempts >= self.config.login_attempts:
+                    self.ended = "too many wrong passwords"
+                    await self.flash(self.login_top() + 4, "Too many wrong passwords. Goodbye.")
+                    return None
+                notice = refused
+                continue
+            problem = await self.svc.login_problem(handle)
+            if problem:
+                notice = sentence(problem)
+                continue
 
-            password = await self.ask_password(14, "Password: ", back)
+            def back(handle: str = handle) -> int:
+                return handle_screen(handle)
+
+            password = await self.ask_password(below, "Password: ", back)
             try:
                 return await self.svc.login(handle, password or "")
             except LoginFailed as exc:
@@ -289,16 +289,65 @@ class Session:
                 log.info("failed login for %r from %s", handle, self.peer)
                 if attempts >= self.config.login_attempts:
                     self.ended = "too many wrong passwords"
-                    await self.flash(16, "Too many wrong passwords. Goodbye.")
+                    await self.flash(self.login_top() + 6, "Too many wrong passwords. Goodbye.")
                     return None
                 # A growing delay makes guessing slow without locking the real player out.
                 why = str(exc)
                 # A sentence ('Wrong handle or password.'), unless it begins with the handle.
                 notice = why if why.lower().startswith(handle.lower()) else sentence(why)
-                self.con.put_wrapped(16, 4, notice, "error", right=self.con.width - 1)
+                self.con.put_wrapped(self.login_top() + 6, 4, notice, "error", right=self.con.width - 1)
                 await self.con.show()
                 await asyncio.sleep(delay)
                 delay *= 2
+
+    async def choose_password(self, handle: str, question: str, handle_screen: Callable[[str], int]) -> str | None:
+        """A new player's password, typed twice; None for Esc.  Too short, or the two differing,
+        is said under the prompts and the password asked again (not the handle)."""
+
+        def first_row() -> int:
+            """The first password's row, under the question as the window's width wraps it."""
+            gap = 1 if self.con.height >= 14 else 0  # a very short screen has no row to spare
+            return self.login_top() + 4 + len(wrap(question, self.con.width - 4)) + gap
+
+        def asked() -> int:
+            """The screen up to the passwords again (the window changed size); their first row."""
+            self.con.put_wrapped(handle_screen(handle), 4, question, "prompt", right=self.con.width - 1)
+            return first_row()
+
+        def say(text: str) -> int:
+            """Why the password is asked again, under the prompts (or as low as the screen has
+            room for it); the rows it took."""
+            lines = len(wrap(text, self.con.width - 4))
+            row = max(first_row() + 1, min(first_row() + 3, self.con.height - lines + 1))
+            return row + self.con.put_wrapped(row, 4, text, "error", right=self.con.width - 1) - 1
+
+        said = 0  # the last row a reason took
+        while True:
+            first = await self.ask_password(first_row(), "Choose a password: ", asked)
+            for r in range(first_row() + 1, said + 1):
+                self.con.put(r, 4, " " * (self.con.width - 5))
+            said = 0
+            if first is None:
+                return None
+            if len(first) < 4:
+                self.con.put(first_row(), 4, " " * (self.con.width - 5))
+                said = say("A password needs at least 4 characters. Choose another.")
+                continue
+
+            def asked_again(chosen: str = first) -> int:
+                row = asked()
+                self.con.put(row, 4, "Choose a password: ", "prompt")
+                self.con.put(row, 4 + len("Choose a password: "), "*" * len(chosen), "input")
+                return row + 1
+
+            second = await self.ask_password(first_row() + 1, "Type it again:     ", asked_again)
+            if second is None:
+                return None
+            if first == second:
+                return first
+            for row in (first_row(), first_row() + 1):
+                self.con.put(row, 4, " " * (self.con.width - 5))
+            said = say("The passwords differ. Choose a password again.")
 
     async def ask_password(self, row: int, prompt: str, again: Callable[[], int]) -> str | None:
         """A password typed at `row`; `again` draws the screen above it anew when the window
@@ -317,8 +366,11 @@ class Session:
         half = min(30, (w - 2) // 2)
         mid = w // 2
         self.con.box(2, mid - half, 6, mid + half, "frame")
-        self.con.put(4, mid - len(BANNER) // 2, BANNER, "title")
-        sub = "a door game for bulletin boards"
+        # Inside the box, or in fewer letters where it is narrower than they are.
+        inside = 2 * half - 1
+        banner = next((text for text in (BANNER, "BGDOOR BACKGAMMON", "BGDOOR") if len(text) <= inside), "")
+        self.con.put(4, mid - len(banner) // 2, banner, "title")
+        sub = next((text for text in ("a door game for bulletin boards", "a BBS door game") if len(text) <= inside), "")
         self.con.put(5, mid - len(sub) // 2, sub, "dim")
 
     async def flash(self, row: int, text: str, style: str = "error") -> None:
@@ -363,51 +415,70 @@ class Session:
             self.presence("menu")
             waiting = await self.svc.my_turn_games(self.player.id)
             news = await gather(self.svc, self.player.id)
-            self.title_screen()
+            # Under 22 rows the banner gives way; under 14, the items go in two columns.
+            tall = self.con.height >= 22
+            if tall:
+                self.title_screen()
+            else:
+                self.con.clear()
+            greet_row = 7 if tall else 1
             n = len(waiting)
-            msg = "No game is waiting for your move."
-            if n:
-                msg = f"{n} game{'s' if n != 1 else ''} waiting for your move."
+            games = f"{n} game{'s' if n != 1 else ''}"
             left = 16 if self.con.width >= 74 else 2  # the longest item is 56 columns
+            line_room = self.con.width - min(12, left)
+            # The count in words that fit one line (a cut one lost its last word at 30 columns).
+            said = ("No game is waiting for your move.", "No game waits for you.", "Your turn: none.") if not n else (
+                f"{games} waiting for your move.", f"{games} wait for you.", f"Your turn: {games}.")
+            msg = next((text for text in said if len(text) <= line_room), said[-1])
             welcome = f"Welcome, {self.player.handle}.  {msg}"
-            if len(wrap(welcome, self.con.width - min(12, left))) > 1:
-                # A long handle on a narrow screen: the greeting goes on the blank line above, so
+            if len(wrap(welcome, line_room)) > 1:
+                # A long handle on a narrow screen: the greeting goes on a line of its own, so
                 # that the count is not cut off.
-                self.con.put_wrapped(7, min(12, left), f"Welcome, {self.player.handle}.", right=self.con.width - 1,
-                                     rows=1)
+                self.con.put_wrapped(greet_row, min(12, left), f"Welcome, {self.player.handle}.",
+                                     right=self.con.width - 1, rows=1)
                 welcome = msg
-            self.con.put_wrapped(8, min(12, left), welcome, right=self.con.width - 1, rows=1)
+            self.con.put_wrapped(greet_row + 1, min(12, left), welcome, right=self.con.width - 1, rows=1)
             sound = "ON" if self.con.sound else "OFF"
-            # Each item as said on 80 columns, and in at most 36 for a 40-column terminal.
+            # Each item as said on 80 columns, in at most 36 for a 40-column terminal, and in at
+            # most 16 for two columns of them on a short one.
             items = [
-                ("V", "View games in progress, or join one that needs a player", "View games, or join one"),
-                ("P", "Play a game where it is your turn", "Play where it is your turn"),
-                ("B", "Begin a new game", "Begin a new game"),
-                ("S", f"Sound effects on or off (now {sound})", f"Sound on or off (now {sound})"),
-                ("I", "Instructions", "Instructions"),
-                ("R", "Rank the top players", "Rank the top players"),
-                ("W", "Who's online, on every node and board", "Who's online"),
-                ("M", "Matches you finished: review them", "Matches finished: review"),
-                ("N", "News from your games since you last looked", "News from your games"),
-                ("O", "Options: colours, character set and notes", "Options"),
-                ("Q", "Quit", "Quit"),
+                ("V", "View games in progress, or join one that needs a player", "View games, or join one",
+                 "View games"),
+                ("P", "Play a game where it is your turn", "Play where it is your turn", "Play"),
+                ("B", "Begin a new game", "Begin a new game", "Begin a game"),
+                ("S", f"Sound effects on or off (now {sound})", f"Sound on or off (now {sound})", f"Sound ({sound})"),
+                ("I", "Instructions", "Instructions", "Instructions"),
+                ("R", "Rank the top players", "Rank the top players", "Rank players"),
+                ("W", "Who's online, on every node and board", "Who's online", "Who's online"),
+                ("M", "Matches you finished: review them", "Matches finished: review", "Matches"),
+                ("N", "News from your games since you last looked", "News from your games", "News"),
+                ("O", "Options: colours, character set and notes", "Options", "Options"),
+                ("Q", "Quit", "Quit", "Quit"),
             ]
-            room = self.con.width - left  # "V)iew ..." takes one more than the item, and the last column stays free
-            for i, (letter, long, short) in enumerate(items):
-                text = long if len(long) < room else short
+            item_top = greet_row + 2
+            columns = 1 if item_top + len(items) < self.con.height else 2
+            per = -(-len(items) // columns)
+            if columns == 2 and left > 2:
+                left = 2
+            # "V)iew ..." takes one more than the item, and the last column stays free.
+            room = (self.con.width - left) // columns - (1 if columns > 1 else 0)
+            for i, (letter, long, short, tiny) in enumerate(items):
+                text = next((t for t in (long, short) if len(t) < room), tiny)
+                row, col = item_top + i % per, left + (i // per) * (room + 1)
                 # "V)iew ...": the word's own first letter is the key.
-                self.con.put(9 + i, left, letter, "hot")
-                self.con.put(9 + i, left + 1, ")" + text[1:])
-            self.con.put(20, left, "Your choice: ", "prompt")
-            news_top = 21
+                self.con.put(row, col, letter, "hot")
+                self.con.put(row, col + 1, (")" + text[1:])[: room - 1])
+            prompt_row = item_top + per
+            self.con.put(prompt_row, left, "Your choice: ", "prompt")
+            news_top = prompt_row + 1
             if refused:
                 right = self.con.width - 1
                 if len(wrap(refused, right - (left + 14) + 1)) == 1:
-                    self.con.put(20, left + 14, refused, style)
+                    self.con.put(prompt_row, left + 14, refused, style)
                 else:
                     # Too long for the prompt's line (a storage refusal, a narrow screen): whole,
                     # under it, and the news below that.
-                    news_top += min(3, self.con.put_wrapped(21, left, refused, style, right=right, rows=3))
+                    news_top += min(3, self.con.put_wrapped(news_top, left, refused, style, right=right, rows=3))
                 refused = ""
             self.menu_news(latest_first(news), news_top)
             await self.con.show()
@@ -631,7 +702,10 @@ class Session:
                     text += c
                 elif hint_row is not None:
                     shown = c if c.strip() else "That key"
-                    hint = f"{shown} is not an answer: {answers}."
+                    # One row: said in fewer words where the screen is narrow, not cut.
+                    said = (f"{shown} is not an answer: {answers}.", f"{shown}: type {answers}.",
+                            f"{shown} is not an answer.")
+                    hint = next((h for h in said if len(h) <= self.con.width - 3), said[-1])
                     self.con.put(hint_row, 3, " " * (self.con.width - 4))
                     self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
         finally:
@@ -689,7 +763,9 @@ class Session:
                 else:
                     self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g))
             pages_n = (len(games) + per - 1) // per
-            more = f"  N)ext page ({page + 1} of {pages_n})." if pages_n > 1 else ""
+            # From the last page N goes round to the first: said so, not "next".
+            more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n})." if page < pages_n - 1
+                                            else f"  N: page 1 ({page + 1} of {pages_n}).")
             self.con.put_wrapped(bottom - 4 - max(2, foot_rows), 3, footer(shown[0].id, more, shown), "dim",
                                  right=self.con.width - 1, rows=max(2, foot_rows))
             if len(wrap(note, self.con.width - 3)) > 1:
@@ -700,7 +776,8 @@ class Session:
             note = ""
             self.con.put(bottom - 3, 3, "Game: ", "prompt")
             try:
-                text = await self.list_answer(bottom - 3, 9, hint_row=bottom - 4, typed=typed)
+                answers = "a number and Enter, N, or Q" if pages_n > 1 else "a number and Enter, or Q"
+                text = await self.list_answer(bottom - 3, 9, hint_row=bottom - 4, answers=answers, typed=typed)
             except Woken as woken:
                 typed = woken.text
                 continue
@@ -979,6 +1056,7 @@ class Session:
         page = 0
         book: list[list[str]] = []
         size = (0, 0)
+        first_page_note = False  # B was pressed on the first page: the footer says why nothing turned
         while True:
             if size != (self.con.width, self.con.height):
                 # Laid out for the window as it is now (it may have changed size): the page that
@@ -995,10 +1073,13 @@ class Session:
             for i, line in enumerate(book[page]):
                 self.con.put(1 + i, 1, line)
             last = page == len(book) - 1
-            # 'B: back' beside 'back to the menu' read as the same thing; B turns a page back.
+            # 'B: back' beside 'back to the menu' read as the same thing; B turns a page back,
+            # offered where there is a page before.
             more = "Enter: back to the menu" if last else "Enter/Space: next page"
-            keys = f"{more}  B: page back" + ("" if last else "  Q: menu")
+            keys = more + ("  B: page back" if page else "") + ("" if last else "  Q: menu")
             footer = f"Page {page + 1} of {len(book)}.  {keys}"
+            if first_page_note:
+                footer, first_page_note = f"This is the first page.  {keys}", False
             # The line above is free (pages are two lines short of the screen) for a narrow one.
             need = min(2, len(wrap(footer, self.con.width - 1)))
             self.con.put_wrapped(bottom + 1 - need, 1, footer, "dim", right=self.con.width - 1, rows=need)
@@ -1010,6 +1091,7 @@ class Session:
             if c == "Q" or key.name == "esc":
                 return
             if c == "B" or key.name in ("up", "pgup"):
+                first_page_note = page == 0
                 page = max(0, page - 1)
             elif last:
                 return

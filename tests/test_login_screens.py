@@ -1,0 +1,192 @@
+"""The login and sign-up screens as callers of every size met them."""
+
+from __future__ import annotations
+
+import pytest
+from harness import running_server
+from rawtelnet import RawCaller
+
+from bgdoor.service import Service
+from bgdoor.ui.gateway import Gateway
+from bgdoor.ui.guard import LoginGuard
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def within(c: RawCaller, cols: int, rows: int) -> list[str]:
+    """The screen's lines, each checked to be within the caller's size (the glass is larger)."""
+    lines = [line.rstrip() for line in c.lines()]
+    assert all(len(line) <= cols for line in lines), lines
+    assert not any(line for line in lines[rows:]), lines
+    return lines
+
+
+def words(c: RawCaller) -> str:
+    return " ".join(" ".join(c.lines()).split())
+
+
+@pytest.mark.parametrize(("cols", "rows", "password"), [(40, 24, "p" * 19), (30, 16, "q" * 24), (80, 25, "r" * 24)])
+async def test_a_password_longer_than_the_screen_has_room_for_is_typed_whole(tmp_path, cols, rows, password):
+    """At 40 columns a new player typing a password of 19 characters or more (24 at 30x16)
+    had the session end: the field's cursor was sent past the last column."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
+        await c.wait_for("Handle:")
+        c.send("walker\r")
+        await c.wait_words("Create it?")
+        c.send("Y")
+        await c.wait_for("Choose a")
+        c.send(password)
+        await c.settle()
+        within(c, cols, rows)
+        c.send("\r")
+        await c.wait_for("Type it again")
+        c.send(password + "\r")
+        await c.wait_for("Your choice")
+        c.close()
+    with Service(f"sqlite:///{tmp_path}/g.db") as svc:
+        assert svc.login("walker", password).handle == "walker"
+
+
+async def test_a_handle_at_20_columns_is_typed_whole(tmp_path):
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(20, 24), glass=(100, 30))
+        await c.wait_for("Handle:")
+        c.send("abcdefghijklmnop")
+        await c.settle()
+        lines = within(c, 20, 24)
+        assert any("BGDOOR BACKGAMMON" in line for line in lines), lines  # the banner in fewer letters
+        c.send("\r")
+        await c.wait_words("called abcdefghijklmnop")
+        c.close()
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(40, 10), (80, 11), (80, 16)])
+async def test_a_short_screen_signs_up_with_every_question_on_it(tmp_path, cols, rows):
+    """A terminal 10 or 11 rows high had the session end at the first screen: the handle's prompt
+    was on row 12.  Under 22 rows the banner gives way, and every question is on the screen."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
+        await c.wait_for("Handle:")
+        within(c, cols, rows)
+        c.send("shorty\r")
+        await c.wait_words("Create it? (Y/N)")
+        c.send("Y")
+        await c.wait_for("Choose a password")
+        c.send("abc\r")
+        await c.wait_words("A password needs at least 4 characters. Choose another.")
+        within(c, cols, rows)
+        c.send("secret1\r")
+        await c.wait_for("Type it again")
+        within(c, cols, rows)
+        c.send("secret1\r")
+        await c.wait_until(lambda t: "Your choice" in t or "Press" in t, "past the login")
+        c.close()
+
+
+async def test_passwords_that_differ_ask_for_the_password_again_not_the_handle(tmp_path):
+    """'The passwords differ. Try again.' went back to the Handle prompt: a player who typed the
+    password again, as invited, typed it there in the clear."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm")
+        await c.wait_for("Handle:")
+        c.send("bob\r")
+        await c.wait_words("Create it?")
+        c.send("Y")
+        await c.wait_for("Choose a password")
+        c.send("secret1\r")
+        await c.wait_for("Type it again")
+        c.send("secret2\r")
+        await c.wait_words("The passwords differ. Choose a password again.")
+        await c.settle()
+        lines = c.lines()
+        assert any("Choose a password:" in line and "*" not in line for line in lines), c.text
+        assert not any("Type it again" in line for line in lines), c.text
+        c.send("secret1\r")
+        await c.wait_for("Type it again")
+        c.send("secret1\r")
+        await c.wait_for("Your choice")
+        assert "secret1" not in c.text
+        c.close()
+
+
+async def test_a_computer_player_s_handle_is_refused_before_a_password(tmp_path):
+    async with running_server(f"sqlite:///{tmp_path}/g.db", bot=True) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm")
+        await c.wait_for("Handle:")
+        c.send("Beginner Bot\r")
+        said = " ".join((await c.wait_words("is a computer player and cannot log in.")).split())
+        assert "Password:" not in said, said
+        c.close()
+
+
+async def test_a_handle_held_back_by_wrong_passwords_is_said_before_a_password(tmp_path):
+    """After wrong passwords, the guard's refusal came only after the right password was typed,
+    and the next prompt was drawn over it at once."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("victim", "victim-pw")
+    async with running_server(url, login_attempts=10) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", source="127.0.0.7")
+        for _ in range(5):
+            await c.wait_for("Handle:")
+            c.send("victim\r")
+            text = await c.wait_until(lambda t: "Password:" in t or "lately" in t, "a password prompt or the refusal")
+            if "lately" in text:
+                break
+            c.send("wrong\r")
+            await c.wait_for("Wrong handle or password.")
+            c.send("\r")
+            await c.wait_until(lambda t: "Wrong handle" not in t, "the handle asked again")
+        said = words(c)
+        assert "Too many wrong passwords for that handle lately; try again in a few minutes." in said, said
+        assert "Password:" not in said, said
+        c.close()
+
+
+async def test_a_login_held_back_says_so_while_it_waits(tmp_path):
+    """After wrong passwords from an address, a right one waited up to 30 s with nothing on the
+    screen: the caller is told why."""
+    service = Service(f"sqlite:///{tmp_path}/g.db")
+    gateway = Gateway(service, LoginGuard(limit=5, delay=1.0), lambda game_id, version, players: None)
+    told: list[str | None] = []
+
+    async def notice(text: str | None) -> None:
+        told.append(text)
+
+    try:
+        service.register("alice", "secret1")
+        caller = gateway.caller("10.0.0.3", notice=notice)
+        with pytest.raises(Exception, match="wrong handle or password"):
+            await caller.login("alice", "wrong")
+        assert told == []  # the first try from a clean address is not held
+        assert (await caller.login("alice", "secret1")).handle == "alice"
+        assert told == ["Checking... held 1 s after wrong passwords from your address.", None], told
+    finally:
+        gateway.close()
+        service.close()
+
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(80, 16), (40, 10), (80, 11), (30, 20), (40, 24)])
+async def test_the_main_menu_shows_every_item_and_the_prompt_on_a_short_screen(tmp_path, cols, rows):
+    """At 80x16 the menu ended at M)atches: N)ews, O)ptions, Q)uit and 'Your choice' were below the
+    screen (at 80x10, all but V and P).  At 30 columns the count lost its last word."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("shorty", "secret1")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
+        await c.wait_for("Handle:")
+        c.send("shorty\r")
+        await c.wait_for("Password:")
+        c.send("secret1\r")
+        await c.wait_for("Your choice")
+        await c.settle()
+        lines = within(c, cols, rows)
+        for item in ("V)", "P)", "B)", "S)", "I)", "R)", "W)", "M)", "N)", "O)", "Q)"):
+            assert any(item in line for line in lines), (item, lines)
+        assert "No game is waiting for your move." in words(c) or "No game waits for you." in words(c), lines
+        c.send("Q")
+        await c.wait_for("Thanks for playing")
+        c.close()
