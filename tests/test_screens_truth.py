@@ -2303,3 +2303,26 @@ async def test_the_cursor_stops_at_a_narrow_screen_s_edge_and_says_why(tmp_path)
         assert all(len(line.rstrip()) <= 40 for line in lines), lines
         a.close()
         b.close()
+
+
+@pytest.mark.parametrize("size", [(80, 20), (60, 20)])
+async def test_a_window_shorter_than_the_board_is_told_what_it_would_lose(tmp_path, size):
+    """At 80x20 the board opened without a word, and its messages and help line, below row 20,
+    were never seen: the keys that work, what the opponent did."""
+    cols, rows = size
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25), glass=(100, 30))
+        try:
+            await menus.login(c, "alice", "alice-pw", new=True)
+            await begin(c, 3)
+            c.send_size(cols, rows)
+            needs = "80 columns and 24 lines" if cols < 80 else "23 lines"
+            said = await c.wait_words(f"The board needs {needs}")
+            assert f"Your terminal shows {cols} columns and {rows} lines" in " ".join(said.split()), said
+            assert "below them" in " ".join(said.split()) and "taller" in said, said
+            lines = [line.rstrip() for line in c.lines()]
+            assert all(len(line) <= cols for line in lines) and not any(lines[rows:]), lines
+            c.send_size(80, 24)  # tall enough: the board follows at once
+            await c.wait_for("W)ithdraw")
+        finally:
+            c.close()

@@ -65,7 +65,9 @@ class Caller(Protocol):
 
     def presence(self, activity: str, game_id: int | None = None) -> None: ...
 
-    async def wide_enough(self) -> bool: ...
+    def board_fits(self) -> bool: ...
+
+    async def room_for_board(self) -> bool: ...
 
 
 NOTE_LENGTH = 140
@@ -143,8 +145,8 @@ class GameScreen:
                 else:
                     event = await self.next_event()
                 if event is None:
-                    if self.con.width < 80 and not await self.s.wide_enough():
-                        return  # narrowed below the board's 80 columns mid-game, and Q: back to the menu
+                    if not self.s.board_fits() and not await self.s.room_for_board():
+                        return  # made smaller than the board mid-game, and Q: back to the menu
                     await self.on_change()
                     continue
                 self.unkeyed = []

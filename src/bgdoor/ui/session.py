@@ -27,7 +27,7 @@ from bgdoor.service import (
     handle_problem,
 )
 from bgdoor.term.wrap import fit, pages, sentence, shorten, wrap
-from bgdoor.ui.board import THEMES
+from bgdoor.ui.board import THEMES, board_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen
 from bgdoor.ui.news import News, gather, latest_first, news_page
@@ -214,8 +214,11 @@ class Session:
                 self.title_screen()
             else:
                 self.con.clear()
-            self.con.put_wrapped(top, 4, f"Enter your handle, or a new one (up to {HANDLE_LIMIT} characters) to "
-                                 "create a player.", right=self.con.width - 1, rows=2)
+            # The handle's limit said where two lines have room for it.
+            said = (f"Enter your handle, or a new one (up to {HANDLE_LIMIT} characters) to create a player.",
+                    "Enter your handle, or a new one to create a player.")
+            intro = next((text for text in said if len(wrap(text, self.con.width - 4)) <= 2), said[-1])
+            self.con.put_wrapped(top, 4, intro, right=self.con.width - 1, rows=2)
             self.con.put(top + 2, 4, "Handle: ", "prompt")
             self.con.put(top + 2, 12, handle, "input")
             return top + 4
@@ -1302,30 +1305,45 @@ class Session:
     # ------------------------------------------------------------ game
 
     async def game_screen(self, game_id: int) -> None:
-        if not await self.wide_enough():
+        if not await self.room_for_board():
             return
         await GameScreen(self, game_id).run()
 
-    async def wide_enough(self) -> bool:
-        """The board needs 80 columns: on a narrower terminal say so, with its size, and let the
-        caller widen the window, go on anyway (asked once a call), or go back."""
-        if self.con.width >= 80 or self.narrow_ok:
+    def board_fits(self) -> bool:
+        """80 columns, and the board's rows down to its help line (23; 24 where a narrower screen
+        breaks the help into three lines)."""
+        return self.con.width >= 80 and self.con.height >= board_rows(self.con.width)
+
+    async def room_for_board(self) -> bool:
+        """The board needs 80 columns and its rows: on a smaller terminal say so, with its size, and
+        let the caller enlarge the window, go on anyway (asked once a call), or go back."""
+        if self.board_fits() or self.narrow_ok:
             return True
         shown = (0, 0)
-        while self.con.width < 80:
+        while not self.board_fits():
             if shown != (self.con.width, self.con.height):
                 shown = (self.con.width, self.con.height)
+                narrow, short = self.con.width < 80, self.con.height < board_rows(self.con.width)
+                rows = board_rows(min(self.con.width, 80))
+                needs = " and ".join([*(["80 columns"] if narrow else []), *([f"{rows} lines"] if short else [])])
                 self.con.clear()
-                self.con.put(2, 3, "The board needs 80 columns", "title")
+                self.con.put_wrapped(2, 3, f"The board needs {needs}", "title", right=self.con.width - 1, rows=1)
                 right = self.con.width - 1
                 size = f"{self.con.width} columns and {self.con.height} lines"
                 # The points take columns 1-54, the names, scores and pip counts 56-80.
-                cut = ("the right-hand side of the board (the names, scores and pip counts) would be cut off"
-                       if self.con.width >= 54 else
-                       f"only the left {self.con.width} of the board's 80 columns would show: some of its points "
-                       "would be cut off, and the names, scores and pip counts with them")
+                cuts = []
+                if narrow:
+                    cuts.append("the right-hand side of the board (the names, scores and pip counts) would be cut off"
+                                if self.con.width >= 54 else
+                                f"only the left {self.con.width} of the board's 80 columns would show: some of its "
+                                "points would be cut off, and the names, scores and pip counts with them")
+                if short:
+                    cuts.append(f"only its top {self.con.height} lines would show: what the board says, and the keys "
+                                "that work, are below them")
+                cut = "; and ".join(cuts)
                 row = 4 + self.con.put_wrapped(4, 3, f"Your terminal shows {size}, so {cut}.", right=right)
-                wider = "Make the window wider if you can: the board follows at once."
+                bigger = "wider and taller" if narrow and short else "wider" if narrow else "taller"
+                wider = f"Make the window {bigger} if you can: the board follows at once."
                 row += 1 + self.con.put_wrapped(row + 1, 3, wider, right=right)
                 said = row + 2 + self.con.put_wrapped(row + 1, 3, "Enter goes on anyway;  Q goes back.", "prompt",
                                                       right=right)
