@@ -61,7 +61,7 @@ async def test_a_handle_at_20_columns_is_typed_whole(tmp_path):
         c.close()
 
 
-@pytest.mark.parametrize(("cols", "rows"), [(40, 10), (80, 11), (80, 16)])
+@pytest.mark.parametrize(("cols", "rows"), [(40, 10), (80, 11), (80, 16), (30, 20)])
 async def test_a_short_screen_signs_up_with_every_question_on_it(tmp_path, cols, rows):
     """A terminal 10 or 11 rows high had the session end at the first screen: the handle's prompt
     was on row 12.  Under 22 rows the banner gives way, and every question is on the screen."""
@@ -69,6 +69,7 @@ async def test_a_short_screen_signs_up_with_every_question_on_it(tmp_path, cols,
         c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
         await c.wait_for("Handle:")
         within(c, cols, rows)
+        assert "Enter your handle, or a new one" in words(c) and "to create a player." in words(c), c.text
         c.send("shorty\r")
         await c.wait_words("Create it? (Y/N)")
         c.send("Y")
@@ -76,6 +77,12 @@ async def test_a_short_screen_signs_up_with_every_question_on_it(tmp_path, cols,
         c.send("abc\r")
         await c.wait_words("A password needs at least 4 characters. Choose another.")
         within(c, cols, rows)
+        c.send("secret1\r")
+        await c.wait_for("Type it again")
+        c.send("secret2\r")  # differs: the password again, and nothing of the last one left over
+        await c.wait_words("The passwords differ. Choose a password again.")
+        await c.settle()
+        assert not any("*" in line for line in within(c, cols, rows)), c.text
         c.send("secret1\r")
         await c.wait_for("Type it again")
         within(c, cols, rows)

@@ -195,6 +195,18 @@ class Session:
 
     # ------------------------------------------------------------ login
 
+    def login_intro(self) -> list[str]:
+        """The login's first lines: the handle's limit said where two lines have room for it, and
+        the sentence whole on three where it needs them (it lost 'player.' at 30 columns)."""
+        room = self.con.width - 4
+        said = (f"Enter your handle, or a new one (up to {HANDLE_LIMIT} characters) to create a player.",
+                "Enter your handle, or a new one to create a player.")
+        return next((wrap(text, room) for text in said if len(wrap(text, room)) <= 2), wrap(said[-1], room)[:3])
+
+    def login_handle_row(self) -> int:
+        """The handle's row, under the login's first lines; what follows goes from two under it."""
+        return self.login_top() + max(2, len(self.login_intro()))
+
     def login_top(self) -> int:
         """The row of the login's first line: under the banner, or at the top of a screen too
         short for the banner and every question under it (fewer than 22 rows)."""
@@ -214,14 +226,12 @@ class Session:
                 self.title_screen()
             else:
                 self.con.clear()
-            # The handle's limit said where two lines have room for it.
-            said = (f"Enter your handle, or a new one (up to {HANDLE_LIMIT} characters) to create a player.",
-                    "Enter your handle, or a new one to create a player.")
-            intro = next((text for text in said if len(wrap(text, self.con.width - 4)) <= 2), said[-1])
-            self.con.put_wrapped(top, 4, intro, right=self.con.width - 1, rows=2)
-            self.con.put(top + 2, 4, "Handle: ", "prompt")
-            self.con.put(top + 2, 12, handle, "input")
-            return top + 4
+            for i, line in enumerate(self.login_intro()):
+                self.con.put(top + i, 4, line)
+            row = self.login_handle_row()
+            self.con.put(row, 4, "Handle: ", "prompt")
+            self.con.put(row, 12, handle, "input")
+            return row + 2
 
         while True:
             below = handle_screen()
@@ -272,7 +282,7 @@ class Session:
                 log.info("login refused from %s for %r: %s", self.peer, handle, refused)
                 if attempts >= self.config.login_attempts:
                     self.ended = "too many wrong passwords"
-                    await self.flash(self.login_top() + 4, "Too many wrong passwords. Goodbye.")
+                    await self.flash(self.login_handle_row() + 2, "Too many wrong passwords. Goodbye.")
                     return None
                 notice = refused
                 continue
@@ -292,13 +302,13 @@ class Session:
                 log.info("failed login for %r from %s", handle, self.peer)
                 if attempts >= self.config.login_attempts:
                     self.ended = "too many wrong passwords"
-                    await self.flash(self.login_top() + 6, "Too many wrong passwords. Goodbye.")
+                    await self.flash(self.login_handle_row() + 4, "Too many wrong passwords. Goodbye.")
                     return None
                 # A growing delay makes guessing slow without locking the real player out.
                 why = str(exc)
                 # A sentence ('Wrong handle or password.'), unless it begins with the handle.
                 notice = why if why.lower().startswith(handle.lower()) else sentence(why)
-                self.con.put_wrapped(self.login_top() + 6, 4, notice, "error", right=self.con.width - 1)
+                self.con.put_wrapped(self.login_handle_row() + 4, 4, notice, "error", right=self.con.width - 1)
                 await self.con.show()
                 await asyncio.sleep(delay)
                 delay *= 2
@@ -310,7 +320,7 @@ class Session:
         def first_row() -> int:
             """The first password's row, under the question as the window's width wraps it."""
             gap = 1 if self.con.height >= 14 else 0  # a very short screen has no row to spare
-            return self.login_top() + 4 + len(wrap(question, self.con.width - 4)) + gap
+            return self.login_handle_row() + 2 + len(wrap(question, self.con.width - 4)) + gap
 
         def asked() -> int:
             """The screen up to the passwords again (the window changed size); their first row."""
@@ -328,12 +338,12 @@ class Session:
         while True:
             first = await self.ask_password(first_row(), "Choose a password: ", asked)
             for r in range(first_row() + 1, said + 1):
-                self.con.put(r, 4, " " * (self.con.width - 5))
+                self.con.put(r, 4, " " * (self.con.width - 3))
             said = 0
             if first is None:
                 return None
             if len(first) < 4:
-                self.con.put(first_row(), 4, " " * (self.con.width - 5))
+                self.con.put(first_row(), 4, " " * (self.con.width - 3))
                 said = say("A password needs at least 4 characters. Choose another.")
                 continue
 
@@ -349,7 +359,7 @@ class Session:
             if first == second:
                 return first
             for row in (first_row(), first_row() + 1):
-                self.con.put(row, 4, " " * (self.con.width - 5))
+                self.con.put(row, 4, " " * (self.con.width - 3))
             said = say("The passwords differ. Choose a password again.")
 
     async def ask_password(self, row: int, prompt: str, again: Callable[[], int]) -> str | None:
