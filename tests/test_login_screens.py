@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from harness import running_server
 from rawtelnet import RawCaller
 
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Win
 from bgdoor.service import Service
 from bgdoor.ui.gateway import Gateway
 from bgdoor.ui.guard import LoginGuard
@@ -196,4 +200,69 @@ async def test_the_main_menu_shows_every_item_and_the_prompt_on_a_short_screen(t
         assert "No game is waiting for your move." in words(c) or "No game waits for you." in words(c), lines
         c.send("Q")
         await c.wait_for("Thanks for playing")
+        c.close()
+
+
+@pytest.mark.parametrize(("cols", "rows", "key"), [(40, 14, "V"), (80, 11, "M"), (80, 10, "V"), (80, 10, "M"),
+                                                  (40, 12, "M"), (40, 10, "V")])
+async def test_a_game_list_on_a_short_screen_shows_a_page_and_its_prompt(tmp_path, cols, rows, key):
+    """On short screens V)iew and M)atches ended the call (a page held no games: ZeroDivisionError,
+    IndexError) or drew the footer, the list and the prompt over each other ('1 of -23')."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.resign(bob, v.id, v.version, Win.SINGLE)
+        svc.answer_resign(alice, v.id, v.version, True)
+        for length in range(1, 27):
+            svc.begin_game(bob, length % 9 + 1, Color.WHITE, None)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
+        await c.wait_for("Handle:")
+        c.send("alice\r")
+        await c.wait_for("Password:")
+        c.send("alice-pw\r")
+        await c.wait_for("Your choice")
+        c.send(key)
+        await c.wait_for("Game:")
+        await c.settle()
+        lines = within(c, cols, rows)
+        assert "Game:" in lines[rows - 1], lines  # the prompt on the last row
+        assert any(line.lstrip().startswith("1) #") for line in lines), lines
+        assert "Q goes back." in words(c) and "-" not in re.findall(r"\(\d+ of (-?\d+)\)", words(c)), lines
+        c.send("1\r")
+        await c.wait_until(lambda t: "Join it?" in t or "The board needs" in t or "Step " in t, "the game picked")
+        assert not c.closed
+        c.close()
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(40, 10), (40, 12), (40, 23), (80, 20)])
+async def test_the_board_s_size_question_keeps_its_keys_on_a_short_screen(tmp_path, cols, rows):
+    """At 40 columns under 14 lines the question's keys ('Enter goes on anyway; Q goes back') were
+    drawn below the last line, and the title lost its last word; at 40x23 it asked for 24 lines,
+    which 80 columns do not need."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.begin_game(alice, 3, Color.WHITE, "bob")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
+        await c.wait_for("Handle:")
+        c.send("alice\r")
+        await c.wait_for("Password:")
+        c.send("alice-pw\r")
+        await c.wait_for("Your choice")
+        c.send("P")
+        said = " ".join((await c.wait_words("Enter goes on anyway; Q goes back.")).split())
+        needs = {(40, 23): "80 columns", (80, 20): "23 lines"}.get((cols, rows), "80 columns and 23 lines")
+        assert f"The board needs {needs} Your" in said or f"The board needs {needs}" in said, said
+        assert "24 lines" not in said and ("taller" in said) == (rows < 23), said
+        c.send("x")
+        await c.wait_words("X does nothing here: Enter goes on anyway, Q goes back.")
+        within(c, cols, rows)
+        c.send("\r")
+        await c.wait_for("BACKGAMMON")
         c.close()

@@ -561,7 +561,8 @@ class Session:
             g = await self.pick(title, games, "You have not finished a match yet.")
             if g is None:
                 return
-            await review_match(self.con, self.svc, self.player.id, g.id)
+            if await self.room_for_board():  # the review is the board's screen: as big as the game's
+                await review_match(self.con, self.svc, self.player.id, g.id)
 
     def menu_news(self, lines: list[str], top: int) -> None:
         """The newest news under the menu (`lines` newest first), as much as fits; N shows all of it.
@@ -737,37 +738,47 @@ class Session:
         while True:
             # Laid out each time: the window may have changed size.
             bottom = min(24, self.con.height)
+            # Under 20 rows the list keeps no blank rows: the title on row 1, the prompt on the
+            # last (with a short screen's arithmetic a page held no game, and the call ended).
+            compact = self.con.height < 20
+            title_rows = min(2, len(wrap(title, self.con.width - 3)))
+            title_row, head_row = (1, 1 + title_rows) if compact else (2, 4)
+            prompt_row, hint_row = (bottom, bottom - 1) if compact else (bottom - 3, bottom - 4)
             # Under 58 columns a game's line does not fit: two lines each, the players on the second.
             narrow = self.con.width < NARROW_LIST
-            top = 6 if narrow else 5  # a narrow list's second heading, over the players
-            per = (bottom - 6 - top) // (2 if narrow else 1)
+            top = head_row + (2 if narrow else 1)  # a narrow list's second heading, over the players
             # The footer whole: three lines on a narrow screen (at 40 columns 'Q goes back' and the
             # N)ext page key were cut off at two), taken from the list when it needs them.
-            more_room = "  N)ext page (9 of 9)." if len(games) > per else ""
-            longest = footer(max((g.id for g in games), default=0), more_room, games)
-            foot_rows = min(3, len(wrap(longest, self.con.width - 3)))
-            if foot_rows == 3:
-                per = (bottom - 7 - top) // (2 if narrow else 1)
+            def footer_rows(more_room: str, least: int = 1 if compact else 2) -> int:
+                longest = footer(max((g.id for g in games), default=0), more_room, games)
+                return max(least, min(3, len(wrap(longest, self.con.width - 3))))
+
+            foot_rows = footer_rows("")
+            per = max(1, (hint_row - foot_rows - top) // (2 if narrow else 1))
+            if len(games) > per:
+                foot_rows = footer_rows("  N)ext page (9 of 9).")
+                per = max(1, (hint_row - foot_rows - top) // (2 if narrow else 1))
+            foot_top = hint_row - foot_rows
             page = min(page, max(0, (len(games) - 1) // per))
             self.con.clear()
-            self.con.put_wrapped(2, 3, title, "title", right=self.con.width - 1, rows=2)  # row 3 is free
+            self.con.put_wrapped(title_row, 3, title, "title", right=self.con.width - 1, rows=title_rows)
             if not games:
-                self.con.put_wrapped(5, 5, empty, right=self.con.width - 1)
-                self.con.put(bottom - 2, 3, "Press any key.", "dim")
+                self.con.put_wrapped(head_row + 1, 5, empty, right=self.con.width - 1)
+                self.con.put(max(head_row + 2, bottom - 2), 3, "Press any key.", "dim")
                 await self.con.show()
                 await self.con.key(idle=True)
                 return None
             # The names under their headings; the '*' of the player to act goes before a name.
             wide_head = "    Game    White             Black            Score   "
             head = "    Game   Score" if narrow else wide_head
-            self.con.put(4, 2, head + (" Last change" if self.con.width >= 72 else ""), "dim")
+            self.con.put(head_row, 2, head + (" Last change" if self.con.width >= 72 else ""), "dim")
             shown = games[page * per : (page + 1) * per]
             if narrow:
                 # The players go under the game's number, as part of its entry, not under the line
                 # numbers as an entry of their own; 37 columns at most (two handles of 16, two
                 # marks), so the page's go further left if need be.
                 indent = max(2, min(6, self.con.width - max(len(self.game_lines_narrow(g)[1]) for g in shown)))
-                self.con.put(5, indent, "White v Black", "dim")
+                self.con.put(head_row + 1, indent, "White v Black", "dim")
             for i, g in enumerate(shown):
                 if narrow:
                     line, players = self.game_lines_narrow(g)
@@ -779,18 +790,18 @@ class Session:
             # From the last page N goes round to the first: said so, not "next".
             more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n})." if page < pages_n - 1
                                             else f"  N: page 1 ({page + 1} of {pages_n}).")
-            self.con.put_wrapped(bottom - 4 - max(2, foot_rows), 3, footer(shown[0].id, more, shown), "dim",
-                                 right=self.con.width - 1, rows=max(2, foot_rows))
-            if len(wrap(note, self.con.width - 3)) > 1:
+            self.con.put_wrapped(foot_top, 3, footer(shown[0].id, more, shown), "dim",
+                                 right=self.con.width - 1, rows=foot_rows)
+            if len(wrap(note, self.con.width - 3)) > 1 and not compact:
                 # No room for two lines over the prompt (the list may reach down to it): under it.
                 self.con.put_wrapped(bottom - 1, 3, note, "error", right=self.con.width - 1, rows=2)
             else:
-                self.con.put(bottom - 4, 3, note, "error")
+                self.con.put(hint_row, 3, shorten(note, self.con.width - 3, 1, "..."), "error")
             note = ""
-            self.con.put(bottom - 3, 3, "Game: ", "prompt")
+            self.con.put(prompt_row, 3, "Game: ", "prompt")
             try:
                 answers = "a number and Enter, N, or Q" if pages_n > 1 else "a number and Enter, or Q"
-                text = await self.list_answer(bottom - 3, 9, hint_row=bottom - 4, answers=answers, typed=typed)
+                text = await self.list_answer(prompt_row, 9, hint_row=hint_row, answers=answers, typed=typed)
             except Woken as woken:
                 typed = woken.text
                 continue
@@ -1333,11 +1344,10 @@ class Session:
         while not self.board_fits():
             if shown != (self.con.width, self.con.height):
                 shown = (self.con.width, self.con.height)
-                narrow, short = self.con.width < 80, self.con.height < board_rows(self.con.width)
-                rows = board_rows(min(self.con.width, 80))
-                needs = " and ".join([*(["80 columns"] if narrow else []), *([f"{rows} lines"] if short else [])])
-                self.con.clear()
-                self.con.put_wrapped(2, 3, f"The board needs {needs}", "title", right=self.con.width - 1, rows=1)
+                # What it needs is said for 80 columns (23 lines); narrower, the help takes a 24th.
+                narrow, short = self.con.width < 80, self.con.height < board_rows(80)
+                needs = " and ".join([*(["80 columns"] if narrow else []), *([f"{board_rows(80)} lines"]
+                                                                            if short else [])])
                 right = self.con.width - 1
                 size = f"{self.con.width} columns and {self.con.height} lines"
                 # The points take columns 1-54, the names, scores and pip counts 56-80.
@@ -1350,13 +1360,35 @@ class Session:
                 if short:
                     cuts.append(f"only its top {self.con.height} lines would show: what the board says, and the keys "
                                 "that work, are below them")
-                cut = "; and ".join(cuts)
-                row = 4 + self.con.put_wrapped(4, 3, f"Your terminal shows {size}, so {cut}.", right=right)
                 bigger = "wider and taller" if narrow and short else "wider" if narrow else "taller"
-                wider = f"Make the window {bigger} if you can: the board follows at once."
-                row += 1 + self.con.put_wrapped(row + 1, 3, wider, right=right)
-                said = row + 2 + self.con.put_wrapped(row + 1, 3, "Enter goes on anyway;  Q goes back.", "prompt",
-                                                      right=right)
+                title = f"The board needs {needs}"
+                keys = "Enter goes on anyway;  Q goes back."
+                # As much of the why as the screen has room for, with the keys that work always on it
+                # (at 40x12 they were drawn below the last line), and two lines under them for a refusal.
+                told = [
+                    (f"Your terminal shows {size}, so {'; and '.join(cuts)}.",
+                     f"Make the window {bigger} if you can: the board follows at once.", 1),
+                    (f"Your terminal shows {size}.", f"Make the window {bigger} if you can.", 1),
+                    (f"Your terminal shows {size}.", f"Make the window {bigger} if you can.", 0),
+                    ("", "", 0),
+                ]
+                width = right - 2
+
+                def lines(text: str, width: int = width) -> int:
+                    return len(wrap(text, width)) if text else 0
+
+                top = 2 if self.con.height >= 16 else 1
+                for explain, wider, gap in told:
+                    need = top + lines(title) + gap + lines(explain) + gap + lines(wider) + gap + lines(keys) + 2
+                    if need <= self.con.height + 1:
+                        break
+                self.con.clear()
+                row = top + self.con.put_wrapped(top, 3, title, "title", right=right) + gap
+                if explain:
+                    row += self.con.put_wrapped(row, 3, explain, right=right) + gap
+                if wider:
+                    row += self.con.put_wrapped(row, 3, wider, right=right) + gap
+                said = row + self.con.put_wrapped(row, 3, keys, "prompt", right=right)
                 await self.con.show()
             key = await self.con.key(timeout=1.0, idle=True)  # looks at the size again each second
             if key is None:
