@@ -266,3 +266,58 @@ async def test_the_board_s_size_question_keeps_its_keys_on_a_short_screen(tmp_pa
         c.send("\r")
         await c.wait_for("BACKGAMMON")
         c.close()
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(40, 10), (80, 12), (40, 16)])
+async def test_begin_keeps_the_question_asked_on_a_short_screen(tmp_path, cols, rows):
+    """On short screens B)egin drew its questions below the last line (the opponent's at 40x10,
+    the computer's levels and 'Level [1]:' at 80x12), and said why a length was refused on row 22."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("alice", "alice-pw")
+    async with running_server(url, bot=True) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
+        await c.wait_for("Handle:")
+        c.send("alice\r")
+        await c.wait_for("Password:")
+        c.send("alice-pw\r")
+        await c.wait_for("Your choice")
+        c.send("B")
+        await c.wait_for("Match length")
+        c.send("99\r")
+        await c.wait_words("The length is a number from 1 to")
+        within(c, cols, rows)
+        await c.wait_until(lambda t: "The length is" not in t, "the refusal to go")
+        c.send("3\r")
+        await c.wait_words("Play as W)hite")
+        c.send("W")
+        await c.wait_words("N)amed player [O]:")
+        within(c, cols, rows)
+        c.send("C")
+        await c.wait_for("Level [1]:")
+        lines = within(c, cols, rows)
+        assert any("1) Beginner" in line for line in lines), lines
+        assert "So far: 3 points, White, Computer." in words(c) or "Begin a new game" in words(c), lines
+        c.close()
+
+
+async def test_the_menu_s_news_heading_alone_says_where_the_news_is(tmp_path):
+    """At 80x16 the menu's last line read 'News (2), the latest first:' with nothing under it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2, 4, 2])) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+        v = svc.roll(bob, v.id, v.version)
+        svc.submit_turn(bob, v.id, v.version, "8/4 6/4", "good luck")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 16), glass=(100, 30))
+        await c.wait_for("Handle:")
+        c.send("carol\r")
+        await c.wait_for("Password:")
+        c.send("carol-pw\r")
+        await c.wait_for("Your choice")
+        await c.settle()
+        lines = within(c, 80, 16)
+        assert re.search(r"News \(\d+\): N shows it\.", lines[14]), lines
+        c.close()

@@ -387,6 +387,8 @@ class Session:
         self.con.put(5, mid - len(sub) // 2, sub, "dim")
 
     async def flash(self, row: int, text: str, style: str = "error") -> None:
+        # No lower than a short screen has room for.
+        row = max(1, min(row, self.con.height - len(wrap(text, self.con.width - 4)) + 1))
         rows = self.con.put_wrapped(row, 4, text, style, right=self.con.width - 1)
         await self.con.show()
         await self.con.pause(3)  # a key typed meanwhile goes to what comes next
@@ -571,6 +573,10 @@ class Session:
         "... (N: all)", and with items left out the last one shown ends with "(N: all)"."""
         bottom = self.con.height - 1
         if not lines or top > bottom:
+            return
+        if top == bottom:
+            # Room for the heading alone: it says where the news is, not "the latest first:" over nothing.
+            self.con.put(top, 4, f"News ({len(lines)}): N shows it."[: self.con.width - 4], "hot")
             return
         self.con.put(top, 4, f"News ({len(lines)}), the latest first:" if len(lines) > 1 else "News:", "hot")
         width, room = self.con.width - 6, bottom - top
@@ -1143,24 +1149,40 @@ class Session:
         # under it): the form is laid out from them again when the window changes size.
         answered: list[tuple[str, str, int, str, str]] = []
 
-        def layout(prompt: str = "", width: int = 0, note: str = "") -> tuple[int, int]:
+        def layout(prompt: str = "", width: int = 0, note: str = "", extra: int = 0) -> tuple[int, int]:
             """The form so far at the screen's width now, then `prompt` with `note` under it:
-            where the answer goes.  No prompt: (the row below the form, 3)."""
+            where the answer goes.  No prompt: (the row below the form, 3).  `extra`: rows the
+            caller draws under it (the levels); where the form and they would reach the hint's
+            rows at the bottom, the answers so far are said on one line instead (on a short screen
+            the question being asked was drawn below the last line)."""
+            right = self.con.width - 1
+
+            def ask(row: int) -> tuple[int, int]:
+                if not prompt:
+                    return row, 3
+                at = self.ask_at(row, prompt, width)
+                if note:
+                    self.con.put_wrapped(at[0] + 1, 5, note, "dim", right=right)
+                return at
+
             self.con.clear()
             self.con.put(2, 3, "Begin a new game", "title")
-            right = self.con.width - 1
             # Each question's rows follow the last's, so that a narrow screen's longer lines overlap none.
             row = 4 + self.con.put_wrapped(3, 3, BEGIN_HEADER, "dim", right=right)
             for asked, answer, size, style, under in answered:
                 at = self.ask_at(row, asked, size)
                 self.con.put(at[0], at[1], answer, style)
                 row = at[0] + 2 + (self.con.put_wrapped(at[0] + 1, 5, under, "dim", right=right) if under else 0)
-            if not prompt:
-                return row, 3
-            at = self.ask_at(row, prompt, width)
-            if note:
-                self.con.put_wrapped(at[0] + 1, 5, note, "dim", right=right)
-            return at
+            at = ask(row)
+            under_rows = len(wrap(note, right - 4)) if note and prompt else 0
+            if at[0] + under_rows + extra <= min(24, self.con.height) - 3:
+                return at
+            self.con.clear()
+            self.con.put(1, 3, "Begin a new game", "title")
+            so_far = ", ".join(f"{answer} point{'s' if answer != '1' else ''}" if asked.startswith("Match length")
+                               else answer for asked, answer, *_ in answered)
+            row = 2 + (self.con.put_wrapped(2, 3, f"So far: {so_far}.", "dim", right=right, rows=2) if so_far else 0)
+            return ask(row)
 
         async def choose(prompt: str, width: int, answers: dict[str, str], hint: str, note: str = "") -> str | None:
             """One key answers the question (Enter: the first); None: Esc."""
@@ -1222,11 +1244,14 @@ class Session:
         def below() -> int:
             return layout()[0]
 
+        def above_levels() -> int:
+            return layout(extra=len(levels) + 2)[0]
+
         opponent: str | None = None
         if choice is None:
             return
         if choice == "Computer":
-            opponent = await self.pick_level(levels, below)
+            opponent = await self.pick_level(levels, above_levels)
             if opponent is None:
                 return
         if choice == "Named player":
