@@ -29,6 +29,17 @@ def words(c: RawCaller) -> str:
     return " ".join(" ".join(c.lines()).split())
 
 
+async def at_the_menu(port: int, size: tuple[int, int], handle: str, password: str) -> RawCaller:
+    """A returning player of a terminal of `size` (a glass larger than it), at the main menu."""
+    c = await RawCaller.connect(port, term="xterm", size=size, glass=(100, 30))
+    await c.wait_for("Handle:")
+    c.send(handle + "\r")
+    await c.wait_for("Password:")
+    c.send(password + "\r")
+    await c.wait_for("Your choice")
+    return c
+
+
 @pytest.mark.parametrize(("cols", "rows", "password"), [(40, 24, "p" * 19), (30, 16, "q" * 24), (80, 25, "r" * 24)])
 async def test_a_password_longer_than_the_screen_has_room_for_is_typed_whole(tmp_path, cols, rows, password):
     """At 40 columns a new player typing a password of 19 characters or more (24 at 30x16)
@@ -187,12 +198,7 @@ async def test_the_main_menu_shows_every_item_and_the_prompt_on_a_short_screen(t
     with Service(url) as svc:
         svc.register("shorty", "secret1")
     async with running_server(url) as srv:
-        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
-        await c.wait_for("Handle:")
-        c.send("shorty\r")
-        await c.wait_for("Password:")
-        c.send("secret1\r")
-        await c.wait_for("Your choice")
+        c = await at_the_menu(srv.port, (cols, rows), "shorty", "secret1")
         await c.settle()
         lines = within(c, cols, rows)
         for item in ("V)", "P)", "B)", "S)", "I)", "R)", "W)", "M)", "N)", "O)", "Q)"):
@@ -219,12 +225,7 @@ async def test_a_game_list_on_a_short_screen_shows_a_page_and_its_prompt(tmp_pat
         for length in range(1, 27):
             svc.begin_game(bob, length % 9 + 1, Color.WHITE, None)
     async with running_server(url) as srv:
-        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
-        await c.wait_for("Handle:")
-        c.send("alice\r")
-        await c.wait_for("Password:")
-        c.send("alice-pw\r")
-        await c.wait_for("Your choice")
+        c = await at_the_menu(srv.port, (cols, rows), "alice", "alice-pw")
         c.send(key)
         await c.wait_for("Game:")
         await c.settle()
@@ -249,12 +250,7 @@ async def test_the_board_s_size_question_keeps_its_keys_on_a_short_screen(tmp_pa
         svc.register("bob", "bob-pw")
         svc.begin_game(alice, 3, Color.WHITE, "bob")
     async with running_server(url) as srv:
-        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
-        await c.wait_for("Handle:")
-        c.send("alice\r")
-        await c.wait_for("Password:")
-        c.send("alice-pw\r")
-        await c.wait_for("Your choice")
+        c = await at_the_menu(srv.port, (cols, rows), "alice", "alice-pw")
         c.send("P")
         said = " ".join((await c.wait_words("Enter goes on anyway; Q goes back.")).split())
         needs = {(40, 23): "80 columns", (80, 20): "23 lines"}.get((cols, rows), "80 columns and 23 lines")
@@ -276,12 +272,7 @@ async def test_begin_keeps_the_question_asked_on_a_short_screen(tmp_path, cols, 
     with Service(url) as svc:
         svc.register("alice", "alice-pw")
     async with running_server(url, bot=True) as srv:
-        c = await RawCaller.connect(srv.port, term="xterm", size=(cols, rows), glass=(100, 30))
-        await c.wait_for("Handle:")
-        c.send("alice\r")
-        await c.wait_for("Password:")
-        c.send("alice-pw\r")
-        await c.wait_for("Your choice")
+        c = await at_the_menu(srv.port, (cols, rows), "alice", "alice-pw")
         c.send("B")
         await c.wait_for("Match length")
         c.send("99\r")
@@ -311,12 +302,7 @@ async def test_the_menu_s_news_heading_alone_says_where_the_news_is(tmp_path):
         v = svc.roll(bob, v.id, v.version)
         svc.submit_turn(bob, v.id, v.version, "8/4 6/4", "good luck")
     async with running_server(url) as srv:
-        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 16), glass=(100, 30))
-        await c.wait_for("Handle:")
-        c.send("carol\r")
-        await c.wait_for("Password:")
-        c.send("carol-pw\r")
-        await c.wait_for("Your choice")
+        c = await at_the_menu(srv.port, (80, 16), "carol", "carol-pw")
         await c.settle()
         lines = within(c, 80, 16)
         assert re.search(r"News \(\d+\): N shows it\.", lines[14]), lines
