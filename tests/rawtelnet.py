@@ -176,6 +176,11 @@ class RawCaller(ScreenWaits):
         assert self._screen is not None, "this caller keeps no screen"
         return list(self._screen.display)
 
+    def cursor(self) -> tuple[int, int]:
+        """Where the terminal's own cursor is: (row, column), from 0."""
+        assert self._screen is not None, "this caller keeps no screen"
+        return self._screen.cursor.y, self._screen.cursor.x
+
     def _subneg(self, body: bytes) -> None:
         if body[:2] == bytes([TTYPE, 1]):  # SEND: answer IS <term>
             self._raw(bytes([IAC, SB, TTYPE, 0]) + self.term.encode("ascii") + bytes([IAC, SE]))

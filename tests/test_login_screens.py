@@ -307,3 +307,22 @@ async def test_the_menu_s_news_heading_alone_says_where_the_news_is(tmp_path):
         lines = within(c, 80, 16)
         assert re.search(r"News \(\d+\): N shows it\.", lines[14]), lines
         c.close()
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(80, 25), (40, 20), (80, 13)])
+async def test_the_terminal_s_cursor_waits_after_the_menu_s_prompt(tmp_path, cols, rows):
+    """Back at the main menu from a list, or with news drawn under it, the terminal's cursor was
+    left where that screen or the news line ended, not after 'Your choice:'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("alice", "alice-pw")
+    async with running_server(url) as srv:
+        c = await at_the_menu(srv.port, (cols, rows), "alice", "alice-pw")
+        c.send("P")  # no game waits: a page, and any key goes back
+        await c.wait_for("Press any key")
+        c.send(" ")
+        await c.wait_for("Your choice")
+        await c.settle()
+        row = next(i for i, line in enumerate(c.lines()) if "Your choice:" in line)
+        assert c.cursor() == (row, c.lines()[row].index("Your choice:") + 13), c.text
+        c.close()

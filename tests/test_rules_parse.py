@@ -230,3 +230,14 @@ def test_round_trip_of_single_moves_in_random_games() -> None:
         for play in legal_plays(pos, dice):
             text = " ".join(str(m) for m in reversed(play.moves))
             assert parse_play(pos, dice, text) == play, (pos.id, dice, text)
+
+
+def test_moves_past_what_the_roll_lets_be_played_say_so() -> None:
+    """Two on the bar, 6-4 with the 6 point blocked: only bar/21 can be played.  Typed twice, it was
+    refused with 'you have a 6 left to play', a move that does not exist."""
+    pos = board({"bar": 2, 13: 5, 6: 5, 8: 3}, {19: 2, 24: 2})
+    assert [str(p) for p in legal_plays(pos, (6, 4))] == ["bar/21"]
+    assert reason(pos, (6, 4), "bar/21 bar/21") == "too many moves for the roll: only one die of it can be played"
+    assert reason(pos, (6, 4), "bar/21 13/7") == "too many moves for the roll: only one die of it can be played"
+    # Below what the roll lets be played, the specific reason stands.
+    assert reason(START, (6, 5), "24/18 13/7") == "13/7 does not match the dice: you have a 5 left to play"

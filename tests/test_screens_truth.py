@@ -2316,7 +2316,7 @@ async def test_a_window_shorter_than_the_board_is_told_what_it_would_lose(tmp_pa
             await menus.login(c, "alice", "alice-pw", new=True)
             await begin(c, 3)
             c.send_size(cols, rows)
-            needs = "80 columns and 24 lines" if cols < 80 else "23 lines"
+            needs = "80 columns and 23 lines" if cols < 80 else "23 lines"
             said = await c.wait_words(f"The board needs {needs}")
             assert f"Your terminal shows {cols} columns and {rows} lines" in " ".join(said.split()), said
             assert "below them" in " ".join(said.split()) and "taller" in said, said

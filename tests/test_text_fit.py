@@ -459,6 +459,8 @@ async def test_a_long_note_in_review_is_whole_on_the_help_page(tmp_path: Path) -
             c.send("M")
             await c.wait_for("Your finished matches")
             c.send("1\r")
+            await c.wait_for("The board needs 80 columns")  # the review is the board's screen
+            c.send("\r")
             await c.wait_for("Step ")
             c.send("7")
             await c.wait_for("Step 0 of")

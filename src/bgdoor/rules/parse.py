@@ -170,9 +170,16 @@ def explain(me: list[int], opp: list[int], dice: tuple[int, ...], paths: list[Pa
 
     The boards are left as they were found.
     """
-    result = _walk_paths(me, opp, dice, paths)
-    if isinstance(result, str):
-        return result
+    fault = _distance_fault(paths, dice)
+    if fault:
+        return fault
+    result = _search(me, opp, paths, list(dice), 0, tuple(me))
+    if isinstance(result, _Failure):
+        if best and result.depth >= best:
+            # Past what the roll lets be played: the dice left cannot be used at all, so "a 6
+            # left to play" sent the player looking for a move that does not exist.
+            return f"too many moves for the roll: only {_dice_words(best, dice)} of it can be played"
+        return _render(result)
     used = result
     if len(used) < best:
         return _whole_roll(best, dice)
@@ -374,13 +381,16 @@ def _whole_roll(best: int, dice: tuple[int, ...]) -> str:
 
 
 def _play_using(best: int, dice: tuple[int, ...]) -> str:
+    return f"a play using {_dice_words(best, dice)} exists"
+
+
+def _dice_words(best: int, dice: tuple[int, ...]) -> str:
+    """`best` of the roll's dice in words: 'one die', 'both dice', 'three 4s'."""
     if len(dice) == 2 and dice[0] != dice[1]:
-        what = "both dice" if best == 2 else "one die"
-    elif best == len(dice) == 4:
-        what = f"all four {dice[0]}s"
-    else:
-        what = f"{_NUMBERS[best]} {dice[0]}{'s' if best > 1 else ''}"
-    return f"a play using {what} exists"
+        return "both dice" if best == 2 else "one die"
+    if best == len(dice) == 4:
+        return f"all four {dice[0]}s"
+    return f"{_NUMBERS[best]} {dice[0]}{'s' if best > 1 else ''}"
 
 
 def _higher_die(dice: tuple[int, ...]) -> str:

@@ -496,6 +496,9 @@ class Session:
                     news_top += min(3, self.con.put_wrapped(news_top, left, refused, style, right=right, rows=3))
                 refused = ""
             self.menu_news(latest_first(news), news_top)
+            # The terminal's cursor waits after the prompt, as a BBS menu's does (it was left wherever
+            # the last screen or the news under the menu ended).
+            self.con.text_cursor((prompt_row, left + len("Your choice: ")))
             await self.con.show()
             # A change to one of the player's games (in any process) redraws the count above.
             self.rt.watch_player(self.player.id, self.con.wake)
@@ -503,6 +506,7 @@ class Session:
                 key = await self.con.key(idle=True, wake=True)
             finally:
                 self.rt.unwatch_player(self.player.id, self.con.wake)
+                self.con.text_cursor(None)
             if key.name == "wake":
                 continue
             choice = key.char.upper()
