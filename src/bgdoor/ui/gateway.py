@@ -197,12 +197,12 @@ class Gateway:
             raise LoginFailed(verdict.refused)
         if verdict.wait:
             # Said, or the line would look dead for up to half a minute.
-            slowed = verdict.wait >= 1 and self.notice is not None
-            if slowed and self.notice is not None:
-                await self.notice(f"Checking... held {verdict.wait:.0f} s after wrong passwords from your address.")
+            notice = self.notice if verdict.wait >= 1 else None
+            if notice is not None:
+                await notice(f"Checking... held {verdict.wait:.0f} s after wrong passwords from your address.")
             await asyncio.sleep(verdict.wait)
-            if slowed and self.notice is not None:
-                await self.notice(None)
+            if notice is not None:
+                await notice(None)
         try:
             # The password is checked on the hashing thread, not a database worker: a crowd of
             # guesses waiting for it holds up no one's screen.

@@ -86,19 +86,15 @@ class LoginGuard:
         return ""
 
     def admit(self, addr: str, handle: str) -> Verdict:
+        refused = self.refusal(addr, handle)
+        if refused:
+            self.refusals += 1
+            return Verdict(refused=refused)
+        self.checked += 1
         failures = self._recent(addr)
         if failures == 0:
-            self.checked += 1
             return Verdict(urgent=True)
-        if failures >= self.limit:
-            self.refusals += 1
-            return Verdict(refused=self.ADDRESS_REFUSED)
-        now, key = time.monotonic(), self._key(handle)
-        if self._tokens(key, now) < 1.0:
-            self.refusals += 1
-            return Verdict(refused=self.HANDLE_REFUSED)
-        self._spend(key, now)
-        self.checked += 1
+        self._spend(self._key(handle), time.monotonic())
         return Verdict(wait=min(self.MAX_DELAY, self.delay_step * 2 ** (failures - 1)))
 
     def failed(self, addr: str, handle: str, urgent: bool = False) -> None:
