@@ -87,13 +87,14 @@ MESSAGE_ROW = 20
 HELP_ROW = 22
 PROMPT_ROW = 24
 TEXT_ROWS = range(MESSAGE_ROW - 1, HELP_ROW + 3)  # the message's and the help's, nothing else's
+PANEL_COL = 58
 
 
 def board_rows(width: int) -> int:
     """The rows the board takes on a screen `width` columns wide: down to its help line, which
     narrower than 80 columns breaks into three lines."""
     return HELP_ROW + (1 if width >= 80 else 2)
-PANEL_COL = 58
+
 
 # Columns in the "own" layout; the "table" layout mirrors them around the bar.
 _MIRROR = 56
