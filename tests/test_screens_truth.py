@@ -2326,3 +2326,41 @@ async def test_a_window_shorter_than_the_board_is_told_what_it_would_lose(tmp_pa
             await c.wait_for("W)ithdraw")
         finally:
             c.close()
+
+
+async def test_a_game_won_by_bearing_off_is_told_with_its_play_on_the_board_it_was_won_on(tmp_path):
+    """Watching live, the loser was told 'alice rolled 6-4.' and then who won: the play that bore
+    off the last checkers was never named, and the board already showed the next game's start."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    rng = random.Random(5)
+    svc = Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)]))
+    with svc:
+        ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
+        v = svc.begin_game(ids[Color.WHITE], 3, Color.WHITE, "bob")
+        v = svc.roll(ids[Color.WHITE], v.id, v.version)
+        while True:  # both run home; stop before the play that wins the game
+            st = v.state
+            assert st.turn is not None
+            if st.phase is rules.Phase.ROLL:
+                v = svc.roll(ids[st.turn], v.id, v.version)
+                continue
+            plays = legal_plays(st.position, st.dice) if st.dice else []
+            play = min(plays, key=lambda p: sum(n * (i + 1) for i, n in enumerate(p.position.opponent)), default=None)
+            if play is not None and play.position.opponent_off == 15:
+                break
+            v = svc.submit_turn(ids[st.turn], v.id, v.version, str(play) if play is not None else "")
+        winner = st.turn
+        loser = {Color.WHITE: "alice", Color.BLACK: "bob"}[winner.other]
+        async with running_server(url) as srv:
+            c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+            await menus.login(c, loser, f"{loser}-pw", new=False)
+            await menus.open_board(c)
+            await c.settle()
+            v = svc.submit_turn(ids[winner], v.id, v.version, str(play))
+            name = {Color.WHITE: "alice", Color.BLACK: "bob"}[winner]
+            said = " ".join((await c.wait_words(f"{name} wins a single game")).split())
+            assert f"{name} rolled {st.dice[0]}-{st.dice[1]} and played {play}" in said, said
+            assert "Off 15" in c.text and "won the game" in said, c.text  # the board it was won on
+            c.send(" ")
+            await c.wait_until(lambda t: "Off 15" not in t and "(Press a key.)" not in t, "the next game's board")
+            c.close()

@@ -30,7 +30,7 @@ from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc
 from bgdoor.ui.console import WAKE, Console, Key, Woken
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import WIN_WORDS, NewsLine, ends_match, narrate, news_book, page_holding, points
-from bgdoor.ui.review import at_ends, fit_message, help_page, review_match, show_whole, step
+from bgdoor.ui.review import Frame, at_ends, fit_message, frames, help_page, review_match, show_whole, step
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
@@ -94,6 +94,8 @@ class GameScreen:
         self.held = False  # a result is showing: it stays until a key
         self.result = ""  # the result held
         self.after_result = ""  # news that came while it was held: it stays once the result goes
+        # The board a held result was won on (the next game's start is the live board meanwhile).
+        self.held_frame: Frame | None = None
         # What the message line has told since the player's last key: news that comes before a
         # key adds to it instead of wiping it (the computer's opening roll, then its play).
         self.unkeyed: list[str] = []
@@ -289,6 +291,10 @@ class GameScreen:
         """The news since the last look; with `mine`, the player's own doings too (their results)."""
         log = await self.svc.game_log(self.game_id, self.pid)
         lines = narrate(log, self.read, self.pid, everything=mine)
+        if any(n.result for n in lines):
+            # The last game won, as it stood when won: drawn behind its result, not the next
+            # game's opening position (the bear-off that won it was never on the board).
+            self.held_frame = next((f for f in reversed(frames(log)) if f.winner is not None), None)
         await self.mark(log)
         return lines
 
@@ -296,10 +302,15 @@ class GameScreen:
         """Put news on the message lines; a result holds them until a key."""
         results = [n.text for n in lines if n.result]
         if results:
-            # The result says it all (the play that won is in the news and under V); what came
-            # after it (the next game's opening roll) follows it, and stays once it goes.
+            # The result, after the play that won it where the lines hold both (the loser was
+            # told 'alice rolled 6-4.', then who won); what came after it (the next game's
+            # opening roll) follows it, and stays once it goes.
             self.held = True
             self.result = " ".join(results)
+            first = min(i for i, n in enumerate(lines) if n.result)
+            won_by = [n.text for n in lines[:first]][-1:]
+            if won_by and not fit_message(self.with_notes(" ".join([*won_by, self.result])), self.con.width)[1]:
+                self.result = " ".join([*won_by, self.result])
             last = max(i for i, n in enumerate(lines) if n.result)
             after = [n.text for n in lines[last + 1 :]][-1:]
             self.after_result = " ".join(after)
@@ -514,7 +525,7 @@ class GameScreen:
         if self.held:
             # A result stays until a key; that key only clears it (Q still leaves), and what came
             # after it (who won the next opening roll) stays.
-            self.held = False
+            self.held, self.held_frame = False, None
             self.message, self.after_result = self.after_result or self.pending_offer(), ""
             return not (key.name == "esc" or key.name == "q")
         state = self.state()
@@ -759,6 +770,11 @@ class GameScreen:
         assert v is not None
         st = v.state
         self.drawn_at = (self.con.width, self.con.height)
+        won = self.held_frame if position is None and self.held and not st.over else None
+        if won is not None:
+            # A result held: the board it was won on, the winner marked, with the new score.
+            position, on_roll, then = won.position, won.on_roll, won.state
+            status = status or f"{v.name(won.winner or won.on_roll)} won the game"
         sources: set[Loc] = set()
         dests: set[Loc] = set()
         live = position is None  # the current board, not an animation frame
@@ -785,7 +801,7 @@ class GameScreen:
             # Nobody's turn yet: the seat is open, or either player may make the opening roll.
             marker = st.over or (v.status != "open" and st.phase is not Phase.OPENING)
         else:
-            turn = on_roll
+            turn = won.winner if won is not None and won.winner is not None else on_roll
             marker = True
         self.con.board(
             v,
