@@ -2364,3 +2364,20 @@ async def test_a_game_won_by_bearing_off_is_told_with_its_play_on_the_board_it_w
             c.send(" ")
             await c.wait_until(lambda t: "Off 15" not in t and "(Press a key.)" not in t, "the next game's board")
             c.close()
+
+
+async def test_a_wrong_key_at_give_up_says_so_and_asks_again(tmp_path):
+    """G, then 7: 'You did not offer to resign', as Esc says, where every other question says the
+    key is not an answer and asks again."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await alice_moved_and_bob_to_play(srv.port, (80, 24))
+        b.send("G")
+        await b.wait_for("Give up")
+        b.send("7")
+        said = " ".join((await b.wait_words("7 is not an answer: 1, 2 or 3, or Esc for no.")).split())
+        assert "You did not offer to resign" not in said and "Give up: 1) single game" in said, said
+        b.send("1")
+        await b.wait_words("You offer to resign, giving a single game")
+        await a.wait_words("bob offers to resign")
+        a.close()
+        b.close()

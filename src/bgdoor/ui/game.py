@@ -663,19 +663,26 @@ class GameScreen:
         def cost(n: int) -> str:
             return f"{points(n)}, the match" if other is not None and self.ends_match(other, n) else points(n)
 
-        self.message = (
+        question = (
             f"Give up: 1) single game ({cost(cube)})  2) gammon ({cost(2 * cube)})  "
             f"3) backgammon ({cost(3 * cube)})  Esc: no"
         )
-        answer = WAKE
-        while answer is WAKE:  # drawn again for a new size
+        self.message = question
+        wins = {"1": Win.SINGLE, "2": Win.GAMMON, "3": Win.BACKGAMMON}
+        while True:
             self.draw(help_text="1) single  2) gammon  3) backgammon  Esc: no")
             await self.con.show()
             answer = await self.con.key_or_resize()
-        wins = {"1": Win.SINGLE, "2": Win.GAMMON, "3": Win.BACKGAMMON}
-        if answer is None or answer.char not in wins:
-            self.message = "You did not offer to resign."
-            return
+            if answer is WAKE:
+                continue  # drawn again for a new size
+            if answer is None or answer.name in ("esc", "q") or answer.char.upper() == "N":
+                self.message = "You did not offer to resign."
+                return
+            if answer.char in wins:
+                break
+            # Any other key said 'You did not offer to resign', as Esc does: it asks again.
+            shown = answer.char.upper() if answer.char.strip() else "That key"
+            self.message = f"{shown} is not an answer: 1, 2 or 3, or Esc for no.  {question}"
         win = wins[answer.char]
         offer = f"{WIN_WORDS[win]} ({cost(cube * win.multiplier)})"
         done = f"You offer to resign, giving {offer}. You will see the answer here."
