@@ -80,7 +80,7 @@ async def test_whole_match_to_a_bear_off_and_the_loser_comes_back(tmp_path):
 
             # The winner's board: all 15 off, the result on the message line.
             winner = table.caller(winner_color)
-            await winner.wait_for("and the match ")
+            await winner.wait_words("and the match")
             assert 15 in off_counts(winner.text), winner.text
             assert "Ratings:" in winner.text
 

@@ -348,8 +348,8 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         bob.send("Z")
         await bob.wait_for("Y answers yes")
         bob.send("Y")
-        await bob.wait_for("and the match 6-0")
-        await alice.wait_for("and the match 6-0")
+        await bob.wait_words("and the match 6-0")
+        await alice.wait_words("and the match 6-0")
         for c in (alice, bob):  # the marker points at the winner now, not at the side that was on roll
             (marked,) = [line for line in c.screen.display if "►" in line]
             assert "bob" in marked, c.text

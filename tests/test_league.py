@@ -95,8 +95,8 @@ async def test_a_member_bbs_caller_and_a_telnet_caller_share_one_league(tmp_path
         final = db.game(game_id)
         assert final.status == "finished" and final.state.over
         print(f"\nthe match ended after {turns} turns: {final.state.score}")
-        await alice.wait_for("and the match")
-        await bob.wait_for("and the match")
+        await alice.wait_words("and the match")
+        await bob.wait_words("and the match")
 
         # The rankings: both players, each with their board.
         bob.send(" ")  # the result stays up until a key

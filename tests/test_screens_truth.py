@@ -104,7 +104,7 @@ async def test_the_next_opening_roll_stays_once_the_result_is_dismissed(tmp_path
         alice.send("X")
         await alice.wait_for("(Y/N)")
         alice.send("Y")
-        await bob.wait_for("bob wins a single game on a drop")
+        await bob.wait_words("bob wins a single game on a drop")
         await alice.wait_for("(Press a key.)")
         alice.send(" ")
         await alice.wait_for("roll for who starts")
@@ -748,7 +748,7 @@ async def test_who_does_not_say_playing_once_the_match_is_over(tmp_path):
         a.send("A")
         await a.wait_for("(Y/N)")
         a.send("Y")
-        await a.wait_for("and the match 1-0")
+        await a.wait_words("and the match 1-0")
         text = c.text
         for _ in range(50):
             if f"looking at finished game #{game}" in text:
@@ -1495,7 +1495,7 @@ async def test_the_board_of_a_finished_match_says_how_it_ended(tmp_path):
         b.send("A")
         await b.wait_for("(Y/N)")
         b.send("Y")
-        await b.wait_for("and the match")
+        await b.wait_words("and the match")
         b.send(" ")  # the result goes ...
         await b.wait_words("bob won the match 1-0.")  # ... and how the match ended stays
         b.send("R")  # and stays once R)eview is left

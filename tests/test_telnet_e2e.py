@@ -260,11 +260,11 @@ async def test_whole_game_to_the_end_and_rankings(tmp_path):
         assert turns > 20 and bear_offs > 0
         winner = view.state.winner
         assert winner is not None
-        await players[winner].caller.wait_for("and the match")
+        await players[winner].caller.wait_words("and the match")
         await players[winner].caller.wait_for("Ratings:")
         assert "(+" in players[winner].caller.text and "(-" in players[winner].caller.text
         loser = players[winner.other].caller
-        await loser.wait_for("and the match")
+        await loser.wait_words("and the match")
         loser.send("Q")
         await loser.wait_for("Your choice")
         loser.send("R")
