@@ -153,6 +153,12 @@ def fit(text: str, width: int) -> str:
     return text[: max(0, width - 1)] + "~" if width > 0 else ""
 
 
+def first_fitting(candidates: Sequence[str], width: int, otherwise: str) -> str:
+    """The first of `candidates` (the fullest wording first) at most `width` long; `otherwise`
+    when none is."""
+    return next((text for text in candidates if len(text) <= width), otherwise)
+
+
 def shorten(text: str, width: int, rows: int, more: str, tail: str = "") -> str:
     """`text` and `tail` if they wrap to at most `rows` lines of `width`; else as many of the
     text's words as fit there with `more` after them (which says that it was cut, and where the

@@ -26,7 +26,7 @@ from bgdoor.service import (
     ServiceError,
     handle_problem,
 )
-from bgdoor.term.wrap import fit, pages, sentence, shorten, wrap
+from bgdoor.term.wrap import first_fitting, fit, pages, sentence, shorten, wrap
 from bgdoor.ui.board import THEMES, board_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen
@@ -381,9 +381,9 @@ class Session:
         self.con.box(2, mid - half, 6, mid + half, "frame")
         # Inside the box, or in fewer letters where it is narrower than they are.
         inside = 2 * half - 1
-        banner = next((text for text in (BANNER, "BGDOOR BACKGAMMON", "BGDOOR") if len(text) <= inside), "")
+        banner = first_fitting((BANNER, "BGDOOR BACKGAMMON", "BGDOOR"), inside, "")
         self.con.put(4, mid - len(banner) // 2, banner, "title")
-        sub = next((text for text in ("a door game for bulletin boards", "a BBS door game") if len(text) <= inside), "")
+        sub = first_fitting(("a door game for bulletin boards", "a BBS door game"), inside, "")
         self.con.put(5, mid - len(sub) // 2, sub, "dim")
 
     async def flash(self, row: int, text: str, style: str = "error") -> None:
@@ -444,7 +444,7 @@ class Session:
             # The count in words that fit one line (a cut one lost its last word at 30 columns).
             said = ("No game is waiting for your move.", "No game waits for you.", "Your turn: none.") if not n else (
                 f"{games} waiting for your move.", f"{games} wait for you.", f"Your turn: {games}.")
-            msg = next((text for text in said if len(text) <= line_room), said[-1])
+            msg = first_fitting(said, line_room, said[-1])
             welcome = f"Welcome, {self.player.handle}.  {msg}"
             if len(wrap(welcome, line_room)) > 1:
                 # A long handle on a narrow screen: the greeting goes on a line of its own, so
@@ -478,7 +478,7 @@ class Session:
             # "V)iew ..." takes one more than the item, and the last column stays free.
             room = (self.con.width - left) // columns - (1 if columns > 1 else 0)
             for i, (letter, long, short, tiny) in enumerate(items):
-                text = next((t for t in (long, short) if len(t) < room), tiny)
+                text = first_fitting((long, short), room - 1, tiny)
                 row, col = item_top + i % per, left + (i // per) * (room + 1)
                 # "V)iew ...": the word's own first letter is the key.
                 self.con.put(row, col, letter, "hot")
@@ -729,7 +729,7 @@ class Session:
                     # One row: said in fewer words where the screen is narrow, not cut.
                     said = (f"{shown} is not an answer: {answers}.", f"{shown}: type {answers}.",
                             f"{shown} is not an answer.")
-                    hint = next((h for h in said if len(h) <= self.con.width - 3), said[-1])
+                    hint = first_fitting(said, self.con.width - 3, said[-1])
                     self.con.put(hint_row, 3, " " * (self.con.width - 4))
                     self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
         finally:
@@ -911,7 +911,7 @@ class Session:
             name = member.name if member else board
             candidates = [f"The top players of {name} ({board})", f"The top players of {name}",
                           f"Top players of {name}", f"The top players of {board}", f"Top players: {board}"]
-        return next((c for c in candidates if len(c) <= width), fit(candidates[-1], width))
+        return first_fitting(candidates, width, fit(candidates[-1], width))
 
     async def rankings(self) -> None:
         views = self.board_views()
