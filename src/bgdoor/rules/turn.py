@@ -51,6 +51,7 @@ class Turn:
         self._moves: list[Move] = []
         self._used: list[int] = []  # the die each move used, in step with _moves
         self._options: list[tuple[Move, int]] | None = None
+        self._sources: list[int] | None = None  # with _options: the board asks on every key
         # Each source's reachable destinations for the moves made so far (the game screen asks
         # for them on every key, and exploring a chain moves and unmoves checkers).
         self._reach: dict[int, dict[int, list[tuple[Move, int]]]] = {}
@@ -140,7 +141,9 @@ class Turn:
 
     def sources(self) -> list[int]:
         """Points (25 the bar) with a checker that may move now, highest first."""
-        return sorted({m.src for m, _ in self._legal()}, reverse=True)
+        if self._sources is None:
+            self._sources = sorted({m.src for m, _ in self._legal()}, reverse=True)
+        return list(self._sources)
 
     def destinations(self, src: int) -> list[int]:
         """Where the checker on `src` may end up: one die, or several in a row (0 is off), highest first."""
@@ -199,6 +202,7 @@ class Turn:
         self._moves.append(move)
         self._used.append(die)
         self._options = None
+        self._sources = None
         self._reach = {}
 
     def _pop(self) -> None:
@@ -206,6 +210,7 @@ class Turn:
         self._used.pop()
         _undo(self._me, self._opp, move.src, move.dst, move.hit)
         self._options = None
+        self._sources = None
         self._reach = {}
 
     def _why(self, src: int, dst: int) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, replace
 from itertools import compress
-from operator import is_not, itemgetter
+from operator import is_not, itemgetter, ne
 
 from bgdoor.term.charset import Charset, encode
 
@@ -89,6 +89,21 @@ def _cell(ch: str, attr: Attr) -> Cell:
     return _CELLS.get((ch, id(attr))) or _new_cell(ch, attr)
 
 
+# Texts put whole, as their cells: (text, id(attr)) -> (attr, cells).  The attribute is kept
+# with them, so an id found here is of the attribute they were made in.
+_RUNS: dict[tuple[str, int], tuple[Attr, list[Cell]]] = {}
+RUNS_KEPT = 4096
+
+
+def _new_run(text: str, attr: Attr) -> tuple[Attr, list[Cell]]:
+    aid = id(attr)
+    run = (attr, [_CELLS.get((ch, aid)) or _new_cell(ch, attr) for ch in text])
+    if len(_RUNS) >= RUNS_KEPT:
+        _RUNS.clear()  # a crowd's messages come and go: start again rather than keep them all
+    _RUNS[(text, aid)] = run
+    return run
+
+
 _ATTRS: dict[Attr, Attr] = {}  # one object per attribute value the renderer makes, so cells compare by identity
 
 
@@ -123,6 +138,14 @@ class Canvas:
         first = max(col, 1)
         last = min(col + len(text) - 1, self.cols - 1 if row == self.rows else self.cols)
         if last < first:
+            return
+        if first == col and last - first + 1 == len(text):
+            # A whole text: the same words in the same colour (a help line, a point's label, the
+            # message of the last key) are the same cells, made once.
+            known = _RUNS.get((text, id(attr)))
+            if known is None or known[0] is not attr:
+                known = _new_run(text, attr)
+            self.cells[row - 1][first - 1 : last] = known[1]
             return
         cells, aid = _CELLS, id(attr)
         self.cells[row - 1][first - 1 : last] = [
@@ -236,7 +259,7 @@ class Screen:
         self._shown: list[list[Cell]] | None = None  # None: unknown, next render redraws all
         self._pos: tuple[int, int] | None = None
         self._attr: Attr | None = None
-        self._costs: dict[str, int] = {}  # bytes each character takes in this charset
+        self._encoded: dict[str, bytes] = {}  # each character as this charset sends it
 
     def load(self, canvas: Canvas, *, copy: bool = True) -> None:
         """Make `canvas` the picture to show next (copy=False: a fresh canvas nobody else draws on)."""
@@ -292,20 +315,25 @@ class Screen:
         return shown[1] == want[1]
 
     def _cost(self, ch: str) -> int:
-        cost = self._costs.get(ch)
-        if cost is None:
-            cost = self._costs[ch] = len(encode(ch, self.charset))
-        return cost
+        return len(self._bytes(ch))
+
+    def _bytes(self, ch: str) -> bytes:
+        data = self._encoded.get(ch)
+        if data is None:
+            data = encode(ch, self.charset)
+            if len(self._encoded) < 1024:  # the characters screens use; exotic text is not kept
+                self._encoded[ch] = data
+        return data
 
     def _diff(self) -> bytes:
         assert self._shown is not None
         out: list[bytes] = []
         rows, cols = self.rows, self.cols
-        for r in range(1, rows + 1):
-            want_line = self.canvas.cells[r - 1]
-            shown_line = self._shown[r - 1]
-            if want_line == shown_line:
-                continue  # most rows of most updates: one comparison instead of eighty
+        want_rows, shown_rows = self.canvas.cells, self._shown
+        # Most rows of most updates are the very cells shown: the rows that differ, found in C.
+        for r in compress(range(1, rows + 1), map(ne, want_rows, shown_rows)):
+            want_line = want_rows[r - 1]
+            shown_line = shown_rows[r - 1]
             last = cols - 1 if r == rows else cols
             # The cells that are not the very ones shown, found in C; of those, the ones that
             # would look different (_same, written out).
@@ -338,8 +366,12 @@ class Screen:
                   out: list[bytes]) -> None:
         cols = self.cols
         # Erasing to the end of the line pays only for four blanked cells or more.
-        tail = self._blank_tail(want_line) if len(changed) >= 4 else cols + 1
+        # (Only worth finding when the last changed cell is blank: else no change is in the tail.)
+        end_ch, end_attr = want_line[changed[-1] - 1]
+        blank_end = end_ch == " " and (not self.colour or end_attr.bg is None)
+        tail = self._blank_tail(want_line) if len(changed) >= 4 and blank_end else cols + 1
         erase_tail = sum(1 for c in changed if c >= tail) >= 4
+        limit = min(cols, tail - 1) if erase_tail else cols  # where a run written at once stops
         i, n = 0, len(changed)
         while i < n:
             c = changed[i]
@@ -361,11 +393,14 @@ class Screen:
             # The changed cells right after it in the attribute now set go out as one run: the
             # same bytes as cell by cell, for one encode.
             attr, end = self._attr, c
-            while i < n and changed[i] == end + 1 and end < cols and not (end + 1 >= tail and erase_tail):
-                if self.colour and want_line[end][1] is not attr:
-                    break
-                end += 1
-                i += 1
+            if self.colour:
+                while i < n and end < limit and changed[i] == end + 1 and want_line[end][1] is attr:
+                    end += 1
+                    i += 1
+            else:
+                while i < n and end < limit and changed[i] == end + 1:
+                    end += 1
+                    i += 1
             if end > c:
                 out.append(encode("".join(map(itemgetter(0), want_line[c:end])), self.charset))
                 shown_line[c:end] = want_line[c:end]
@@ -398,7 +433,7 @@ class Screen:
             elif ch == " " and cur is not None:
                 attr = self._blank_attr(cur, attr, r, c)
             self._set_attr(attr, out)
-        out.append(encode(ch, self.charset))
+        out.append(self._bytes(ch))
         assert self._shown is not None
         self._shown[r - 1][c - 1] = _cell(ch, self._attr if self.colour and self._attr else DEFAULT)
         self._pos = None if c == self.cols else (r, c + 1)
@@ -520,5 +555,5 @@ class Screen:
         attr = self._attr or DEFAULT
         for x in range(c0, c1):
             ch = line[x - 1][0]
-            out.append(encode(ch, self.charset))
+            out.append(self._bytes(ch))
             shown_line[x - 1] = _cell(ch, attr)

@@ -48,7 +48,8 @@ so they show even in ASCII where there is no colour.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from functools import cache
+from functools import cache, lru_cache
+from operator import attrgetter
 from typing import Literal, get_args
 
 from bgdoor.rules import Position
@@ -241,6 +242,9 @@ def theme(name: str) -> Theme:
         raise ValueError(f"unknown theme {name!r}; one of {', '.join(sorted(THEMES))}") from None
 
 
+_COLOURS, _ORIENTATIONS = get_args(Colour), get_args(Orientation)  # asked on every key's board
+
+
 @dataclass(frozen=True, slots=True)
 class BoardView:
     """Everything the board shows, for one viewer.
@@ -281,9 +285,9 @@ class BoardView:
 
     def __post_init__(self) -> None:
         for name in ("on_roll", "viewer"):
-            if getattr(self, name) not in get_args(Colour):
+            if getattr(self, name) not in _COLOURS:
                 raise ValueError(f"{name} must be 'white' or 'black'")
-        if self.orientation not in get_args(Orientation):
+        if self.orientation not in _ORIENTATIONS:
             raise ValueError("orientation must be 'own' or 'table'")
 
     @property
@@ -461,6 +465,16 @@ def help_rows(text: str, width: int, rows: int = 2) -> list[str]:
     """The help line in `rows` rows of `width`, broken between keys, never inside one ('V)iew'
     on one row and 'last' on the next).  Keys that do not fit (a narrow terminal) are left out
     from the middle: the last two (?)help and Q)uit) stay, and the ? page lists them all."""
+    return list(_help_rows(text, width, rows))
+
+
+@lru_cache(maxsize=512)
+def _help_rows(text: str, width: int, rows: int) -> tuple[str, ...]:
+    # A board lays out its help line again whenever its message changes: a few lines, many times.
+    return tuple(_lay_out_help(text, width, rows))
+
+
+def _lay_out_help(text: str, width: int, rows: int) -> list[str]:
     items = [item for item in text.split(HELP_GAP) if item.strip()]
     if len(items) <= 1:
         return wrap(text, width)[:rows]  # a sentence, not keys
@@ -825,11 +839,11 @@ class _Painted:
 
 # The BoardView fields repaint_over does not redraw: all but the marks and the texts.
 _MARKS_AND_TEXTS = {"cursor", "sources", "destinations", "message", "help"}
-_GROUND = tuple(f.name for f in fields(BoardView) if f.name not in _MARKS_AND_TEXTS)
+_GROUND = attrgetter(*(f.name for f in fields(BoardView) if f.name not in _MARKS_AND_TEXTS))
 
 
 def _same_ground(a: BoardView, b: BoardView) -> bool:
-    return all(getattr(a, name) == getattr(b, name) for name in _GROUND)
+    return bool(_GROUND(a) == _GROUND(b))
 
 
 def paint_board(view: BoardView, charset: Charset = "utf8") -> Canvas:

@@ -467,7 +467,7 @@ class GameScreen:
         turn = self.turn
         basis = (state, self.view, self.last, turn, turn.moves if turn is not None else (), self.hand)
         kept = self._unavailable
-        if kept is not None and all(a is b or a == b for a, b in zip(kept[0], basis, strict=True)):
+        if kept is not None and kept[0] == basis:  # element by element, each `is` before `==`
             return dict(kept[1])
         out = self._work_out_unavailable(state)
         self._unavailable = (basis, out)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from bgdoor.term.keys import Key
 
@@ -202,7 +203,13 @@ TAIL = " ? lists the keys."
 
 def offered(state: State, unavailable: dict[str, str] | None = None) -> tuple[Binding, ...]:
     """The state's keys, less the actions not possible just now (action -> why not)."""
-    return tuple(b for b in TABLE[state] if b.action not in (unavailable or {}))
+    return _offered(state, frozenset(unavailable or ()))
+
+
+@lru_cache(maxsize=1024)
+def _offered(state: State, unavailable: frozenset[str]) -> tuple[Binding, ...]:
+    # Asked for every key and every drawing of the board; a state has few sets of reasons.
+    return tuple(b for b in TABLE[state] if b.action not in unavailable)
 
 
 def binding(state: State, key: Key, unavailable: dict[str, str] | None = None) -> Binding | None:
@@ -224,7 +231,12 @@ def refusal(state: State, key: Key, unavailable: dict[str, str] | None = None) -
 
 def help_line(state: State, unavailable: dict[str, str] | None = None) -> str:
     """Every key the state offers now: its labels, two spaces apart."""
-    return "  ".join(b.label for b in offered(state, unavailable))
+    return _help_line(state, frozenset(unavailable or ()))
+
+
+@lru_cache(maxsize=1024)
+def _help_line(state: State, unavailable: frozenset[str]) -> str:
+    return "  ".join(b.label for b in _offered(state, unavailable))
 
 
 def help_page(state: State, unavailable: dict[str, str] | None = None) -> list[str]:
