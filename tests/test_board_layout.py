@@ -313,6 +313,14 @@ def test_panel_names_scores_turn() -> None:
     assert "(you)" not in "\n".join(watching.display)
 
 
+def test_panel_score_past_the_match_length() -> None:
+    """A 3-point match won 4-1 with a gammon: the panel said 'Score 4/3', as if a fraction."""
+    view = BoardView(START, white_score=4, black_score=1, match_length=3, white_name="Wanda", black_name="Blake")
+    text = "\n".join(shown(view).display)
+    assert "Score 4/3" not in text and "Score 4 " in text, text
+    assert "Score 1/3" in text and "Match to 3" in text
+
+
 def test_long_names_are_cut_to_fit() -> None:
     term = shown(BoardView(START, white_name="W" * 60, black_name="B" * 60))
     assert all(len(line) == COLS for line in term.display)

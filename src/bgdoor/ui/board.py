@@ -759,7 +759,9 @@ class _Painter:
             c.put(row, col, glyph, attr)
             c.put(row, col + 2, name + (" (you)" if mark_inline else ""), t.heading)
             score = f"Score {v.score_of(colour)}"
-            if v.match_length:
+            if v.match_length and v.score_of(colour) <= v.match_length:
+                # '4/3' read as a fraction: a match won past its length shows the points alone,
+                # beside the title's 'Match to 3'.
                 score += f"/{v.match_length}"
             c.put(row + 1, col + 2, score + (" (you)" if you and not mark_inline else ""), t.text)
             extra = f"Off {v.off_of(colour)}"
