@@ -23,7 +23,7 @@ PASSWORDS = {"alice": "alice-secret", "bob": "bob-secret"}
 
 def shows_dice(dice: tuple[int, int]) -> Callable[[str], bool]:
     """The roller's screen shows these dice, the tumbling over."""
-    want = f"Your turn {dice[0]}-{dice[1]}"
+    want = f"Your turn {max(dice)}-{min(dice)}"  # the higher die first, as rolls are told
     return lambda text: want in text and "Rolling..." not in text
 
 

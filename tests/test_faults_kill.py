@@ -201,7 +201,7 @@ def test_door_killed_after_a_roll_and_mid_commit(tmp_path, monkeypatch):
                 time.sleep(0.02)
             dice = svc.game(gid).state.dice
         assert dice is not None
-        door.wait_for(f"Your turn {dice[0]}-{dice[1]}")
+        door.wait_for(f"Your turn {max(dice)}-{min(dice)}")
         door.settle(0.3)
         before = records(url)[gid]
         door.proc.kill()
@@ -212,7 +212,7 @@ def test_door_killed_after_a_roll_and_mid_commit(tmp_path, monkeypatch):
 
         door = PtyDoor(drop, url, log)
         door.wait_for("Your choice")
-        door.enter_game(f"Your turn {dice[0]}-{dice[1]}")
+        door.enter_game(f"Your turn {max(dice)}-{min(dice)}")
         with Service(url) as svc:
             plays = svc.game(gid).state.plays()
         play = str(plays[0]) if len(plays) > 1 else ""
@@ -231,7 +231,7 @@ def test_door_killed_after_a_roll_and_mid_commit(tmp_path, monkeypatch):
 
         door = PtyDoor(drop, url, log)
         door.wait_for("Your choice")
-        door.enter_game(f"Your turn {dice[0]}-{dice[1]}")
+        door.enter_game(f"Your turn {max(dice)}-{min(dice)}")
         if play:
             door.send("M")
             door.wait_for("Your play")

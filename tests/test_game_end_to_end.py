@@ -44,7 +44,7 @@ async def test_whole_match_to_a_bear_off_and_the_loser_comes_back(tmp_path):
             waiter = table.caller(st.turn.other)
             mover = table.caller(st.turn)
             waiter.send("G")
-            await waiter.wait_for("Give up: 1)")
+            await waiter.wait_for("Give up: a single game")
             waiter.send("1")
             await mover.wait_for("A)ccept")
             mover.send("N")

@@ -56,7 +56,7 @@ async def test_a_change_told_while_the_screen_waits_for_another_key_reaches_the_
             else:
                 await open_game(bob, expect="Opening roll")  # the board, with the news of the roll
                 bob.send("?" if busy == "help page" else "G")
-                await bob.wait_for("Press a key to go back" if busy == "help page" else "Give up: 1) single game")
+                await bob.wait_for("Press a key to go back" if busy == "help page" else "Give up: a single game")
             # Another process plays ann's turn; this server's change feed wakes bob's screen.
             with Service(db_url) as other:
                 other.submit_turn(ann, game_id, version, "8/5 6/5")

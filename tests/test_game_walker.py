@@ -183,7 +183,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await alice.settle(0.2)
         await walk.works(s, alice, "\r", "Checker in hand")
         await walk.works(s, alice, "U", "The checker is back")
-        await walk.works(s, alice, "G", "Give up: 1)")
+        await walk.works(s, alice, "G", "Give up: a single game")
         alice.send("\x1b")
         await alice.wait_for("did not offer to resign")
         await walk.works(s, alice, "N", "Note to your opponent")
@@ -194,7 +194,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         w = State.WAITING
         await walk.refused(w, bob, "P", "your opponent's turn")
         await walk.refused(w, bob, "D", "only on your own turn")
-        await walk.works(w, bob, "G", "Give up: 1)")
+        await walk.works(w, bob, "G", "Give up: a single game")
         bob.send("\x1b")
         await bob.wait_for("did not offer to resign")
         await common(walk, w, bob)
@@ -221,9 +221,9 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         bob.send(" ")
         await bob.wait_for("Replay")
         assert "Your turn" not in bob.text  # the panel names whose turn is replayed
-        await walk.works(r, bob, "Q", "alice played 3-1: 8/5 6/5.")
+        await walk.works(r, bob, "Q", "P)lay or Enter: roll")  # the board, saying what it said before V
         walk.check(r)
-        await walk.works(s, bob, "G", "Give up: 1)")
+        await walk.works(s, bob, "G", "Give up: a single game")
         bob.send("\x1b")
         await bob.wait_for("did not offer to resign")
         await walk.works(s, bob, "N", "Note to your opponent")
@@ -282,7 +282,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await alice.wait_words("bob rolled 3-1 and played 8/5 6/5.")
 
         # ---- alice offers to resign; bob refuses; the resigner is told
-        await walk.works(s, alice, "G", "Give up: 1)")
+        await walk.works(s, alice, "G", "Give up: a single game")
         alice.send("1")
         await alice.wait_for("You offer to resign")
         rb = State.RESIGN_BY_ME
@@ -336,7 +336,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         walk.check(sp)
 
         # ---- the end: alice resigns a backgammon (6 points at cube 2), bob accepts
-        await walk.works(s, alice, "G", "Give up: 1)")
+        await walk.works(s, alice, "G", "Give up: a single game")
         assert "3) backgammon" in help_text(alice) and "G)ive up" not in help_text(alice), help_text(alice)
         alice.send("3")
         await alice.wait_for("You offer to resign")

@@ -35,7 +35,7 @@ async def wait_version(db: Service, game_id: int, above: int, timeout: float = 3
 
 
 def shows(dice: tuple[int, int]) -> Callable[[str], bool]:
-    want = f"Your turn {dice[0]}-{dice[1]}"
+    want = f"Your turn {max(dice)}-{min(dice)}"  # the higher die first, as rolls are told
     return lambda text: want in text and "Rolling..." not in text
 
 

@@ -1008,7 +1008,7 @@ async def test_news_before_a_key_adds_to_what_the_board_told(tmp_path):
         assert text.count("Opening roll") == 1 and "rolled 3-1" not in text
         # The offer stays with its answer.
         alice.send("G")
-        await alice.wait_for("Give up: 1)")
+        await alice.wait_for("Give up: a single game")
         alice.send("1")
         await alice.wait_for("You offer to resign")
         await bob.wait_for("A)ccept")
@@ -1037,7 +1037,7 @@ async def test_the_computers_opening_roll_is_told_in_every_game(tmp_path):
         alice.send("1\r")
         await alice.wait_words("alice starts with 3-1")
         alice.send("G")
-        await alice.wait_for("Give up: 1)")
+        await alice.wait_for("Give up: a single game")
         alice.send("1")
         text = " ".join((await alice.wait_words("Beginner Bot starts with 3-1, playing")).split())
         assert "Beginner Bot wins a single game by resignation" in text
@@ -2375,9 +2375,80 @@ async def test_a_wrong_key_at_give_up_says_so_and_asks_again(tmp_path):
         await b.wait_for("Give up")
         b.send("7")
         said = " ".join((await b.wait_words("7 is not an answer: 1, 2 or 3, or Esc for no.")).split())
-        assert "You did not offer to resign" not in said and "Give up: 1) single game" in said, said
+        assert "You did not offer to resign" not in said and "Give up: a single game" in said, said
         b.send("1")
         await b.wait_words("You offer to resign, giving a single game")
         await a.wait_words("bob offers to resign")
         a.close()
         b.close()
+
+
+def said(c: RawCaller | Caller) -> str:
+    return " ".join(c.text.split())
+
+
+async def bob_at_alices_play(port: int) -> tuple[RawCaller, RawCaller]:
+    """alice_played; bob opens the game, and its board tells him her play."""
+    a, b = await alice_played(port, (80, 25))
+    b.send("P")
+    await b.wait_words("13/11 13/8")
+    return a, b
+
+
+async def test_help_and_the_last_turn_leave_what_the_board_said(tmp_path):
+    """? and V)iew only show something, yet coming back from them the board had lost what it
+    said: after ? the news of alice's play was gone, and after V it was 'alice played 5-2: ...'
+    in its place (at 40 columns, where the message line says whose turn it is, that hid a double
+    waiting for its answer)."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await bob_at_alices_play(srv.port)
+        b.send("?")
+        await b.wait_for("back to the board")
+        b.send("q")
+        await b.wait_for("P)lay")
+        assert "13/11 13/8" in said(b), said(b)
+        b.send("V")
+        await b.wait_for("Replay: alice")
+        b.send("q")
+        await b.wait_until(lambda t: "Replay" not in t and "P)lay" in t, "the board again")
+        assert "13/11 13/8" in said(b) and "alice played" not in said(b), said(b)
+        a.close()
+        b.close()
+
+
+async def test_a_roll_is_told_with_the_higher_die_first(tmp_path):
+    """'bob rolled 2-5 and played ...' beside 'bob rolled 5-1': rolls were told in the order the
+    dice came up.  Players write the higher die first."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 3, 4] * 10)) as srv:
+        a, b = await bob_at_alices_play(srv.port)
+        b.send("\r")
+        await b.wait_for("You rolled 4-3")
+        assert "Your turn 4-3" in said(b), said(b)
+        b.send("M")
+        await b.wait_for("Your play")
+        b.send("24/20 24/21\r")
+        await a.wait_words("bob rolled 4-3 and played")
+        a.close()
+        b.close()
+
+
+async def test_the_give_up_question_leaves_its_keys_to_the_help_line(tmp_path):
+    """'Give up: 1) single game (2 points)  2) gammon (4 points, the match)  3)' ended a line and
+    'backgammon' began the next, over a help line that listed the same keys."""
+    svc, bob, carol, v = bob_opens(f"sqlite:///{tmp_path}/g.db")
+    with svc:
+        v = svc.double(carol, v.id, v.version)
+        v = svc.take(bob, v.id, v.version)
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        await open_game(c)
+        await menus.to_board(c)
+        await c.wait_for("G)ive up")
+        c.send("G")
+        await c.wait_for("Give up: a single game")
+        lines = [line.rstrip() for line in c.text.splitlines()]
+        assert not any(re.search(r"\b[123]\)$", line) for line in lines), lines
+        assert "1) single 2) gammon 3) backgammon Esc: no" in said(c)
+        assert "a backgammon (6 points" in said(c), said(c)
+        c.close()

@@ -92,7 +92,7 @@ def _cell(ch: str, attr: Attr) -> Cell:
 # Texts put whole, as their cells: (text, id(attr)) -> (attr, cells).  The attribute is kept
 # with them, so an id found here is of the attribute they were made in.
 _RUNS: dict[tuple[str, int], tuple[Attr, list[Cell]]] = {}
-RUNS_KEPT = 4096
+RUNS_KEPT = 512  # a board's texts for a few screens at a time: a crowd's messages are not worth keeping
 
 
 def _new_run(text: str, attr: Attr) -> tuple[Attr, list[Cell]]:

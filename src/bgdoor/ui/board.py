@@ -447,7 +447,7 @@ def turn_line(v: BoardView) -> str:
     else:
         line = f"{v.name_of(turn)} to play"
     if v.dice is not None and turn == v.on_roll:  # not "bob to answer 4-3": the dice are not bob's
-        line += f" {v.dice[0]}-{v.dice[1]}"
+        line += f" {max(v.dice)}-{min(v.dice)}"  # the higher die first, as players say a roll
         if v.dice[0] == v.dice[1] and v.dice_left is not None and 0 < len(v.dice_left) < 4:
             # Two dice drawn for four moves: how many are left shows nowhere else until the last.
             line += f", {len(v.dice_left)} to play"

@@ -29,7 +29,7 @@ from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc
 from bgdoor.ui.console import WAKE, Console, Key, Woken
 from bgdoor.ui.keys import State
-from bgdoor.ui.news import WIN_WORDS, NewsLine, ends_match, narrate, news_book, page_holding, points
+from bgdoor.ui.news import WIN_WORDS, NewsLine, ends_match, narrate, news_book, page_holding, points, rolled
 from bgdoor.ui.review import Frame, at_ends, fit_message, frames, help_page, review_match, show_whole, step
 
 if TYPE_CHECKING:
@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 PRESS_A_KEY = "(Press a key.)"
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
+# Keys that only show something (help, the last turn, the match so far): what the board said
+# before them (what happened since the player last looked) is there when they come back.
+LOOK_ONLY = frozenset({"help", "view_last", "review"})
 
 
 logger = logging.getLogger("bgdoor.game")
@@ -547,7 +550,8 @@ class GameScreen:
             # (Picking up and dropping checkers reads nothing: the save checks the version.)
             if await self.moved_on() and self.state() is not state:
                 return True  # the news says what changed; the key was for the old state
-        self.message = ""
+        if found.action not in LOOK_ONLY:
+            self.message = ""
         handler: Callable[[Key], Awaitable[None]] = getattr(self, "do_" + found.action)
         try:
             await handler(key)
@@ -601,7 +605,7 @@ class GameScreen:
         self.tell(told, own=done if not told or done else "")
         if not self.message and self.view.state.phase is Phase.MOVE and self.view.my_turn and self.view.state.dice:
             d = self.view.state.dice
-            self.message = f"You rolled {d[0]}-{d[1]}."
+            self.message = f"You rolled {rolled(d)}."
 
     async def do_roll(self, key: Key) -> None:
         assert self.view is not None
@@ -663,9 +667,11 @@ class GameScreen:
         def cost(n: int) -> str:
             return f"{points(n)}, the match" if other is not None and self.ends_match(other, n) else points(n)
 
+        # The keys are on the help line under it: here they had wrapped as '3)' at the end of
+        # one line and 'backgammon' at the start of the next.
         question = (
-            f"Give up: 1) single game ({cost(cube)})  2) gammon ({cost(2 * cube)})  "
-            f"3) backgammon ({cost(3 * cube)})  Esc: no"
+            f"Give up: a single game ({cost(cube)}), a gammon ({cost(2 * cube)}) "
+            f"or a backgammon ({cost(3 * cube)})?"
         )
         self.message = question
         wins = {"1": Win.SINGLE, "2": Win.GAMMON, "3": Win.BACKGAMMON}
@@ -749,10 +755,11 @@ class GameScreen:
         note = ""
         auto = True
         end = "That was the last move. Q goes back to the game."
+        said = self.message
         start = "That is the board before the first move."
         while True:
             where = f"move {at} of {len(frames) - 1}" if len(frames) > 1 else "no move"
-            text = note or f"Replay: {name} rolled {last.dice[0]}-{last.dice[1]}{earlier}: {play} ({where})."
+            text = note or f"Replay: {name} rolled {rolled(last.dice)}{earlier}: {play} ({where})."
             ends = at_ends(at, len(frames) - 1, end, start)
             self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
                       status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY, ends), then=last.before)
@@ -765,7 +772,9 @@ class GameScreen:
             if moved is None:
                 break
             at = moved
-        self.message = f"{name} played {last.dice[0]}-{last.dice[1]}{earlier}: {play}."
+        # The board goes back to what it said (the news, an offer waiting): at 40 columns the
+        # message line is where whose turn it is shows, and 'bob played ...' had hidden a double.
+        self.message = said
 
     # ------------------------------------------------------------ drawing
 

@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 WIN_WORDS = {Win.SINGLE: "a single game", Win.GAMMON: "a gammon", Win.BACKGAMMON: "a backgammon"}
 
 
+def rolled(dice: tuple[int, int]) -> str:
+    """A roll as players write it, the higher die first ('5-2'), whichever came up first."""
+    return f"{max(dice)}-{min(dice)}"
+
+
 def points(n: int) -> str:
     return f"{n} point{'' if n == 1 else 's'}"
 
@@ -149,12 +154,12 @@ def _tell(log: GameLog, step: Step) -> str:
         hi, lo = max(ev.white, ev.black), min(ev.white, ev.black)
         return f"Opening roll: {w} {ev.white}, {b} {ev.black}. {first} starts with {hi}-{lo}."
     if isinstance(ev, rules.Roll):
-        return f"{who} rolled {ev.dice[0]}-{ev.dice[1]}."
+        return f"{who} rolled {rolled(ev.dice)}."
     if isinstance(ev, rules.Move):
         dice = before.dice or (0, 0)
         if not ev.notation:
-            return f"{who} rolled {dice[0]}-{dice[1]} and cannot move."
-        return f"{who} rolled {dice[0]}-{dice[1]} and played {ev.notation}."
+            return f"{who} rolled {rolled(dice)} and cannot move."
+        return f"{who} rolled {rolled(dice)} and played {ev.notation}."
     if isinstance(ev, rules.Double):
         return f"{who} doubles to {before.cube * 2}."
     if isinstance(ev, rules.Take):
