@@ -940,7 +940,7 @@ async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path
         alice.send("\r")
         await alice.wait_until(lambda t: "Checker in hand" not in t, "the checker put down")
         alice.send("M")
-        text = await alice.wait_for("the moves made so far first")
+        text = await alice.wait_for("the moves on the board so far first")
         assert "13/10 " in text.splitlines()[HELP_ROW - 1], text
         alice.send("6/5\r")
         await alice.wait_for("Turn sent")

@@ -983,7 +983,9 @@ class GameScreen:
         # player who moved one checker goes on typing the rest rather than lose it unawares.
         made = notation(self.turn.moves) if self.turn is not None and self.turn.moves else ""
         if made:
-            self.message = "Your play, the moves made so far first (like 24/18 13/11); Enter sends, Esc cancels:"
+            # Made by the player, or the only play, made for them ('made so far' said it was theirs).
+            self.message = ("Your play, the moves on the board so far first (like 24/18 13/11); "
+                            "Enter sends, Esc cancels:")
         else:
             self.message = "Your play (like 24/18 13/11), Enter sends, Esc cancels:"
         typed = f"{made} " if made else ""
