@@ -82,7 +82,7 @@ def key_for(st: MatchState) -> tuple[list[str], re.Pattern[str]]:
     # "Ann rolled 6-4 and played 24/18 13/9."; the play after the opening roll is told with it:
     # "Opening roll: Ann 6, Ben 4. Ann starts with 6-4, playing 24/18 13/9."
     # Either may wrap at the edge of the message lines, between any two words.
-    said = rf"{name}\s+(rolled\s+{st.dice[0]}-{st.dice[1]}\s+and|starts\s+with\s+{hi}-{lo},\s+playing)"
+    said = rf"{name}\s+(rolled\s+{hi}-{lo}\s+and|starts\s+with\s+{hi}-{lo},\s+playing)"
     return keys, re.compile(said)
 
 

@@ -274,6 +274,10 @@ def test_doubles_say_how_many_moves_are_left() -> None:
     rows = shown(BoardView(START, dice=(5, 5), dice_left=(5, 5, 5))).display
     panel = " ".join(" ".join(row[PANEL_COL - 1 :].split()) for row in rows)
     assert "Your turn 5-5, 3 to play" in panel, panel
+    # Broken after the comma: it had been 'Your turn 5-5, 3 to' over 'play'.
+    said = [row[PANEL_COL - 1 :].strip() for row in rows]
+    at = said.index("Your turn 5-5,")
+    assert said[at + 1] == "3 to play", said
     assert "to play" not in " ".join(shown(BoardView(START, dice=(5, 5), dice_left=(5, 5, 5, 5))).display)
     assert ", 1 to play" not in " ".join(shown(BoardView(START, dice=(5, 3), dice_left=(3,))).display)
 

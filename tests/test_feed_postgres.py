@@ -73,7 +73,7 @@ async def test_a_game_across_two_servers_on_postgresql(pg_url: str, tmp_path: Pa
                     mover.send("\r")
                 # The play's news line: "alice rolled 6-4 and played 24/18 13/9.", or the first,
                 # with the opening roll: "alice starts with 6-4, playing 24/18 13/9."
-                said = (f"{names[st.actor]} rolled {st.dice[0]}-{st.dice[1]} and",
+                said = (f"{names[st.actor]} rolled {max(st.dice)}-{min(st.dice)} and",
                         f"{names[st.actor]} starts with {max(st.dice)}-{min(st.dice)}, playing")
                 try:
                     await other.wait_until(lambda t, said=said: any(n in " ".join(t.split()) for n in said),

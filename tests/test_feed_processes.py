@@ -106,7 +106,7 @@ def test_a_move_in_one_door_process_shows_in_the_other_within_500_ms(tmp_path: P
                 # ... and then the play: "Ann rolled 6-4 and played 24/18 13/9.", or the first,
                 # with the opening roll: "Ann starts with 6-4, playing 24/18 13/9."
                 hi, lo = max(st.dice), min(st.dice)
-                shown = pump_until(both, other, (f"{names[st.actor]} rolled {st.dice[0]}-{st.dice[1]} and",
+                shown = pump_until(both, other, (f"{names[st.actor]} rolled {max(st.dice)}-{min(st.dice)} and",
                                                  f"{names[st.actor]} starts with {hi}-{lo}, playing"))
                 seen.append(("move", shown - start))
             else:

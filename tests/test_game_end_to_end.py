@@ -89,7 +89,7 @@ async def test_whole_match_to_a_bear_off_and_the_loser_comes_back(tmp_path):
             table.callers[loser_name] = again
             await login(again, loser_name, PASSWORDS[loser_name], new=False)
             # The whole menu, not just its first bytes: the news lines come last, and wrap.
-            told = (f"{winner_name} rolled {dice[0]}-{dice[1]} and played {notation}.", f"{winner_name} wins a",
+            told = (f"{winner_name} rolled {max(dice)}-{min(dice)} and played {notation}.", f"{winner_name} wins a",
                     "and the match ")
             await again.wait_until(
                 lambda t: all(n in " ".join(t.split()) for n in told), "the winning play and the result in the news"

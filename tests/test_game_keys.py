@@ -38,6 +38,10 @@ def test_a_key_not_offered_says_why() -> None:
     assert said.startswith("It is your opponent's turn") and said.endswith(keys.TAIL)
     said = keys.refusal(State.TO_ROLL, Key("d", "D"), {"double": "Your opponent owns the cube."})
     assert said == "Your opponent owns the cube." + keys.TAIL
+    # D is no key of a player moving; a match with no cube still says so, not 'only before you roll'.
+    said = keys.refusal(State.MOVING, Key("d", "D"), {"double": "The cube is not used in a 1-point match."})
+    assert said == "The cube is not used in a 1-point match." + keys.TAIL
+    assert keys.refusal(State.MOVING, Key("d", "D")).startswith("You can double only before you roll")
     assert keys.binding(State.TO_ROLL, Key("d", "D"), {"double": "x"}) is None
     assert keys.binding(State.TO_ROLL, Key("d", "D")) is not None
     assert "D)ouble" not in keys.help_line(State.TO_ROLL, {"double": "x"})

@@ -167,6 +167,8 @@ def test_distance_must_match_the_dice() -> None:
     )
     assert reason(START, (6, 5), "24/18 13/7") == "13/7 does not match the dice: you have a 5 left to play"
     assert reason(START, (3, 3), "13/8") == "13/8 is 5 pips, which does not match the dice: you have four 3s to play"
+    # The higher die first, whichever came up first: 'you have 1-4 to play' beside 'Your turn 4-1'.
+    assert reason(START, (1, 4), "13/10") == "13/10 is 3 pips, which does not match the dice: you have 4-1 to play"
 
 
 def test_each_written_hop_must_fit_the_dice() -> None:

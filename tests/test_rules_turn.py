@@ -104,6 +104,15 @@ def test_bearing_off() -> None:
     assert str(turn.play) == "2/off(2)"
 
 
+def test_refusal_says_why_move_would_refuse_without_moving() -> None:
+    turn = Turn(board({6: 2, 5: 2}), (5, 3))
+    turn.move(5, 0)
+    assert turn.refusal(6, 3) is None
+    assert turn.refusal(6, 0) == refused(turn, 6, 0)
+    assert "does not match the dice: you have a 3" in (turn.refusal(6, 0) or "")
+    assert turn.moves == (Move(5, 0),)
+
+
 def test_either_die_bearing_off_uses_the_lower() -> None:
     turn = Turn(board({3: 1, 1: 1}), (6, 5))
     turn.move(3, 0)

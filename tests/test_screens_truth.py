@@ -1184,7 +1184,7 @@ async def test_replay_and_review_offer_no_step_past_their_ends(tmp_path):
         c.send("\r")
         await c.wait_words("That was the last move. Q goes back to the game.")
         c.send("Q")
-        await c.wait_for("bob played 4-2")
+        await c.wait_until(lambda t: "Replay" not in t and "P)lay" in t, "the board again")
         c.close()
 
 
@@ -1472,7 +1472,7 @@ async def test_a_drop_or_an_accept_that_ends_the_match_says_so(tmp_path):
         # On alice's turn now, with the cube at 2: any resignation gives her the match.
         b.send("G")
         await b.wait_for("Give up:")
-        await b.wait_words("1) single game (2 points, the match)")
+        await b.wait_words("a single game (2 points, the match)")
         b.close()
 
 
@@ -2067,7 +2067,7 @@ async def test_the_review_and_the_board_s_questions_are_laid_out_again_for_a_new
         b.send("G")
         await b.wait_for("Give up")
         said = " ".join(" ".join((await narrowed(b))[18:24]).split())
-        assert "3) backgammon (3 points) Esc: no" in said, said
+        assert "a backgammon (3 points)?" in said and "3) backgammon Esc: no" in said, said
         b.send("\x1b")
         await b.wait_for("You did not offer to resign.")
         a.close()
@@ -2359,7 +2359,7 @@ async def test_a_game_won_by_bearing_off_is_told_with_its_play_on_the_board_it_w
             v = svc.submit_turn(ids[winner], v.id, v.version, str(play))
             name = {Color.WHITE: "alice", Color.BLACK: "bob"}[winner]
             said = " ".join((await c.wait_words(f"{name} wins a single game")).split())
-            assert f"{name} rolled {st.dice[0]}-{st.dice[1]} and played {play}" in said, said
+            assert f"{name} rolled {max(st.dice)}-{min(st.dice)} and played {play}" in said, said
             assert "Off 15" in c.text and "won the game" in said, c.text  # the board it was won on
             c.send(" ")
             await c.wait_until(lambda t: "Off 15" not in t and "(Press a key.)" not in t, "the next game's board")
@@ -2442,8 +2442,7 @@ async def test_the_give_up_question_leaves_its_keys_to_the_help_line(tmp_path):
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
         c = await call(srv.port)
         await login(c, "bob", "bob-pw", new=False)
-        await open_game(c)
-        await menus.to_board(c)
+        await menus.open_board(c)
         await c.wait_for("G)ive up")
         c.send("G")
         await c.wait_for("Give up: a single game")
@@ -2451,4 +2450,24 @@ async def test_the_give_up_question_leaves_its_keys_to_the_help_line(tmp_path):
         assert not any(re.search(r"\b[123]\)$", line) for line in lines), lines
         assert "1) single 2) gammon 3) backgammon Esc: no" in said(c)
         assert "a backgammon (6 points" in said(c), said(c)
+        c.close()
+
+
+async def test_d_in_a_1_point_match_says_there_is_no_cube_at_any_moment(tmp_path):
+    """D while moving in a 1-point match said 'You can double only before you roll', as if the
+    next turn would allow it; before the roll it said, rightly, that the match has no cube."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([5, 2, 6, 5])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        svc.roll(alice, v.id, v.version)  # the opening roll: alice starts with 5-2
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_for("Your turn 5-2")
+        c.send("D")
+        await c.wait_words("The cube is not used in a 1-point match.")
+        assert "only before you roll" not in said(c), said(c)
         c.close()

@@ -372,7 +372,7 @@ def _dice_text(dice: tuple[int, ...] | list[int]) -> str:
     if len(dice) == 1:
         return f"a {dice[0]}"
     if len(dice) == 2 and dice[0] != dice[1]:
-        return f"{dice[0]}-{dice[1]}"
+        return f"{max(dice)}-{min(dice)}"  # the higher die first, as players say a roll
     return f"{_NUMBERS[len(dice)]} {dice[0]}s"
 
 

@@ -189,6 +189,10 @@ class Turn:
             self._push(move, die)
         return chain[-1][0]
 
+    def refusal(self, src: int, dst: int) -> str | None:
+        """Why move() would refuse `src` to `dst` now, or None if it would make it."""
+        return None if dst in self._chains(src) else self._why(src, dst)
+
     def undo(self) -> Move:
         """Take back the last single-die move."""
         if not self._moves:

@@ -454,6 +454,15 @@ def turn_line(v: BoardView) -> str:
     return line
 
 
+def _phrased(text: str, width: int) -> list[str]:
+    """`text` wrapped to `width`, broken after its commas first when it needs more than one line:
+    'Your turn 4-4,' over '3 to play', not 'Your turn 4-4, 3 to' over 'play'."""
+    if len(text) <= width or ", " not in text:
+        return wrap(text, width)
+    phrases = text.split(", ")
+    return [line for phrase in [p + "," for p in phrases[:-1]] + phrases[-1:] for line in wrap(phrase, width)]
+
+
 def score_line(v: BoardView) -> str:
     """The score as the panel and title show it: 'Score: alice 0, bob 1 (match to 5).'"""
     of = f"match to {v.match_length}" if v.match_length else "unlimited match"
@@ -772,7 +781,7 @@ class _Painter:
                 c.put(row, col - 2, g.turn, t.heading)  # column 56, clear of a mirrored cube
         # Whose turn, then the cube, wrapped between words in the panel's columns (rows 7-13 are
         # free between the two players' blocks).
-        lines = [(text, t.heading) for text in wrap(turn_line(v), room)]
+        lines = [(text, t.heading) for text in _phrased(turn_line(v), room)]
         if v.cube_value is not None and v.cube_value > 1:
             if v.cube_owner is None:
                 owner = "centred"

@@ -41,6 +41,8 @@ YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answ
 # Keys that only show something (help, the last turn, the match so far): what the board said
 # before them (what happened since the player last looked) is there when they come back.
 LOOK_ONLY = frozenset({"help", "view_last", "review"})
+NO_CUBE = "The cube is not used in a 1-point match."
+NO_CRAWFORD_DOUBLE = "No doubling in the Crawford game."
 
 
 logger = logging.getLogger("bgdoor.game")
@@ -485,11 +487,14 @@ class GameScreen:
             out["view_last"] = self.no_last_turn()
         if self.me is not None and v.name(self.me.other) in {handle for _, handle in self.rt.bot_levels()}:
             out["write_note"] = "The computer opponent reads no notes."
+        if state in (State.OPENING, State.MOVING, State.WAITING) and (st.length == 1 or st.crawford):
+            # Asked of D at any moment of such a game: the answer is the match's, not the moment's.
+            out["double"] = NO_CUBE if st.length == 1 else NO_CRAWFORD_DOUBLE
         if state is State.TO_ROLL and not st.can_double():
             if st.length == 1:
-                out["double"] = "The cube is not used in a 1-point match."
+                out["double"] = NO_CUBE
             elif st.crawford:
-                out["double"] = "No doubling in the Crawford game."
+                out["double"] = NO_CRAWFORD_DOUBLE
             elif st.cube_owner is not None and st.cube_owner is not self.me:
                 out["double"] = "Your opponent owns the cube."
             else:
@@ -507,7 +512,13 @@ class GameScreen:
                 out["pick"] = "The dice are played: Enter commits the play, U)ndo takes a move back."
             if self.hand is None and not turn.moves:
                 out["undo"] = "Nothing to undo yet."
-            if not any(0 in turn.destinations(p) for p in ([self.hand] if self.hand is not None else turn.sources())):
+            if self.hand is not None:
+                # The checker in hand's own reason ('6/off is 6 pips ... you have a 3 to play'): the
+                # general one said 'all must be home first' to a player whose checkers all were.
+                why = turn.refusal(self.hand, 0)
+                if why is not None:
+                    out["bear_off"] = sentence(why)
+            elif not any(0 in turn.destinations(p) for p in turn.sources()):
                 out["bear_off"] = "No checker can bear off now: all must be home first, and the dice must fit."
         return out
 

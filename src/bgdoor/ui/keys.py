@@ -218,8 +218,16 @@ def binding(state: State, key: Key, unavailable: dict[str, str] | None = None) -
 
 def refusal(state: State, key: Key, unavailable: dict[str, str] | None = None) -> str:
     """The short answer to a key that does nothing in this state."""
-    held = next((b for b in TABLE[state] if b.matches(key) and b.action in (unavailable or {})), None)
-    reason = (unavailable or {})[held.action] if held is not None else REASONS[state].get(key_name(key))
+    unavailable = unavailable or {}
+    held = next((b for b in TABLE[state] if b.matches(key) and b.action in unavailable), None)
+    if held is not None:
+        reason: str | None = unavailable[held.action]
+    elif key_name(key) == "d" and "double" in unavailable:
+        # A match with no cube (1 point, the Crawford game) says so whenever D is pressed: 'only
+        # before you roll' had promised a double next turn.
+        reason = unavailable["double"]
+    else:
+        reason = REASONS[state].get(key_name(key))
     if reason is None:
         if key.name in MOVE_KEYS and state is not State.MOVING:
             reason = "The cursor moves only while you play your dice."
