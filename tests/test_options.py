@@ -55,3 +55,23 @@ async def test_a_key_that_changes_nothing_says_which_do(tmp_path: Path) -> None:
             await c.wait_until(lambda t: "changes nothing" not in t, "the refusal gone")
         finally:
             c.close()
+
+
+async def test_the_colour_theme_goes_round_themes_that_differ(tmp_path: Path) -> None:
+    """T went round seven names, three of them (green, tournament, amber) the same colours as
+    felt or mono: the key seemed to do nothing."""
+    url = f"sqlite:///{tmp_path / 'bg.db'}"
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm")
+        await login(c, "alice", "alice-secret", new=True)
+        c.send("O")
+        await c.wait_for("Colour theme: classic")
+        seen = ["classic"]
+        for _ in range(4):
+            c.send("T")
+            was = f"Colour theme: {seen[-1]} "
+            text = await c.wait_until(lambda t, was=was: was not in t, "a new theme")
+            seen.append(text.split("Colour theme: ")[1].split()[0])
+        seen.pop(0)
+        assert seen == ["felt", "mono", "wood", "classic"], seen
+        c.close()

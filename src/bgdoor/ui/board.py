@@ -229,7 +229,11 @@ _WOOD = Theme(
     help=Attr(YELLOW),
 )
 
+# The themes a player chooses among, in the order O)ptions' T goes round them.
+THEME_CHOICES: tuple[str, ...] = tuple(t.name for t in (_CLASSIC, _FELT, _MONO, _WOOD))
 THEMES: dict[str, Theme] = {t.name: t for t in (_CLASSIC, _FELT, _MONO, _WOOD)}
+# Other names for those, still read (a saved choice, --theme): never offered, since T going round
+# them changed nothing on the board.
 THEMES["green"] = _FELT
 THEMES["tournament"] = _FELT
 THEMES["amber"] = _MONO

@@ -27,7 +27,7 @@ from bgdoor.service import (
     handle_problem,
 )
 from bgdoor.term.wrap import first_fitting, fit, pages, sentence, shorten, wrap
-from bgdoor.ui.board import THEMES, board_rows
+from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen
 from bgdoor.ui.news import News, gather, latest_first, news_page
@@ -656,8 +656,9 @@ class Session:
                 continue  # resized: drawn again, at the new width
             c = key.char.upper()
             if c == "T":
-                names = list(THEMES)
-                nxt = names[(names.index(self.con.theme) + 1) % len(names)] if self.con.theme in names else names[0]
+                names = THEME_CHOICES
+                now = THEMES[self.con.theme].name if self.con.theme in THEMES else names[-1]  # an alias: its theme
+                nxt = names[(names.index(now) + 1) % len(names)]
                 await self.set_prefs(replace(self.player.preferences, theme=nxt))
             elif c == "C":
                 # automatic -> CP437 -> UTF-8 -> ASCII -> automatic
