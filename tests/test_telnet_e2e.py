@@ -101,7 +101,7 @@ async def begin_and_join(port: int, a_charset: str = "utf8", b_charset: str = "c
 
 async def test_register_begin_join_and_play_with_the_keypad(tmp_path):
     url = f"sqlite:///{tmp_path}/game.db"
-    # Opening 3-1 to White; Black rolls 4-2; White 1-2.
+    # Opening 3-1 to White; Black rolls 4-2; White 1-2 (told 2-1).
     dice = ScriptedDice([3, 1, 4, 2, 1, 2] + [1] * 40)
     async with running_server(url, dice=dice) as srv:
         db = Service(url)
@@ -150,7 +150,7 @@ async def test_register_begin_join_and_play_with_the_keypad(tmp_path):
 
         # Alice enters from the bar with the 1 and plays the 2.
         alice.send("P")
-        await alice.wait_for("1-2")
+        await alice.wait_for("2-1")  # the higher die first
         alice.send(a.move_keys(25, 24) + a.move_keys(24, 22))
         await alice.wait_for("Enter commits")
         version = db.game_version(1)

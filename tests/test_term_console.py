@@ -63,6 +63,22 @@ async def started(
     return con, link
 
 
+async def test_the_last_notice_and_the_fresh_line_after_it_do_not_scroll_a_24_row_screen() -> None:
+    """The idle and time-up notices sat on the bottom row, and stop()'s fresh line (CR LF) then
+    scrolled the whole screen up a line: a title left row 1, the notice left the bottom."""
+    for kwargs, words in (({"idle_timeout": 0.2}, "for too long"), ({"deadline": time.monotonic() + 0.2}, "used up")):
+        con, link = await started(height=24, time_warning=0.1, **kwargs)
+        con.put(1, 1, "Who's online: 4 callers")
+        await con.show()
+        with pytest.raises(Hangup):
+            await con.key()
+        await con.stop()
+        screen = shown(bytes(link.out), rows=24)
+        assert screen[0].startswith("Who's online"), screen
+        assert words in screen[22], screen
+        assert not screen[23].strip(), screen
+
+
 async def test_keys_come_in_order_and_a_timeout_gives_none() -> None:
     con, link = await started()
     link.send(b"ab\x1b[A\r")

@@ -182,8 +182,12 @@ class Console:
     async def stop(self) -> None:
         """Leave the terminal as it was found: attributes reset, the cursor shown, on a fresh line."""
         if not self._closed and self._cursor_hidden:
+            # A fresh line under what the screen shows, without scrolling it where there is room
+            # (CR LF from the bottom row moved a 24-row screen's last notice, and all, up a line).
             # The cursor is shown last: nothing after it may hide it again.
-            self.link.write(b"\x1b[0m\r\n" + SHOW_CURSOR)
+            used = max((r for r in range(1, self.screen.rows + 1) if self.screen.canvas.row_text(r).strip()), default=0)
+            fresh = f"\x1b[{used + 1}H".encode() if 0 < used < self.screen.rows else b"\r\n"
+            self.link.write(b"\x1b[0m" + fresh + SHOW_CURSOR)
             with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError):
                 await asyncio.wait_for(self.link.drain(), timeout=2.0)
         self._closed = True
@@ -383,7 +387,8 @@ class Console:
                 idle_left = self.idle_timeout - (now - self._last_key)
                 if idle_left <= 0:
                     gone = "back to the BBS." if self.door else "goodbye."
-                    self.message_line(self.idle_notice or f"No key was pressed for too long: {gone}")
+                    self._uncover()  # the warning gives way to the goodbye
+                    self.message_line(self.idle_notice or f"No key was pressed for too long: {gone}", last=True)
                     await self.show()
                     raise Hangup("idle")
                 warn_in = idle_left - self._idle_lead()
@@ -392,7 +397,8 @@ class Console:
                 time_left = self.deadline - now
                 if time_left <= 0:
                     gone = "Back to the BBS." if self.door else "Goodbye!"
-                    self.message_line(f"Your time for this call is used up. {gone}")
+                    self._uncover()
+                    self.message_line(f"Your time for this call is used up. {gone}", last=True)
                     await self.show()
                     raise Hangup("time")
                 if not self._time_warned and time_left <= self.time_warning:
@@ -554,10 +560,14 @@ class Console:
             self.put(row + i, col, line, style)
         return len(lines)
 
-    def message_line(self, text: str) -> range:
-        """A notice across the bottom of whatever screen is showing, wrapped to fit; the rows it took."""
+    def message_line(self, text: str, *, last: bool = False) -> range:
+        """A notice across the bottom of whatever screen is showing, wrapped to fit; the rows it took.
+
+        `last`: the call's last words, kept off the screen's bottom row, so the fresh line stop()
+        leaves the terminal on does not scroll them (and the screen) up."""
         lines = wrap(text, self.width - 1)
-        top = min(24, self.height) if len(lines) == 1 else max(1, self.height - len(lines) + 1)
+        bottom = self.height - 1 if last and self.height > 2 else self.height
+        top = min(24, bottom) if len(lines) == 1 else max(1, bottom - len(lines) + 1)
         for i, line in enumerate(lines):
             self.put(top + i, 1, line.ljust(self.width - 1), "error")
         return range(top, top + len(lines))
