@@ -942,6 +942,10 @@ async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path
         alice.send("M")
         text = await alice.wait_for("the moves on the board so far first")
         assert "13/10 " in text.splitlines()[HELP_ROW - 1], text
+        alice.send("\x1b")  # Esc: 'No play typed' read as if 13/10 were gone
+        await alice.wait_for("Typing cancelled: your moves are as they were.")
+        alice.send("M")
+        await alice.wait_for("the moves on the board so far first")
         alice.send("6/5\r")
         await alice.wait_for("Turn sent")
         await bob.wait_words("alice starts with 3-1, playing 13/10 6/5.")

@@ -48,6 +48,9 @@ def drop_file_refused(problem: str, config: Config | None, log_file: str | None)
         with contextlib.suppress(OSError):
             os.write(1, b"\r\nSorry, the backgammon door cannot start: the BBS's drop file could not be read."
                         b" The sysop can see why in the door's log.\r\n")
+        # The BBS's next screen would wipe the line at once: leave it up for a moment, as the
+        # goodbye is (a terminal only: a BBS reading a pipe is not kept waiting).
+        time.sleep(max(0.0, (config or Config()).door_goodbye_wait))
 
 
 # Builds the application for one caller (bgdoor.app.running).
@@ -64,7 +67,8 @@ def run_door(
     except OSError:
         logging.getLogger().handlers[:] = [logging.NullHandler()]
     log.info(
-        "door start: %r (%s) node %s, %d minutes, %s", info.alias, info.kind, node, info.minutes_left, info.charset
+        "door start: %r (%s) node %s, %d minute%s, %s", info.alias, info.kind, node, info.minutes_left,
+        "" if info.minutes_left == 1 else "s", info.charset,
     )
     if info.comm_type == "telnet" and info.handle not in (None, -1) and isinstance(link, StdioLink):
         # Documented, but a sysop chasing lost keys needs to see it happened.

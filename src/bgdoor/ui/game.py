@@ -1011,7 +1011,8 @@ class GameScreen:
             break
         self.message = ""
         if text is None or not text.strip():
-            self.message = "No play typed."
+            # Moves made before M are still on the board: 'No play typed' read as if they were gone.
+            self.message = "Typing cancelled: your moves are as they were." if made else "No play typed."
             return
         await self.send_turn(text.strip())
 
