@@ -261,6 +261,10 @@ async def test_review_marks_the_winner_on_the_result(tmp_path):
         text = await c.wait_for("wins the match")
         marked = [line for line in text.splitlines() if "►" in line]
         assert len(marked) == 1 and "alice" in marked[0], marked
+        # The start, before the opening roll: nobody's turn, nobody marked (alice had been).
+        c.send("7")
+        text = await c.wait_for("the start.")
+        assert not [line for line in text.splitlines() if "►" in line], text
         c.close()
 
 

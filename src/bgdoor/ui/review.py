@@ -204,6 +204,8 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             on_roll=f.on_roll,
             dice=f.dice,
             turn=f.winner or f.on_roll,
+            # Nobody's turn before an opening roll is won (the start, a tie): no player marked.
+            marker=f.winner is not None or f.state.phase is not rules.Phase.OPENING,
             status=f"Review {at}/{len(shots) - 1}",
             message=message,
             help=keytable.help_line(State.REVIEW, at_ends(at, len(shots) - 1, end, start)),
