@@ -19,7 +19,7 @@ from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.service import IllegalAction, NotFound, Service
 from bgdoor.store import db
 from bgdoor.store.models import Game, ReadMark
-from bgdoor.ui.news import headlines, latest_first, narrate, news_book, page_holding, steps
+from bgdoor.ui.news import a_match, headlines, latest_first, narrate, news_book, page_holding, steps
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def test_resignation_answer_and_match_result_with_ratings(svc):
     assert news[-2].text == "bob accepts the resignation."
     assert news[-1].text == (
         "bob wins a gammon by resignation, 2 points, and the match 2-0. "
-        "Ratings: bob 1510.0 (+10.0), ann 1490.0 (-10.0)"
+        "Ratings: bob 1510.0 (+10.0), ann 1490.0 (-10.0)."  # a sentence, ended as one
     )
     assert news[-1].result
     assert [g.id for g in svc.finished_games(ann)] == [view.id]
@@ -329,3 +329,11 @@ def test_a_news_page_laid_out_again_begins_where_the_reader_was():
     # An item that fits on a page is not split between two ("giving a" / "single game").
     assert [[line for line, _, _ in page] for page in news_book(["one", "two three four five", "six"], 14, 2)] == [
         ["- one"], ["- two three", "  four five"], ["- six"]]
+
+
+def test_a_match_is_an_8_point_one() -> None:
+    """'bob began a 8-point match with you', and the review's 'a 11-point match: the start'."""
+    assert [a_match(n) for n in (1, 5, 8, 11, 18, 21, 81)] == [
+        "a 1-point match", "a 5-point match", "an 8-point match", "an 11-point match",
+        "an 18-point match", "a 21-point match", "an 81-point match",
+    ]

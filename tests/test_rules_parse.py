@@ -167,6 +167,11 @@ def test_distance_must_match_the_dice() -> None:
     )
     assert reason(START, (6, 5), "24/18 13/7") == "13/7 does not match the dice: you have a 5 left to play"
     assert reason(START, (3, 3), "13/8") == "13/8 is 5 pips, which does not match the dice: you have four 3s to play"
+    assert reason(START, (3, 2), "13/10 13/12").startswith("13/12 is 1 pip, which")  # not '1 pips'
+    # Bearing off with checkers out is refused for that, not for the distance ('13/off is 13
+    # pips, which does not match the dice' read as if another roll would do).
+    assert reason(START, (4, 1), "13/off") == "you cannot bear off while you have checkers outside your home board"
+    assert reason(START, (4, 1), "6/off") == "you cannot bear off while you have checkers outside your home board"
     # The higher die first, whichever came up first: 'you have 1-4 to play' beside 'Your turn 4-1'.
     assert reason(START, (1, 4), "13/10") == "13/10 is 3 pips, which does not match the dice: you have 4-1 to play"
 

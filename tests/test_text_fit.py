@@ -218,7 +218,7 @@ async def test_every_screen_fits(
             c.send("Y")
             if cols < 80:
                 await shows(c, "needs 80 columns", f"Your terminal shows {cols} columns and {rows} lines,",
-                            WIDER, "Enter goes on anyway;  Q goes back.")
+                            WIDER, "Enter goes on anyway; Q goes back.")
                 c.send("\r")
             await c.wait_for("roll for who starts")
             await c.settle(0.3)

@@ -308,7 +308,8 @@ def _sysop_game(args: argparse.Namespace, sysop: Sysop) -> int:
     record = sysop.game(args.game_id)
     g = record.summary
     facts = [
-        ("Game", f"{g.id}, a {g.length}-point match, {g.status}"),
+        ("Game", f"{g.id}, {'an' if str(g.length).startswith('8') or g.length in (11, 18) else 'a'} "
+                 f"{g.length}-point match, {g.status}"),
         ("White", g.white or "(open seat)"),
         ("Black", g.black or "(open seat)"),
         ("Score", f"{g.score[0]}-{g.score[1]} (white-black), cube {record.cube}"),

@@ -63,7 +63,8 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
             return (-len(hits & marks), len(hits - marks))
 
         return min(matches, key=rank)
-    message = fault or explain(list(position.player), list(position.opponent), roll, paths, best)
+    # (A distance fault is said as explain() says it: after the home board, for a bearing off.)
+    message = explain(list(position.player), list(position.opponent), roll, paths, best)
     if not best:
         message += f" (no move at all is possible with {_dice_text(roll)}, so the turn is forfeited)"
     raise IllegalPlay(message)
@@ -172,7 +173,7 @@ def explain(me: list[int], opp: list[int], dice: tuple[int, ...], paths: list[Pa
     """
     fault = _distance_fault(paths, dice)
     if fault:
-        return fault
+        return _outside_fault(me, paths) or fault
     result = _search(me, opp, paths, list(dice), 0, tuple(me))
     if isinstance(result, _Failure):
         if best and result.depth >= best:
@@ -192,11 +193,22 @@ def _walk_paths(me: list[int], opp: list[int], dice: tuple[int, ...], paths: lis
     """The dice used by one way to make `paths` step by step, or why no way works."""
     fault = _distance_fault(paths, dice)
     if fault:
-        return fault
+        return _outside_fault(me, paths) or fault
     result = _search(me, opp, paths, list(dice), 0, tuple(me))
     if isinstance(result, _Failure):
         return _render(result)
     return result
+
+
+def _outside_fault(me: list[int], paths: list[Path]) -> str | None:
+    """A play bearing off while checkers it does not move are outside the home board: said before
+    the distance ('13/off is 13 pips, which does not match the dice' read as if another roll
+    would do)."""
+    off = [path for path in paths if path.points[-1] == 0]
+    outside = {i + 1 for i in range(6, 24) if me[i]} - {path.points[0] for path in paths}
+    if off and (outside or any(path.points[0] > 6 for path in off)):
+        return "you cannot bear off while you have checkers outside your home board"
+    return None
 
 
 def _distance_fault(paths: list[Path], dice: tuple[int, ...]) -> str | None:
@@ -207,13 +219,17 @@ def _distance_fault(paths: list[Path], dice: tuple[int, ...]) -> str | None:
             options = _hop_dice(a, b, dice)
             if not options:
                 return (
-                    f"{_pt(a)}/{_pt(b)} is {a - b} pips, which does not match the dice: "
+                    f"{_pt(a)}/{_pt(b)} is {_pips(a - b)}, which does not match the dice: "
                     f"you have {_dice_text(dice)} to play"
                 )
             steps_needed += min(len(o) for o in options)
     if steps_needed > len(dice):
         return f"too many moves for the roll: you have {_dice_text(dice)} to play"
     return None
+
+
+def _pips(n: int) -> str:
+    return "1 pip" if n == 1 else f"{n} pips"
 
 
 def _render(failure: _Failure) -> str:

@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 WIN_WORDS = {Win.SINGLE: "a single game", Win.GAMMON: "a gammon", Win.BACKGAMMON: "a backgammon"}
 
 
+def a_match(length: int) -> str:
+    """'a 5-point match', 'an 8-point match' (eight, eleven, eighteen, eighty-...)."""
+    said = str(length)
+    return f"{'an' if said.startswith('8') or length in (11, 18) else 'a'} {length}-point match"
+
+
 def rolled(dice: tuple[int, int]) -> str:
     """A roll as players write it, the higher die first ('5-2'), whichever came up first."""
     return f"{max(dice)}-{min(dice)}"
@@ -75,7 +81,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
             # No game number: the board names its game, and the menu's headlines put "#N:" first.
             lines.append(NewsLine(-1, f"{other} joined your game."))
         else:
-            lines.append(NewsLine(-1, f"{other} began a {g.state.length}-point match with you."))
+            lines.append(NewsLine(-1, f"{other} began {a_match(g.state.length)} with you."))
     pending: Step | None = None  # a roll (or the opening roll), told together with the play that follows it
     prev: Step | None = None
     for step in steps(log):
@@ -190,10 +196,10 @@ def _tell(log: GameLog, step: Step) -> str:
 
 
 def rating_text(log: GameLog) -> str:
-    """'Ratings: alice 1510.3 (+10.3), bob 1489.7 (-10.3)'."""
+    """'Ratings: alice 1510.3 (+10.3), bob 1489.7 (-10.3).'"""
     if not log.ratings:
         return ""
-    return "Ratings: " + ", ".join(f"{r.handle} {r.after:.1f} ({r.after - r.before:+.1f})" for r in log.ratings)
+    return "Ratings: " + ", ".join(f"{r.handle} {r.after:.1f} ({r.after - r.before:+.1f})" for r in log.ratings) + "."
 
 
 async def gather(svc: Service, player_id: int, games: int = 12) -> list[tuple[Unread, GameLog, list[NewsLine]]]:

@@ -14,7 +14,7 @@ from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_GAP, help_rows
 from bgdoor.ui.console import WAKE, Console, Key
 from bgdoor.ui.keys import State
-from bgdoor.ui.news import steps, tell
+from bgdoor.ui.news import a_match, steps, tell
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
@@ -146,7 +146,7 @@ class Frame:
 def frames(log: GameLog) -> list[Frame]:
     """The match from its start, one frame per recorded event; a play shows the board after it."""
     start = rules.new_match(log.game.state.length)
-    opening = f"Game #{log.game.id}, a {log.game.state.length}-point match: the start."
+    opening = f"Game #{log.game.id}, {a_match(log.game.state.length)}: the start."
     out = [Frame(start.position, Color.WHITE, None, start, opening)]
     for step in steps(log):
         ev = step.logged.event

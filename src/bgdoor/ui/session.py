@@ -1392,7 +1392,7 @@ class Session:
                                 "that work, are below them")
                 bigger = "wider and taller" if narrow and short else "wider" if narrow else "taller"
                 title = f"The board needs {needs}"
-                keys = "Enter goes on anyway;  Q goes back."
+                keys = "Enter goes on anyway; Q goes back."
                 # As much of the why as the screen has room for, with the keys that work always on it
                 # (at 40x12 they were drawn below the last line), and two lines under them for a refusal.
                 told = [
