@@ -1421,6 +1421,14 @@ async def test_the_rank_footer_is_whole_at_40_columns(tmp_path):
                 in words), lines
         assert "Expert Bot*" in words and "carol" in words
         assert lines[23].strip().startswith("Rank:") and all(len(line) <= 40 for line in lines)
+        # A wrong answer is said on a line of its own: written over the footer's last line, it
+        # left 'Q or' hanging; a rank nobody has took the footer's place altogether.
+        for answer, said in (("a", "type a rank and Enter or Q"), ("9\r", "No player here has rank 9.")):
+            c.send(answer)
+            await c.wait_words(said)
+            await c.settle(0.3)
+            words = " ".join(" ".join(c.screen.display).split())
+            assert "Type a rank and Enter for that player's page. Q or Enter goes back." in words, c.text
         c.close()
 
 

@@ -926,7 +926,9 @@ class Session:
             bottom = min(24, self.con.height)
             # The footer whole above the prompt (three lines at 40 columns), and the list above it.
             foot_rows = len(wrap("* a computer player.  " + footer, self.con.width - 3))
-            limit = max(1, bottom - 5 - foot_rows)
+            # Under the footer a line of its own for what was wrong with an answer: written over
+            # the footer's last line, it had left 'Q or' hanging there.
+            limit = max(1, bottom - 6 - foot_rows)
             if fetched != (view, limit):
                 rows = await self.svc.rankings(limit=limit, board=views[view])
                 fetched = (view, limit)
@@ -968,13 +970,15 @@ class Session:
                     self.hint(key, f"Q or Enter goes back.{boards}")
                 continue
             self.con.put_wrapped(
-                bottom - foot_rows,
+                bottom - 1 - foot_rows,
                 3,
-                note or f"{'* a computer player.  ' if any(r.is_bot for r in rows) else ''}{footer}",
-                "error" if note else "dim",
+                f"{'* a computer player.  ' if any(r.is_bot for r in rows) else ''}{footer}",
+                "dim",
                 right=self.con.width - 1,
                 rows=foot_rows,
             )
+            if note:
+                self.con.put(bottom - 1, 3, fit(note, self.con.width - 4), "error")
             note = ""
             self.con.put(bottom, 3, "Rank: ", "prompt")
             try:
