@@ -2487,3 +2487,20 @@ async def test_d_in_a_1_point_match_says_there_is_no_cube_at_any_moment(tmp_path
         await c.wait_words("The cube is not used in a 1-point match.")
         assert "only before you roll" not in said(c), said(c)
         c.close()
+
+
+async def test_a_move_of_doubles_says_how_many_are_left(tmp_path):
+    """At 40 columns, with 5-5 and one move made, the message said only 'Moved 13/8.': the panel's
+    '3 to play' and the second die were cut off."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 4] * 10)) as srv:
+        a, b = await bob_at_alices_play(srv.port)
+        b.send("\r")
+        await b.wait_for("You rolled 4-4")
+        b.send("\r")  # the cursor starts on bob's 13 point
+        await b.wait_for("Checker in hand")
+        b.send("2666")  # down to the 12 point, then right to 9
+        await b.settle(0.2)
+        b.send("\r")
+        await b.wait_words("Moved 13/9; 3 to play.")
+        a.close()
+        b.close()

@@ -980,7 +980,10 @@ class GameScreen:
         if turn is not None and turn.is_complete and turn.play is not None:
             self.message = f"Your play: {turn.play}. Enter commits it, U)ndo takes back."
         elif turn is not None and turn.moves:
-            self.message = f"Moved {turn.moves[-1]}."
+            left = turn.remaining_dice
+            # Doubles: four moves, two dice drawn; the panel's '3 to play' is cut off at 40 columns.
+            more = f"; {len(left)} to play" if turn.dice[0] == turn.dice[1] and left else ""
+            self.message = f"Moved {turn.moves[-1]}{more}."
 
     async def commit(self) -> None:
         turn = self.turn
