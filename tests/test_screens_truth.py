@@ -2504,3 +2504,37 @@ async def test_a_move_of_doubles_says_how_many_are_left(tmp_path):
         await b.wait_words("Moved 13/9; 3 to play.")
         a.close()
         b.close()
+
+
+async def test_the_news_pages_turn_back_with_b(tmp_path):
+    """On N)ews, B went forward like any other key; a single page said '(page 1 of 1)'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        for _ in range(12):
+            svc.begin_game(bob, 3, Color.WHITE, "carol")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 14))
+        await menus.login(c, "carol", "carol-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("N")
+        await c.wait_for("(page 1 of")
+        c.send(" ")
+        await c.wait_for("(page 2 of")
+        assert "B pages back" in said(c), said(c)
+        c.send("B")
+        await c.wait_for("(page 1 of")
+        c.send("q")
+        await c.wait_for("Your choice")
+        c.send("N")  # what was on page 1 is read now; the rest is news still
+        await c.wait_for("News from your games")
+        while "(page" in c.text and "B pages back; any other key" not in said(c):
+            c.send(" ")
+            await c.settle(0.3)
+        c.send(" ")
+        await c.wait_for("Your choice")
+        c.send("N")
+        await c.wait_words("Nothing new in your games since you last looked.")
+        assert "(page" not in c.text, c.text
+        c.close()

@@ -271,10 +271,16 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
                          max(1, con.height - 4))
         n = page_holding(book, top)
         con.clear()
-        con.put_wrapped(1, 2, f"News from your games (page {n + 1} of {len(book)})", "title")
+        pages = f" (page {n + 1} of {len(book)})" if len(book) > 1 else ""
+        con.put_wrapped(1, 2, f"News from your games{pages}", "title")
         for i, (text, _, _) in enumerate(book[n]):
             con.put(3 + i, 2, text)
-        more = "Press a key for more; Q goes back." if n < len(book) - 1 else "Press a key to go back."
+        # B turns a page back, as on the help pages: it had gone forward like any other key.
+        if n < len(book) - 1:
+            more = f"Press a key for more; {'B pages back; ' if n else ''}Q goes back."
+        else:
+            more = "B pages back; any other key goes back." if n else "Press a key to go back."
+
         con.put_wrapped(con.height - 1 if con.height < 25 else 24, 2, more, "dim")
         await con.show()
         if heads:
@@ -282,6 +288,9 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
             seen |= {k for _, k, j in book[n] if ends[k] == j}
         key = await con.key_or_resize()
         if key is WAKE:
+            continue
+        if n and (key.char.upper() == "B" or key.name in ("up", "pgup")):
+            top = book[n - 1][0][1:]
             continue
         if key.name in ("q", "esc") or n == len(book) - 1:
             break
