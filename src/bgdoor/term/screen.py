@@ -89,21 +89,6 @@ def _cell(ch: str, attr: Attr) -> Cell:
     return _CELLS.get((ch, id(attr))) or _new_cell(ch, attr)
 
 
-# Texts put whole, as their cells: (text, id(attr)) -> (attr, cells).  The attribute is kept
-# with them, so an id found here is of the attribute they were made in.
-_RUNS: dict[tuple[str, int], tuple[Attr, list[Cell]]] = {}
-RUNS_KEPT = 512  # a board's texts for a few screens at a time: a crowd's messages are not worth keeping
-
-
-def _new_run(text: str, attr: Attr) -> tuple[Attr, list[Cell]]:
-    aid = id(attr)
-    run = (attr, [_CELLS.get((ch, aid)) or _new_cell(ch, attr) for ch in text])
-    if len(_RUNS) >= RUNS_KEPT:
-        _RUNS.clear()  # a crowd's messages come and go: start again rather than keep them all
-    _RUNS[(text, aid)] = run
-    return run
-
-
 _ATTRS: dict[Attr, Attr] = {}  # one object per attribute value the renderer makes, so cells compare by identity
 
 
@@ -138,14 +123,6 @@ class Canvas:
         first = max(col, 1)
         last = min(col + len(text) - 1, self.cols - 1 if row == self.rows else self.cols)
         if last < first:
-            return
-        if first == col and last - first + 1 == len(text):
-            # A whole text: the same words in the same colour (a help line, a point's label, the
-            # message of the last key) are the same cells, made once.
-            known = _RUNS.get((text, id(attr)))
-            if known is None or known[0] is not attr:
-                known = _new_run(text, attr)
-            self.cells[row - 1][first - 1 : last] = known[1]
             return
         cells, aid = _CELLS, id(attr)
         self.cells[row - 1][first - 1 : last] = [
