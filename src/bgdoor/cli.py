@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bgdoor.config import Config, ConfigError, load_config
 from bgdoor.rules import Position, PositionError, legal_plays
 from bgdoor.ui.boardcmd import add_board_parser
+from bgdoor.ui.news import a_match
 
 if TYPE_CHECKING:
     from bgdoor.service import Service
@@ -308,8 +309,7 @@ def _sysop_game(args: argparse.Namespace, sysop: Sysop) -> int:
     record = sysop.game(args.game_id)
     g = record.summary
     facts = [
-        ("Game", f"{g.id}, {'an' if str(g.length).startswith('8') or g.length in (11, 18) else 'a'} "
-                 f"{g.length}-point match, {g.status}"),
+        ("Game", f"{g.id}, {a_match(g.length)}, {g.status}"),
         ("White", g.white or "(open seat)"),
         ("Black", g.black or "(open seat)"),
         ("Score", f"{g.score[0]}-{g.score[1]} (white-black), cube {record.cube}"),
