@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from bgdoor.config import Config, ConfigError, load_config
 from bgdoor.rules import Position, PositionError, legal_plays
 from bgdoor.ui.boardcmd import add_board_parser
-from bgdoor.ui.news import a_match
 
 if TYPE_CHECKING:
     from bgdoor.service import Service
@@ -306,6 +305,8 @@ def _sysop_games(args: argparse.Namespace, sysop: Sysop) -> int:
 
 
 def _sysop_game(args: argparse.Namespace, sysop: Sysop) -> int:
+    from bgdoor.ui.news import a_match  # noqa: PLC0415 - keeps `bgdoor plays` light
+
     record = sysop.game(args.game_id)
     g = record.summary
     facts = [
