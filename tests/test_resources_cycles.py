@@ -5,7 +5,8 @@ prompt, a hang-up in the middle of telnet negotiation, a reset (RST) with no
 goodbye, a close halfway through typing a handle.  Afterwards the server's
 resident memory (VmRSS) and its sockets are back where they were after a
 warm-up round of the same, within a small tolerance for memory (the collector
-runs its oldest pass only now and then, so some garbage waits for it).
+runs its oldest pass only now and then, so some garbage waits for it).  Where one
+round leaves more than that, a second must not: a leak grows with every round.
 """
 
 from __future__ import annotations
@@ -104,7 +105,17 @@ async def test_a_thousand_calls_leave_memory_and_sockets_where_they_were(tmp_pat
         assert sum(counts.values()) == CYCLES
         assert sockets_after == sockets_before == listening
         assert fds_after <= fds_before
-        assert rss_after - rss_before < RSS_TOLERANCE_KB
+        if rss_after - rss_before >= RSS_TOLERANCE_KB:
+            # A leak grows with every round; the allocator's leftovers do not.  On a busy machine
+            # one round has left 5-7 MB (a few arenas kept alive by a late object) where it
+            # usually leaves 0.4-3 MB: a second round tells the two apart.
+            await cycles(srv.port, CYCLES, seed=3)
+            await settled(srv, sockets_before)
+            await asyncio.sleep(AFTER_TRIM)
+            rss_again = srv.rss_kb()
+            print(f"a second round: RSS {rss_after} -> {rss_again} kB")
+            assert rss_again - rss_after < RSS_TOLERANCE_KB
+            assert srv.socket_count() == listening
         log = srv.stderr()
         assert log.count("bgdoor.telnet: connect ") == log.count("bgdoor.telnet: disconnect ")
         assert "Traceback" not in log
