@@ -2538,3 +2538,45 @@ async def test_the_news_pages_turn_back_with_b(tmp_path):
         await c.wait_words("Nothing new in your games since you last looked.")
         assert "(page" not in c.text, c.text
         c.close()
+
+
+async def test_a_board_opened_with_no_news_says_how_the_caller_came_to_it(tmp_path):
+    """The board opened with an empty message line for the player who began a game with an open
+    seat (the panel said only 'Waiting for a player'), and for the player who joined it."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        await alice.wait_words("Game #1 waits for a player: anyone can join it from V)iew games. "
+                               "W)ithdraw takes it back.")
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await open_game(bob, expect="Join it?")
+        bob.send("Y")
+        await bob.wait_words("You joined game #1, a 3-point match against alice.")
+        await alice.wait_words("bob joined your game.")
+        carol = await call(srv.port)
+        await login(carol, "carol", "carol-pw", new=True)
+        await begin(carol, 8, opponent="alice")
+        await carol.wait_words("Game #2 begun: an 8-point match against alice.")
+        for c in (alice, bob, carol):
+            c.close()
+
+
+async def test_the_news_read_on_the_menu_is_still_on_the_board(tmp_path):
+    """carol read bob's play on N)ews, then opened the game: the board's message line was empty,
+    and nothing on it said what bob had done."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    svc, *_ = bob_opens(url)
+    svc.close()
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=False)
+        c.send("N")
+        await c.wait_words("bob starts with 4-2, playing 8/4 6/4")
+        c.send("Q")
+        await c.wait_for("Your choice")
+        c.send("P")
+        await c.wait_for("P)lay or Enter: roll")
+        await c.wait_words("Opening roll: bob 4, carol 2. bob starts with 4-2, playing 8/4 6/4.")
+        c.close()

@@ -80,8 +80,9 @@ REPLAY_PACE = 0.8  # seconds between the moves of a replay when no key is presse
 
 
 class GameScreen:
-    def __init__(self, session: Caller, game_id: int) -> None:
+    def __init__(self, session: Caller, game_id: int, greeting: str = "") -> None:
         self.s = session
+        self.greeting = greeting  # said when the board opens with no news: how the caller got here
         self.con = session.con
         self.svc = session.svc
         self.rt = session.rt
@@ -237,8 +238,27 @@ class GameScreen:
             # On a narrow screen, where the panel is cut, the board says whose turn and the score
             # instead.
             watching = self.me is None and self.con.width >= 80
-            self.message = self.pending_offer() or ("Watching this game." if watching else "")
+            self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.told_before(log)
+                            or ("Watching this game." if watching else ""))
         return replay
+
+    def told_before(self, log: GameLog) -> str:
+        """On the player's turn with no news (read on N)ews, or at an earlier look): what the
+        opponent did last, which the board alone does not say."""
+        v = self.view
+        if v is None or self.me is None or v.state.actor is not self.me:
+            return ""
+        told = narrate(log, 0, self.pid)
+        return told[-1].text if told else ""
+
+    def open_seat(self) -> str:
+        """A game of the player's own with nobody in the other seat: the panel said only
+        'Waiting for a player', not how one comes or how to take the game back."""
+        v = self.view
+        if v is None or self.me is None or (v.white is not None and v.black is not None):
+            return ""
+        return (f"Game #{v.id} waits for a player: anyone can join it from V)iew games. "
+                "W)ithdraw takes it back.")
 
     def pending_offer(self) -> str:
         """A double or a resignation waiting for its answer, said again to a player coming back to

@@ -30,7 +30,7 @@ from bgdoor.term.wrap import first_fitting, fit, pages, sentence, shorten, wrap
 from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen
-from bgdoor.ui.news import News, gather, latest_first, news_page
+from bgdoor.ui.news import News, a_match, gather, latest_first, news_page
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
@@ -874,7 +874,9 @@ class Session:
                 except ServiceError as exc:
                     note = f"Game #{g.id}: {exc}."  # someone else sat down first
                 else:
-                    await self.game_screen(view.id)
+                    against = view.black if view.viewer_color is Color.WHITE else view.white
+                    await self.game_screen(view.id, f"You joined game #{view.id}, {a_match(view.state.length)} "
+                                                    f"against {against}.")
                     return
             # No: back to the list (the question asked nothing about watching).
             games = await self.svc.games_in_progress(limit=100)
@@ -1273,7 +1275,10 @@ class Session:
             except ServiceError as exc:
                 await self.flash(22, sentence(str(exc)))
                 return
-        await self.game_screen(view.id)
+        against = view.black if view.viewer_color is Color.WHITE else view.white
+        # An open seat says so itself on the board, with how a player comes.
+        begun = f"Game #{view.id} begun: {a_match(view.state.length)} against {against}." if against else ""
+        await self.game_screen(view.id, begun)
 
     async def begin_named(self, length: int, color: Color | None, form: Callable[[], int]) -> GameView | None:
         """Ask for the opponent's handle until it names a player (or the caller gives up); `form`
@@ -1359,10 +1364,11 @@ class Session:
 
     # ------------------------------------------------------------ game
 
-    async def game_screen(self, game_id: int) -> None:
+    async def game_screen(self, game_id: int, greeting: str = "") -> None:
+        """The board; `greeting` said on it first when there is no news (how the caller got here)."""
         if not await self.room_for_board():
             return
-        await GameScreen(self, game_id).run()
+        await GameScreen(self, game_id, greeting).run()
 
     def board_fits(self) -> bool:
         """80 columns, and the board's rows down to its help line (23; 24 where a narrower screen
