@@ -2580,3 +2580,17 @@ async def test_the_news_read_on_the_menu_is_still_on_the_board(tmp_path):
         await c.wait_for("P)lay or Enter: roll")
         await c.wait_words("Opening roll: bob 4, carol 2. bob starts with 4-2, playing 8/4 6/4.")
         c.close()
+
+
+async def test_a_match_won_past_its_length_lists_its_points_alone(tmp_path):
+    """M)atches listed a 1-point match won by a backgammon as '3-0/1', read as a fraction."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.BACKGAMMON, length=1)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("M")
+        await c.wait_for("Game:")
+        row = next(line for line in c.text.splitlines() if "#1" in line)
+        assert " 3-0 " in row + " " and "/1" not in row, row
+        c.close()

@@ -55,6 +55,13 @@ def to_act(g: GameSummary, name: str | None) -> bool:
 BANNER = "B G D O O R   B A C K G A M M O N"
 
 
+def list_score(g: GameSummary) -> str:
+    """'2-1/5'; a match won past its length ('3-0/1', read as a fraction) shows the points alone,
+    as the board's panel does."""
+    score = f"{g.score[0]}-{g.score[1]}"
+    return score if max(g.score) > g.length else f"{score}/{g.length}"
+
+
 class Session:
     def __init__(
         self,
@@ -685,7 +692,7 @@ class Session:
         def seat(name: str | None) -> str:
             return f"{'*' if to_act(g, name) else ''}{name or '(open seat)'}"
 
-        return f"#{g.id:<5} {g.score[0]}-{g.score[1]}/{g.length}", f"{seat(g.white)} v {seat(g.black)}"
+        return f"#{g.id:<5} {list_score(g)}", f"{seat(g.white)} v {seat(g.black)}"
 
     def game_line(self, g: GameSummary) -> str:
         """One game in a list: the player to act marked with '*', the last move where it fits."""
@@ -693,8 +700,7 @@ class Session:
         def seat(name: str | None) -> str:
             return f"{'*' if to_act(g, name) else ' '}{name or '(open seat)':<16}"
 
-        score = f"{g.score[0]}-{g.score[1]}/{g.length}"
-        line = f"#{g.id:<5} {seat(g.white)} {seat(g.black)} {score:<8}"
+        line = f"#{g.id:<5} {seat(g.white)} {seat(g.black)} {list_score(g):<8}"
         if self.con.width >= 72:
             line += f" {g.updated.strftime('%m-%d %H:%M')}"
         return line
