@@ -454,7 +454,8 @@ async def test_a_40_column_caller_begins_a_game_with_no_question_drawn_over_anot
         await c.wait_for("available on this system.")
         lines = [line.strip() for line in c.screen.display]
         text = " ".join(line for line in lines if line)
-        assert "Every question has a default in [brackets]; Enter accepts it. Esc goes back." in text, c.text
+        assert "Every question has a default in [brackets]; Enter accepts it. Esc goes back to the menu." in text, (
+            c.text)
         assert "Match length, 1 to 25 points [3]: 3" in lines, c.text
         assert "[R]: White" in lines, c.text
         assert "Opponent: O)pen seat, or N)amed player [O]:" in text, c.text
@@ -1601,8 +1602,8 @@ async def test_the_begin_form_is_laid_out_again_when_the_window_narrows(tmp_path
             c.send("5")
             c.send_size(40, 24)  # while the length is typed: it stays typed
             await c.wait_for("[brackets]; Enter accepts it")
-            await c.wait_words("Every question has a default in [brackets]; Enter accepts it. Esc goes back. "
-                               "Match length, 1 to 25 points [3]: 5")
+            await c.wait_words("Every question has a default in [brackets]; Enter accepts it. "
+                               "Esc goes back to the menu. Match length, 1 to 25 points [3]: 5")
             c.send("\r")
             await c.wait_for("R)andom")
             c.send_size(44, 24)
@@ -2593,4 +2594,30 @@ async def test_a_match_won_past_its_length_lists_its_points_alone(tmp_path):
         await c.wait_for("Game:")
         row = next(line for line in c.text.splitlines() if "#1" in line)
         assert " 3-0 " in row + " " and "/1" not in row, row
+        c.close()
+
+
+async def test_a_wrong_match_length_is_said_until_the_next_answer_with_the_field_empty(tmp_path):
+    """A wrong length stayed in its field while a refusal flashed for three seconds, one column
+    in from the form's other refusals; then both went, and the question stood bare again."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("B")
+        await c.wait_for("Match length")
+        c.send("0\r")
+        await c.wait_words("0 is not a match length: type a number from 1 to 25, or Enter for 3; "
+                           "Esc goes back to the menu.")
+        await asyncio.sleep(3.5)  # no longer gone after a while
+        assert "0 is not a match length" in said(c)
+        rows = c.text.splitlines()
+        asked = next(row for row in rows if "Match length" in row)
+        assert asked.rstrip().endswith("[3]:"), asked
+        refusal = next(row for row in rows if "is not a match length" in row)
+        assert refusal.startswith("  0 is"), refusal  # column 3, as W/B/R's refusals
+        c.send("\r")
+        await c.wait_for("R)andom")
+        c.send("X")
+        await c.wait_words("X is not an answer: W, B or R")
+        assert next(row for row in c.text.splitlines() if "not an answer" in row).startswith("  X is")
         c.close()

@@ -34,7 +34,7 @@ from bgdoor.ui.texts import load_text
 SIZES = [(80, 25), (80, 24), (60, 24)]
 # No computer player is listed, so no legend for the '*' that marks one.
 RANK_HELP = "Type a rank and Enter for that player's page.  Q or Enter goes back."
-BEGIN_HELP = "Every question has a default in [brackets]; Enter accepts it. Esc goes back."
+BEGIN_HELP = "Every question has a default in [brackets]; Enter accepts it. Esc goes back to the menu."
 WIDER = "Make the window wider if you can: the board follows at once."
 GLASS = (100, 30)
 ALICE, BOB = "Longhandle_Alice", "Bartholomew_Bob1"  # 16 characters, the longest a handle may be

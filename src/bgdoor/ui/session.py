@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("bgdoor.session")
 
 LOGIN_TIME_UP = "Time to log in is up. Goodbye."
-BEGIN_HEADER = "Every question has a default in [brackets]; Enter accepts it. Esc goes back."
+BEGIN_HEADER = "Every question has a default in [brackets]; Enter accepts it. Esc goes back to the menu."
 MENU_MORE = "... (N: all)"  # the end of the menu's news when more is kept for the N)ews page
 NARROW_LIST = 58  # columns a game list's one-line rows need
 
@@ -1227,8 +1227,10 @@ class Session:
         length = default
         length_prompt = f"Match length, 1 to {LONGEST_MATCH} points [{default}]: "
         typed = ""
+        wrong = ""  # why the last answer was no length: said until the next one, the field empty again
         while True:
             where = layout(length_prompt, 2)
+            self.hint(None, wrong)
             try:
                 text = await self.con.line(where[0], where[1], 2, initial=typed, wake=True)  # right after its prompt
             except Woken as woken:
@@ -1242,10 +1244,11 @@ class Session:
                 length = int(text)
                 break
             typed = ""
-            await self.flash(22, f"The length is a number from 1 to {LONGEST_MATCH}.")
+            wrong = (f"{text.strip()} is not a match length: type a number from 1 to {LONGEST_MATCH}, "
+                     f"or Enter for {default}; Esc goes back to the menu.")
         answered.append((length_prompt, str(length), 2, "input", ""))
-        side = await choose("Play as W)hite, B)lack or R)andom [R]: ", 6,
-                            {"R": "Random", "W": "White", "B": "Black"}, "W, B or R (Enter: Random); Esc goes back.")
+        side = await choose("Play as W)hite, B)lack or R)andom [R]: ", 6, {"R": "Random", "W": "White", "B": "Black"},
+                            "W, B or R (Enter: Random); Esc goes back to the menu.")
         if side is None:
             return
         color = {"White": Color.WHITE, "Black": Color.BLACK}.get(side)
@@ -1255,7 +1258,8 @@ class Session:
             choices["C"] = "Computer"
         # Why some computer levels are missing, for the player (the sysop's reason is in the log).
         choice = await choose(f"Opponent: O)pen seat, {'C)omputer, ' if levels else ''}or N)amed player [O]: ", 12,
-                              choices, f"O, {'C ' if levels else ''}or N (Enter: Open seat); Esc goes back.",
+                              choices,
+                              f"O, {'C ' if levels else ''}or N (Enter: Open seat); Esc goes back to the menu.",
                               self.rt.bot_note)
 
         def below() -> int:
@@ -1344,7 +1348,7 @@ class Session:
         said: Key | None = None
         while True:
             if said is not None:
-                self.hint(said, f"a level from 1 to {len(levels)}, then Enter; Esc goes back.")
+                self.hint(said, f"a level from 1 to {len(levels)}, then Enter; Esc goes back to the menu.")
             # A number, then Enter, like the match length: an Enter typed after the number is
             # not left over to roll the dice or pick up a checker on the board.
             self.con.put(row, 6 + len(prompt), str(chosen + 1) if typed else " ", "input")
