@@ -1046,6 +1046,8 @@ class GameScreen:
         """Something the player does that a note may go with: the note written goes with it, and
         the opponent's note, now answered, leaves the board."""
         note = self.pending_note
+        if note and done:
+            done += " Your note went with it."  # the board no longer shows it: said where it went
         await self.act(lambda p, g, v: method(p, g, v, note), done)
         self.pending_note = None
         self.their_note = None
