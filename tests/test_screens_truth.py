@@ -2621,3 +2621,37 @@ async def test_a_wrong_match_length_is_said_until_the_next_answer_with_the_field
         await c.wait_words("X is not an answer: W, B or R")
         assert next(row for row in c.text.splitlines() if "not an answer" in row).startswith("  X is")
         c.close()
+
+
+async def test_a_turn_in_another_game_is_told_on_a_board_nothing_has_happened_on(tmp_path):
+    """Opened and left as it was, a board took every wake for a change to its own game (nothing
+    had said what version it was at), read it again, and never told of the turn waiting in
+    another game; once told, the notice took the place of 'You rolled 3-1.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        first = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, first.id, first.version)  # alice 3, bob 1: alice starts
+        view = svc.submit_turn(alice, view.id, view.version, "8/5 6/5")
+        view = svc.roll(bob, view.id, view.version)
+        svc.submit_turn(bob, view.id, view.version, "24/21 24/23")
+    async with running_server(url, dice=ScriptedDice([3, 1] * 20)) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await asyncio.sleep(1.0)  # the change feed's first look (every unfinished game) is done
+        await menus.open_board(c, f"#{first.id}")
+        await c.wait_for("P)lay or Enter: roll")
+        await c.settle(0.5)
+        with Service(url, dice=ScriptedDice([1, 3] * 20)) as svc:
+            second = svc.begin_game(bob, 3, Color.WHITE, "alice")
+            svc.roll(bob, second.id, second.version)  # white 1, alice 3: alice starts game 2
+        await c.wait_words(f"Your turn in game #{second.id} too: Q, then P)lay, takes you there.")
+        c.send("P")
+        await c.wait_words("You rolled 3-1.")
+        await c.settle(0.5)
+        with Service(url, dice=ScriptedDice([1, 3] * 20)) as svc:
+            third = svc.begin_game(bob, 3, Color.WHITE, "alice")
+            svc.roll(bob, third.id, third.version)
+        await c.wait_words(f"You rolled 3-1. Your turn in game #{third.id} too: Q, then P)lay, takes you there.")
+        c.close()

@@ -213,6 +213,7 @@ class GameScreen:
 
     async def reload(self) -> None:
         self.view = await self.svc.game(self.game_id, self.pid)
+        self.rt.seen(self.game_id, self.view.version)
         self.last = await self.svc.last_turn(self.game_id, self.pid)
         self.sync_turn()
         if self.me is not None:
@@ -436,6 +437,8 @@ class GameScreen:
                 return None  # the window was resized: lay the board out again for its new size
             told = await self.waiting_elsewhere()
             if told:
+                if not self.unkeyed and self.message and not self.held:
+                    self.unkeyed = [self.message]  # 'You rolled 6-2.' stays, where there is room, before it
                 self.tell([NewsLine(0, told)])
                 return None
 

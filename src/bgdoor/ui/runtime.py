@@ -104,6 +104,12 @@ class Runtime:
         """The newest version of the game announced in this process, if any."""
         return self._versions.get(game_id)
 
+    def seen(self, game_id: int, version: int) -> None:
+        """A watched game was read at `version`: a wake for another game (the player's others)
+        is then not taken for a change to this one, which nothing had announced yet."""
+        if game_id in self._games and self._versions.get(game_id, 0) < version:
+            self._versions[game_id] = version
+
     def watch(self, game_id: int, wake: Wake) -> None:
         self.start()
         self._games.setdefault(game_id, {})[wake] = None
