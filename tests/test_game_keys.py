@@ -59,6 +59,9 @@ def test_the_instructions_name_the_keys_the_screens_use() -> None:
             if len(b.label) > 1 and b.label[1] == ")":
                 assert b.label[:2] in game, f"the instructions do not tell {b.label} ({state})"
     assert "D)rop" not in game
+    # Q keeps the turn as it was left (the draft): the page had said the moves were forgotten.
+    quit_line = " ".join(game[game.index("  Q)uit") :].split("\n  When")[0].split())
+    assert "forgotten" not in quit_line and "the moves you made" in quit_line and "are kept" in quit_line, quit_line
     for letter in "VPBSIRWMNOQ":
         assert re.search(rf"^  {letter}\)", menu, re.M), f"the instructions' menu lacks {letter})"
 
