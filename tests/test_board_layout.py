@@ -412,3 +412,15 @@ def test_unknown_theme_and_bad_colours() -> None:
         BoardView(START, viewer="red")  # type: ignore[arg-type]  # the wrong value is the point of the test
     with pytest.raises(ValueError):
         BoardView(START, orientation="sideways")  # type: ignore[arg-type]  # the wrong value is the point of the test
+
+
+@pytest.mark.parametrize("orientation", ["own", "table"])
+@pytest.mark.parametrize("on_roll", ["white", "black"])
+@pytest.mark.parametrize("dice", [(2, 6), (6, 2)])
+def test_the_dice_lie_higher_first_from_left_on_either_side_of_the_table(
+    orientation: Orientation, on_roll: Colour, dice: tuple[int, int]
+) -> None:
+    """Black's board as the table stands drew a 6-2 as '2 6', while the text said 'Your turn 6-2'."""
+    term = shown(BoardView(START, viewer="black", orientation=orientation, on_roll=on_roll, dice=dice))
+    row = term.display[9]  # the dice's middle row
+    assert re.findall(r"│(\d)│", row) == ["6", "2"], row

@@ -724,7 +724,9 @@ class _Painter:
         # even while the other side is to act: the answer to a resignation offered after a roll.
         starts = (35, 41) if v.on_roll == v.viewer else (12, 18)
         left = list(v.dice_left) if v.dice_left is not None else None
-        for start, die in zip(starts, v.dice, strict=True):
+        cols = sorted(self.x(start + 2) if self.m else start for start in starts)
+        # The higher die on the left, as the text says a roll ('6-2'), on either side of the table.
+        for col, die in zip(cols, sorted(v.dice, reverse=True), strict=True):
             used = False
             if left is not None:
                 if die in left:
@@ -732,7 +734,6 @@ class _Painter:
                 else:
                     used = True
             attr = t.die_used if used else t.die
-            col = self.x(start + 2) if self.m else start
             r0 = MIDDLE_ROWS[0]
             if used and not self.colour:
                 self.c.put(r0, col, ".-.", attr)
