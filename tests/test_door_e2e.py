@@ -313,3 +313,35 @@ def test_a_malformed_drop_file_is_said_to_a_caller_on_the_terminal(tmp_path: Pat
     assert b"the BBS's drop file could not be read" in said, said
     # Left up for the goodbye's wait (3 s by default): the BBS's next screen had wiped it at once.
     assert took >= 2.5, took
+
+
+def test_a_malformed_drop_file_shows_no_path_to_a_caller_whose_terminal_is_standard_error(tmp_path: Path) -> None:
+    """A pty BBS gives the door's standard error to the caller's terminal too: the caller saw
+    'bgdoor door: /bbs/node3/door32.sys: DOOR32.SYS line 9: ...', the BBS's paths cut at the
+    screen's edge, over 'The sysop can see why in the door's log'.  The log has it."""
+    drop = tmp_path / "door32.sys"
+    drop.write_bytes(b"x\r\n")
+    log = tmp_path / "door.log"
+    master, slave = os.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(drop), "--db", f"sqlite:///{tmp_path}/bg.db",
+             "--log", str(log)],
+            stdin=slave, stdout=slave, stderr=slave, timeout=30,
+        )
+        os.close(slave)
+        said = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        os.close(master)
+    assert proc.returncode == 2
+    assert b"the BBS's drop file could not be read" in said, said
+    assert str(tmp_path).encode() not in said and b"bgdoor door:" not in said, said
+    assert "DOOR32.SYS" in log.read_text()

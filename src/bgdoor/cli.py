@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -152,13 +153,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _callers_terminal(fd: int) -> bool:
+    """Whether `fd` is the terminal standard output is: a pty BBS gives the door's standard
+    error to the caller too."""
+    try:
+        return os.isatty(fd) and os.isatty(1) and os.fstat(fd).st_rdev == os.fstat(1).st_rdev
+    except OSError:
+        return False
+
+
 def cmd_door(args: argparse.Namespace) -> int:
     from bgdoor.transport.dropfile import DropFileError, read_dropfile  # noqa: PLC0415 - only this command needs it
 
     try:
         info = read_dropfile(args.dropfile)
     except DropFileError as exc:
-        print(f"bgdoor door: {exc}", file=sys.stderr)
+        if not _callers_terminal(2):
+            # On the caller's own terminal the line would show them the BBS's paths, cut at the
+            # edge, over a message saying only the sysop can see why: there, the log has it.
+            print(f"bgdoor door: {exc}", file=sys.stderr)
         from bgdoor.transport.door import drop_file_refused  # noqa: PLC0415 - only this command needs it
 
         try:
