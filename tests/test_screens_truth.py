@@ -2655,3 +2655,28 @@ async def test_a_turn_in_another_game_is_told_on_a_board_nothing_has_happened_on
             svc.roll(bob, third.id, third.version)
         await c.wait_words(f"You rolled 3-1. Your turn in game #{third.id} too: Q, then P)lay, takes you there.")
         c.close()
+
+
+async def test_begins_one_key_questions_keep_the_cursor_where_the_answer_goes(tmp_path):
+    """After a refused key at 'Play as W)hite, B)lack or R)andom', the terminal's cursor was left
+    at the end of the refusal two rows from the bottom, under an empty screen."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("B")
+        await c.wait_for("Match length")
+        c.send("\r")
+        await c.wait_for("R)andom [R]:")
+        c.send("X")
+        await c.wait_words("X is not an answer")
+        await c.settle(0.3)
+        row = next(i for i, line in enumerate(c.screen.display) if "R)andom [R]:" in line)
+        col = c.screen.display[row].index("[R]:") + len("[R]: ")
+        assert (c.screen.cursor.y, c.screen.cursor.x) == (row, col), (c.screen.cursor.y, c.screen.cursor.x)
+        assert not c.screen.cursor.hidden
+        c.send("W")
+        await c.wait_for("N)amed player [O]:")
+        await c.settle(0.3)
+        row = next(i for i, line in enumerate(c.screen.display) if "N)amed player [O]:" in line)
+        assert c.screen.cursor.y == row and not c.screen.cursor.hidden
+        c.close()

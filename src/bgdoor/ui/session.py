@@ -1203,15 +1203,18 @@ class Session:
 
         async def choose(prompt: str, width: int, answers: dict[str, str], hint: str, note: str = "") -> str | None:
             """One key answers the question (Enter: the first); None: Esc."""
-            layout(prompt, width, note)
+            where = layout(prompt, width, note)
             said: Key | None = None
             while True:
                 if said is not None:
                     self.hint(said, hint)
+                # The terminal's cursor where the answer goes, not at the end of the last refusal.
+                self.con.text_cursor(where)
                 await self.con.show()
                 key = await self.con.key_or_resize()
+                self.con.text_cursor(None)
                 if key is WAKE:
-                    layout(prompt, width, note)  # resized: the form again, at the new width
+                    where = layout(prompt, width, note)  # resized: the form again, at the new width
                     continue
                 if key.name == "esc":
                     return None
