@@ -2680,3 +2680,30 @@ async def test_begins_one_key_questions_keep_the_cursor_where_the_answer_goes(tm
         row = next(i for i, line in enumerate(c.screen.display) if "N)amed player [O]:" in line)
         assert c.screen.cursor.y == row and not c.screen.cursor.hidden
         c.close()
+
+
+async def test_a_checker_on_the_bar_has_the_cursor_and_says_why_nothing_else_moves(tmp_path):
+    """Hit, alice rolled: only the bar was marked, yet the cursor sat on her 13 point, and Enter
+    there said 'No checker of yours can move from there' over her four checkers."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([6, 3, 6, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 6, bob 3
+        v = svc.submit_turn(alice, v.id, v.version, "24/18 13/10")
+        v = svc.roll(bob, v.id, v.version)  # 6-1
+        svc.submit_turn(bob, v.id, v.version, "13/7* 8/7")
+    async with running_server(url, dice=ScriptedDice([5, 2] * 10)) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c, "1")
+        c.send("P")
+        await c.wait_words("You rolled 5-2.")
+        await c.settle(0.3)
+        assert "BAR◄" in c.text or "◄BAR" in c.text, c.text
+        c.send("4")  # off the bar, onto a point
+        await c.settle(0.3)
+        c.send("\r")
+        await c.wait_words("Your checker on the bar must come in first: pick it up from the bar.")
+        c.close()

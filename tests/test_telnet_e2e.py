@@ -11,6 +11,7 @@ import pytest
 from harness import Caller, call, login, running_server
 from menus import begin, open_game
 
+from bgdoor.rules import Position
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase
 from bgdoor.rules.moves import legal_plays
@@ -59,6 +60,11 @@ class Player:
                 self.tokens, self.at = 1.0, time.monotonic()
             self.tokens -= 1
             self.caller.send(key)
+
+    def rolled(self, position: Position, dice: tuple[int, int]) -> None:
+        """The server puts the cursor on the bar for a turn whose checker there must come in."""
+        if position.player[24] and legal_plays(position, dice):
+            self.cursor = "bar"
 
     def goto(self, loc: int | str) -> str:
         keys = keys_to(self.cursor, loc, self.color)
@@ -151,6 +157,9 @@ async def test_register_begin_join_and_play_with_the_keypad(tmp_path):
         # Alice enters from the bar with the 1 and plays the 2.
         alice.send("P")
         await alice.wait_for("2-1")  # the higher die first
+        st = db.game(1).state
+        assert st.dice is not None
+        a.rolled(st.position, st.dice)
         alice.send(a.move_keys(25, 24) + a.move_keys(24, 22))
         await alice.wait_for("Enter commits")
         version = db.game_version(1)
@@ -244,6 +253,7 @@ async def test_whole_game_to_the_end_and_rankings(tmp_path):
                     p.caller.send("P")
                 else:
                     plays = legal_plays(st.position, st.dice)
+                    p.rolled(st.position, st.dice)
                     if len(plays) > 1:
                         play = min(plays, key=lambda pl: (-sum(m.dst == 0 for m in pl.moves), str(pl)))
                         keys = "".join(p.move_keys(m.src, m.dst) for m in play.moves)

@@ -404,6 +404,8 @@ class GameScreen:
             if self.turn is None or self.turn.start != st.position or self.turn.dice != st.dice:
                 self.turn = Turn(st.position, st.dice)
                 self.hand = None
+                if self.turn.sources() == [25]:
+                    self.cursor = "bar"  # nothing else may move: the cursor starts where the play must
                 plays = legal_plays(st.position, st.dice)
                 if len(plays) == 1:
                     for m in plays[0].moves:
@@ -968,7 +970,13 @@ class GameScreen:
                 else:
                     self.message = "Checker in hand: move to a marked point, Enter puts it down."
             else:
-                self.message = "No checker of yours can move from there; the marked points can."
+                mine = turn.position.player
+                if point != 25 and mine[24]:
+                    self.message = "Your checker on the bar must come in first: pick it up from the bar."
+                elif 1 <= point <= 24 and mine[point - 1]:
+                    self.message = "Those checkers cannot move with this roll; the marked points can."
+                else:
+                    self.message = "No checker of yours can move from there; the marked points can."
             return
         if point == self.hand:
             self.hand = None
