@@ -2707,3 +2707,24 @@ async def test_a_checker_on_the_bar_has_the_cursor_and_says_why_nothing_else_mov
         c.send("\r")
         await c.wait_words("Your checker on the bar must come in first: pick it up from the bar.")
         c.close()
+
+
+async def test_the_match_id_stays_beside_its_label_at_40_columns(tmp_path):
+    """I)D at 40 columns: 'Position ID 4HPiARKD88EBMA  Match ID' over 'cImqAAAAAAAE'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    svc, *_ = bob_opens(url)
+    svc.close()
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        await menus.login(c, "carol", "carol-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("P")
+        await c.wait_for("The board needs 80 columns")
+        c.send("\r")  # on anyway
+        await c.wait_for("I)D")
+        c.send("I")
+        await c.wait_for("Match ID")
+        await c.settle(0.3)
+        row = next(line for line in c.lines() if "Match ID" in line)
+        assert re.search(r"Match ID \S{12}", row), c.lines()
+        c.close()

@@ -623,7 +623,12 @@ class GameScreen:
     async def do_show_id(self, key: Key) -> None:
         assert self.view is not None
         mid = self.match_id()
-        self.message = f"Position ID {self.view.state.position.id}" + (f"  Match ID {mid}" if mid else "")
+        pos = f"Position ID {self.view.state.position.id}"
+        room = min(80, self.con.width) - 2
+        # Where both do not fit on one line, 'Match ID' starts the next: broken anywhere, the
+        # label had stood at the end of one line and its value on the next.
+        gap = "  " if len(pos) + 2 + len(mid) + 9 <= room else " " * max(2, room - len(pos) + 1)
+        self.message = pos + (f"{gap}Match ID {mid}" if mid else "")
 
     def match_id(self) -> str:
         from bgdoor.rules.matchid import match_id  # noqa: PLC0415 - only the I key needs it
