@@ -2728,3 +2728,29 @@ async def test_the_match_id_stays_beside_its_label_at_40_columns(tmp_path):
         row = next(line for line in c.lines() if "Match ID" in line)
         assert re.search(r"Match ID \S{12}", row), c.lines()
         c.close()
+
+
+async def test_a_computer_players_page_does_not_say_last_seen_dash(tmp_path):
+    """A computer player's page said 'last seen -', as if it had gone: it never logs in."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bot = svc.ensure_bot_player("Test Bot").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "Test Bot")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.resign(alice, view.id, view.version, Win.SINGLE)
+        svc.answer_resign(bot, view.id, view.version, True)  # a match played: both are ranked
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("R")
+        await c.wait_for("Rank:")
+        row = next((line for line in c.text.splitlines() if "Bot" in line), None)
+        assert row is not None, c.text
+        rank = re.search(r"\d+", row)
+        assert rank is not None, row
+        c.send(rank.group() + "\r")
+        await c.wait_for("(computer)")
+        text = said(c)
+        assert "always here." in text and "last seen -" not in text, text
+        c.close()

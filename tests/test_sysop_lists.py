@@ -138,3 +138,18 @@ def test_options_after_the_action_and_a_bad_database(
     code = cli.main(["sysop", "--db", "nosuchdriver://x", "players"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.splitlines()) == 1 and "cannot open the database" in err
+
+
+def test_players_names_a_member_bbs_callers_board_and_says_last_login(
+    capsys: pytest.CaptureFixture[str], world: World
+) -> None:
+    """A member BBS's RLogin caller was listed as 'door', like a local door caller; and the
+    column named 'Last seen' held the last login, not the last move."""
+    with Service(world.url) as svc:
+        svc.enter_from_bbs("DEMO", "frank")
+    code, out, _ = run(capsys, world, "players")
+    assert code == 0
+    assert "Last login (UTC)" in out.splitlines()[0]
+    table = {r[1]: r for r in rows(out)}
+    assert table["frank"][-1] == "RLogin DEMO", table["frank"]
+    assert table["bob"][-1] == "door"

@@ -279,7 +279,7 @@ def _sysop_players(args: argparse.Namespace, sysop: Sysop) -> int:
     ]
     print(
         _table(
-            ["ID", "Handle", "Rating", "W-L", "Exp", "Created (UTC)", "Last seen (UTC)", "Login"],
+            ["ID", "Handle", "Rating", "W-L", "Exp", "Created (UTC)", "Last login (UTC)", "Login"],
             table,
             right=(0, 2, 3, 4),
         )

@@ -234,7 +234,9 @@ class Sysop:
             for p in s.scalars(select(Player).order_by(Player.handle_key)):
                 if is_deleted(p):
                     continue
-                login = "bot" if p.is_bot else "door" if p.password_hash is None else "password"
+                # A member BBS's caller says which BBS (a local door caller has no tag).
+                login = ("bot" if p.is_bot else f"RLogin {p.bbs_tag}" if p.origin == "bbs"
+                         else "door" if p.password_hash is None else "password")
                 rows.append(
                     PlayerRow(p.id, p.handle, p.rating, p.wins, p.losses, p.experience, p.created, p.last_seen, login)
                 )

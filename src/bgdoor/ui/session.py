@@ -1075,12 +1075,14 @@ class Session:
         self.con.clear()
         self.con.put_wrapped(2, 3, f"{p.handle}" + (" (computer)" if p.is_bot else ""), "title", right=right)
         since = p.created.strftime("%Y-%m-%d")
-        seen = p.last_seen.strftime("%Y-%m-%d") if p.last_seen else "-"
+        # A computer player never logs in: 'last seen -' read as if it had gone.
+        seen = ("always here" if p.is_bot else
+                f"last seen {p.last_seen.strftime('%Y-%m-%d') if p.last_seen else '-'}")
         row = 4
         row += self.con.put_wrapped(
             row,
             3,
-            f"Rating {p.rating:.1f}.  Experience {p.experience}.  Playing since {since}, last seen {seen}.",
+            f"Rating {p.rating:.1f}.  Experience {p.experience}.  Playing since {since}, {seen}.",
             right=right,
         )
         row += self.con.put_wrapped(
