@@ -1,7 +1,7 @@
 """The computer opponent's levels and decisions.
 
 Beginner and Intermediate use the built-in net (numpy only); Beginner adds
-deliberate noise to its judgement.  Expert and World class ask GNU
+deliberate noise to its judgement.  Expert and World Class ask GNU
 Backgammon's engine (0-ply and 2-ply), and are offered only when the gnubg
 module imports.  Every decision has the same shape whatever the level:
 
@@ -85,7 +85,7 @@ _LABELS = {
     Level.BEGINNER: "Beginner",
     Level.INTERMEDIATE: "Intermediate",
     Level.EXPERT: "Expert (GNU Backgammon 0-ply)",
-    Level.WORLD_CLASS: "World class (GNU Backgammon 2-ply)",
+    Level.WORLD_CLASS: "World Class (GNU Backgammon 2-ply)",
 }
 _HANDLES = {
     Level.BEGINNER: "Beginner Bot",
@@ -104,7 +104,7 @@ def gnubg_unavailable_reason() -> str | None:
         importlib.import_module("gnubg")
     except Exception as exc:  # noqa: BLE001 - a broken install counts as missing
         return (
-            "The Expert and World class levels need GNU Backgammon's engine "
+            "The Expert and World Class levels need GNU Backgammon's engine "
             f"(the Python module gnubg, the bgdoor[gnubg] extra): {exc or type(exc).__name__}"
         )
     return None
