@@ -2104,7 +2104,10 @@ async def test_a_turn_half_played_is_as_it_was_left_after_a_hang_up(tmp_path):
         a.send("\r")  # picks up the checker on 13, where the cursor starts
         await a.wait_for("Checker in hand")
         a.send("266\r")  # down to 12, right to 11 and 10, and down
-        await a.wait_for("Moved 13/10.")
+        # Which die is left, on the message line and the panel: greyed, it showed little.
+        await a.wait_words("Moved 13/10; the 1 to play.")
+        assert "Your turn 3-1, the 1 to play" in " ".join(
+            line[56:].strip() for line in a.lines() if line[56:].strip()), a.text
         a.close()  # the line drops
         await asyncio.sleep(0.5)
         a = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))

@@ -271,7 +271,7 @@ class BoardView:
     cube_value: int | None = 1  # None: no cube on the board (Crawford game, cubeless)
     cube_owner: Colour | None = None  # None: centred
     dice: tuple[int, int] | None = None
-    dice_left: tuple[int, ...] | None = None  # dice still to play; None: all
+    dice_left: tuple[int, ...] | None = None  # dice still to play (none once the play is complete); None: all
     turn: Colour | None = None  # whose turn it is; None: the side on roll
     status: str | None = None  # said instead of 'Your turn' / 'X to play' (an open seat, a replay, the end)
     marker: bool = True  # the panel marks whose turn it is; False while it is nobody's (open seat, opening roll)
@@ -455,6 +455,9 @@ def turn_line(v: BoardView) -> str:
         if v.dice[0] == v.dice[1] and v.dice_left is not None and 0 < len(v.dice_left) < 4:
             # Two dice drawn for four moves: how many are left shows nowhere else until the last.
             line += f", {len(v.dice_left)} to play"
+        elif v.dice_left is not None and len(v.dice_left) == 1:
+            # One die played: which is left (a greyed die shows little on a plain terminal).
+            line += f", the {v.dice_left[0]} to play"
     return line
 
 

@@ -866,7 +866,10 @@ class GameScreen:
             position=position,
             on_roll=on_roll or Color.WHITE,
             dice=dice,
-            dice_left=self.turn.remaining_dice if self.turn is not None and live else None,
+            # A die the finished play cannot use is done with too: not 'the 2 to play' beside
+            # 'Enter commits it'.
+            dice_left=(() if self.turn.is_complete else self.turn.remaining_dice)
+            if self.turn is not None and live else None,
             cursor=self.cursor if self.turn is not None and live else None,
             sources=frozenset(sources),
             destinations=frozenset(dests),
@@ -1018,7 +1021,12 @@ class GameScreen:
         elif turn is not None and turn.moves:
             left = turn.remaining_dice
             # Doubles: four moves, two dice drawn; the panel's '3 to play' is cut off at 40 columns.
-            more = f"; {len(left)} to play" if turn.dice[0] == turn.dice[1] and left else ""
+            if not left:
+                more = ""
+            elif turn.dice[0] == turn.dice[1]:
+                more = f"; {len(left)} to play"
+            else:
+                more = f"; the {left[0]} to play"  # which die is left: greyed, it shows little in mono
             self.message = f"Moved {turn.moves[-1]}{more}."
 
     async def commit(self) -> None:
