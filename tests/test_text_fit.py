@@ -378,7 +378,9 @@ def test_the_panel_status_names_a_long_handle_whole(tmp_path: Path) -> None:
         bob = svc.player_page(BOB).player.id
         view = svc.answer_resign(bob, view.id, view.version, True)
         screen.view = svc.game(view.id, alice.id)
-        assert screen.status_text() == f"{BOB} won"
+        assert screen.status_text() == f"{BOB} won the match"
+        screen.view = svc.game(view.id, bob)  # the panel speaks to its player, as 'Your turn' does
+        assert screen.status_text() == "You won the match"
 
 
 async def test_a_long_note_cut_on_the_board_is_whole_on_the_help_page(tmp_path: Path) -> None:

@@ -831,7 +831,7 @@ class GameScreen:
         if won is not None:
             # A result held: the board it was won on, the winner marked, with the new score.
             position, on_roll, then = won.position, won.on_roll, won.state
-            status = status or f"{v.name(won.winner or won.on_roll)} won the game"
+            status = status or f"{self.who(won.winner or won.on_roll)} won the game"
         sources: set[Loc] = set()
         dests: set[Loc] = set()
         live = position is None  # the current board, not an animation frame
@@ -901,6 +901,11 @@ class GameScreen:
             return message
         return f"{message}  {extra}" if message else extra
 
+    def who(self, colour: Color) -> str:
+        """'You' to the player of that colour (the panel speaks to them: 'Your turn'), else the name."""
+        assert self.view is not None
+        return "You" if colour is self.me else self.view.name(colour)
+
     def status_text(self) -> str | None:
         """The panel's line for whose turn it is, where 'Your turn' would not be true (names whole:
         the panel wraps them)."""
@@ -910,7 +915,7 @@ class GameScreen:
         if v.status == "open":
             return "Waiting for a player"
         if st.over:
-            return f"{v.name(st.winner)} won" if st.winner else "Match over"
+            return f"{self.who(st.winner)} won the match" if st.winner else "Match over"
         if st.phase is Phase.OPENING:
             return "Opening roll"
         if st.phase is Phase.DOUBLED and st.turn is not None:
