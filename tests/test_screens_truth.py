@@ -2757,3 +2757,27 @@ async def test_a_computer_players_page_does_not_say_last_seen_dash(tmp_path):
         text = said(c)
         assert "always here." in text and "last seen -" not in text, text
         c.close()
+
+
+async def test_moves_made_before_a_resignation_offer_come_back_when_it_is_refused(tmp_path):
+    """alice moved 13/10, then offered to resign: her board went back to the turn's start without
+    a word, and after bob's refusal the move was simply gone."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1] * 10)) as srv:
+        a, b = await alice_starts(srv.port)
+        a.send("\r")  # picks up the checker on 13, where the cursor starts
+        await a.wait_for("Checker in hand")
+        a.send("266\r")
+        await a.wait_words("Moved 13/10")
+        a.send("G")
+        await a.wait_for("Give up:")
+        a.send("1")
+        await a.wait_words("Your moves so far are taken back while it stands.")
+        await menus.open_board(b, "1")
+        await b.wait_for("A)ccept")
+        b.send("N")
+        await a.wait_words("Your moves so far are back: 13/10.")
+        assert "Pips 164" in a.text, a.text
+        a.send("\r")  # on with the turn: the 1 is still to play
+        await a.wait_for("Checker in hand")
+        a.close()
+        b.close()

@@ -97,6 +97,10 @@ class GameScreen:
         # Single-die moves each drop made (24 to 13 on a 6-5 is two): U)ndo takes back a drop.
         self.drops: list[int] = []
         self.message = ""
+        # The moves of a turn taken back by a resignation offer (its start, dice and moves), for
+        # the turn to go on with them once the offer is refused.
+        self.resumed: tuple[Position, tuple[int, int], tuple[tuple[int, int], ...]] | None = None
+        self.restored = ""  # said after the news that brought them back
         self.held = False  # a result is showing: it stays until a key
         self.result = ""  # the result held
         self.after_result = ""  # news that came while it was held: it stays once the result goes
@@ -404,6 +408,16 @@ class GameScreen:
             if self.turn is None or self.turn.start != st.position or self.turn.dice != st.dice:
                 self.turn = Turn(st.position, st.dice)
                 self.hand = None
+                kept, self.resumed = self.resumed, None
+                if kept is not None and kept[:2] == (st.position, st.dice):
+                    try:
+                        for src, dst in kept[2]:
+                            self.turn.move(src, dst)
+                    except IllegalPlay:
+                        self.turn = Turn(st.position, st.dice)
+                    else:
+                        self.restored = f"Your moves so far are back: {notation(self.turn.moves)}."
+                        return
                 if self.turn.sources() == [25]:
                     self.cursor = "bar"  # nothing else may move: the cursor starts where the play must
                 plays = legal_plays(st.position, st.dice)
@@ -469,6 +483,9 @@ class GameScreen:
         assert self.view is not None
         if old is not None and self.view.version != old.version:
             self.tell(await self.catch_up())
+        if self.restored:
+            self.message = f"{self.message} {self.restored}".strip()
+            self.restored = ""
 
     # ------------------------------------------------------------ state and keys
 
@@ -733,6 +750,12 @@ class GameScreen:
         win = wins[answer.char]
         offer = f"{WIN_WORDS[win]} ({cost(cube * win.multiplier)})"
         done = f"You offer to resign, giving {offer}. You will see the answer here."
+        turn = self.turn
+        if turn is not None and turn.moves:
+            # The offer is made from the position the turn began with: the moves went without a
+            # word.  Refused, they come back (see sync_turn).
+            self.resumed = (turn.start, turn.dice, tuple((m.src, m.dst) for m in turn.moves))
+            done += " Your moves so far are taken back while it stands."
         await self.act_noted(lambda p, g, v, n: self.svc.resign(p, g, v, win, n), done)
 
     def ends_match(self, winner: Color, won: int) -> bool:
