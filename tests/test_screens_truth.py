@@ -2781,3 +2781,26 @@ async def test_moves_made_before_a_resignation_offer_come_back_when_it_is_refuse
         await a.wait_for("Checker in hand")
         a.close()
         b.close()
+
+
+async def test_a_review_of_a_live_game_is_told_when_the_game_goes_on(tmp_path):
+    """carol, watching, reviewed the game; bob played meanwhile, and the review stayed at 'Step 4
+    of 4' with nothing said until she left it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    svc, bob, carol, v = bob_opens(url)
+    svc.close()
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "dave", "dave-pw", new=True)
+        await menus.open_board(c, "1")
+        await c.wait_for("Watching this game")
+        c.send("R")
+        await c.wait_for("Review")
+        await c.settle(0.3)
+        with Service(url, dice=ScriptedDice([6, 5])) as svc:
+            v = svc.roll(carol, v.id, v.version)
+            svc.submit_turn(carol, v.id, v.version, "24/13")
+        await c.wait_words("The game has gone on: 2 more steps")
+        c.send("Q")
+        await c.wait_words("carol rolled 6-5 and played 24/13.")
+        c.close()

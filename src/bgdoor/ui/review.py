@@ -192,6 +192,7 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
     shots = frames(log)
     at = len(shots) - 1
     note = ""
+    woken = False
     end = "That is the end of the record. 4 goes back, Q leaves."
     start = "That is the start of the match. Enter goes forward, Q leaves."
     while True:
@@ -211,10 +212,27 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             help=keytable.help_line(State.REVIEW, at_ends(at, len(shots) - 1, end, start)),
         )
         await con.show()
-        key = await con.key_or_resize()
+        key = await con.key(idle=True, wake=True)
         if key is WAKE:
-            continue  # the board laid out for the new size
+            # A new size (the board laid out for it), or a live game gone on meanwhile: its new
+            # steps join the record, and the reviewer is told rather than left at 'the end'.
+            # The board beneath is woken again on the way out, to tell its news.
+            woken = True
+            try:
+                fresh = await svc.game_log(game_id, player_id)
+            except ServiceError:
+                continue
+            if len(fresh.events) != len(log.events):
+                log, g = fresh, fresh.game
+                more = len(frames(log)) - len(shots)
+                shots = frames(log)
+                if more > 0:
+                    note = (f"The game has gone on: {more} more step{'s' if more != 1 else ''} "
+                            f"(now {len(shots) - 1}). Enter goes forward, Q leaves.")
+            continue
         moved, note = await step(con, State.REVIEW, key, at, len(shots) - 1, end=end, start=start, whole=whole)
         if moved is None:
+            if woken:
+                con.wake()
             return
         at = moved
