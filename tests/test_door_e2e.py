@@ -284,17 +284,18 @@ async def test_two_door_nodes_and_a_telnet_watcher_share_one_game(tmp_path: Path
         assert os.path.exists(tmp_path / "ann.log")
 
 
-def test_a_malformed_drop_file_is_said_to_a_caller_on_the_terminal(tmp_path: Path) -> None:
-    """Under a BBS that runs the door on the caller's terminal, a drop file it could not read left
-    a blank screen: the BBS's menu came back with no word why."""
+def door_on_a_pty(tmp_path: Path, *extra: str, stderr_on_pty: bool = False) -> tuple[int, bytes, float]:
+    """`bgdoor door` on a drop file it cannot read, on a pty: its exit code, what the caller's
+    terminal got, and how long it took."""
     drop = tmp_path / "door32.sys"
     drop.write_bytes(b"x\r\n")
     master, slave = os.openpty()
     try:
         began = time.monotonic()
         proc = subprocess.run(
-            [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(drop), "--db", f"sqlite:///{tmp_path}/bg.db"],
-            stdin=slave, stdout=slave, stderr=subprocess.PIPE, timeout=30,
+            [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(drop), "--db", f"sqlite:///{tmp_path}/bg.db",
+             *extra],
+            stdin=slave, stdout=slave, stderr=slave if stderr_on_pty else subprocess.PIPE, timeout=30,
         )
         took = time.monotonic() - began
         os.close(slave)
@@ -309,7 +310,14 @@ def test_a_malformed_drop_file_is_said_to_a_caller_on_the_terminal(tmp_path: Pat
             said += chunk
     finally:
         os.close(master)
-    assert proc.returncode == 2
+    return proc.returncode, said, took
+
+
+def test_a_malformed_drop_file_is_said_to_a_caller_on_the_terminal(tmp_path: Path) -> None:
+    """Under a BBS that runs the door on the caller's terminal, a drop file it could not read left
+    a blank screen: the BBS's menu came back with no word why."""
+    code, said, took = door_on_a_pty(tmp_path)
+    assert code == 2
     assert b"the BBS's drop file could not be read" in said, said
     # Left up for the goodbye's wait (3 s by default): the BBS's next screen had wiped it at once.
     assert took >= 2.5, took
@@ -319,29 +327,9 @@ def test_a_malformed_drop_file_shows_no_path_to_a_caller_whose_terminal_is_stand
     """A pty BBS gives the door's standard error to the caller's terminal too: the caller saw
     'bgdoor door: /bbs/node3/door32.sys: DOOR32.SYS line 9: ...', the BBS's paths cut at the
     screen's edge, over 'The sysop can see why in the door's log'.  The log has it."""
-    drop = tmp_path / "door32.sys"
-    drop.write_bytes(b"x\r\n")
     log = tmp_path / "door.log"
-    master, slave = os.openpty()
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "bgdoor", "door", "--dropfile", str(drop), "--db", f"sqlite:///{tmp_path}/bg.db",
-             "--log", str(log)],
-            stdin=slave, stdout=slave, stderr=slave, timeout=30,
-        )
-        os.close(slave)
-        said = b""
-        while True:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            said += chunk
-    finally:
-        os.close(master)
-    assert proc.returncode == 2
+    code, said, _ = door_on_a_pty(tmp_path, "--log", str(log), stderr_on_pty=True)
+    assert code == 2
     assert b"the BBS's drop file could not be read" in said, said
     assert str(tmp_path).encode() not in said and b"bgdoor door:" not in said, said
     assert "DOOR32.SYS" in log.read_text()
