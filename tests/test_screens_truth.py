@@ -2804,3 +2804,23 @@ async def test_a_review_of_a_live_game_is_told_when_the_game_goes_on(tmp_path):
         c.send("Q")
         await c.wait_words("carol rolled 6-5 and played 24/13.")
         c.close()
+
+
+async def test_p_with_no_game_waiting_shows_a_turn_when_it_comes(tmp_path):
+    """P said 'No game is waiting for your move. Press any key.' and stayed so while bob began a
+    game with alice, which the menu behind it counted at once."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("alice", "alice-pw")
+        bob = svc.register("bob", "bob-pw").id
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("P")
+        await c.wait_words("No game is waiting for your move. When one comes, it shows here.")
+        with Service(url) as svc:
+            svc.begin_game(bob, 3, Color.WHITE, "alice")
+        await c.wait_words("Your turn came meanwhile in game #1.")
+        c.send("1\r")
+        await c.wait_for("roll for who starts")
+        c.close()

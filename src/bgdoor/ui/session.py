@@ -893,13 +893,45 @@ class Session:
 
     async def play_games(self) -> None:
         assert self.player is not None
+        title = "Games where it is your turn"
         games = await self.svc.my_turn_games(self.player.id)
-        if len(games) == 1:
+        note = ""
+        if not games:
+            games = await self.wait_for_a_turn(title)
+            if not games:
+                return
+            note = f"Your turn came meanwhile in game{'s' if len(games) > 1 else ''} " + ", ".join(
+                f"#{g.id}" for g in games) + "."
+        elif len(games) == 1:
             await self.game_screen(games[0].id)
             return
-        g = await self.pick("Games where it is your turn", games, "No game is waiting for your move.")
+        g = await self.pick(title, games, "No game is waiting for your move.", note)
         if g is not None:
             await self.game_screen(g.id)
+
+    async def wait_for_a_turn(self, title: str) -> list[GameSummary]:
+        """'No game is waiting for your move' until a key, or until one is (a move in any process):
+        the games then; [] for the key.  The screen had stayed as it was while the turn came."""
+        assert self.player is not None
+        self.rt.watch_player(self.player.id, self.con.wake)
+        try:
+            while True:
+                right = self.con.width - 1
+                self.con.clear()
+                self.con.put_wrapped(2, 3, title, "title", right=right)
+                row = 4 + self.con.put_wrapped(4, 5, "No game is waiting for your move. When one comes, "
+                                               "it shows here.", right=right)
+                self.con.put_wrapped(max(row + 1, min(24, self.con.height) - 2), 3, "Press any key to go back.",
+                                     "dim", right=right)
+                await self.con.show()
+                key = await self.con.key(idle=True, wake=True)
+                if key.name != "wake":
+                    return []
+                games = await self.svc.my_turn_games(self.player.id)
+                if games:
+                    return games
+        finally:
+            self.rt.unwatch_player(self.player.id, self.con.wake)
 
     def board_views(self) -> list[str | None]:
         """What R)ankings can show: the whole league, this system's own players, each member BBS."""
