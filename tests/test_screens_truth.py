@@ -2768,15 +2768,19 @@ async def test_moves_made_before_a_resignation_offer_come_back_when_it_is_refuse
         await a.wait_for("Checker in hand")
         a.send("266\r")
         await a.wait_words("Moved 13/10")
+        a.send("N")
+        await a.wait_for("Note to your")
+        a.send("Sorry, I have to go soon.\r")
+        await a.wait_for("Your note goes with")
         a.send("G")
         await a.wait_for("Give up:")
         a.send("1")
-        await a.wait_words("Your moves so far are taken back while it stands.")
+        await a.wait_words("Your moves so far are taken back while it stands. Your note went with it.")
         await menus.open_board(b, "1")
         await b.wait_for("A)ccept")
         b.send("N")
-        await a.wait_words("Your moves so far are back: 13/10.")
-        assert "Pips 164" in a.text, a.text
+        await a.wait_words("bob refuses the resignation; play goes on. Your moves so far are back: 13/10.")
+        assert "Pips 164" in a.text and "? shows all" not in a.text, a.text  # the answered offer gives way
         a.send("\r")  # on with the turn: the 1 is still to play
         await a.wait_for("Checker in hand")
         a.close()
@@ -2800,7 +2804,11 @@ async def test_a_review_of_a_live_game_is_told_when_the_game_goes_on(tmp_path):
         with Service(url, dice=ScriptedDice([6, 5])) as svc:
             v = svc.roll(carol, v.id, v.version)
             svc.submit_turn(carol, v.id, v.version, "24/13")
-        await c.wait_words("The game has gone on: 2 more steps")
+        await c.wait_words("The game has gone on: 2 more steps from here")
+        with Service(url, dice=ScriptedDice([4, 1])) as svc:
+            v = svc.roll(bob, v.id, svc.game(v.id).version)
+        # Counted from where the reviewer stands, not since the last notice.
+        await c.wait_words("The game has gone on: 3 more steps from here")
         c.send("Q")
         await c.wait_words("carol rolled 6-5 and played 24/13.")
         c.close()

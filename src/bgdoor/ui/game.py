@@ -482,6 +482,8 @@ class GameScreen:
             return
         assert self.view is not None
         if old is not None and self.view.version != old.version:
+            if self.restored:
+                self.unkeyed = []  # the offer, answered: its three lines had cut off the moves' return
             self.tell(await self.catch_up())
         if self.restored:
             self.message = f"{self.message} {self.restored}".strip()
