@@ -2709,6 +2709,21 @@ async def test_a_checker_on_the_bar_has_the_cursor_and_says_why_nothing_else_mov
         await c.settle(0.3)
         c.send("\r")
         await c.wait_words("Your checker on the bar must come in first: pick it up from the bar.")
+        # The next turn starts the cursor on a checker that can move, not where this one left it.
+        c.send("M")
+        await c.wait_for("Your play")
+        c.send("bar/20 13/11\r")
+        await c.wait_for("Turn sent")
+        with Service(url, dice=ScriptedDice([6, 6])) as svc:
+            v = svc.game(1)
+            v = svc.roll(bob, v.id, v.version)
+            svc.submit_turn(bob, v.id, v.version, str(legal_plays(v.state.position, v.state.dice)[0]))
+        await c.wait_for("P)lay or Enter: roll")
+        c.send("P")
+        await c.wait_words("You rolled 5-2.")
+        await c.settle(0.3)
+        c.send("\r")  # where the cursor starts, a checker comes up (it had been on an empty 18)
+        await c.wait_for("Checker in hand")
         c.close()
 
 

@@ -15,6 +15,7 @@ from bgdoor.rules import Position
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase
 from bgdoor.rules.moves import legal_plays
+from bgdoor.rules.turn import Turn
 from bgdoor.service import Service
 from bgdoor.ui.board import move_cursor
 
@@ -62,9 +63,12 @@ class Player:
             self.caller.send(key)
 
     def rolled(self, position: Position, dice: tuple[int, int]) -> None:
-        """The server puts the cursor on the bar for a turn whose checker there must come in."""
-        if position.player[24] and legal_plays(position, dice):
-            self.cursor = "bar"
+        """The server starts a turn with the cursor on a checker that can move: where it is, if
+        it can, else the farthest back (the bar's when one must come in)."""
+        sources = Turn(position, dice).sources()
+        at = 25 if self.cursor == "bar" else 0 if self.cursor == "off" else int(self.cursor)
+        if sources and at not in sources:
+            self.cursor = "bar" if sources[0] == 25 else sources[0]
 
     def goto(self, loc: int | str) -> str:
         keys = keys_to(self.cursor, loc, self.color)

@@ -418,8 +418,12 @@ class GameScreen:
                     else:
                         self.restored = f"Your moves so far are back: {notation(self.turn.moves)}."
                         return
-                if self.turn.sources() == [25]:
-                    self.cursor = "bar"  # nothing else may move: the cursor starts where the play must
+                sources = self.turn.sources()
+                if sources and _loc_to_point(self.cursor) not in sources:
+                    # The cursor starts the turn on a checker that can move (the farthest back; the
+                    # bar's when one must come in), not where the last turn left it: an empty bar,
+                    # a point with nothing on it.
+                    self.cursor = _point_to_loc(sources[0])
                 plays = legal_plays(st.position, st.dice)
                 if len(plays) == 1:
                     for m in plays[0].moves:
