@@ -270,3 +270,14 @@ def test_random_games_played_out_with_turns() -> None:
             for m in play.moves:
                 turn.move(m.src, m.dst)
             assert turn.play == play
+
+
+def test_bearing_off_from_an_empty_place_says_why_nothing_can_come_off() -> None:
+    """R with the cursor on an empty bar, while a checker was still on the 7: 'you have no
+    checker on the bar' was true, but the reason was the checker outside the home board."""
+    turn = Turn(board({7: 1, 5: 3, 2: 11}), (5, 2))
+    assert turn.refusal(25, 0) == "you cannot bear off while you have checkers outside your home board"
+    assert turn.refusal(4, 0) == "you cannot bear off while you have checkers outside your home board"
+    # All home: an empty point is the reason.
+    turn = Turn(board({5: 4, 2: 11}), (5, 2))
+    assert turn.refusal(4, 0) == "you have no checker on point 4"

@@ -226,6 +226,12 @@ class Turn:
             if self.required < len(self._roll):
                 return "no more of the roll can be played: the turn is complete"
             return "all the dice are played: the turn is complete"
+        if dst == 0 and not self._me[src - 1] and any(self._me[6:]):
+            # Nothing to bear off there, and nothing could be borne off anywhere: the reason that
+            # holds whichever point is tried ('you have no checker on the bar' was true, not why).
+            if self._me[24]:
+                return "you cannot bear off while you have a checker on the bar"
+            return "you cannot bear off while you have checkers outside your home board"
         if not self._me[src - 1]:
             # Said before the distance: '5/off is 5 pips' read as if the checker were there.
             where = "on the bar" if src == BAR else f"on point {src}"
