@@ -2847,3 +2847,21 @@ async def test_p_with_no_game_waiting_shows_a_turn_when_it_comes(tmp_path):
         c.send("1\r")
         await c.wait_for("roll for who starts")
         c.close()
+
+
+async def test_the_ids_shown_mid_turn_say_they_are_the_turns_start(tmp_path):
+    """After 13/10, I)D gave the same IDs as before the move, for a board that no longer showed
+    that position, without a word."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1] * 10)) as srv:
+        a, b = await alice_starts(srv.port)
+        a.send("I")
+        await a.wait_for("Position ID")
+        assert "turn's start" not in a.text
+        a.send("\r")
+        await a.wait_for("Checker in hand")
+        a.send("266\r")
+        await a.wait_words("Moved 13/10")
+        a.send("I")
+        await a.wait_words("(the turn's start)")
+        a.close()
+        b.close()

@@ -647,6 +647,9 @@ class GameScreen:
         assert self.view is not None
         mid = self.match_id()
         pos = f"Position ID {self.view.state.position.id}"
+        if self.turn is not None and self.turn.moves:
+            # With the Match ID's dice, the IDs describe the roll to play: not the board shown.
+            pos += " (the turn's start)"
         room = min(80, self.con.width) - 2
         # Where both do not fit on one line, 'Match ID' starts the next: broken anywhere, the
         # label had stood at the end of one line and its value on the next.

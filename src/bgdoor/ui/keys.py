@@ -52,7 +52,8 @@ HELP = _b("help", "? h", "?)help", "? or H: this page, the keys of this moment i
 QUIT = _b("quit", "q esc", "Q)uit", "Q or Esc: back to the menu. The game waits for you.")
 # For a watcher, or a match that is over, nothing waits for the player.
 LEAVE = _b("quit", "q esc", "Q)uit", "Q or Esc: back to the menu.")
-ID = _b("show_id", "i", "I)D", "I: the GNU Backgammon Position ID and Match ID of the board.")
+ID = _b("show_id", "i", "I)D",
+        "I: the GNU Backgammon Position ID and Match ID of the board (while you move, of the turn's start).")
 VIEW = _b("view_last", "v", "V)iew last", "V: replay the opponent's last turn, move by move.")
 # A watcher has no opponent: V shows the last turn played, whoever played it.
 VIEW_WATCHING = _b("view_last", "v", "V)iew last", "V: replay the last turn played, move by move.")
