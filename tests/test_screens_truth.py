@@ -2865,3 +2865,22 @@ async def test_the_ids_shown_mid_turn_say_they_are_the_turns_start(tmp_path):
         await a.wait_words("(the turn's start)")
         a.close()
         b.close()
+
+
+async def test_a_password_typed_on_after_a_refused_handle_is_not_read_as_the_next_handle(tmp_path):
+    """A handle refused at once (held back by the guard, a computer player's) and the password
+    typed straight after it: the password became the next handle, shown in clear ('There is no
+    player called MySecret9. Create it?'), and the refusal was gone."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.ensure_bot_player("Computer")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await c.wait_for("Handle:")
+        c.send("Computer\rMySecret9\r")
+        await c.wait_for("Computer is a computer player and cannot log in.")
+        await c.settle(0.5)
+        assert "MySecret9" not in c.text, c.text
+        assert "Computer is a computer player and cannot log in." in c.text, c.text
+        assert "Create it?" not in c.text, c.text
+        c.close()

@@ -326,6 +326,26 @@ class Console:
         self._alarm = None
         self.keys.put_nowait(ALARM)
 
+    def discard_typed(self) -> int:
+        """Throw away the keys typed ahead (queued, held, or kept by pause()); the hang-up, wake,
+        resize and alarm marks stay.  How many went.  A password typed on before its handle was
+        refused would otherwise be read as the next handle, and echoed."""
+        kept: list[Key | None] = []
+        dropped = len(self._held)
+        self._held.clear()
+        while not self.keys.empty():
+            key = self.keys.get_nowait()
+            if key is None or key is ALARM or key is RESIZED or key is WAKE:
+                kept.append(key)
+            else:
+                dropped += 1
+        for key in kept:
+            self.keys.put_nowait(key)
+        if self._early is not None:
+            self._early = None
+            dropped += 1
+        return dropped
+
     def wake(self) -> None:
         """Make a waiting key(wake=True) return Key('wake'), or the next one if a wait without
         `wake` reads it first: another task has news for this screen."""

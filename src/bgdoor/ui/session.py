@@ -292,10 +292,14 @@ class Session:
                     await self.flash(self.login_handle_row() + 2, "Too many wrong passwords. Goodbye.")
                     return None
                 notice = refused
+                # The password typed on after the handle would be read, and shown, as the next
+                # handle ('There is no player called MySecret9'), wiping the refusal at once.
+                self.con.discard_typed()
                 continue
             problem = await self.svc.login_problem(handle)
             if problem:
                 notice = sentence(problem)
+                self.con.discard_typed()  # a password typed on must not become the next handle
                 continue
 
             def back(handle: str = handle) -> int:
