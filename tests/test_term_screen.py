@@ -80,7 +80,8 @@ ALLOWED_SGR = {0, 1, *range(30, 38), *range(40, 48)}
 def assert_clean(data: bytes, charset: Charset) -> None:
     codes = SGR_RE.findall(data)
     if charset == "ascii":
-        assert codes == []
+        # No colour, and nothing but the reset that clears one left by an earlier screen.
+        assert all(c in (b"0", b"") for c in codes), codes
         assert all(b < 0x80 for b in data)
         return
     for params in codes:
@@ -296,3 +297,19 @@ def test_a_picture_drawn_whole_again_is_the_same_bytes_and_leaves_the_same_state
         assert second.render() == data
         term.feed(data)
         assert_shows(term, picture)
+
+
+def test_a_switch_to_ascii_resets_the_colour_left_by_the_last_screen() -> None:
+    """O)ptions C to ASCII: the last colour drawn (a cyan hint) stayed on every screen after."""
+    screen = Screen("cp437")
+    screen.canvas.put(1, 1, "hint", Attr(fg=6))
+    out = screen.render()
+    assert out.endswith(b"hint") and b"\x1b[36m" in out
+    ascii_screen = Screen("ascii")  # as the console makes one for the new charset
+    ascii_screen.canvas.put(1, 1, "menu", Attr(fg=6))  # asked in colour; ASCII draws none
+    term = pyte.Screen(80, 25)
+    stream = pyte.Stream(term)
+    stream.feed(out.decode("cp437"))
+    stream.feed(ascii_screen.full_redraw().decode("ascii"))
+    term_cursor_fg = term.cursor.attrs.fg
+    assert term_cursor_fg == "default", term_cursor_fg

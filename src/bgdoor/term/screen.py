@@ -260,7 +260,9 @@ class Screen:
                 self._shown = [line[:] for line in known.shown]
                 self._pos, self._attr = known.pos, known.attr
                 return known.data
-        clear = "\x1b[0m\x1b[2J\x1b[H" if self.colour else "\x1b[2J\x1b[H"
+        # A reset even without colour: a screen drawn in colour before (the caller chose ASCII
+        # in O)ptions) would leave its last colour on everything after.
+        clear = "\x1b[0m\x1b[2J\x1b[H"
         self._shown = [[_BLANK] * self.cols for _ in range(self.rows)]
         self._pos = (1, 1)
         self._attr = DEFAULT
