@@ -2884,3 +2884,29 @@ async def test_a_password_typed_on_after_a_refused_handle_is_not_read_as_the_nex
         assert "Computer is a computer player and cannot log in." in c.text, c.text
         assert "Create it?" not in c.text, c.text
         c.close()
+
+
+async def test_q_on_the_first_news_page_leaves_unseen_seatings_as_news(tmp_path):
+    """bob began ten matches with alice; she read page 1 of N)ews and pressed Q.  The matches on
+    the pages she never saw were marked read: the next N said 'Nothing new'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("alice", "alice-pw")
+        bob = svc.register("bob", "bob-pw").id
+        for _ in range(10):
+            svc.begin_game(bob, 1, Color.WHITE, "alice")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 16))
+        await menus.login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("N")
+        await c.wait_for("(page 1 of")
+        seen = set(re.findall(r"#(\d+)", c.text))
+        c.send("q")
+        await c.wait_for("Your choice")
+        c.send("N")
+        await c.wait_for("News from your games")
+        assert "Nothing new" not in said(c), said(c)
+        again = set(re.findall(r"#(\d+)", c.text))
+        assert again and not again & seen, (seen, again)
+        c.close()

@@ -302,7 +302,8 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
         if all(k in seen for k in mine):
             upto = len(log.events)
         else:
-            upto = max((told[k][1].seq + 1 for k in mine if k in seen), default=0)
+            # Nothing of it seen: nothing marked (a default of 0 marked an unseen seating read).
+            upto = max((told[k][1].seq + 1 for k in mine if k in seen), default=-1)
             if upto <= u.since:
                 continue
         try:
