@@ -2910,3 +2910,18 @@ async def test_q_on_the_first_news_page_leaves_unseen_seatings_as_news(tmp_path)
         again = set(re.findall(r"#(\d+)", c.text))
         assert again and not again & seen, (seen, again)
         c.close()
+
+
+async def test_a_shorter_refusal_leaves_nothing_of_a_longer_one(tmp_path):
+    """'You cannot play against yourself. Type another handle, or Enter to go back. .': the
+    refusal before it had reached column 79, and only columns 3 to 78 were cleared."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=True)
+        await begin(c, None, opponent="nobody_at_all_x")
+        await c.wait_words("There is no player called")
+        c.send("alice\r")
+        await c.wait_words("You cannot play against yourself.")
+        row = next(line for line in c.text.splitlines() if "cannot play against yourself" in line)
+        assert row.rstrip().endswith("go back."), row
+        c.close()

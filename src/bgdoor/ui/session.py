@@ -741,7 +741,7 @@ class Session:
                     said = (f"{shown} is not an answer: {answers}.", f"{shown}: type {answers}.",
                             f"{shown} is not an answer.")
                     hint = first_fitting(said, self.con.width - 3, said[-1])
-                    self.con.put(hint_row, 3, " " * (self.con.width - 4))
+                    self.con.put(hint_row, 3, " " * (self.con.width - 3))
                     self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
         finally:
             self.con.text_cursor(None)
@@ -1362,7 +1362,7 @@ class Session:
         take the bottom line too: only where nothing else is there); no text clears them."""
         row = min(24, self.con.height) - 2
         for i in range(rows):
-            self.con.put(row + i, 3, " " * (self.con.width - 4))
+            self.con.put(row + i, 3, " " * (self.con.width - 3))
         if text:
             if key is not None:
                 shown = key.char.upper() if key.char.strip() else "That key"
@@ -1488,8 +1488,8 @@ class Session:
                 return False
             if key.name != "enter":
                 typed = key.char.upper() if key.char.strip() else "That key"
-                self.con.put(said, 3, " " * (self.con.width - 4))
-                self.con.put(said + 1, 3, " " * (self.con.width - 4))
+                self.con.put(said, 3, " " * (self.con.width - 3))
+                self.con.put(said + 1, 3, " " * (self.con.width - 3))
                 self.con.put_wrapped(said, 3, f"{typed} does nothing here: Enter goes on anyway, Q goes back.",
                                      "error", right=right, rows=2)
                 await self.con.show()
