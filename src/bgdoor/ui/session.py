@@ -1367,6 +1367,11 @@ class Session:
             if key is not None:
                 shown = key.char.upper() if key.char.strip() else "That key"
                 text = f"{shown} is not an answer: {text}"
+            width = self.con.width - 3
+            if len(wrap(text, width)) > rows:
+                # A narrow screen: what Esc does is said in the form's header too, and the answers
+                # matter more (at 40 columns they were cut off after 'Esc goes back to the').
+                text = text.replace("; Esc goes back to the menu.", ".")
             self.con.put_wrapped(row, 3, text, "error", right=self.con.width - 1, rows=rows)
 
     async def pick_level(self, levels: list[tuple[str, str]], form: Callable[[], int]) -> str | None:
