@@ -337,3 +337,14 @@ def test_a_match_is_an_8_point_one() -> None:
         "a 1-point match", "a 5-point match", "an 8-point match", "an 11-point match",
         "an 18-point match", "a 21-point match", "an 81-point match",
     ]
+
+
+def test_games_begun_with_you_are_newest_first_on_the_menu(svc):
+    """Six games begun with bob, nothing played: the menu's 'the latest first' began with the
+    oldest (#6, #7, ...), as lines with no event of their own kept the order they came in."""
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    ids = [svc.begin_game(ann, 1, Color.WHITE, "bob").id for _ in range(6)]
+    news = [(u, svc.game_log(u.game_id, bob)) for u in svc.unread(bob)]
+    news = [(u, log, narrate(log, u.since, bob)) for u, log in news]
+    assert latest_first(news) == [f"#{i}: ann began a 1-point match with you." for i in reversed(ids)]

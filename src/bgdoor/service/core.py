@@ -798,6 +798,7 @@ class Service(LeagueOps):
             state=state or state_from_dict(g.state),
             viewer_color=self._color_of(g, viewer_id),
             updated=g.updated,
+            created=g.created,
         )
 
     def game(self, game_id: int, viewer_id: int | None = None) -> GameView:

@@ -120,6 +120,7 @@ class GameView:
     state: MatchState
     viewer_color: Color | None
     updated: datetime
+    created: datetime | None = None  # when the game was begun (None where not read)
 
     @property
     def my_turn(self) -> bool:

@@ -242,13 +242,14 @@ def headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str]:
 def latest_first(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str]:
     """The headlines newest first across all the games (`news` is grouped by game): the menu
     has room for a few, and they must be the latest, whichever game they come from."""
-    dated: list[tuple[bool, float, int, str]] = []
+    dated: list[tuple[float, int, str]] = []
     for _, log, lines in news:
         when = {e.seq: e.when for e in log.events}
         for n in lines:
-            at = when.get(n.seq)
-            # A line with no event of its own (the seating) goes by its place among the others.
-            dated.append((at is not None, at.timestamp() if at else 0.0, len(dated), f"#{log.game.id}: {n.text}"))
+            # A line with no event of its own (the seating) goes by when its game was begun: put
+            # after every dated line, the oldest of six new games came first under 'the latest first'.
+            at = when.get(n.seq) or log.game.created or log.game.updated
+            dated.append((at.timestamp(), len(dated), f"#{log.game.id}: {n.text}"))
     return [text for *_, text in sorted(dated, reverse=True)]
 
 
