@@ -2925,3 +2925,28 @@ async def test_a_shorter_refusal_leaves_nothing_of_a_longer_one(tmp_path):
         row = next(line for line in c.text.splitlines() if "cannot play against yourself" in line)
         assert row.rstrip().endswith("go back."), row
         c.close()
+
+
+async def test_the_news_page_holds_every_game_not_the_latest_twelve(tmp_path):
+    """bob began 15 matches with alice: N)ews listed 12 of them, said nothing of the rest, and
+    they showed only at a later visit."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("alice", "alice-pw")
+        bob = svc.register("bob", "bob-pw").id
+        for _ in range(15):
+            svc.begin_game(bob, 1, Color.WHITE, "alice")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("N")
+        await c.wait_for("News from your games")
+        games: set[str] = set()
+        for _ in range(10):
+            await c.settle(0.3)
+            games |= set(re.findall(r"#(\d+): bob began", c.text))
+            if "(page" not in c.text or "B pages back; any other key" in said(c):
+                break
+            c.send(" ")
+        assert games == {str(n) for n in range(1, 16)}, sorted(games, key=int)
+        c.close()

@@ -202,8 +202,9 @@ def rating_text(log: GameLog) -> str:
     return "Ratings: " + ", ".join(f"{r.handle} {r.after:.1f} ({r.after - r.before:+.1f})" for r in log.ratings) + "."
 
 
-async def gather(svc: Service, player_id: int, games: int = 12) -> list[tuple[Unread, GameLog, list[NewsLine]]]:
-    """The news of the player's games, most recently changed first."""
+async def gather(svc: Service, player_id: int, games: int | None = 12) -> list[tuple[Unread, GameLog, list[NewsLine]]]:
+    """The news of the player's games, most recently changed first: of the `games` latest (the
+    menu's, read at every redraw), or of all of them (None: the N)ews page)."""
     out: list[tuple[Unread, GameLog, list[NewsLine]]] = []
     for u in (await svc.unread(player_id))[:games]:
         log = await svc.game_log(u.game_id, player_id)

@@ -30,7 +30,7 @@ from bgdoor.term.wrap import first_fitting, fit, pages, sentence, shorten, wrap
 from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen
-from bgdoor.ui.news import News, a_match, gather, latest_first, news_page
+from bgdoor.ui.news import a_match, gather, latest_first, news_page
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
@@ -528,7 +528,7 @@ class Session:
                 refused = "Q quits."
                 continue
             try:
-                opened = await self.menu_choice(choice, news)
+                opened = await self.menu_choice(choice)
             except ServiceError as exc:
                 # A game gone (withdrawn, deleted) or the database busy while a screen was open:
                 # said here on the menu; it used to end the call.
@@ -538,13 +538,15 @@ class Session:
                 shown = choice if choice.strip() else "That key"
                 refused = f"{shown} is not on the menu."  # short: it shares its line with the prompt
 
-    async def menu_choice(self, choice: str, news: News) -> bool:
+    async def menu_choice(self, choice: str) -> bool:
         """Open what a main menu letter names; False for a key that is not on the menu."""
         assert self.player is not None
         if choice == "M":
             await self.finished_list()
         elif choice == "N":
-            await news_page(self.con, self.svc, self.player.id, news)
+            # Every game's news: the menu's covers the latest 12, and the rest had shown only on a
+            # later visit, with nothing to say it waited.
+            await news_page(self.con, self.svc, self.player.id, await gather(self.svc, self.player.id, games=None))
         elif choice == "V":
             await self.view_games()
         elif choice == "P":
