@@ -93,6 +93,18 @@ def test_password_generated_is_shown_once_and_works(
     # Another run makes another password.
     again = run(capsys, monkeypatch, world, "password", "bob", "-y")[1].splitlines()[-1]
     assert again != lines[2]
+    assert "played through the BBS door only" in lines[1]
+
+
+def test_password_for_a_member_bbs_caller_says_where_they_came_from(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
+    """A member BBS's RLogin caller was said to have 'played through the BBS door only'."""
+    with Service(world.url) as svc:
+        svc.enter_from_bbs("DEMO", "zed")
+    code, out, _ = run(capsys, monkeypatch, world, "password", "zed", "--yes")
+    assert code == 0
+    assert "zed played from member BBS DEMO only; from now on they may also log in by telnet" in out, out
 
 
 def test_password_refusals(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World) -> None:

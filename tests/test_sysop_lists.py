@@ -98,6 +98,7 @@ def test_game_shows_the_record_with_players_and_times(capsys: pytest.CaptureFixt
 def test_event_text_for_the_system_events() -> None:
     assert event_text({"type": "forfeit", "loser": "black", "reason": "time"}) == "black forfeits the match (time)"
     assert event_text({"type": "play", "notation": "", "position": ""}) == "cannot move"
+    assert event_text({"type": "roll", "dice": [2, 6]}) == "rolls 6-2"  # the higher die first, as callers see it
     assert event_text({"type": "resign", "by": "white", "win": "gammon"}) == "white offers to resign a gammon"
     assert (
         event_text({"type": "win", "winner": "black", "points": 1, "win": "single", "how": "resign"})

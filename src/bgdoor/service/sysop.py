@@ -162,7 +162,8 @@ def event_text(payload: dict[str, Any]) -> str:
     if kind == "opening_roll":
         return f"opening roll: white {payload['white']}, black {payload['black']}"
     if kind == "roll":
-        return "rolls {}-{}".format(*payload["dice"])
+        dice = payload["dice"]
+        return f"rolls {max(dice)}-{min(dice)}"  # the higher die first, as every caller's screen says it
     if kind == "play":
         return f"plays {payload['notation']}" if payload["notation"] else "cannot move"
     if kind == "resign":
@@ -334,9 +335,10 @@ class Sysop:
             p.password_hash = hashed
             lines = [f"password of {p.handle} (player {p.id}) {did('replaced')}"]
             if door_only:
+                # A member BBS's caller came by RLogin, not through this system's door.
+                came = f"from member BBS {p.bbs_tag} only" if p.origin == "bbs" else "through the BBS door only"
                 lines.append(
-                    f"{p.handle} played through the BBS door only; from now on they may also log in by telnet "
-                    "with this password"
+                    f"{p.handle} played {came}; from now on they may also log in by telnet with this password"
                 )
             if password is None and not dry_run:
                 lines.append(f"the new password is: {chosen}")
