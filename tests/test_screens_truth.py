@@ -1785,7 +1785,7 @@ async def test_the_rankings_and_the_game_list_are_laid_out_again_when_the_window
             await c.wait_for("Rank:")
             c.send("1")
             c.send_size(40, 24)
-            await c.wait_for("Rank Player           Rating Won Lost")
+            await c.wait_for("Rank Player            Rating Won Lost")
             await c.wait_words("Rank: 1")
             assert all(len(line.rstrip()) <= 40 for line in c.lines())
             c.send("\x7fq")  # the 1 rubbed out, and back to the menu
@@ -2949,4 +2949,26 @@ async def test_the_news_page_holds_every_game_not_the_latest_twelve(tmp_path):
                 break
             c.send(" ")
         assert games == {str(n) for n in range(1, 16)}, sorted(games, key=int)
+        c.close()
+
+
+
+async def test_a_computers_name_keeps_a_space_before_its_rating_at_40_columns(tmp_path):
+    """'1. Intermediate Bot*1510.0': a computer's 16 letters and its '*' ran into the rating."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bot = svc.ensure_bot_player("Intermediate Bot").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "Intermediate Bot")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.resign(alice, view.id, view.version, Win.SINGLE)
+        svc.answer_resign(bot, view.id, view.version, True)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        await menus.login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("R")
+        await c.wait_for("Rank:")
+        row = next(line for line in c.lines() if "Intermediate Bot*" in line)
+        assert "Intermediate Bot* 1" in row and len(row.rstrip()) <= 40, row
         c.close()

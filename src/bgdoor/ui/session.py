@@ -986,12 +986,13 @@ class Session:
             # The wide rows whole, and the last column free: at 58 the Gammons figures were cut off
             # under their heading, and at 59 a 12 read as 1.
             narrow = self.con.width < len(wide_head) + 2
-            head = "Rank Player           Rating Won Lost" if narrow else wide_head
+            head = "Rank Player            Rating Won Lost" if narrow else wide_head
             self.con.put(4, 2, head + ("  Exp.  Last played" if wide else ""), "dim")
             for i, r in enumerate(rows):
                 name = r.handle[: 16 if r.is_bot else 17] + ("*" if r.is_bot else "")
                 if narrow:
-                    line = f"{r.rank:>3}. {name:<17}{r.rating:>6.1f}{r.wins:>4}{r.losses:>5}"
+                    # A space before the rating: a computer's 16 letters and '*' ran into it.
+                    line = f"{r.rank:>3}. {name:<17} {r.rating:>6.1f}{r.wins:>4}{r.losses:>5}"
                 else:
                     board = (r.board or "here")[:8]
                     line = (f"{r.rank:>3}.  {name:<17} {board:<8} {r.rating:>6.1f} {r.wins:>4} {r.losses:>4}"
