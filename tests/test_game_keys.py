@@ -79,3 +79,10 @@ def test_every_game_key_refused_anywhere_says_why() -> None:
                 assert "does nothing here" not in said, f"{state.value}: {letter.upper()}: {said}"
     assert keys.refusal(State.WAITING, Key("n", "N")).startswith("You can write a note on your own turn")
     assert keys.refusal(State.OPENING, Key("d", "D")).startswith("You can double once the game is under way")
+
+
+def test_a_watcher_is_not_told_how_a_game_is_withdrawn() -> None:
+    """W while watching said 'Only a game nobody has joined can be withdrawn.', as if a watcher
+    could withdraw one."""
+    assert keys.refusal(State.SPECTATING, Key("w", "W")).startswith("You are watching this game")
+    assert keys.refusal(State.WAITING, Key("w", "W")).startswith("Only a game nobody has joined")

@@ -195,8 +195,9 @@ REASONS: dict[State, dict[str, str]] = {
     State.SPECTATING: {**_all(_WATCHING, "p enter d g m u n t x a")},
     State.OVER: {**_all(_OVER, "p enter d g m u n t x a")},
 }
-for _state in (s for s in State if s not in (State.OPEN_SEAT, State.REPLAY, State.REVIEW)):
+for _state in (s for s in State if s not in (State.OPEN_SEAT, State.REPLAY, State.REVIEW, State.SPECTATING)):
     REASONS[_state]["w"] = "Only a game nobody has joined can be withdrawn."
+REASONS[State.SPECTATING]["w"] = _WATCHING  # not a hint that a watcher could withdraw an open one
 
 MOVE_KEYS = ("up", "down", "left", "right", "home", "end", "pgup", "pgdn", "act")
 TAIL = " ? lists the keys."
