@@ -102,3 +102,13 @@ def test_shorten_keeps_what_fits_and_cuts_between_words():
     assert shorten("one two three four", 22, 1, "... (N: all)", " (N: all)") == "one two... (N: all)"
     assert shorten("alpha beta gamma delta", 11, 2, "...") == "alpha beta gamma delta"
     assert shorten("alpha beta gamma delta", 11, 1, "...") == "alpha..."
+
+
+def test_a_short_aside_is_not_broken() -> None:
+    """'N: page 1 (4' over 'of 4).' and 'not shown   (N' over 'changes it)' at 40 columns."""
+    assert wrap("Notes from opponents: not shown   (N changes it)", 36) == [
+        "Notes from opponents: not shown", "(N changes it)"]
+    lines = wrap("Type a line number or a game number (#12) and Enter.  N: page 1 (4 of 4).  Q goes back.", 37)
+    assert any(line.endswith("(4 of 4).") for line in lines), lines
+    # A long one still breaks where it must.
+    assert wrap("a (b) c (this is a very long aside that should break) d", 20)[1] == "very long aside that"

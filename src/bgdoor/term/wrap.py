@@ -136,6 +136,10 @@ def _wrap(text: str, width: int) -> list[str]:
     next multiple of eight.
     """
     width = max(1, width)
+    if "(" in text:
+        # A short aside is not broken: '(4 of 4).' and '(N changes it)' had been split as
+        # '(4' / 'of 4).' and '(N' / 'changes it)'.
+        text = _ASIDE.sub(lambda m: m.group().replace(" ", _KEPT_SPACE), text)
     lines = [line.replace("\r", "").rstrip() for line in text.expandtabs(8).split("\n")]
     out: list[str] = []
     for para in _paragraphs(lines):
@@ -143,7 +147,11 @@ def _wrap(text: str, width: int) -> list[str]:
             out.extend(para)
         else:
             out.extend(_wrap_line(" ".join([para[0]] + [line.strip() for line in para[1:]]), width))
-    return out
+    return [line.replace(_KEPT_SPACE, " ") for line in out] if _KEPT_SPACE in text else out
+
+
+_ASIDE = re.compile(r"\((?=\S)[^()\n]{1,14}(?<=\S)\)")  # '(4 of 4)', '(T changes it)': 16 columns at most
+_KEPT_SPACE = "\ue000"  # a space no line breaks at, while wrapping (not whitespace to re)
 
 
 def fit(text: str, width: int) -> str:
