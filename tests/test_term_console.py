@@ -366,3 +366,19 @@ async def test_a_short_idle_timeout_warns_halfway_with_the_time_really_left() ->
     con, link = await started(idle_timeout=600.0)
     assert con._idle_lead() == 60.0
     await con.stop()
+
+
+async def test_a_resize_counts_as_someone_there() -> None:
+    """A resize laid the screen out afresh, wiping 'Are you there?', while the countdown ran on
+    to the goodbye with nothing shown in between."""
+    con, link = await started(idle_timeout=1.0)
+    waiting = asyncio.ensure_future(con.key(idle=True, wake=True))
+    await asyncio.sleep(0.7)  # past the warning (half the timeout)
+    assert "Are you there?" in "".join(shown(bytes(link.out)))
+    con.resize(60, 24)
+    assert (await waiting).name == "wake"
+    waiting = asyncio.ensure_future(con.key(idle=True))
+    await asyncio.sleep(0.6)  # 1.3 s after the last key, 0.6 s after the resize: still here
+    assert not waiting.done(), waiting
+    waiting.cancel()
+    await con.stop()

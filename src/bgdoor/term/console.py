@@ -458,6 +458,11 @@ class Console:
                 # The screen as it stands, fitted to the new size, all sent again; a screen that
                 # waits with `wake` is woken to lay itself out for the new size.
                 self._resize_queued = False
+                # Someone is there: the idle count starts again.  (A screen laid out afresh wiped
+                # the 'Are you there?' warning while its countdown ran on to the goodbye.)
+                self._last_key = time.monotonic()
+                self._warned = False
+                self._uncover()
                 self.resizes += 1
                 self._full = True
                 await self.show()
