@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -284,12 +287,13 @@ async def test_two_door_nodes_and_a_telnet_watcher_share_one_game(tmp_path: Path
         assert os.path.exists(tmp_path / "ann.log")
 
 
-def door_on_a_pty(tmp_path: Path, *extra: str, stderr_on_pty: bool = False) -> tuple[int, bytes, float]:
-    """`bgdoor door` on a drop file it cannot read, on a pty: its exit code, what the caller's
-    terminal got, and how long it took."""
+def door_on_a_pty(tmp_path: Path, *extra: str, stderr_on_pty: bool = False, cols: int = 80) -> tuple[int, bytes, float]:
+    """`bgdoor door` on a drop file it cannot read, on a pty `cols` wide: its exit code, what the
+    caller's terminal got, and how long it took."""
     drop = tmp_path / "door32.sys"
     drop.write_bytes(b"x\r\n")
     master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
     try:
         began = time.monotonic()
         proc = subprocess.run(
@@ -333,3 +337,12 @@ def test_a_malformed_drop_file_shows_no_path_to_a_caller_whose_terminal_is_stand
     assert b"the BBS's drop file could not be read" in said, said
     assert str(tmp_path).encode() not in said and b"bgdoor door:" not in said, said
     assert "DOOR32.SYS" in log.read_text()
+
+
+def test_a_malformed_drop_file_is_said_within_a_narrow_terminal(tmp_path: Path) -> None:
+    """At 40 columns the notice went out as one 120-character line, broken mid-word by the terminal."""
+    code, said, _ = door_on_a_pty(tmp_path, cols=40)
+    assert code == 2
+    lines = [line.strip("\r") for line in said.decode("ascii").split("\n") if line.strip("\r")]
+    assert lines and all(len(line) <= 40 for line in lines), lines
+    assert "drop file could not be read" in " ".join(lines)

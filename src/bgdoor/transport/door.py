@@ -14,6 +14,7 @@ from pathlib import Path
 from bgdoor.app import open_service
 from bgdoor.config import Config, log_path
 from bgdoor.service import Service, ServiceError
+from bgdoor.term.wrap import wrap
 from bgdoor.transport.door_io import FdLink, StdioLink, install_hangup, install_resize
 from bgdoor.transport.dropfile import DropInfo
 from bgdoor.ui.console import Console
@@ -45,9 +46,15 @@ def drop_file_refused(problem: str, config: Config | None, log_file: str | None)
         pass
     if os.isatty(1):
         # A pipe or a file may be the BBS's own: only a terminal is surely the caller's.
+        try:
+            width = os.get_terminal_size(1).columns or 80
+        except OSError:
+            width = 80
+        # Wrapped to the caller's width: a 40-column terminal broke the one long line mid-word.
+        said = wrap("Sorry, the backgammon door cannot start: the BBS's drop file could not be read. "
+                    "The sysop can see why in the door's log.", max(20, width - 1))
         with contextlib.suppress(OSError):
-            os.write(1, b"\r\nSorry, the backgammon door cannot start: the BBS's drop file could not be read."
-                        b" The sysop can see why in the door's log.\r\n")
+            os.write(1, ("\r\n" + "\r\n".join(said) + "\r\n").encode("ascii", "replace"))
         # The BBS's next screen would wipe the line at once: leave it up for a moment, as the
         # goodbye is (a terminal only: a BBS reading a pipe is not kept waiting).
         time.sleep(max(0.0, (config or Config()).door_goodbye_wait))
