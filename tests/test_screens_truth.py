@@ -2972,3 +2972,18 @@ async def test_a_computers_name_keeps_a_space_before_its_rating_at_40_columns(tm
         row = next(line for line in c.lines() if "Intermediate Bot*" in line)
         assert "Intermediate Bot* 1" in row and len(row.rstrip()) <= 40, row
         c.close()
+
+
+async def test_options_in_ascii_say_the_theme_shows_no_colour(tmp_path):
+    """In ASCII T went on offering colour themes, which changed nothing to be seen."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("O")
+        await c.wait_for("T changes it")
+        assert "no colour" not in c.text
+        for charset in ("cp437", "utf8", "ascii"):
+            c.send("C")
+            await c.wait_for(f"Character set: {charset}")
+        await c.wait_words("(T changes it; ASCII shows no colour)")
+        c.close()

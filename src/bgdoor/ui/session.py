@@ -641,8 +641,10 @@ class Session:
             )
             row = 4
             notes = "shown" if self.player.preferences.notes else "not shown"
+            # In ASCII the theme's colours show nowhere: said, not left for T to seem broken.
+            shows = "T changes it; ASCII shows no colour" if self.con.charset == "ascii" else "T changes it"
             for text in (
-                f"Colour theme: {self.con.theme}   (T changes it)",
+                f"Colour theme: {self.con.theme}   ({shows})",
                 f"Character set: {charset}   (C changes it)",
                 f"Board: {turned}   (B changes it)",
                 f"Notes from opponents: {notes}   (N changes it)",
