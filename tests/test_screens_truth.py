@@ -2748,16 +2748,22 @@ async def test_the_match_id_stays_beside_its_label_at_40_columns(tmp_path):
         c.close()
 
 
+def bot_beats_alice(url: str, bot_name: str) -> None:
+    """alice resigns a 1-point match to the computer player `bot_name`: a match played, so both
+    are ranked."""
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bot = svc.ensure_bot_player(bot_name).id
+        view = svc.begin_game(alice, 1, Color.WHITE, bot_name)
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.resign(alice, view.id, view.version, Win.SINGLE)
+        svc.answer_resign(bot, view.id, view.version, True)
+
+
 async def test_a_computer_players_page_does_not_say_last_seen_dash(tmp_path):
     """A computer player's page said 'last seen -', as if it had gone: it never logs in."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bot = svc.ensure_bot_player("Test Bot").id
-        view = svc.begin_game(alice, 1, Color.WHITE, "Test Bot")
-        view = svc.roll(alice, view.id, view.version)
-        view = svc.resign(alice, view.id, view.version, Win.SINGLE)
-        svc.answer_resign(bot, view.id, view.version, True)  # a match played: both are ranked
+    bot_beats_alice(url, "Test Bot")
     async with running_server(url) as srv:
         c = await call(srv.port)
         await login(c, "alice", "alice-pw", new=False)
@@ -2952,17 +2958,10 @@ async def test_the_news_page_holds_every_game_not_the_latest_twelve(tmp_path):
         c.close()
 
 
-
 async def test_a_computers_name_keeps_a_space_before_its_rating_at_40_columns(tmp_path):
     """'1. Intermediate Bot*1510.0': a computer's 16 letters and its '*' ran into the rating."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bot = svc.ensure_bot_player("Intermediate Bot").id
-        view = svc.begin_game(alice, 1, Color.WHITE, "Intermediate Bot")
-        view = svc.roll(alice, view.id, view.version)
-        view = svc.resign(alice, view.id, view.version, Win.SINGLE)
-        svc.answer_resign(bot, view.id, view.version, True)
+    bot_beats_alice(url, "Intermediate Bot")
     async with running_server(url) as srv:
         c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
         await menus.login(c, "alice", "alice-pw", new=False)
