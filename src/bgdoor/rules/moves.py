@@ -295,6 +295,11 @@ def play_count(position: Position, dice: tuple[int, int]) -> tuple[int, int]:
 # ------------------------------------------------------------------ notation
 
 
+def roll_text(dice: tuple[int, int]) -> str:
+    """A roll as players say it, the higher die first ('6-2'), whichever came up first."""
+    return f"{max(dice)}-{min(dice)}"
+
+
 def notation(moves: tuple[Move, ...] | list[Move]) -> str:
     """Standard notation: `24/18 13/11`, `bar/22*`, `6/off 5/off`, `8/5(2) 6/5(2)`, `13/7*/4`."""
     chains: list[list[Move]] = []

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from bgdoor.rules.moves import Play, _plays_leaving, roll_dice
+from bgdoor.rules.moves import Play, _plays_leaving, roll_dice, roll_text
 from bgdoor.rules.position import BAR, OFF, Position, _apply, _pt, _undo
 
 
@@ -388,7 +388,7 @@ def _dice_text(dice: tuple[int, ...] | list[int]) -> str:
     if len(dice) == 1:
         return f"a {dice[0]}"
     if len(dice) == 2 and dice[0] != dice[1]:
-        return f"{max(dice)}-{min(dice)}"  # the higher die first, as players say a roll
+        return roll_text((dice[0], dice[1]))
     return f"{_NUMBERS[len(dice)]} {dice[0]}s"
 
 

@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color
 from bgdoor.rules.matchid import match_id
+from bgdoor.rules.moves import roll_text
 from bgdoor.rules.rating import START_RATING
 from bgdoor.service import passwords
 from bgdoor.service.core import (
@@ -162,8 +163,7 @@ def event_text(payload: dict[str, Any]) -> str:
     if kind == "opening_roll":
         return f"opening roll: white {payload['white']}, black {payload['black']}"
     if kind == "roll":
-        dice = payload["dice"]
-        return f"rolls {max(dice)}-{min(dice)}"  # the higher die first, as every caller's screen says it
+        return f"rolls {roll_text(tuple(payload['dice']))}"  # as every caller's screen says it
     if kind == "play":
         return f"plays {payload['notation']}" if payload["notation"] else "cannot move"
     if kind == "resign":

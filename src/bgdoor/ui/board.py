@@ -52,7 +52,7 @@ from functools import cache, lru_cache
 from operator import attrgetter
 from typing import Literal, get_args
 
-from bgdoor.rules import Position
+from bgdoor.rules import Position, roll_text
 from bgdoor.term.charset import Charset, Glyphs, glyphs
 from bgdoor.term.screen import (
     BLACK,
@@ -451,7 +451,7 @@ def turn_line(v: BoardView) -> str:
     else:
         line = f"{v.name_of(turn)} to play"
     if v.dice is not None and turn == v.on_roll:  # not "bob to answer 4-3": the dice are not bob's
-        line += f" {max(v.dice)}-{min(v.dice)}"  # the higher die first, as players say a roll
+        line += f" {roll_text(v.dice)}"
         if v.dice[0] == v.dice[1] and v.dice_left is not None and 0 < len(v.dice_left) < 4:
             # Two dice drawn for four moves: how many are left shows nowhere else until the last.
             line += f", {len(v.dice_left)} to play"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color, MatchState, Win
+from bgdoor.rules.moves import roll_text
 from bgdoor.service import GameLog, LoggedEvent, ServiceError, Unread
 from bgdoor.term.console import WAKE
 from bgdoor.term.wrap import paged, wrap
@@ -24,9 +25,7 @@ def a_match(length: int) -> str:
     return f"{'an' if said.startswith('8') or length in (11, 18) else 'a'} {length}-point match"
 
 
-def rolled(dice: tuple[int, int]) -> str:
-    """A roll as players write it, the higher die first ('5-2'), whichever came up first."""
-    return f"{max(dice)}-{min(dice)}"
+rolled = roll_text  # a roll as players say it: the higher die first ('5-2')
 
 
 def points(n: int) -> str:
