@@ -458,11 +458,9 @@ class Console:
                 # The screen as it stands, fitted to the new size, all sent again; a screen that
                 # waits with `wake` is woken to lay itself out for the new size.
                 self._resize_queued = False
-                # Someone is there: the idle count starts again.  (A screen laid out afresh wiped
-                # the 'Are you there?' warning while its countdown ran on to the goodbye.)
-                self._last_key = time.monotonic()
-                self._warned = False
-                self._uncover()
+                # Someone is there, as with a key.  (A screen laid out afresh wiped the 'Are you
+                # there?' warning while its countdown ran on to the goodbye.)
+                self._someone_there()
                 self.resizes += 1
                 self._full = True
                 await self.show()
@@ -474,17 +472,21 @@ class Console:
                     return key
                 self._woken = True
                 continue
-            self._last_key = time.monotonic()
-            self._warned = False
-            # Answered: the notice goes, and what it covered comes back (a screen that only
-            # echoes what is typed, like a prompt, would otherwise keep asking 'Are you there?').
-            self._uncover()
+            self._someone_there()
             if key.name == "redraw":
                 # Ctrl-L anywhere: send the whole screen again, then keep waiting.
                 self._full = True
                 await self.show()
                 continue
             return key
+
+    def _someone_there(self) -> None:
+        """A key (or a resize): the idle count starts again, and the notice goes, with what it
+        covered back (a screen that only echoes what is typed, like a prompt, would otherwise keep
+        asking 'Are you there?')."""
+        self._last_key = time.monotonic()
+        self._warned = False
+        self._uncover()
 
     def _idle_lead(self) -> float:
         """How long before the idle timeout the warning comes: a minute, or half the timeout when

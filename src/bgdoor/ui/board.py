@@ -452,13 +452,19 @@ def turn_line(v: BoardView) -> str:
         line = f"{v.name_of(turn)} to play"
     if v.dice is not None and turn == v.on_roll:  # not "bob to answer 4-3": the dice are not bob's
         line += f" {roll_text(v.dice)}"
-        if v.dice[0] == v.dice[1] and v.dice_left is not None and 0 < len(v.dice_left) < 4:
-            # Two dice drawn for four moves: how many are left shows nowhere else until the last.
-            line += f", {len(v.dice_left)} to play"
-        elif v.dice_left is not None and len(v.dice_left) == 1:
-            # One die played: which is left (a greyed die shows little on a plain terminal).
-            line += f", the {v.dice_left[0]} to play"
+        left = to_play(v.dice, v.dice_left) if v.dice_left is not None else ""
+        if left:
+            line += f", {left}"
     return line
+
+
+def to_play(dice: tuple[int, int], left: tuple[int, ...]) -> str:
+    """What is left of a roll part played: '3 to play' (doubles: two dice drawn for four moves,
+    how many are left shows nowhere else until the last), 'the 2 to play' (a greyed die shows
+    little on a plain terminal); '' before the first move and once nothing is left."""
+    if dice[0] == dice[1]:
+        return f"{len(left)} to play" if 0 < len(left) < 4 else ""
+    return f"the {left[0]} to play" if len(left) == 1 else ""
 
 
 def _phrased(text: str, width: int) -> list[str]:

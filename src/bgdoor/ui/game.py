@@ -26,7 +26,7 @@ from bgdoor.service import (
 )
 from bgdoor.term.wrap import sentence, wrap
 from bgdoor.ui import keys as keytable
-from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc
+from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc, to_play
 from bgdoor.ui.console import WAKE, Console, Key, Woken
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import WIN_WORDS, NewsLine, ends_match, narrate, news_book, page_holding, points, rolled
@@ -1056,15 +1056,9 @@ class GameScreen:
         if turn is not None and turn.is_complete and turn.play is not None:
             self.message = f"Your play: {turn.play}. Enter commits it, U)ndo takes back."
         elif turn is not None and turn.moves:
-            left = turn.remaining_dice
-            # Doubles: four moves, two dice drawn; the panel's '3 to play' is cut off at 40 columns.
-            if not left:
-                more = ""
-            elif turn.dice[0] == turn.dice[1]:
-                more = f"; {len(left)} to play"
-            else:
-                more = f"; the {left[0]} to play"  # which die is left: greyed, it shows little in mono
-            self.message = f"Moved {turn.moves[-1]}{more}."
+            # Said here too: the panel's line is cut off at 40 columns.
+            left = to_play(turn.dice, turn.remaining_dice)
+            self.message = f"Moved {turn.moves[-1]}{'; ' + left if left else ''}."
 
     async def commit(self) -> None:
         turn = self.turn

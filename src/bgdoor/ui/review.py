@@ -223,12 +223,11 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             except ServiceError:
                 continue
             if len(fresh.events) != len(log.events):
-                grew = len(frames(fresh)) > len(shots)
-                log, g = fresh, fresh.game
-                shots = frames(log)
+                before = len(shots)
+                log, g, shots = fresh, fresh.game, frames(fresh)
                 at = min(at, len(shots) - 1)
                 ahead = len(shots) - 1 - at  # the steps Enter goes through from here
-                if grew and ahead > 0:
+                if len(shots) > before and ahead > 0:
                     note = (f"The game has gone on: {ahead} more step{'s' if ahead != 1 else ''} "
                             f"from here (now {len(shots) - 1}). Enter goes forward, Q leaves.")
             continue
