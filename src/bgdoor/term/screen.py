@@ -22,9 +22,10 @@ Rows and columns are 1-based throughout, like the terminal's own.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import compress
 from operator import is_not, itemgetter, ne
+from typing import NamedTuple
 
 from bgdoor.term.charset import Charset, encode
 
@@ -37,9 +38,9 @@ HIDE_CURSOR = b"\x1b[?25l"
 SHOW_CURSOR = b"\x1b[?25h"
 
 
-@dataclass(frozen=True, slots=True)
-class Attr:
-    """fg/bg are colour numbers 0-7, or None for the terminal's default."""
+class Attr(NamedTuple):
+    """fg/bg are colour numbers 0-7, or None for the terminal's default.  (A named tuple: the
+    screen diff compares attributes of every changed cell, and a tuple compares in C.)"""
 
     fg: int | None = None
     bg: int | None = None
@@ -101,6 +102,17 @@ def _shared(attr: Attr) -> Attr:
     return found
 
 
+# A text's cells in one attribute: a board puts the same message, help and labels on every key.
+_RUNS: dict[tuple[str, int], list[Cell]] = {}
+
+
+def _new_run(text: str, attr: Attr) -> list[Cell]:
+    run = [_CELLS.get((ch, id(attr))) or _new_cell(ch, attr) for ch in text]
+    if len(_RUNS) < 4096 and len(text) <= COLS:  # kept with `attr` in its cells: its id stays its own
+        _RUNS[(text, id(attr))] = run
+    return run
+
+
 class Canvas:
     """A grid of (character, attribute) cells; the bottom-right cell stays blank."""
 
@@ -124,10 +136,9 @@ class Canvas:
         last = min(col + len(text) - 1, self.cols - 1 if row == self.rows else self.cols)
         if last < first:
             return
-        cells, aid = _CELLS, id(attr)
-        self.cells[row - 1][first - 1 : last] = [
-            cells.get((ch, aid)) or _new_cell(ch, attr) for ch in text[first - col : last - col + 1]
-        ]
+        run = _RUNS.get((text, id(attr))) or _new_run(text, attr)
+        self.cells[row - 1][first - 1 : last] = run if first == col and last - col + 1 == len(text) else \
+            run[first - col : last - col + 1]
 
     def fill(self, row: int, col: int, width: int, ch: str = " ", attr: Attr = DEFAULT) -> None:
         self.put(row, col, ch * width, attr)
@@ -190,6 +201,9 @@ def sgr(old: Attr | None, new: Attr) -> str:
     return "\x1b[" + ";".join(params) + "m"
 
 
+_SGR: dict[tuple[Attr | None, Attr], bytes] = {}  # sgr() of a pair, as sent
+
+
 def _cup(row: int, col: int) -> str:
     if col == 1:
         return "\x1b[H" if row == 1 else f"\x1b[{row}H"
@@ -198,6 +212,52 @@ def _cup(row: int, col: int) -> str:
 
 def _rel(n: int, final: str) -> str:
     return f"\x1b[{final}" if n == 1 else f"\x1b[{n}{final}"
+
+
+Way = tuple[bytes, int]  # bytes that move the cursor, then the cells rewritten from that column (0: none)
+
+
+def _ways(r: int, c: int, pos: tuple[int, int] | None) -> tuple[bytes, tuple[Way, ...]]:
+    """The CUP to (r, c), and the other ways there from `pos`, in the order they are weighed (the
+    first of two that cost the same is taken).  Which cells a way may rewrite depends on the
+    screen, the rest on the four numbers alone: worked out once for each move."""
+    cup = _cup(r, c).encode("ascii")
+    ways: list[Way] = []
+
+    def horizontal(prefix: bytes, from_c: int) -> None:
+        if c > from_c:
+            ways.append((prefix + _rel(c - from_c, "C").encode("ascii"), 0))
+            ways.append((prefix, from_c))
+        elif c < from_c:
+            n = from_c - c
+            ways.append((prefix + b"\x08" * n, 0))
+            ways.append((prefix + _rel(n, "D").encode("ascii"), 0))
+            ways.append((prefix + b"\r" + (b"" if c == 1 else _rel(c - 1, "C").encode("ascii")), 0))
+            if c > 1:
+                ways.append((prefix + b"\r", 1))
+        else:
+            ways.append((prefix, 0))
+
+    if pos is not None:
+        pr, pc = pos
+        if pr == r:
+            horizontal(b"", pc)
+        else:
+            horizontal(_rel(abs(r - pr), "B" if r > pr else "A").encode("ascii"), pc)
+            if r > pr:
+                down = b"\r\n" * (r - pr)
+                if c == 1:
+                    ways.append((down, 0))
+                else:
+                    ways.append((down + _rel(c - 1, "C").encode("ascii"), 0))
+                    ways.append((down, 1))
+    found = (cup, tuple(ways))
+    if len(_WAYS) < 8192:  # a few hundred bytes each; a screen's moves repeat
+        _WAYS[(r, c, pos)] = found
+    return found
+
+
+_WAYS: dict[tuple[int, int, tuple[int, int] | None], tuple[bytes, tuple[Way, ...]]] = {}
 
 
 WHOLE_SCREENS_KEPT = 16  # about 35 KB each
@@ -398,9 +458,14 @@ class Screen:
     def _set_attr(self, attr: Attr, out: list[bytes]) -> None:
         if not self.colour:
             return
-        code = sgr(self._attr, attr)
+        key = (self._attr, attr)
+        code = _SGR.get(key)
+        if code is None:
+            code = sgr(self._attr, attr).encode("ascii")
+            if len(_SGR) < 4096:  # the pairs the themes make; others are worked out each time
+                _SGR[key] = code
         if code:
-            out.append(code.encode("ascii"))
+            out.append(code)
         self._attr = attr
 
     def _write(self, r: int, c: int, cell: Cell, out: list[bytes]) -> None:
@@ -424,7 +489,7 @@ class Screen:
         be written with that same background, switch straight to its
         attribute so it needs no SGR of its own.
         """
-        only_bg = _shared(replace(cur, bg=want.bg)) if want.bg is not None else DEFAULT
+        only_bg = _shared(cur._replace(bg=want.bg)) if want.bg is not None else DEFAULT
         if c >= self.cols:
             return only_bg
         assert self._shown is not None
@@ -458,72 +523,23 @@ class Screen:
         pos = self._pos
         if pos == (r, c):
             return
-        if pos is not None and pos[0] == r and c > pos[1]:
-            # Rightwards on the same row (the gap between two changed cells): the choice below,
-            # worked out without building each way.
-            pc = pos[1]
-            forward = _rel(c - pc, "C").encode("ascii")
-            through = self._through_cost(r, pc, c)
-            cup_cost = len(_cup(r, c))
-            if through is not None and through < len(forward) and through < cup_cost:
-                self._write_through(r, pc, c, out)
-            elif len(forward) < cup_cost:
-                out.append(forward)
-            else:
-                out.append(_cup(r, c).encode("ascii"))
-            self._pos = (r, c)
-            return
-        best: list[bytes | tuple[int, int, int]] = [_cup(r, c).encode("ascii")]
-        best_cost = len(best[0])
-
-        def consider(parts: list[bytes | tuple[int, int, int]]) -> None:
-            nonlocal best, best_cost
-            cost = 0
-            for p in parts:
-                if isinstance(p, bytes):
-                    cost += len(p)
-                else:
-                    through = self._through_cost(*p)
-                    if through is None:
-                        return
-                    cost += through
-            if cost < best_cost:
-                best, best_cost = parts, cost
-
-        def horizontal(prefix: list[bytes | tuple[int, int, int]], from_c: int) -> None:
-            if c > from_c:
-                n = c - from_c
-                consider(prefix + [_rel(n, "C").encode("ascii")])
-                consider(prefix + [(r, from_c, c)])
-            elif c < from_c:
-                n = from_c - c
-                consider(prefix + [b"\x08" * n])
-                consider(prefix + [_rel(n, "D").encode("ascii")])
-                consider(prefix + [b"\r"] + ([] if c == 1 else [_rel(c - 1, "C").encode("ascii")]))
-                if c > 1:
-                    consider(prefix + [b"\r", (r, 1, c)])
-            else:
-                consider(prefix)
-
-        if self._pos is not None:
-            pr, pc = self._pos
-            if pr == r:
-                horizontal([], pc)
-            else:
-                vertical = _rel(abs(r - pr), "B" if r > pr else "A").encode("ascii")
-                horizontal([vertical], pc)
-                if r > pr:
-                    down = b"\r\n" * (r - pr)
-                    if c == 1:
-                        consider([down])
-                    else:
-                        consider([down, _rel(c - 1, "C").encode("ascii")])
-                        consider([down, (r, 1, c)])
-        for part in best:
-            if isinstance(part, bytes):
-                out.append(part)
-            else:
-                self._write_through(*part, out)
+        cup, ways = _WAYS.get((r, c, pos)) or _ways(r, c, pos)
+        best_cost, best_head, best_from = len(cup), cup, 0
+        for head, from_c in ways:
+            cost = len(head)
+            if cost >= best_cost:
+                continue
+            if from_c:
+                if cost + c - from_c >= best_cost:
+                    continue  # every cell rewritten is a byte at least
+                through = self._through_cost(r, from_c, c)
+                if through is None or cost + through >= best_cost:
+                    continue
+                cost += through
+            best_cost, best_head, best_from = cost, head, from_c
+        out.append(best_head)
+        if best_from:
+            self._write_through(r, best_from, c, out)
         self._pos = (r, c)
 
     def _write_through(self, r: int, c0: int, c1: int, out: list[bytes]) -> None:
