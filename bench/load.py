@@ -103,6 +103,12 @@ def pin(pid: int | None) -> None:
             pass  # a thread that just ended
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far (all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -278,7 +284,9 @@ async def baseline(n: int, seconds: float, folder: Path, size: int, first: int) 
                 await asyncio.sleep(1)
 
         sampler = asyncio.ensure_future(sample())
+        cpu = cpu_seconds(bare.pid)
         await asyncio.gather(*(bench.press(i, seconds) for i in range(n)))
+        cpu = cpu_seconds(bare.pid) - cpu
         sampler.cancel()
         for c in bench.callers:
             if c is not None:
@@ -288,6 +296,7 @@ async def baseline(n: int, seconds: float, folder: Path, size: int, first: int) 
             "bare_key_p50_ms": round(1000 * pct(bench.latency, 50), 1),
             "bare_key_p99_ms": round(1000 * pct(bench.latency, 99), 1),
             "bare_key_resumed_p99_ms": round(1000 * pct(bench.resumed, 99), 1),
+            "bare_cpu_us_per_key": round(1e6 * cpu / max(1, len(bench.latency))),
             "bare_first_screen_resumed_p99_ms": round(1000 * pct(bench.first_screen_resumed, 99), 1),
             "bare_errors": len(bench.errors),
             "bare_rss_per_caller_kb": round((max(rss_samples, default=rss_idle) - rss_idle) / max(1, n), 1),
@@ -427,7 +436,9 @@ async def run(n: int, seconds: float, folder: Path, profile: str | None = None,
             spy = await asyncio.create_subprocess_exec(
                 "py-spy", "record", "--nonblocking", "-r", "100", "-d", str(int(seconds)), "-f", "raw",
                 "-o", profile, "-p", str(srv.pid), stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        cpu = cpu_seconds(srv.pid)
         await asyncio.gather(*(bench.press(i, seconds) for i in range(n)))
+        cpu = cpu_seconds(srv.pid) - cpu  # the server's, the computer opponent's and the feed's threads too
         sampler.cancel()
         if spy is not None:
             await spy.wait()
@@ -456,6 +467,7 @@ async def run(n: int, seconds: float, folder: Path, profile: str | None = None,
             key_p50_ms=round(1000 * pct(bench.latency, 50), 1),
             key_p99_ms=key_p99_ms,
             key_max_ms=round(1000 * max(bench.latency, default=float("nan")), 1),
+            cpu_us_per_key=round(1e6 * cpu / max(1, len(bench.latency))),
             key_resumed_p50_ms=round(1000 * pct(bench.resumed, 50), 1),
             key_resumed_p99_ms=round(1000 * pct(bench.resumed, 99), 1),
             first_screen_resumed_p99_ms=round(1000 * pct(bench.first_screen_resumed, 99), 1),
