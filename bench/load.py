@@ -293,9 +293,9 @@ async def baseline(n: int, seconds: float, folder: Path, size: int, first: int) 
                 c.close()
         return {
             "bare_first_screen_p99_ms": round(1000 * pct(bench.first_screen, 99), 1),
-            "bare_key_p50_ms": round(1000 * pct(bench.latency, 50), 1),
-            "bare_key_p99_ms": round(1000 * pct(bench.latency, 99), 1),
-            "bare_key_resumed_p99_ms": round(1000 * pct(bench.resumed, 99), 1),
+            "bare_key_p50_ms": round(1000 * pct(bench.latency, 50), 2),
+            "bare_key_p99_ms": round(1000 * pct(bench.latency, 99), 2),
+            "bare_key_resumed_p99_ms": round(1000 * pct(bench.resumed, 99), 2),
             "bare_cpu_us_per_key": round(1e6 * cpu / max(1, len(bench.latency))),
             "bare_first_screen_resumed_p99_ms": round(1000 * pct(bench.first_screen_resumed, 99), 1),
             "bare_errors": len(bench.errors),
@@ -332,10 +332,10 @@ async def alternation(bench: Bench, n: int, seconds: float, folder: Path, window
     p99, bare_p99 = 1000 * pct(ours.latency, 99), 1000 * pct(base.latency, 99)
     return {
         "alternating_windows": windows,
-        "alternating_key_p50_ms": round(1000 * pct(ours.latency, 50), 1),
-        "alternating_key_p99_ms": round(p99, 1),
-        "alternating_bare_key_p50_ms": round(1000 * pct(base.latency, 50), 1),
-        "alternating_bare_key_p99_ms": round(bare_p99, 1),
+        "alternating_key_p50_ms": round(1000 * pct(ours.latency, 50), 2),
+        "alternating_key_p99_ms": round(p99, 2),
+        "alternating_bare_key_p50_ms": round(1000 * pct(base.latency, 50), 2),
+        "alternating_bare_key_p99_ms": round(bare_p99, 2),
         "alternating_key_p99_ratio": round(p99 / bare_p99, 2) if bare_p99 else float("nan"),
         "alternating_errors": len(ours.errors) + len(base.errors),
     }
@@ -455,7 +455,7 @@ async def run(n: int, seconds: float, folder: Path, profile: str | None = None,
             report.update(await redialling(srv.port, n, folder, redial, first_bytes))
         log = srv.stderr()
         rss_playing = max(rss_samples) if rss_samples else rss_seated
-        key_p99_ms = round(1000 * pct(bench.latency, 99), 1)
+        key_p99_ms = round(1000 * pct(bench.latency, 99), 2)
         update_bytes_mean = round(statistics.mean(bench.update_bytes)) if bench.update_bytes else 0
         report.update(
             dial_seconds=round(dial_time, 2),
@@ -464,16 +464,16 @@ async def run(n: int, seconds: float, folder: Path, profile: str | None = None,
             first_screen_p99_ms=round(1000 * pct(bench.first_screen, 99), 1),
             first_screen_max_ms=round(1000 * max(bench.first_screen, default=float("nan")), 1),
             keypresses=len(bench.latency),
-            key_p50_ms=round(1000 * pct(bench.latency, 50), 1),
+            key_p50_ms=round(1000 * pct(bench.latency, 50), 2),
             key_p99_ms=key_p99_ms,
             key_max_ms=round(1000 * max(bench.latency, default=float("nan")), 1),
             cpu_us_per_key=round(1e6 * cpu / max(1, len(bench.latency))),
-            key_resumed_p50_ms=round(1000 * pct(bench.resumed, 50), 1),
-            key_resumed_p99_ms=round(1000 * pct(bench.resumed, 99), 1),
+            key_resumed_p50_ms=round(1000 * pct(bench.resumed, 50), 2),
+            key_resumed_p99_ms=round(1000 * pct(bench.resumed, 99), 2),
             first_screen_resumed_p99_ms=round(1000 * pct(bench.first_screen_resumed, 99), 1),
             cursor_keypresses=len(bench.cursor_latency),
-            cursor_p50_ms=round(1000 * pct(bench.cursor_latency, 50), 1),
-            cursor_p99_ms=round(1000 * pct(bench.cursor_latency, 99), 1),
+            cursor_p50_ms=round(1000 * pct(bench.cursor_latency, 50), 2),
+            cursor_p99_ms=round(1000 * pct(bench.cursor_latency, 99), 2),
             errors=len(bench.errors),
             error_samples=bench.errors[:10],
             dropped=dropped,
