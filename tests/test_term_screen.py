@@ -113,6 +113,23 @@ def test_canvas_clips_and_sanitises() -> None:
     assert c.row_text(3)[:1] == "d"
 
 
+
+def test_a_text_put_again_is_clipped_where_it_lands() -> None:
+    # A text's cells are kept for its next put: that put clips them afresh, in its own attribute.
+    c = Canvas()
+    red, blue = Attr(1), Attr(4)
+    c.put(1, 1, "abcdef", red)
+    c.put(2, 78, "abcdef", red)
+    c.put(3, -2, "abcdef", red)
+    c.put(4, 1, "abcdef", blue)
+    c.put(ROWS, COLS - 2, "abcdef", red)
+    assert c.row_text(1)[:7] == "abcdef "
+    assert c.row_text(2)[-3:] == "abc"
+    assert c.row_text(3)[:4] == "def "
+    assert [c.get(4, x)[1] for x in (1, 6)] == [blue, blue]
+    assert c.row_text(ROWS)[-3:] == "ab "
+    assert c.get(ROWS, COLS) == (" ", DEFAULT)
+
 # -- SGR ------------------------------------------------------------------------------
 
 
