@@ -273,13 +273,13 @@ def test_doubles_say_how_many_moves_are_left() -> None:
     """With 5-5 both dice looked the same after one, two or three moves: four moves, two dice."""
     rows = shown(BoardView(START, dice=(5, 5), dice_left=(5, 5, 5))).display
     panel = " ".join(" ".join(row[PANEL_COL - 1 :].split()) for row in rows)
-    assert "Your turn 5-5, 3 to play" in panel, panel
+    assert "Your turn 5-5, three 5s to play" in panel, panel
     # Broken after the comma: it had been 'Your turn 5-5, 3 to' over 'play'.
     said = [row[PANEL_COL - 1 :].strip() for row in rows]
     at = said.index("Your turn 5-5,")
-    assert said[at + 1] == "3 to play", said
+    assert said[at + 1] == "three 5s to play", said
     assert "to play" not in " ".join(shown(BoardView(START, dice=(5, 5), dice_left=(5, 5, 5, 5))).display)
-    assert ", 1 to play" not in " ".join(shown(BoardView(START, dice=(5, 3), dice_left=(3,))).display)
+    assert "one 3 to play" not in " ".join(shown(BoardView(START, dice=(5, 3), dice_left=(3,))).display)
 
 
 @pytest.mark.parametrize(

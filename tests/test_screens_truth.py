@@ -2505,7 +2505,25 @@ async def test_a_move_of_doubles_says_how_many_are_left(tmp_path):
         b.send("2666")  # down to the 12 point, then right to 9
         await b.settle(0.2)
         b.send("\r")
-        await b.wait_words("Moved 13/9; 3 to play.")
+        await b.wait_words("Moved 13/9; three 4s to play.")
+        a.close()
+        b.close()
+
+
+async def test_a_checker_moved_by_two_dice_is_told_whole(tmp_path):
+    """A checker put down two 4s away was told as its last step alone: 'Moved 9/5; 2 to play.'
+    for 13/9/5, as if a checker had moved from the 9 point."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 4] * 10)) as srv:
+        a, b = await bob_at_alices_play(srv.port)
+        b.send("\r")
+        await b.wait_for("You rolled 4-4")
+        b.send("\r")  # the cursor starts on bob's 13 point
+        await b.wait_for("Checker in hand")
+        b.send("26666666")  # down to the 12 point, then right to 5
+        await b.settle(0.2)
+        b.send("\r")
+        await b.wait_words("Moved 13/5; two 4s to play.")
+        assert "9/5" not in said(b), said(b)
         a.close()
         b.close()
 

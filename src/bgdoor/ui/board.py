@@ -458,12 +458,17 @@ def turn_line(v: BoardView) -> str:
     return line
 
 
+_HOW_MANY = {1: "one", 2: "two", 3: "three"}
+
+
 def to_play(dice: tuple[int, int], left: tuple[int, ...]) -> str:
-    """What is left of a roll part played: '3 to play' (doubles: two dice drawn for four moves,
+    """What is left of a roll part played: 'three 5s to play' (doubles: two dice drawn for four moves,
     how many are left shows nowhere else until the last), 'the 2 to play' (a greyed die shows
     little on a plain terminal); '' before the first move and once nothing is left."""
     if dice[0] == dice[1]:
-        return f"{len(left)} to play" if 0 < len(left) < 4 else ""
+        # 'three 5s', not '3': beside 'Your turn 3-3' a bare number read as a die ('a 2 to play').
+        n = len(left)
+        return f"{_HOW_MANY[n]} {dice[0]}{'s' if n > 1 else ''} to play" if 0 < n < 4 else ""
     return f"the {left[0]} to play" if len(left) == 1 else ""
 
 

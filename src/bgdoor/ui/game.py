@@ -1058,7 +1058,10 @@ class GameScreen:
         elif turn is not None and turn.moves:
             # Said here too: the panel's line is cut off at 40 columns.
             left = to_play(turn.dice, turn.remaining_dice)
-            self.message = f"Moved {turn.moves[-1]}{'; ' + left if left else ''}."
+            # The whole of the last drop: one checker moved 13/10/7* by two dice had been
+            # told as 'Moved 10/7*', and 2/1/off by R as 'Moved 1/off'.
+            last = self.synced_drops(turn)[-1] or 1
+            self.message = f"Moved {notation(turn.moves[-last:])}{'; ' + left if left else ''}."
 
     async def commit(self) -> None:
         turn = self.turn
