@@ -611,7 +611,7 @@ class _Painter:
         v, t = self.v, self.t
         # Broken between words within the caller's width: the message in rows 20-21 (from row 19,
         # the blank under the point numbers, when it needs three lines), the help in rows 22-23;
-        # on a narrow screen in row 24 too, rather than leave out keys that work.
+        # on a narrow screen in row 24 too, before any key that works is left out.
         room = min(80, v.width) - 2
         # Narrower than 80 columns the panel is cut: with nothing else to say, the message line
         # says whose turn it is, and the dice (a player's own roll was nowhere to be seen), and
