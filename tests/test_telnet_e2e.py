@@ -308,6 +308,8 @@ async def test_black_may_turn_the_board_as_the_seed_shows_it(tmp_path):
         await bob.wait_for("Board:")
         bob.send("B")
         await bob.wait_for("as the table stands")
+        # Only Black's board turns: the line had said 'Black's home bottom left' to White too.
+        assert "White's home bottom right" in " ".join(bob.text.split()), bob.text
         bob.send("Q")
         await bob.wait_for("Your choice")
         await open_game(bob, expect=" 1  2  3  4  5  6")

@@ -637,7 +637,7 @@ class Session:
             turned = (
                 "your home board bottom right"
                 if self.con.orientation == "own"
-                else "as the table stands (Black's home bottom left)"
+                else "as the table stands (White's home bottom right: playing Black, yours is bottom left)"
             )
             row = 4
             notes = "shown" if self.player.preferences.notes else "not shown"
