@@ -2493,36 +2493,35 @@ async def test_d_in_a_1_point_match_says_there_is_no_cube_at_any_moment(tmp_path
         c.close()
 
 
-async def test_a_move_of_doubles_says_how_many_are_left(tmp_path):
-    """At 40 columns, with 5-5 and one move made, the message said only 'Moved 13/8.': the panel's
-    '3 to play' and the second die were cut off."""
-    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 4] * 10)) as srv:
-        a, b = await bob_at_alices_play(srv.port)
-        b.send("\r")
-        await b.wait_for("You rolled 4-4")
-        b.send("\r")  # the cursor starts on bob's 13 point
-        await b.wait_for("Checker in hand")
-        b.send("2666")  # down to the 12 point, then right to 9
-        await b.settle(0.2)
-        b.send("\r")
-        await b.wait_words("Moved 13/9; three 4s to play.")
-        a.close()
-        b.close()
+async def bob_holds_his_13_with_4_4(port: int) -> tuple[RawCaller, RawCaller]:
+    """bob_at_alices_play with dice 5-2, 4-4: bob rolls 4-4 and picks up a checker on his 13."""
+    a, b = await bob_at_alices_play(port)
+    b.send("\r")
+    await b.wait_for("You rolled 4-4")
+    b.send("\r")  # the cursor starts on bob's 13 point
+    await b.wait_for("Checker in hand")
+    return a, b
 
 
-async def test_a_checker_moved_by_two_dice_is_told_whole(tmp_path):
-    """A checker put down two 4s away was told as its last step alone: 'Moved 9/5; 2 to play.'
-    for 13/9/5, as if a checker had moved from the 9 point."""
+@pytest.mark.parametrize(
+    "keys, told",
+    [
+        # At 40 columns, with doubles and one move made, the message said only 'Moved 13/8.':
+        # the panel's '3 to play' and the second die were cut off.  (Now 'three 4s': beside
+        # 'Your turn 3-3', '2 to play' read as a die.)
+        ("2666", "Moved 13/9; three 4s to play."),
+        # A checker put down two 4s away was told as its last step alone, 'Moved 9/5; 2 to
+        # play.', as if a checker had moved from the 9 point.
+        ("26666666", "Moved 13/5; two 4s to play."),
+    ],
+)
+async def test_a_move_of_doubles_says_what_moved_and_what_is_left(tmp_path, keys, told):
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 4] * 10)) as srv:
-        a, b = await bob_at_alices_play(srv.port)
-        b.send("\r")
-        await b.wait_for("You rolled 4-4")
-        b.send("\r")  # the cursor starts on bob's 13 point
-        await b.wait_for("Checker in hand")
-        b.send("26666666")  # down to the 12 point, then right to 5
+        a, b = await bob_holds_his_13_with_4_4(srv.port)
+        b.send(keys)  # down to the 12 point, then right
         await b.settle(0.2)
         b.send("\r")
-        await b.wait_words("Moved 13/5; two 4s to play.")
+        await b.wait_words(told)
         assert "9/5" not in said(b), said(b)
         a.close()
         b.close()
