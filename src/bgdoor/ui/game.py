@@ -210,9 +210,14 @@ class GameScreen:
             self.sync_turn()
             return
         self.drops = []
-        kept = f"Your moves so far are as you left them: {notation(self.turn.moves)}."
+        self.cursor_on_a_source()  # it had stayed on the bar the checker had come in from
+        kept = f"Your moves so far are as you left them: {notation(self.turn.moves)}"
         if self.turn.is_complete:
-            kept += " Enter sends the turn."
+            kept += ". Enter sends the turn."
+        else:
+            # Which die is left: at 40 columns the panel that says it is cut off.
+            left = to_play(self.turn.dice, self.turn.remaining_dice)
+            kept += f"; {left}." if left else "."
         self.message = f"{self.message} {kept}".strip()
 
     async def reload(self) -> None:
@@ -417,13 +422,9 @@ class GameScreen:
                         self.turn = Turn(st.position, st.dice)
                     else:
                         self.restored = f"Your moves so far are back: {notation(self.turn.moves)}."
+                        self.cursor_on_a_source()
                         return
-                sources = self.turn.sources()
-                if sources and _loc_to_point(self.cursor) not in sources:
-                    # The cursor starts the turn on a checker that can move (the farthest back; the
-                    # bar's when one must come in), not where the last turn left it: an empty bar,
-                    # a point with nothing on it.
-                    self.cursor = _point_to_loc(sources[0])
+                self.cursor_on_a_source()
                 plays = legal_plays(st.position, st.dice)
                 if len(plays) == 1:
                     for m in plays[0].moves:
@@ -434,6 +435,14 @@ class GameScreen:
         else:
             self.turn = None
             self.hand = None
+
+    def cursor_on_a_source(self) -> None:
+        """The cursor starts a turn, or a turn taken up again, on a checker that can move (the
+        farthest back; the bar's when one must come in), not where it was left: an empty bar, a
+        point with nothing on it."""
+        sources = self.turn.sources() if self.turn is not None else []
+        if sources and _loc_to_point(self.cursor) not in sources:
+            self.cursor = _point_to_loc(sources[0])
 
     def tell_presence(self) -> None:
         assert self.view is not None
