@@ -2091,27 +2091,62 @@ async def test_the_review_and_the_board_s_questions_are_laid_out_again_for_a_new
         b.close()
 
 
+async def alice_notes_and_moves_13_10(port: int) -> tuple[RawCaller, RawCaller]:
+    """alice_starts with 3-1: alice writes a note and moves 13/10 with the cursor."""
+    a, b = await alice_starts(port)
+    a.send("N")
+    await a.wait_for("Note to your")
+    a.send("See you later\r")
+    await a.wait_for("Your note goes with")
+    a.send("\r")  # picks up the checker on 13, where the cursor starts
+    await a.wait_for("Checker in hand")
+    a.send("266\r")  # down to 12, right to 11 and 10, and down
+    await a.wait_words("Moved 13/10; the 1 to play.")
+    return a, b
+
+
+async def alice_calls_back(port: int) -> RawCaller:
+    await asyncio.sleep(0.5)
+    a = await RawCaller.connect(port, term="xterm", size=(80, 25))
+    await menus.login(a, "alice", "secret1", False)
+    return a
+
+
+async def test_a_note_sent_from_another_session_is_not_kept_waiting(tmp_path):
+    """alice's unsent note and half turn came back on two door nodes at once; the turn went from
+    one, and the other went on saying her moves and note were waiting, and sent the note again
+    with her next turn.  Here her other node is the service itself."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url, dice=ScriptedDice([3, 1] * 10)) as srv:
+        a, b = await alice_notes_and_moves_13_10(srv.port)
+        a.close()  # the line drops
+        a = await alice_calls_back(srv.port)
+        a.send("P")
+        await a.wait_words("Your moves so far are as you left them: 13/10")
+        assert 'Your note: "See you later"' in said(a), said(a)
+        with Service(url) as svc:
+            alice = svc.login("alice", "secret1").id
+            view = svc.game(1, alice)
+            svc.submit_turn(alice, 1, view.version, "13/10 6/5", "See you later")
+            assert svc.draft(alice, 1) is None or svc.draft(alice, 1).note is None
+        await a.wait_words("You played on in another session")
+        await a.wait_words("Your note is no longer waiting")
+        assert "as you left them" not in said(a) and 'Your note: "' not in said(a), said(a)
+        a.close()
+        b.close()
+
+
 async def test_a_turn_half_played_is_as_it_was_left_after_a_hang_up(tmp_path):
     """alice moved 13/10 of her 3-1 and her line dropped: coming back, the board was at the start
     of the turn again with nothing to say the move had gone.  The moves made so far (and a note
     not yet sent) are kept, and said; Q and P keep them the same way."""
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1] * 10)) as srv:
-        a, b = await alice_starts(srv.port)
-        a.send("N")
-        await a.wait_for("Note to your")
-        a.send("See you later\r")
-        await a.wait_for("Your note goes with")
-        a.send("\r")  # picks up the checker on 13, where the cursor starts
-        await a.wait_for("Checker in hand")
-        a.send("266\r")  # down to 12, right to 11 and 10, and down
+        a, b = await alice_notes_and_moves_13_10(srv.port)
         # Which die is left, on the message line and the panel: greyed, it showed little.
-        await a.wait_words("Moved 13/10; the 1 to play.")
         assert "Your turn 3-1, the 1 to play" in " ".join(
             line[56:].strip() for line in a.lines() if line[56:].strip()), a.text
         a.close()  # the line drops
-        await asyncio.sleep(0.5)
-        a = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
-        await menus.login(a, "alice", "secret1", False)
+        a = await alice_calls_back(srv.port)
         a.send("P")
         await a.wait_words("Your moves so far are as you left them: 13/10; the 1 to play.")
         assert "Pips 164" in a.text, a.text

@@ -1011,6 +1011,12 @@ class Service(LeagueOps):
             except RuleError as err:
                 raise IllegalAction(str(err)) from None
             state = self.record_events(s, g, version, state, [(e, player_id, color) for e in submitted], note=note)
+            if note is not None:
+                # Sent: no longer a draft for the player's next look (another door node of theirs
+                # had shown it as waiting, and sent it again with their next turn).
+                mark = s.get(ReadMark, (player_id, game_id))
+                if mark is not None:
+                    mark.draft_note = None
             return self._view(s, g, player_id, state)
 
         return self.transaction(fn)

@@ -113,6 +113,7 @@ class GameScreen:
         # played) if they leave the game first, or hang up: see keep_draft.
         self.pending_note: str | None = None
         self.drafted = False  # a draft is kept in the database for this game
+        self.draft_note: str | None = None  # the note that draft held, when this screen took it up
         self.their_note: TurnNote | None = None  # the opponent's note with their last turn
         self.marks: set[asyncio.Future[None]] = set()  # read marks being saved
         self.gone = False  # the game was withdrawn
@@ -198,7 +199,7 @@ class GameScreen:
         if draft is None:
             return
         self.drafted = True
-        self.pending_note = draft.note
+        self.pending_note = self.draft_note = draft.note
         v = self.view
         if v is None or self.turn is None or self.turn.moves or draft.version != v.version or not draft.moves:
             return
@@ -497,10 +498,31 @@ class GameScreen:
         if old is not None and self.view.version != old.version:
             if self.restored:
                 self.unkeyed = []  # the offer, answered: its three lines had cut off the moves' return
-            self.tell(await self.catch_up())
+            lines = await self.catch_up()
+            if not lines and self.me is not None and old.state.actor is self.me:
+                # Nobody else did anything: the player went on in another session of theirs (a
+                # second door node).  What this board said of its turn is no longer so.
+                self.unkeyed = []
+                self.message = "You played on in another session; the board shows the game as it stands."
+            self.tell(lines)
+            await self.forget_a_sent_note()
         if self.restored:
             self.message = f"{self.message} {self.restored}".strip()
             self.restored = ""
+
+    async def forget_a_sent_note(self) -> None:
+        """The note taken up from the draft is dropped once the draft no longer holds it: another
+        session of the player's sent it (or took it back), and it would have gone twice."""
+        if self.pending_note is None or self.pending_note != self.draft_note:
+            return
+        try:
+            draft = await self.svc.draft(self.pid, self.game_id)
+        except ServiceError:
+            return
+        if draft is None or draft.note != self.pending_note:
+            self.pending_note = self.draft_note = None
+            gone = "Your note is no longer waiting: your other session sent it or took it back."
+            self.message = f"{self.message} {gone}".strip()
 
     # ------------------------------------------------------------ state and keys
 
