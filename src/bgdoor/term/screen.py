@@ -137,8 +137,9 @@ class Canvas:
         if last < first:
             return
         run = _RUNS.get((text, id(attr))) or _new_run(text, attr)
-        self.cells[row - 1][first - 1 : last] = run if first == col and last - col + 1 == len(text) else \
-            run[first - col : last - col + 1]
+        if first != col or last - col + 1 != len(text):
+            run = run[first - col : last - col + 1]  # clipped at an edge
+        self.cells[row - 1][first - 1 : last] = run
 
     def fill(self, row: int, col: int, width: int, ch: str = " ", attr: Attr = DEFAULT) -> None:
         self.put(row, col, ch * width, attr)

@@ -212,13 +212,10 @@ class GameScreen:
             return
         self.drops = []
         self.cursor_on_a_source()  # it had stayed on the bar the checker had come in from
-        kept = f"Your moves so far are as you left them: {notation(self.turn.moves)}"
+        left = self.left_to_play()  # at 40 columns the panel that says it is cut off
+        kept = f"Your moves so far are as you left them: {notation(self.turn.moves)}{'; ' + left if left else ''}."
         if self.turn.is_complete:
-            kept += ". Enter sends the turn."
-        else:
-            # Which die is left: at 40 columns the panel that says it is cut off.
-            left = to_play(self.turn.dice, self.turn.remaining_dice)
-            kept += f"; {left}." if left else "."
+            kept += " Enter sends the turn."
         self.message = f"{self.message} {kept}".strip()
 
     async def reload(self) -> None:
@@ -1082,13 +1079,21 @@ class GameScreen:
         move()
         self.drops.append(len(turn.moves) - before)
 
+    def left_to_play(self) -> str:
+        """What is left of the roll ('the 1 to play', 'two 3s to play'); '' once the play is
+        complete, a die it cannot use included."""
+        turn = self.turn
+        if turn is None or turn.is_complete:
+            return ""
+        return to_play(turn.dice, turn.remaining_dice)
+
     def after_move(self) -> None:
         turn = self.turn
         if turn is not None and turn.is_complete and turn.play is not None:
             self.message = f"Your play: {turn.play}. Enter commits it, U)ndo takes back."
         elif turn is not None and turn.moves:
             # Said here too: the panel's line is cut off at 40 columns.
-            left = to_play(turn.dice, turn.remaining_dice)
+            left = self.left_to_play()
             # The whole of the last drop: one checker moved 13/10/7* by two dice had been
             # told as 'Moved 10/7*', and 2/1/off by R as 'Moved 1/off'.
             last = self.synced_drops(turn)[-1] or 1
