@@ -2098,11 +2098,16 @@ async def alice_notes_and_moves_13_10(port: int) -> tuple[RawCaller, RawCaller]:
     await a.wait_for("Note to your")
     a.send("See you later\r")
     await a.wait_for("Your note goes with")
+    await alice_moves_13_10(a)
+    return a, b
+
+
+async def alice_moves_13_10(a: RawCaller) -> None:
+    """alice, on roll with 3-1, moves 13/10 with the cursor."""
     a.send("\r")  # picks up the checker on 13, where the cursor starts
     await a.wait_for("Checker in hand")
     a.send("266\r")  # down to 12, right to 11 and 10, and down
     await a.wait_words("Moved 13/10; the 1 to play.")
-    return a, b
 
 
 async def alice_calls_back(port: int) -> RawCaller:
@@ -2915,10 +2920,7 @@ async def test_the_ids_shown_mid_turn_say_they_are_the_turns_start(tmp_path):
         a.send("I")
         await a.wait_for("Position ID")
         assert "turn's start" not in a.text
-        a.send("\r")
-        await a.wait_for("Checker in hand")
-        a.send("266\r")
-        await a.wait_words("Moved 13/10")
+        await alice_moves_13_10(a)
         a.send("I")
         await a.wait_words("(the turn's start)")
         a.close()
