@@ -77,7 +77,8 @@ def key_for(st: MatchState) -> tuple[list[str], re.Pattern[str]]:
         return ["P"], re.compile(rf"{name} rolled [1-6]-[1-6]\.")  # "Ann rolled 6-4."
     assert st.dice is not None
     plays = legal_plays(st.position, st.dice)
-    keys = ["M", str(plays[0]) + "\r"] if plays else ["\r"]
+    # The only play is on the board already (typed after it, it would be too many moves): Enter commits it.
+    keys = ["M", str(plays[0]) + "\r"] if len(plays) > 1 else ["\r"]
     hi, lo = max(st.dice), min(st.dice)
     # "Ann rolled 6-4 and played 24/18 13/9."; the play after the opening roll is told with it:
     # "Opening roll: Ann 6, Ben 4. Ann starts with 6-4, playing 24/18 13/9."

@@ -949,6 +949,13 @@ async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path
         assert "13/10 " in text.splitlines()[HELP_ROW - 1], text
         alice.send("\x1b")  # Esc: 'No play typed' read as if 13/10 were gone
         await alice.wait_for("Typing cancelled: your moves are as they were.")
+        # The whole play typed after the moves the line began with: 'Too many moves for the
+        # roll' alone did not say the line had held 13/10 already.
+        alice.send("M")
+        await alice.wait_for("the moves on the board so far first")
+        alice.send("13/10 6/5\r")
+        await alice.wait_words("Too many moves for the roll: you have 3-1 to play. The line began with the moves "
+                               "on the board, 13/10: M and the rest of the play.")
         alice.send("M")
         await alice.wait_for("the moves on the board so far first")
         alice.send("6/5\r")

@@ -17,6 +17,7 @@ from bgdoor.service import (
     GameChanged,
     GameLog,
     GameView,
+    IllegalAction,
     LastTurn,
     NotFound,
     PlayerInfo,
@@ -1131,7 +1132,17 @@ class GameScreen:
             # Moves made before M are still on the board: 'No play typed' read as if they were gone.
             self.message = "Typing cancelled: your moves are as they were." if made else "No play typed."
             return
-        await self.send_turn(text.strip())
+        try:
+            await self.send_turn(text.strip())
+        except IllegalAction as exc:
+            if not made or not text.startswith(made) or not text[len(made):].strip():
+                raise
+            # The whole play typed over the moves the line began with read 'too many moves for
+            # the roll' with the line gone: say what was in it before the typing.
+            turn = self.turn
+            after = ("Enter alone commits it." if turn is not None and turn.is_complete
+                     else "M and the rest of the play.")
+            self.message = f"{sentence(str(exc))} The line began with the moves on the board, {made}: {after}"
 
     async def send_turn(self, play: str) -> None:
         await self.act_noted(lambda p, g, v, n: self.svc.submit_turn(p, g, v, play, n), "Turn sent.")
