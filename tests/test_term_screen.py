@@ -330,3 +330,42 @@ def test_a_switch_to_ascii_resets_the_colour_left_by_the_last_screen() -> None:
     stream.feed(ascii_screen.full_redraw().decode("ascii"))
     term_cursor_fg = term.cursor.attrs.fg
     assert term_cursor_fg == "default", term_cursor_fg
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(["utf8", "cp437", "ascii"]),
+    st.lists(st.lists(_edit, max_size=12), min_size=2, max_size=4),
+    st.lists(st.integers(0, 3), min_size=4, max_size=16),
+)
+def test_a_row_change_made_again_is_the_bytes_it_was_worked_out_to(
+    charset: Charset, frames: list[list[tuple[int, int, str, Attr]]], visits: list[int]
+) -> None:
+    """The same few pictures shown in turn, as a cursor going to and fro: the rows' changes come
+    from the screens' shared memory of them, and must be the bytes worked out afresh."""
+    from bgdoor.term import screen as screen_module  # noqa: PLC0415 - its memory, to do without
+
+    pictures = [Canvas()]
+    for frame in frames:
+        picture = pictures[-1].copy()
+        for row, col, text, attr in frame:
+            picture.put(row, col, text, attr)
+        pictures.append(picture)
+    kept, afresh = Screen(charset), Screen(charset)
+    term = Terminal(charset)
+    term.feed(kept.full_redraw())
+    afresh.full_redraw()
+    for i in visits:
+        picture = pictures[i % len(pictures)]
+        kept.load(picture)
+        afresh.load(picture)
+        data = kept.render()
+        saved = dict(screen_module._ROW_DIFFS)
+        screen_module._ROW_DIFFS.clear()
+        try:
+            assert afresh.render() == data
+        finally:
+            screen_module._ROW_DIFFS.clear()
+            screen_module._ROW_DIFFS.update(saved)
+        term.feed(data)
+        assert_shows(term, picture)

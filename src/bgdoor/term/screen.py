@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from itertools import compress
+from itertools import compress, islice
 from operator import is_not, itemgetter, ne
 from typing import NamedTuple
 
@@ -88,6 +88,13 @@ def _new_cell(ch: str, attr: Attr) -> Cell:
 
 def _cell(ch: str, attr: Attr) -> Cell:
     return _CELLS.get((ch, id(attr))) or _new_cell(ch, attr)
+
+
+# A row's update, kept by the cells it turns into which, from where the terminal's cursor and
+# attribute were: a key mostly moves a mark on one row and puts up or takes down a message, the
+# same few changes over and over.  (The last row is left out: its last cell is never written.)
+_ROW_DIFFS: dict[tuple[object, ...], tuple[bytes, tuple[int, int] | None, Attr | None]] = {}
+ROW_DIFFS_KEPT = 8192  # about 1.5 KB each: two rows of references to shared cells
 
 
 _ATTRS: dict[Attr, Attr] = {}  # one object per attribute value the renderer makes, so cells compare by identity
@@ -375,6 +382,21 @@ class Screen:
             want_line = want_rows[r - 1]
             shown_line = shown_rows[r - 1]
             last = cols - 1 if r == rows else cols
+            key = None
+            if r < rows:
+                # The row wanted, and where and what the cells shown that are not the very cells
+                # wanted are: about half the memory of both whole rows.
+                at = tuple(compress(range(cols), map(is_not, shown_line, want_line)))
+                key = (r, self._pos, self._attr, self.charset, cols, tuple(want_line), at,
+                       tuple(map(shown_line.__getitem__, at)))
+                known = _ROW_DIFFS.get(key)
+                if known is not None:
+                    if known[0]:
+                        out.append(known[0])
+                    self._pos, self._attr = known[1], known[2]
+                    shown_line[:] = want_line
+                    continue
+                start = len(out)
             # The cells that are not the very ones shown, found in C; of those, the ones that
             # would look different (_same, written out).
             differ = compress(range(1, last + 1), map(is_not, shown_line, want_line))
@@ -396,6 +418,11 @@ class Screen:
             # (a blank may have gone out in another colour) lets the next render skip the row
             # with one comparison.
             shown_line[:last] = want_line[:last]
+            if key is not None:
+                if len(_ROW_DIFFS) >= ROW_DIFFS_KEPT:
+                    for old_key in list(islice(_ROW_DIFFS, ROW_DIFFS_KEPT // 4)):  # the oldest quarter
+                        del _ROW_DIFFS[old_key]
+                _ROW_DIFFS[key] = (b"".join(out[start:]), self._pos, self._attr)
         if self.cursor is not None:
             # Never past the grid: a field laid out for a taller or wider screen than this one.
             r, c = self.cursor
