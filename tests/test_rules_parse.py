@@ -248,3 +248,31 @@ def test_moves_past_what_the_roll_lets_be_played_say_so() -> None:
     assert reason(pos, (6, 4), "bar/21 13/7") == "too many moves for the roll: only one die of it can be played"
     # Below what the roll lets be played, the specific reason stands.
     assert reason(START, (6, 5), "24/18 13/7") == "13/7 does not match the dice: you have a 5 left to play"
+
+
+def test_too_many_moves_names_the_move_that_takes_two_dice() -> None:
+    """8/5 6/2 with 3-1 is two moves for two dice: 'too many moves for the roll' alone left the
+    player counting moves.  6/2 takes both dice; that is what is said."""
+    assert reason(START, (3, 1), "8/5 6/2") == (
+        "too many moves for the roll: 6/2 is 4 pips, which takes both dice, and you have 3-1 to play"
+    )
+    assert reason(START, (3, 3), "13/7 13/4") == (
+        "too many moves for the roll: 13/4 is 9 pips, which takes three 3s, and you have four 3s to play"
+    )
+    pos = board({4: 2, 3: 13})
+    assert reason(pos, (3, 2), "3/off 4/off").startswith("too many moves for the roll: 4/off is 4 pips, which takes")
+    # More moves than dice: the count is the mistake.
+    assert reason(START, (6, 5), "24/18 13/8 8/3") == "too many moves for the roll: you have 6-5 to play"
+
+
+def test_a_bear_off_refused_at_its_second_die_says_where_the_first_took_it() -> None:
+    """4/off with 3-2 and a checker on the 6 point was refused with 'a 2 may bear off only from
+    your highest point': the 2 of 4/1/off, read as if it were about the 4 point."""
+    pos = board({6: 1, 4: 1, 3: 13})
+    assert reason(pos, (3, 2), "4/off") == (
+        "4/off would be 4/1/off, where a 2 may bear off only from your highest point, "
+        "and you have a checker on point 6"
+    )
+    # Said as before where the path is written out, or is one die.
+    assert reason(pos, (3, 2), "4/1/off").startswith("a 2 may bear off only from your highest point")
+    assert reason(board({5: 1, 3: 1}), (6, 4), "3/off").startswith("a 4 may bear off only")

@@ -214,6 +214,7 @@ def _outside_fault(me: list[int], paths: list[Path]) -> str | None:
 def _distance_fault(paths: list[Path], dice: tuple[int, ...]) -> str | None:
     """Why the written hops cannot fit `dice` whatever the board, if they cannot."""
     steps_needed = 0
+    longest: tuple[int, int, int] | None = None  # the hop that takes the most dice: (dice, from, to)
     for path in paths:
         for a, b in itertools.pairwise(path.points):
             options = _hop_dice(a, b, dice)
@@ -222,8 +223,17 @@ def _distance_fault(paths: list[Path], dice: tuple[int, ...]) -> str | None:
                     f"{_pt(a)}/{_pt(b)} is {_pips(a - b)}, which does not match the dice: "
                     f"you have {_dice_text(dice)} to play"
                 )
-            steps_needed += min(len(o) for o in options)
+            fewest = min(len(o) for o in options)
+            steps_needed += fewest
+            if fewest > 1 and (longest is None or fewest > longest[0]):
+                longest = (fewest, a, b)
     if steps_needed > len(dice):
+        if longest is not None and len(paths) <= len(dice):
+            # As many moves as dice, one of them the length of two: 'too many moves' alone left
+            # the player counting moves that were not too many (8/5 6/2 with 3-1).
+            n, a, b = longest
+            return (f"too many moves for the roll: {_pt(a)}/{_pt(b)} is {_pips(a - b)}, which takes "
+                    f"{_dice_words(n, dice)}, and you have {_dice_text(dice)} to play")
         return f"too many moves for the roll: you have {_dice_text(dice)} to play"
     return None
 
@@ -309,6 +319,11 @@ def _walk(
         why = _step_fault(me, opp, src, die)
         if why is not None:
             message, blocked = why
+            via = "/".join(_pt(p) for p in [path.points[0], *(d for _, d, _ in done), OFF])
+            if k and message.startswith(f"a {die} may bear off") and via != str(path):
+                # A later die of a longer path: 'a 2 may bear off only from your highest point'
+                # for 4/off with 3-2 read as if the 4 point were meant.
+                message = f"{path} would be {via}, where {message}"
             result = _Failure(depth + k, message, ((path, blocked),) if blocked else ())
             break
         dst = max(src - die, OFF)
