@@ -424,3 +424,20 @@ def test_the_dice_lie_higher_first_from_left_on_either_side_of_the_table(
     term = shown(BoardView(START, viewer="black", orientation=orientation, on_roll=on_roll, dice=dice))
     row = term.display[9]  # the dice's middle row
     assert re.findall(r"│(\d)│", row) == ["6", "2"], row
+
+
+@pytest.mark.parametrize("orientation", ["own", "table"])
+def test_the_cube_is_in_sight_at_40_columns_on_either_board(orientation: Orientation) -> None:
+    """Black's board as the table stands has its cube at the right, past 40 columns: a player on a
+    40-column screen never saw that the cube was at 2, and theirs.  The message line says it when
+    nothing else is said there."""
+    view = BoardView(START, viewer="black", orientation=orientation, width=40, cube_value=2, cube_owner="black",
+                     white_name="alice", black_name="bob", match_length=3, on_roll="white", turn="white")
+    lines = [line[:40] for line in shown(view).display]
+    said = " ".join(" ".join(lines[MESSAGE_ROW - 2 : HELP_ROW - 1]).split())
+    box = any("┌───┐" in line for line in lines) and any("│ 2 │" in line for line in lines)
+    if orientation == "table":
+        assert not box and "Cube 2 yours." in said, lines
+    else:
+        assert box and "Cube" not in said, lines  # the box shows it, at the left
+    assert said.startswith("alice to play. Score: alice 0, bob 0 (match to 3)."), said

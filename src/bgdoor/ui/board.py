@@ -481,6 +481,19 @@ def _phrased(text: str, width: int) -> list[str]:
     return [line for phrase in [p + "," for p in phrases[:-1]] + phrases[-1:] for line in wrap(phrase, width)]
 
 
+def cube_words(v: BoardView) -> str:
+    """'Cube 2 yours', 'Cube 4 alice'; '' while the cube is at 1 (or there is none)."""
+    if v.cube_value is None or v.cube_value <= 1:
+        return ""
+    if v.cube_owner is None:
+        owner = "centred"
+    elif v.cube_owner == v.viewer and not v.spectator:
+        owner = "yours"
+    else:
+        owner = v.name_of(v.cube_owner)
+    return f"Cube {v.cube_value} {owner}"
+
+
 def score_line(v: BoardView) -> str:
     """The score as the panel and title show it: 'Score: alice 0, bob 1 (match to 5).'"""
     of = f"match to {v.match_length}" if v.match_length else "unlimited match"
@@ -616,7 +629,11 @@ class _Painter:
         # Narrower than 80 columns the panel is cut: with nothing else to say, the message line
         # says whose turn it is, and the dice (a player's own roll was nowhere to be seen), and
         # the score.
-        text = v.message or (f"{turn_line(v)}. {score_line(v)}" if v.width < 80 else "")
+        text = v.message
+        if not text and v.width < 80:
+            text = f"{turn_line(v)}. {score_line(v)}"
+            if self.cube_left() + 4 > v.width and (words := cube_words(v)):
+                text += f" {words}."  # Black's board as the table stands has its cube at the right
         message = wrap(text, room)[:3] if text else []
         for i, line in enumerate(message):
             self.c.put(MESSAGE_ROW - (len(message) == 3) + i, 2, line, t.message)
@@ -768,10 +785,14 @@ class _Painter:
             r0 = 14
         else:
             r0 = 4
-        left = self.x(_CUBE_COLS[1]) if self.m else _CUBE_COLS[0]
+        left = self.cube_left()
         self.c.put(r0, left, g.stl + g.sh * 3 + g.str_, t.cube)
         self.c.put(r0 + 1, left, g.sv + f"{_cube_text(v.cube_value):^3}" + g.sv, t.cube)
         self.c.put(r0 + 2, left, g.sbl + g.sh * 3 + g.sbr, t.cube)
+
+    def cube_left(self) -> int:
+        """The cube box's first column: at the left of the board, or the right as the table stands."""
+        return self.x(_CUBE_COLS[1]) if self.m else _CUBE_COLS[0]
 
     def panel(self) -> None:
         v, g, t, c = self.v, self.g, self.t, self.c
@@ -801,14 +822,8 @@ class _Painter:
         # Whose turn, then the cube, wrapped between words in the panel's columns (rows 7-13 are
         # free between the two players' blocks).
         lines = [(text, t.heading) for text in _phrased(turn_line(v), room)]
-        if v.cube_value is not None and v.cube_value > 1:
-            if v.cube_owner is None:
-                owner = "centred"
-            elif v.cube_owner == v.viewer and not v.spectator:
-                owner = "yours"
-            else:
-                owner = v.name_of(v.cube_owner)
-            lines += [(text, t.text) for text in wrap(f"Cube {v.cube_value} {owner}", room)]
+        if words := cube_words(v):
+            lines += [(text, t.text) for text in wrap(words, room)]
         top = MIDDLE_ROWS[1] - (len(lines) > 2)
         for i, (text, attr) in enumerate(lines):
             c.put(top + i, col, text, attr)
