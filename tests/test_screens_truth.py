@@ -2395,15 +2395,17 @@ async def test_a_window_shorter_than_the_board_is_told_what_it_would_lose(tmp_pa
             c.close()
 
 
-async def test_a_game_won_by_bearing_off_is_told_with_its_play_on_the_board_it_was_won_on(tmp_path):
+@pytest.mark.parametrize("size", [(80, 25), (40, 24)])
+async def test_a_game_won_by_bearing_off_is_told_with_its_play_on_the_board_it_was_won_on(tmp_path, size):
     """Watching live, the loser was told 'alice rolled 6-4.' and then who won: the play that bore
-    off the last checkers was never named, and the board already showed the next game's start."""
+    off the last checkers was never named, and the board already showed the next game's start.
+    At 40 columns the play was left out still: with it the result did not fit the message lines."""
     url = f"sqlite:///{tmp_path}/g.db"
     rng = random.Random(5)
     svc = Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)]))
     with svc:
         ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
-        v = svc.begin_game(ids[Color.WHITE], 3, Color.WHITE, "bob")
+        v = svc.begin_game(ids[Color.WHITE], 3 if size[0] == 80 else 1, Color.WHITE, "bob")  # 1: with ratings
         v = svc.roll(ids[Color.WHITE], v.id, v.version)
         while True:  # both run home; stop before the play that wins the game
             st = v.state
@@ -2419,15 +2421,27 @@ async def test_a_game_won_by_bearing_off_is_told_with_its_play_on_the_board_it_w
         winner = st.turn
         loser = {Color.WHITE: "alice", Color.BLACK: "bob"}[winner.other]
         async with running_server(url) as srv:
-            c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+            c = await RawCaller.connect(srv.port, term="xterm", size=size)
             await menus.login(c, loser, f"{loser}-pw", new=False)
-            await menus.open_board(c)
+            await menus.open_game(c)
+            if size[0] < 80:
+                await c.wait_for("needs 80 columns")
+                c.send("\r")
+                # The news pages first; the board's panel (and its 'Score 0') is past 40 columns.
+                while "last looked" in await c.wait_until(lambda t: "last looked" in t or "BAR" in t, "news or board"):
+                    page = c.text
+                    c.send(" ")
+                    await c.wait_until(lambda t, page=page: t != page, "the next page")
+            else:
+                await menus.to_board(c)
             await c.settle()
             v = svc.submit_turn(ids[winner], v.id, v.version, str(play))
             name = {Color.WHITE: "alice", Color.BLACK: "bob"}[winner]
             said = " ".join((await c.wait_words(f"{name} wins a single game")).split())
             assert f"{name} rolled {max(st.dice)}-{min(st.dice)} and played {play}" in said, said
-            assert "Off 15" in c.text and "won the game" in said, c.text  # the board it was won on
+            if size[0] == 80:  # the panel, past 40 columns
+                assert "Off 15" in c.text and "won the game" in said, c.text  # the board it was won on
+            assert all(len(line.rstrip()) <= size[0] for line in c.lines()), c.lines()
             c.send(" ")
             await c.wait_until(lambda t: "Off 15" not in t and "(Press a key.)" not in t, "the next game's board")
             c.close()

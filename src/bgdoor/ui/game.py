@@ -337,14 +337,13 @@ class GameScreen:
         results = [n.text for n in lines if n.result]
         if results:
             # The result, after the play that won it where the lines hold both (the loser was
-            # told 'alice rolled 6-4.', then who won); what came after it (the next game's
-            # opening roll) follows it, and stays once it goes.
+            # told 'alice rolled 6-4.', then who won), even where that leaves the end of the
+            # result to ? (at 40 columns, the ratings after a match): left out where it did not
+            # fit, the play was never told.  What came after the result (the next game's opening
+            # roll) follows it, and stays once it goes.
             self.held = True
-            self.result = " ".join(results)
             first = min(i for i, n in enumerate(lines) if n.result)
-            won_by = [n.text for n in lines[:first]][-1:]
-            if won_by and not fit_message(self.with_notes(" ".join([*won_by, self.result])), self.con.width)[1]:
-                self.result = " ".join([*won_by, self.result])
+            self.result = " ".join([n.text for n in lines[:first]][-1:] + results)
             last = max(i for i, n in enumerate(lines) if n.result)
             after = [n.text for n in lines[last + 1 :]][-1:]
             self.after_result = " ".join(after)
