@@ -112,3 +112,10 @@ def test_a_short_aside_is_not_broken() -> None:
     assert any(line.endswith("(4 of 4).") for line in lines), lines
     # A long one still breaks where it must.
     assert wrap("a (b) c (this is a very long aside that should break) d", 20)[1] == "very long aside that"
+
+
+def test_a_text_cut_after_a_sentence_has_three_dots_not_four():
+    """'and the match 1-0.... (? shows all)': the cut mark after the sentence's own full stop."""
+    text = "alice wins a single game, 1 point, and the match 1-0. Ratings: alice 1510.0 (+10.0)."
+    cut = shorten(text, 38, 2, "... (? shows all)")
+    assert cut == "alice wins a single game, 1 point, and the match 1-0... (? shows all)"

@@ -176,7 +176,10 @@ def shorten(text: str, width: int, rows: int, more: str, tail: str = "") -> str:
     words = text.split()
     while words and len(wrap(" ".join(words) + more, width)) > rows:
         words.pop()
-    return " ".join(words) + more
+    kept = " ".join(words)
+    if more.startswith("...") and kept.endswith(".") and not kept.endswith(".."):
+        kept = kept[:-1]  # cut after a sentence: 'the match 1-0... (? shows all)', not '1-0....'
+    return kept + more
 
 
 def paged(blocks: Sequence[Sequence[T]], per: int) -> list[list[T]]:
