@@ -19,14 +19,20 @@ from bgdoor.service import Service
 pytestmark = pytest.mark.timeout(120)
 
 
-def ann_to_play(db_url: str, tie: bool = False) -> tuple[int, int, int]:
+def ann_to_play(db_url: str, again: bool = False) -> tuple[int, int, int]:
     """(ann's id, the game's id, its version): ann's 3-point match against bob, the opening roll
-    made (ann 3, bob 1; with `tie`, after both rolled 3), ann to play her 3-1."""
-    with Service(db_url, dice=ScriptedDice([3, 3] * tie + [3, 1] * 50)) as setup:
+    made (ann 3, bob 1), ann to play her 3-1; with `again`, after she played it 8/5 6/5, bob his
+    3-1 8/5 6/5 and she rolled 3-1 again."""
+    with Service(db_url, dice=ScriptedDice([3, 1] * 50)) as setup:
         ann = setup.register("ann", "secret1").id
-        setup.register("bob", "secret1")
+        bob = setup.register("bob", "secret1").id
         view = setup.begin_game(ann, 3, Color.WHITE, "bob")
         view = setup.roll(ann, view.id, view.version)
+        if again:
+            view = setup.submit_turn(ann, view.id, view.version, "8/5 6/5")
+            view = setup.roll(bob, view.id, view.version)
+            view = setup.submit_turn(bob, view.id, view.version, "8/5 6/5")
+            view = setup.roll(ann, view.id, view.version)
         return ann, view.id, view.version
 
 
@@ -45,13 +51,14 @@ async def test_a_change_told_while_the_screen_waits_for_another_key_reaches_the_
     change, not the game as it was (CI once saw a board stay at the opening roll for a minute
     after the news page, with the player's P spent on leaving the page)."""
     db_url = f"sqlite:///{tmp_path / 'live.db'}"
-    ann, game_id, version = ann_to_play(db_url, tie=busy == "news page")
+    ann, game_id, version = ann_to_play(db_url, again=busy == "news page")
     async with running_server(db_url) as server:
         bob = await RawCaller.connect(server.port, term="xterm")
         try:
             await login(bob, "bob", "secret1", new=False)
             if busy == "news page":
-                # Three lines of news (the match, the tie, the opening roll): a page before the board.
+                # Three lines of news (the match, the opening roll and ann's play, her roll): a page
+                # before the board.
                 await open_game(bob, expect="Press a key for the board")
             else:
                 await open_game(bob, expect="Opening roll")  # the board, with the news of the roll
@@ -63,7 +70,9 @@ async def test_a_change_told_while_the_screen_waits_for_another_key_reaches_the_
             await until(lambda: server.runtime.version(game_id) == version + 1, "the change reached the runtime")
             # The wake-up is queued ahead of this key: the page's key wait reads it first.
             bob.send("\x1b" if busy == "give-up question" else " ")
-            await bob.wait_words("ann starts with 3-1, playing 8/5 6/5", 10)
+            played = "ann rolled 3-1 and played" if busy == "news page" else "ann starts with 3-1, playing"
+            played += " 8/5 6/5"
+            await bob.wait_words(played, 10)
             await bob.wait_for("P)lay or Enter: roll", 10)
         finally:
             bob.close()

@@ -302,14 +302,22 @@ def test_the_menus_news_is_newest_first_across_games(svc):
 def test_ties_in_a_row_at_the_opening_roll_are_one_line(db_url):
     """Two ties before the opening roll was decided were two lines, and the roller's board, which
     keeps the last two, showed one tie where the opponent's news showed both."""
-    with Service(db_url, dice=ScriptedDice([1, 1, 3, 3, 3, 1])) as svc:
+    with Service(db_url, dice=ScriptedDice([1, 1, 3, 3, 3, 1, 2, 2, 5, 3])) as svc:
         ann = svc.register("ann", "secret1").id
         bob = svc.register("bob", "secret1").id
         view = svc.begin_game(ann, 3, Color.WHITE, "bob")
         svc.roll(ann, view.id, view.version)
-        assert texts(svc, view.id, bob)[-2:] == [
-            "Opening roll: ann and bob both rolled 1, then both 3; they roll again.",
-            "Opening roll: ann 3, bob 1. ann starts with 3-1.",
+        # ... and the roll decided after them is told with them: at 40 columns the ties' line
+        # and the decided roll's did not fit together, and who starts, with which dice, was cut.
+        assert texts(svc, view.id, bob)[-1:] == [
+            "Opening roll, after ties at 1 and 3: ann 3, bob 1. ann starts with 3-1.",
+        ]
+        assert narrate(svc.game_log(view.id, ann), 0, ann, everything=True)[-1].opening
+        view = svc.begin_game(ann, 3, Color.WHITE, "bob")
+        view = svc.roll(ann, view.id, view.version)
+        view = svc.submit_turn(ann, view.id, view.version, "13/8 24/21")
+        assert texts(svc, view.id, bob)[-1:] == [
+            "Opening roll, after a tie at 2: ann 5, bob 3. ann starts with 5-3, playing 24/21 13/8.",
         ]
 
 

@@ -1078,6 +1078,7 @@ async def test_the_computer_levels_wrap_on_a_narrow_screen(tmp_path):
         words = " ".join(text.split())
         levels = srv.runtime.bot_levels()
         assert levels
+        assert "Computer The computer's levels: 1)" in words, text  # not a blank row where a heading goes
         for i, (label, _) in enumerate(levels, 1):
             assert f"{i}) {label}" in words, text
         c.send("9")
@@ -3061,3 +3062,25 @@ async def test_options_in_ascii_say_the_theme_shows_no_colour(tmp_path):
             await c.wait_for(f"Character set: {charset}")
         await c.wait_words("(T changes it; ASCII shows no colour)")
         c.close()
+
+
+async def test_an_opening_roll_after_ties_shows_who_starts_at_40_columns(tmp_path):
+    """At 40 columns, after two ties, the message read 'Opening roll: bob and alice both rolled 3,
+    then both 1; they roll again... (? shows all)': the roll the player was to move with, and
+    who starts, only under ?.  The decided roll is told with the ties, in one line."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 3, 1, 1, 6, 1] + [5, 2] * 10)) as srv:
+        a = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        await menus.login(a, "alice", "secret1", True)
+        b = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        await menus.login(b, "bob", "secret2", True)
+        await menus.begin(a, 5, "bob")
+        await a.wait_for("needs 80 columns")
+        a.send("\r")
+        await a.wait_for("roll for who starts")
+        a.send("\r")
+        said = " ".join((await a.wait_words("alice starts with 6-1.")).split())
+        assert "Opening roll, after ties at 3 and 1: alice 6, bob 1." in said, said
+        assert "shows all" not in said, said
+        assert all(len(line.rstrip()) <= 40 for line in a.lines()), a.lines()
+        a.close()
+        b.close()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bgdoor.rules import game as rules
@@ -83,6 +84,18 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
             lines.append(NewsLine(-1, f"{other} began {a_match(g.state.length)} with you."))
     pending: Step | None = None  # a roll (or the opening roll), told together with the play that follows it
     prev: Step | None = None
+
+    def add(new: NewsLine) -> None:
+        # The opening roll decided after ties, told with them in one line: at 40 columns the ties'
+        # line and the decided roll's did not fit together, and the roll (who starts, with which
+        # dice) was the part cut off.
+        if new.text.startswith(_OPENING) and not new.text.endswith(_AGAIN) and lines and lines[-1].opening \
+                and lines[-1].text.endswith(_AGAIN):
+            ties = [int(n) for n in re.findall(r"\d+", lines.pop().text.split(" both rolled ", 1)[1])]
+            said = f"a tie at {ties[0]}" if len(ties) == 1 else \
+                f"ties at {', '.join(map(str, ties[:-1]))} and {ties[-1]}"
+            new = replace(new, text=new.text.replace(_OPENING, f"Opening roll, after {said}: ", 1), opening=True)
+        lines.append(new)
     for step in steps(log):
         ev, seq = step.logged.event, step.logged.seq
         # The play right after the opening roll says the roll with it: told apart, the roll's line
@@ -91,7 +104,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         prev = step
         if seq < since or (not everything and viewer_id is not None and step.logged.player_id == viewer_id):
             if pending is not None:  # the opponent's opening roll, and the viewer's own play with it
-                lines.append(_roll_line(log, pending))
+                add(_roll_line(log, pending))
                 pending = None
             continue
         if isinstance(ev, rules.Roll) or _decided_opening(step):
@@ -105,20 +118,21 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         if pending is not None and isinstance(ev, rules.Move):
             pending = None
         elif pending is not None:
-            lines.append(_roll_line(log, pending))
+            add(_roll_line(log, pending))
             pending = None
         if line:
             opening_roll = isinstance(ev, rules.OpeningRoll)  # a tie: they roll again
             if isinstance(ev, rules.OpeningRoll) and lines and lines[-1].opening and lines[-1].text.endswith(_AGAIN):
                 # Ties in a row, one line: the board keeps the last two lines, and lost the first.
                 line = lines.pop().text.removesuffix(_AGAIN) + f", then both {ev.white}" + _AGAIN
-            lines.append(NewsLine(seq, line, isinstance(ev, (rules.GameWon, rules.MatchWon)), opening_roll))
+            add(NewsLine(seq, line, isinstance(ev, (rules.GameWon, rules.MatchWon)), opening_roll))
     if pending is not None:
-        lines.append(_roll_line(log, pending))
+        add(_roll_line(log, pending))
     return lines
 
 
 _AGAIN = "; they roll again."
+_OPENING = "Opening roll: "
 
 
 def _roll_line(log: GameLog, step: Step) -> NewsLine:
