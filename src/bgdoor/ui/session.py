@@ -1385,7 +1385,9 @@ class Session:
         prompt = "Level [1]: "
 
         def draw() -> int:
-            row = form() + 1
+            row = form()
+            self.con.put(row, 3, "The computer's levels:")  # the row had stood blank, as if a heading were lost
+            row += 1
             for i, (label, _) in enumerate(levels):
                 # A label too long for a narrow screen goes on under itself, not past the edge.
                 self.con.put(row, 6, f"{i + 1}) ")
