@@ -1758,7 +1758,7 @@ async def test_the_typed_play_prompt_is_not_run_into_the_opponents_note(tmp_path
 async def test_a_narrow_watcher_is_told_whose_turn_and_the_score(tmp_path):
     """On a board narrower than 80 columns the panel (names, scores, whose turn) is cut off: a
     player's message line said whose turn it was, but a watcher's said only 'Watching this game.',
-    and nobody's said the score."""
+    and nobody's said the score.  Nor, at any width, what was done last."""
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([4, 2])) as svc:
         alice = svc.register("alice", "alice-pw").id
@@ -1772,9 +1772,16 @@ async def test_a_narrow_watcher_is_told_whose_turn_and_the_score(tmp_path):
         await open_game(c)
         await c.wait_for("Enter goes on anyway")
         c.send("\r")
-        await c.wait_words("alice to play 4-2. Score: alice 0, bob 0 (match to 5).")
+        said = " ".join((await c.wait_words("alice to play 4-2. Score: alice 0, bob 0 (match to 5).")).split())
         assert "Watching this game" not in c.text
+        # What was done last, which the board alone does not say, before it (it was not said).
+        assert "alice 4, bob 2. alice starts with 4-2. alice to play 4-2. Score:" in said, said
         c.close()
+        wide = await call(srv.port, cols=80, rows=25)
+        await login(wide, "carol", "carol-pw", new=False)
+        await open_game(wide)
+        await wide.wait_words("Watching this game. Opening roll: alice 4, bob 2. alice starts with 4-2.")
+        wide.close()
 
 
 async def test_the_rankings_and_the_game_list_are_laid_out_again_when_the_window_narrows(tmp_path):

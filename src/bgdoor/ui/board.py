@@ -496,9 +496,12 @@ def cube_words(v: BoardView) -> str:
 
 def score_line(v: BoardView) -> str:
     """The score as the panel and title show it: 'Score: alice 0, bob 1 (match to 5).'"""
-    of = f"match to {v.match_length}" if v.match_length else "unlimited match"
-    crawford = ", Crawford game" if v.crawford else ""
-    return f"Score: {v.white_name} {v.white_score}, {v.black_name} {v.black_score} ({of}{crawford})."
+    return score_words(v.white_name, v.white_score, v.black_name, v.black_score, v.match_length, v.crawford)
+
+
+def score_words(white: str, white_score: int, black: str, black_score: int, length: int, crawford: bool) -> str:
+    of = f"match to {length}" if length else "unlimited match"
+    return f"Score: {white} {white_score}, {black} {black_score} ({of}{', Crawford game' if crawford else ''})."
 
 
 def help_rows(text: str, width: int, rows: int = 2) -> list[str]:

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
 from bgdoor.rules.game import Color, MatchState, Phase, Win
-from bgdoor.rules.moves import legal_plays, notation
+from bgdoor.rules.moves import legal_plays, notation, roll_text
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
 from bgdoor.rules.turn import Turn
@@ -27,7 +27,7 @@ from bgdoor.service import (
 )
 from bgdoor.term.wrap import sentence, wrap
 from bgdoor.ui import keys as keytable
-from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc, to_play
+from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc, score_words, to_play
 from bgdoor.ui.console import WAKE, Console, Key, Woken
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import WIN_WORDS, NewsLine, ends_match, narrate, news_book, page_holding, points, rolled
@@ -246,10 +246,28 @@ class GameScreen:
         if not self.message:
             # On a narrow screen, where the panel is cut, the board says whose turn and the score
             # instead.
-            watching = self.me is None and self.con.width >= 80
             self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.told_before(log)
-                            or ("Watching this game." if watching else ""))
+                            or self.watching(log))
         return replay
+
+    def watching(self, log: GameLog) -> str:
+        """A watcher opening a game: what was done last, which the board alone does not say (at 80
+        columns 'Watching this game.' first; narrower, whose turn it is after it, as the cut
+        panel's place on the message line says when there is nothing else)."""
+        v = self.view
+        if v is None or self.me is not None:
+            return ""
+        told = narrate(log, 0, None)
+        last = told[-1].text if told and not v.state.over else ""
+        if self.con.width >= 80:
+            return f"Watching this game. {last}".strip()
+        st = v.state
+        if not last or st.actor is None or st.phase not in (Phase.ROLL, Phase.MOVE):
+            return ""  # the message line's own: whose turn, and the score
+        score = score_words(v.name(Color.WHITE), st.score[0], v.name(Color.BLACK), st.score[1], st.length,
+                            st.crawford)
+        dice = f" {roll_text(st.dice)}" if st.dice is not None and st.phase is Phase.MOVE else ""
+        return f"{last} {v.name(st.actor)} to play{dice}. {score}"
 
     def told_before(self, log: GameLog) -> str:
         """On the player's turn with no news (read on N)ews, or at an earlier look): what the
