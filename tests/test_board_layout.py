@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import pyte
 import pytest
@@ -429,15 +429,22 @@ def test_the_dice_lie_higher_first_from_left_on_either_side_of_the_table(
 @pytest.mark.parametrize("orientation", ["own", "table"])
 def test_the_cube_is_in_sight_at_40_columns_on_either_board(orientation: Orientation) -> None:
     """Black's board as the table stands has its cube at the right, past 40 columns: a player on a
-    40-column screen never saw that the cube was at 2, and theirs.  The message line says it when
-    nothing else is said there."""
+    40-column screen never saw that the cube was at 2, and theirs.  The title row, whose 'Match to
+    3' stood past 40 columns too, says it at the edge of the screen; where the title has no room
+    (an unlimited match and a long name), the message line does, when nothing else is said there."""
     view = BoardView(START, viewer="black", orientation=orientation, width=40, cube_value=2, cube_owner="black",
                      white_name="alice", black_name="bob", match_length=3, on_roll="white", turn="white")
     lines = [line[:40] for line in shown(view).display]
     said = " ".join(" ".join(lines[MESSAGE_ROW - 2 : HELP_ROW - 1]).split())
     box = any("┌───┐" in line for line in lines) and any("│ 2 │" in line for line in lines)
     if orientation == "table":
-        assert not box and "Cube 2 yours." in said, lines
+        assert not box and lines[0].rstrip().endswith("Match to 3 · Cube 2 yours"), lines
     else:
-        assert box and "Cube" not in said, lines  # the box shows it, at the left
-    assert said.startswith("alice to play. Score: alice 0, bob 0 (match to 3)."), said
+        assert box and "Cube" not in lines[0], lines  # the box shows it, at the left
+        assert lines[0].rstrip().endswith("Match to 3"), lines
+    assert said == "alice to play. Score: alice 0, bob 0 (match to 3).", said
+    # No room in the title: the message line.
+    view = replace(view, match_length=0, white_name="alexandrina", orientation="table")
+    lines = [line[:40] for line in shown(view).display]
+    said = " ".join(" ".join(lines[MESSAGE_ROW - 2 : HELP_ROW - 1]).split())
+    assert "Cube" not in lines[0] and said.endswith("(unlimited match). Cube 2 yours."), lines

@@ -635,7 +635,7 @@ class _Painter:
         text = v.message
         if not text and v.width < 80:
             text = f"{turn_line(v)}. {score_line(v)}"
-            if self.cube_left() + 4 > v.width and (words := cube_words(v)):
+            if self.cube_left() + 4 > v.width and not self.cube_in_title() and (words := cube_words(v)):
                 text += f" {words}."  # Black's board as the table stands has its cube at the right
         message = wrap(text, room)[:3] if text else []
         for i, line in enumerate(message):
@@ -650,13 +650,26 @@ class _Painter:
 
     def title(self) -> None:
         v, t, c = self.v, self.t, self.c
-        if v.match_length:
-            info = f"Match to {v.match_length}"
-            if v.crawford:
-                info += f" {self.g.dot} Crawford"
-        else:
-            info = "Unlimited match"
-        c.put(TITLE_ROW, 80 - len(info), info, t.title)
+        info = self.title_info()
+        # Narrower than 80 columns, at the edge of what shows (it stood past it), with the cube
+        # where its box is out of sight (Black's board as the table stands).
+        if self.cube_in_title():
+            info += f" {self.g.dot} {cube_words(v)}"
+        c.put(TITLE_ROW, min(80, v.width) - len(info), info, t.title)
+
+    def title_info(self) -> str:
+        v = self.v
+        if not v.match_length:
+            return "Unlimited match"
+        return f"Match to {v.match_length}" + (f" {self.g.dot} Crawford" if v.crawford else "")
+
+    def cube_in_title(self) -> bool:
+        """The cube's box is past the caller's width, and the title row has room to say it."""
+        v = self.v
+        words = cube_words(v)
+        if not words or self.cube_left() + 4 <= v.width:
+            return False
+        return len(self.title_info()) + 3 + len(words) <= min(80, v.width) - 13  # clear of 'BACKGAMMON'
 
     def frame(self) -> None:
         g, t, c = self.g, self.t, self.c
