@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
+import re
 import signal
 import socket
 import struct
@@ -170,6 +171,10 @@ def test_idle_timeout_and_hangup_return_to_the_bbs(tmp_path: Path) -> None:
     try:
         door.wait_for("Your choice")
         start = time.monotonic()
+        # The time left from the drop file (60 minutes), on the menu: the warning two minutes before
+        # the end goes at the next key, and nothing said it again.
+        quit_item = re.search(r"Q\)uit, back to the BBS \((59|60) minutes left on this call\)", door.view.text)
+        assert quit_item, door.view.text
         assert door.wait_exit(timeout=20) == 0
         assert time.monotonic() - start < 10
         assert "No key was pressed for too long: back to the BBS." in door.view.text

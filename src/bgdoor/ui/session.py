@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -431,6 +432,17 @@ class Session:
 
     # ------------------------------------------------------------ main menu
 
+    def quit_item(self) -> tuple[str, str, str, str]:
+        """The menu's Q: a door caller is told the time left on the call, as the menu is drawn
+        (the warning two minutes before the end went at the next key, and nothing said it again)."""
+        deadline = self.con.deadline
+        if deadline is None:
+            return ("Q", "Quit", "Quit", "Quit")
+        minutes = max(0, int((deadline - time.monotonic()) // 60))
+        left = f"{minutes} minute{'' if minutes == 1 else 's'} left"
+        back = "back to the BBS" if self.con.door else "goodbye"
+        return ("Q", f"Quit, {back} ({left} on this call)", f"Quit ({left})", "Quit")
+
     async def main_menu(self) -> None:
         assert self.player is not None
         refused = ""  # why the last key did nothing
@@ -479,7 +491,7 @@ class Session:
                 ("M", "Matches you finished: review them", "Matches finished: review", "Matches"),
                 ("N", "News from your games since you last looked", "News from your games", "News"),
                 ("O", "Options: colours, character set and notes", "Options", "Options"),
-                ("Q", "Quit", "Quit", "Quit"),
+                self.quit_item(),
             ]
             item_top = greet_row + 2
             columns = 1 if item_top + len(items) < self.con.height else 2
