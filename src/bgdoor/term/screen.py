@@ -94,7 +94,7 @@ def _cell(ch: str, attr: Attr) -> Cell:
 # attribute were: a key mostly moves a mark on one row and puts up or takes down a message, the
 # same few changes over and over.  (The last row is left out: its last cell is never written.)
 _ROW_DIFFS: dict[tuple[object, ...], tuple[bytes, tuple[int, int] | None, Attr | None]] = {}
-ROW_DIFFS_KEPT = 8192  # about 1.5 KB each: two rows of references to shared cells
+ROW_DIFFS_KEPT = 8192  # 1-2 KB each: a row of references to shared cells, and the cells that differ
 
 
 _ATTRS: dict[Attr, Attr] = {}  # one object per attribute value the renderer makes, so cells compare by identity
