@@ -329,3 +329,59 @@ async def test_the_terminal_s_cursor_waits_after_the_menu_s_prompt(tmp_path, col
         row = next(i for i, line in enumerate(c.lines()) if "Your choice:" in line)
         assert c.cursor() == (row, c.lines()[row].index("Your choice:") + 13), c.text
         c.close()
+
+
+async def test_esc_at_the_password_goes_back_to_the_handle_and_is_no_wrong_password(tmp_path):
+    """Esc at 'Password:' was checked as an empty password: 'Wrong handle or password.', and
+    three of them locked the handle ('Too many wrong passwords for that handle lately')."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("carol", "carol-pw")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", source="127.0.0.9")
+        for _ in range(4):
+            await c.wait_for("Handle:")
+            c.send("carol\r")
+            await c.wait_for("Password:")
+            c.send("\x1b")
+            await c.wait_until(lambda t: "Password:" not in t, "the handle asked again")
+            said = words(c)
+            assert "Wrong handle" not in said and "lately" not in said, said
+        c.send("carol\r")
+        await c.wait_for("Password:")
+        c.send("carol-pw\r")
+        await c.wait_for("Your choice")
+        c.close()
+
+
+async def test_a_login_held_back_is_said_whole_at_40_columns(tmp_path):
+    """'Checking... held 2 s after wrong passwo': the hold's reason was one row, cut at the edge."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("bob", "bob-pw-1")
+    async with running_server(url, login_delay=1.0) as srv:  # a hold of a second or more is said
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24), source="127.0.0.11")
+        await c.wait_for("Handle:")
+        c.send("bob\r")
+        await c.wait_for("Password:")
+        c.send("wrong\r")
+        await c.wait_for("Wrong handle or password.")
+        c.send("bob\r")
+        await c.wait_for("Password:")
+        c.send("bob-pw-1\r")
+        said = await c.wait_words("wrong passwords from your address.")
+        assert "Checking... held" in " ".join(said.split()), said
+        assert all(len(line.rstrip()) <= 40 for line in c.lines()), c.lines()
+        await c.wait_for("Your choice")
+        c.close()
+
+
+async def test_a_handle_ending_in_a_mark_is_greeted_without_another(tmp_path):
+    """'Welcome, bob!.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("bob!", "bob-pw-1")
+    async with running_server(url) as srv:
+        c = await at_the_menu(srv.port, (80, 25), "bob!", "bob-pw-1")
+        assert "Welcome, bob! No game" in words(c) and "bob!." not in words(c), words(c)
+        c.close()

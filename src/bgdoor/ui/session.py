@@ -82,7 +82,7 @@ class Session:
         self.peer = peer
         self.door_alias = door_alias
         self.player: PlayerInfo | None = player
-        self._under: list[Cell] | None = None  # the bottom line under a "Saving..." notice
+        self._under: list[tuple[int, list[Cell]]] = []  # the bottom lines under a "Saving..." notice
         self.ended = ""  # why the session ended, for the log
         self.narrow_ok = False  # the caller chose to play on a terminal narrower than the board
         self.board = board
@@ -162,12 +162,17 @@ class Session:
         """The gateway's word that a write is slow ("Saving..."), over the bottom line; None puts it back."""
         row = min(24, self.con.height)
         cells = self.con.screen.canvas.cells
+        for r, line in self._under:
+            cells[r - 1][:] = line
+        self._under = []
         if text is not None:
-            self._under = list(cells[row - 1])
-            self.con.put(row, 1, text.ljust(self.con.width - 1), "error")
-        elif self._under is not None:
-            cells[row - 1][:] = self._under
-            self._under = None
+            # Wrapped over the bottom rows it needs: on one row, the login hold's reason was cut
+            # at 40 columns ('...after wrong passwo').
+            lines = wrap(text, self.con.width - 1)[:3]
+            top = row - len(lines) + 1
+            self._under = [(top + i, list(cells[top + i - 1])) for i in range(len(lines))]
+            for i, said in enumerate(lines):
+                self.con.put(top + i, 1, said.ljust(self.con.width - 1), "error")
         await self.con.show()
 
     @property
@@ -307,8 +312,13 @@ class Session:
                 return handle_screen(handle)
 
             password = await self.ask_password(below, "Password: ", back)
+            if password is None:
+                # Esc: back to the handle.  Counted as a wrong password, three of them locked
+                # the real player out of the handle for minutes.
+                notice = ""
+                continue
             try:
-                return await self.svc.login(handle, password or "")
+                return await self.svc.login(handle, password)
             except LoginFailed as exc:
                 attempts += 1
                 log.info("failed login for %r from %s", handle, self.peer)
@@ -468,11 +478,12 @@ class Session:
             said = ("No game is waiting for your move.", "No game waits for you.", "Your turn: none.") if not n else (
                 f"{games} waiting for your move.", f"{games} wait for you.", f"Your turn: {games}.")
             msg = first_fitting(said, line_room, said[-1])
-            welcome = f"Welcome, {self.player.handle}.  {msg}"
+            hello = sentence(f"Welcome, {self.player.handle}")  # 'bob!' is not greeted 'bob!.'
+            welcome = f"{hello}  {msg}"
             if len(wrap(welcome, line_room)) > 1:
                 # A long handle on a narrow screen: the greeting goes on a line of its own, so
                 # that the count is not cut off.
-                self.con.put_wrapped(greet_row, min(12, left), f"Welcome, {self.player.handle}.",
+                self.con.put_wrapped(greet_row, min(12, left), hello,
                                      right=self.con.width - 1, rows=1)
                 welcome = msg
             self.con.put_wrapped(greet_row + 1, min(12, left), welcome, right=self.con.width - 1, rows=1)
