@@ -16,8 +16,9 @@ from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase
 from bgdoor.rules.moves import legal_plays
 from bgdoor.rules.turn import Turn
-from bgdoor.service import Service
+from bgdoor.service import LastTurn, Service
 from bgdoor.ui.board import move_cursor
+from bgdoor.ui.gateway import Gateway
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -374,6 +375,52 @@ async def test_the_computer_answers_at_once(tmp_path):
             assert st.actor is Color.WHITE
             last = db.last_turn(1, db.game(1).white_id)
             assert last is not None and last.by is Color.BLACK
+            # ... and is told.
+            await alice.wait_words("Intermediate Bot rolled", 10)
+            said = " ".join(alice.text.split())
+            assert "Turn sent. Intermediate Bot rolled" in said and " and played " in said, said
+        alice.close()
+
+
+async def test_the_computer_s_answer_is_told_when_it_beats_the_news_of_the_play(tmp_path, monkeypatch):
+    """The computer answered before the board read the news of the player's own play: its roll
+    and play were read with it, marked read, and never told ('Turn sent.' alone, and a checker of
+    the player's on the bar with no word why).  Here the board's read waits for the answer."""
+    url = f"sqlite:///{tmp_path}/game.db"
+    dice = ScriptedDice([5, 2] + [4, 3] * 40)
+    async with running_server(url, dice=dice, bot=True) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        alice.send("B")
+        await alice.wait_for("Match length")
+        alice.send("\r")
+        await alice.wait_for("Play as")
+        alice.send("W")
+        await alice.wait_for("Opponent")
+        alice.send("C")
+        await alice.wait_for("Level [1]:")
+        alice.send("1\r")
+        await alice.wait_for("alice starts with 5-2")
+        await alice.wait_for("Your turn")
+        with Service(url) as db:
+            version = db.game_version(1)
+            real = Gateway.last_turn
+
+            async def after_the_answer(self: Gateway, game_id: int, viewer_id: int | None = None) -> LastTurn | None:
+                for _ in range(200):
+                    if db.game_version(game_id) >= version + 3:  # alice's play, the roll, the answer
+                        break
+                    await asyncio.sleep(0.02)
+                return await real(self, game_id, viewer_id)
+
+            monkeypatch.setattr(Gateway, "last_turn", after_the_answer)
+            alice.send("M")
+            await alice.wait_for("Your play")
+            alice.send("13/8 13/11\r")
+            said = " ".join((await alice.wait_words("Turn sent.", 10)).split())
+            await alice.settle(0.5)
+            said = " ".join(alice.text.split())
+            assert "Turn sent. Beginner Bot rolled 4-3 and played" in said, said
         alice.close()
 
 

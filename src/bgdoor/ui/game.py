@@ -340,9 +340,16 @@ class GameScreen:
             pass  # told again next time; nothing is lost
 
     async def catch_up(self, mine: bool = False) -> list[NewsLine]:
-        """The news since the last look; with `mine`, the player's own doings too (their results)."""
+        """The news since the last look; with `mine` (after the player's own act), their results
+        and opening rolls too."""
         log = await self.svc.game_log(self.game_id, self.pid)
         lines = narrate(log, self.read, self.pid, everything=mine)
+        if mine:
+            # The other player's doings whole: the computer answers at once, and its play, read
+            # here with the player's own and marked read, was never told ('Turn sent.' alone, and
+            # a checker of theirs on the bar).
+            theirs = {n.seq for n in narrate(log, self.read, self.pid)}
+            lines = [n for n in lines if n.result or n.opening or n.seq in theirs]
         if any(n.result for n in lines):
             # The last game won, as it stood when won: drawn behind its result, not the next
             # game's opening position (the bear-off that won it was never on the board).
@@ -714,7 +721,7 @@ class GameScreen:
         self.last = await self.svc.last_turn(self.game_id, self.pid)
         self.turn = None
         self.sync_turn()
-        told = [n for n in await self.catch_up(mine=True) if n.result or n.opening]
+        told = await self.catch_up(mine=True)
         self.tell(told, own=done if not told or done else "")
         if not self.message and self.view.state.phase is Phase.MOVE and self.view.my_turn and self.view.state.dice:
             d = self.view.state.dice
