@@ -319,11 +319,12 @@ def _walk(
         why = _step_fault(me, opp, src, die)
         if why is not None:
             message, blocked = why
-            via = "/".join(_pt(p) for p in [path.points[0], *(d for _, d, _ in done), OFF])
-            if k and message.startswith(f"a {die} may bear off") and via != str(path):
+            if k and message.startswith(f"a {die} may bear off"):
                 # A later die of a longer path: 'a 2 may bear off only from your highest point'
                 # for 4/off with 3-2 read as if the 4 point were meant.
-                message = f"{path} would be {via}, where {message}"
+                via = "/".join(_pt(p) for p in [path.points[0], *(d for _, d, _ in done), OFF])
+                if via != str(path):
+                    message = f"{path} would be {via}, where {message}"
             result = _Failure(depth + k, message, ((path, blocked),) if blocked else ())
             break
         dst = max(src - die, OFF)
