@@ -48,6 +48,14 @@ def test_a_key_not_offered_says_why() -> None:
     assert keys.refusal(State.OVER, Key("z", "Z")) == "Z does nothing here." + keys.TAIL
 
 
+def test_up_and_down_in_a_review_say_which_keys_step() -> None:
+    """In R)eview, 8 said 'The cursor moves only while you play your dice.', as if it were the game."""
+    for state in (State.REVIEW, State.REPLAY):
+        for key in (Key("up", "8"), Key("down", "2"), Key("up")):
+            said = keys.refusal(state, key)
+            assert "6 and 4 step forwards and back" in said and "your dice" not in said, said
+
+
 def test_the_instructions_name_the_keys_the_screens_use() -> None:
     """The Instructions page tells each game key as its help line labels it (X) drops a double, not
     D), and every main menu letter."""

@@ -63,8 +63,12 @@ def test_join_opening_roll_and_plays_are_news_to_the_other_player(svc):
     assert texts(svc, view.id, ann) == [
         "bob rolled 3-1 and played 8/5 6/5.",
         "bob drops the double.",
-        "ann wins a single game on a drop, 1 point. Score: ann 1, bob 0.",
+        # Told to its winner as theirs: beside the panel's 'You won the game', 'ann wins' read as
+        # the other player's.
+        "You win a single game on a drop, 1 point. Score: ann 1, bob 0.",
     ]
+    told = narrate(svc.game_log(view.id, bob), 0, bob, everything=True)  # as bob's board tells his drop
+    assert told[-1].text == "ann wins a single game on a drop, 1 point. Score: ann 1, bob 0."
 
 
 def test_resignation_answer_and_match_result_with_ratings(svc):
@@ -85,6 +89,10 @@ def test_resignation_answer_and_match_result_with_ratings(svc):
         "Ratings: bob 1510.0 (+10.0), ann 1490.0 (-10.0)."  # a sentence, ended as one
     )
     assert news[-1].result
+    assert narrate(svc.game_log(view.id, bob), 0, bob, everything=True)[-1].text == (
+        "You win a gammon by resignation, 2 points, and the match 2-0. "
+        "Ratings: bob 1510.0 (+10.0), ann 1490.0 (-10.0)."
+    )
     assert [g.id for g in svc.finished_games(ann)] == [view.id]
 
 

@@ -104,7 +104,7 @@ async def test_the_next_opening_roll_stays_once_the_result_is_dismissed(tmp_path
         alice.send("X")
         await alice.wait_for("(Y/N)")
         alice.send("Y")
-        await bob.wait_words("bob wins a single game on a drop")
+        await bob.wait_words("You win a single game on a drop")
         await alice.wait_for("(Press a key.)")
         alice.send(" ")
         await alice.wait_for("roll for who starts")
@@ -1522,12 +1522,12 @@ async def test_the_board_of_a_finished_match_says_how_it_ended(tmp_path):
         b.send("Y")
         await b.wait_words("and the match")
         b.send(" ")  # the result goes ...
-        await b.wait_words("bob won the match 1-0.")  # ... and how the match ended stays
+        await b.wait_words("You won the match 1-0.")  # ... and how the match ended stays
         b.send("R")  # and stays once R)eview is left
         await b.wait_for("Q)uit review")
         b.send("Q")
         await b.wait_until(lambda t: "Q)uit review" not in t, "the board again")
-        await b.wait_words("bob won the match 1-0.")
+        await b.wait_words("You won the match 1-0.")
         b.close()
 
 

@@ -100,6 +100,22 @@ async def test_a_line_is_edited_echoed_and_escaped() -> None:
     await con.stop()
 
 
+async def test_a_full_field_rings_for_a_character_it_does_not_take() -> None:
+    """A field at its width took no more characters and said nothing: typing on looked accepted."""
+    con, link = await started()
+    con.sound = True
+    link.send(b"abc")
+    reading = asyncio.ensure_future(con.line(3, 5, 3))
+    await asyncio.sleep(0.05)
+    assert b"\x07" not in link.out
+    link.send(b"defg")
+    await asyncio.sleep(0.05)
+    assert link.out.count(b"\x07") == 1  # once for the lot
+    link.send(b"\r")
+    assert await reading == "abc"
+    await con.stop()
+
+
 async def test_a_change_of_one_cell_sends_a_few_bytes() -> None:
     con, link = await started()
     con.put(1, 1, "Hello, world")

@@ -523,6 +523,7 @@ class Console:
         window size raises Woken, for a screen that lays itself out again; any other wake is
         kept for the screen's own next wait (key_or_resize)."""
         text = initial
+        rang = False
         try:
             while True:
                 shown = ("*" * len(text)) if secret else text
@@ -543,8 +544,15 @@ class Console:
                     return None
                 if key.name == "backspace":
                     text = text[:-1]
-                elif key.char and key.char.isprintable() and len(text) < width:
-                    text += key.char
+                    rang = False
+                elif key.char and key.char.isprintable():
+                    if len(text) < width:
+                        text += key.char
+                    elif not rang:
+                        # The field is full: the character was not taken.  One ring for a paste
+                        # that runs on, not one a character.
+                        self.bell("error")
+                        rang = True
         finally:
             self.text_cursor(None)
 

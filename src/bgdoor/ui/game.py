@@ -313,7 +313,8 @@ class GameScreen:
             # how the match ended; the panel alone said 'bob won' and 'Score 6/3'.
             if st.winner is None:
                 return "The match is over."
-            return f"{v.name(st.winner)} won the match {st.score_of(st.winner)}-{st.score_of(st.winner.other)}."
+            score = f"{st.score_of(st.winner)}-{st.score_of(st.winner.other)}"
+            return f"{'You' if st.winner is self.me else v.name(st.winner)} won the match {score}."
         return ""
 
     async def mark(self, log: GameLog) -> None:

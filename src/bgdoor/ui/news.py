@@ -110,11 +110,12 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         if isinstance(ev, rules.Roll) or _decided_opening(step):
             pending = step
             continue
-        line = tell(log, step, opening)
+        line = tell(log, step, opening, viewer_id)
         if isinstance(ev, rules.MatchWon) and lines and lines[-1].seq == seq - 1 and lines[-1].result:
             # The game that won the match: one line for both.
             won = lines.pop()
-            line = won.text.split(". Score:")[0] + ", and the match " + line.split("wins the match, ", 1)[1]
+            rest = re.split(r"wins? the match, ", line, maxsplit=1)[1]
+            line = won.text.split(". Score:")[0] + ", and the match " + rest
         if pending is not None and isinstance(ev, rules.Move):
             pending = None
         elif pending is not None:
@@ -145,10 +146,11 @@ def _decided_opening(step: Step) -> bool:
     return isinstance(ev, rules.OpeningRoll) and ev.white != ev.black
 
 
-def tell(log: GameLog, step: Step, opening: Step | None = None) -> str:
+def tell(log: GameLog, step: Step, opening: Step | None = None, viewer_id: int | None = None) -> str:
     """One event in words, with the note its player left with it; a play with the `opening` roll
-    it was made with."""
-    text = _tell(log, step)
+    it was made with.  A result is told to its winner (`viewer_id`) as 'You win': beside the
+    panel's 'You won the game', 'bob wins' read as if it were the other player's."""
+    text = _tell(log, step, viewer_id)
     if opening is not None and isinstance(step.logged.event, rules.Move):
         text = _tell(log, opening).removesuffix(".") + f", playing {step.logged.event.notation}."
     if text and step.logged.note:
@@ -160,7 +162,14 @@ def tell(log: GameLog, step: Step, opening: Step | None = None) -> str:
     return text
 
 
-def _tell(log: GameLog, step: Step) -> str:
+def _winner(log: GameLog, colour: Color, viewer_id: int | None) -> str:
+    """'bob wins', or 'You win' to bob."""
+    g = log.game
+    seat = g.white_id if colour is Color.WHITE else g.black_id
+    return "You win" if viewer_id is not None and seat == viewer_id else f"{g.name(colour)} wins"
+
+
+def _tell(log: GameLog, step: Step, viewer_id: int | None = None) -> str:
     """One event in words."""
     g, ev, before, after = log.game, step.logged.event, step.before, step.after
     actor = before.actor
@@ -199,9 +208,9 @@ def _tell(log: GameLog, step: Step) -> str:
     if isinstance(ev, rules.GameWon):
         how = {"drop": " on a drop", "resign": " by resignation", "forfeit": " by forfeit"}.get(ev.how, "")
         score = _score(log, after.score)
-        return f"{g.name(ev.winner)} wins {WIN_WORDS[ev.win]}{how}, {points(ev.points)}. Score: {score}."
+        return f"{_winner(log, ev.winner, viewer_id)} {WIN_WORDS[ev.win]}{how}, {points(ev.points)}. Score: {score}."
     if isinstance(ev, rules.MatchWon):
-        text = f"{g.name(ev.winner)} wins the match, {max(after.score)}-{min(after.score)}."
+        text = f"{_winner(log, ev.winner, viewer_id)} the match, {max(after.score)}-{min(after.score)}."
         if log.ratings:
             text += " " + rating_text(log)
         return text
