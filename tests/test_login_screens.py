@@ -385,3 +385,27 @@ async def test_a_handle_ending_in_a_mark_is_greeted_without_another(tmp_path):
         c = await at_the_menu(srv.port, (80, 25), "bob!", "bob-pw-1")
         assert "Welcome, bob! No game" in words(c) and "bob!." not in words(c), words(c)
         c.close()
+
+
+async def test_a_password_typed_on_after_a_mistyped_handle_answers_no_question(tmp_path):
+    """A returning player who mistyped their handle and typed their password on at once: its 'n'
+    answered 'Create it? (Y/N)' before it showed, and the rest came up as the next handle, in the
+    clear ('There is no player called opass-1')."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("bob", "npass-1")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", source="127.0.0.12")
+        await c.wait_for("Handle:")
+        c.send("bobb\rnpass-1\r")
+        await c.wait_for("Create it?")
+        await c.settle()
+        said = words(c)
+        assert "Create it? (Y/N)" in said and "pass-1" not in said, said
+        c.send("N")  # an answer typed once the question shows is taken
+        await c.wait_until(lambda t: "Create it?" not in t, "the handle asked again")
+        c.send("bob\r")
+        await c.wait_for("Password:")
+        c.send("npass-1\r")
+        await c.wait_for("Your choice")
+        c.close()

@@ -274,6 +274,9 @@ class Session:
                     notice = problem
                     continue
                 question = f"There is no player called {handle}. Create it? (Y/N)"
+                # Keys typed on before the question showed answer nothing: a password typed
+                # after a mistyped handle was taken as the answer, and its rest as the next handle.
+                self.con.discard_typed()
                 self.con.put_wrapped(below, 4, question, "prompt", right=self.con.width - 1)
                 await self.con.show()
                 if not await self.yes_no(default=False):
