@@ -438,7 +438,8 @@ def test_door32_non_numeric(tmp_path: Path, field: str, lineno: int, what: str) 
 
 
 def test_door32_bad_comm_type(tmp_path: Path) -> None:
-    assert "comm type must be 0" in error_of(write(tmp_path, "door32.sys", door32_lines(comm="9")))
+    said = error_of(write(tmp_path, "door32.sys", door32_lines(comm="9")))
+    assert "comm type must be 0" in said and "4 (websocket)" in said, said  # every type taken is named
 
 
 def test_door32_empty_names(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from bgdoor.service import BadHandle, HandleTaken, Service
 from bgdoor.service.sysop import Sysop
 from bgdoor.store import db, handles
 from bgdoor.store.models import Player
+from bgdoor.term.wrap import wrap
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -95,6 +96,19 @@ def test_an_alias_with_an_at_sign_is_told_the_real_reason(svc: Service) -> None:
     assert e.handle_note == "Your BBS name has an @, which here marks another board's players, so here you are e_x."
     both = svc.enter_from_door("Zö☃@y")  # a snowman CP437 lacks, and an @
     assert "has an @" in both.handle_note and "not every terminal can show" in both.handle_note
+
+
+def test_a_short_alias_or_one_with_spaces_in_a_row_is_told_why(svc: Service) -> None:
+    """'y' became 'y~2' with 'Your BBS name , so here you are y~2.' (no reason); 'a  b' was told
+    it 'has characters not every terminal can show', and its new handle was split between lines."""
+    y = svc.enter_from_door("y")
+    assert y.handle == "y~2"
+    assert y.handle_note == "Your BBS name is shorter than 2 characters, so here you are y~2."
+    ab = svc.enter_from_door("ed  smith")
+    assert ab.handle == "ed smith"
+    assert ab.handle_note == 'Your BBS name has spaces in a row, kept here as one, so here you are "ed smith".'
+    cut = wrap(ab.handle_note, 75)  # where "ed" would end the first line
+    assert any('"ed smith".' in line for line in cut), cut
 
 
 def test_aliases_differing_after_16_characters_are_two_players(svc: Service) -> None:

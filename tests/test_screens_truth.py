@@ -1584,12 +1584,17 @@ async def test_a_member_boards_rank_title_is_never_cut_mid_word(tmp_path):
         await c.wait_for("Your choice")
         c.send("R")
         await c.wait_for("Choice:")
-        for title in ("The top players, every board", "The top players of this server", "Top players of Stardust"):
+        # An empty list says whose it is: 'Nobody has finished a match yet.' under this server's
+        # title read as if nobody on any board had.
+        for title, empty in (("The top players, every board", "Nobody has"),
+                             ("The top players of this server", "No player of this server has"),
+                             ("Top players of Stardust", "No player of Stardust Citadel BBS has")):
             await c.wait_for(title)
             await c.settle(0.2)
             line = c.screen.display[1].rstrip()
             assert line.strip() in {"The top players, every board", "The top players of this server",
                                     "Top players of Stardust Citadel BBS"}, line
+            assert f"{empty} finished a match yet." in " ".join(c.text.split()), c.text
             c.send("B")
         c.close()
 
@@ -3091,3 +3096,37 @@ async def test_an_opening_roll_after_ties_shows_who_starts_at_40_columns(tmp_pat
         assert all(len(line.rstrip()) <= 40 for line in a.lines()), a.lines()
         a.close()
         b.close()
+
+
+async def test_a_board_with_its_news_read_says_what_the_opponent_did_last_off_ones_turn_too(tmp_path):
+    """A board opened with its news read (on N)ews, or at an earlier look) had a blank message line
+    when it was not the player's turn: bob's game where alice had rolled 4-2 and was moving, and a
+    match begun by alice before the opening roll.  Only on the player's own turn did it say what
+    the opponent did last."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        carol = svc.begin_game(alice, 3, Color.WHITE, "carol")  # before the opening roll
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1: alice starts with 3-1
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)  # 4-2
+        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+        v = svc.roll(alice, v.id, v.version)  # 3-1: alice to play it
+        svc.mark_read(bob, v.id, 10**6)
+        svc.mark_read(svc.login("carol", "carol-pw").id, carol.id, 10**6)
+    async with running_server(url) as srv:
+        b = await call(srv.port)
+        await login(b, "bob", "bob-pw", new=False)
+        await open_game(b, f"#{v.id}")
+        await menus.to_board(b)
+        await b.wait_words("alice rolled 3-1.")
+        b.close()
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=False)
+        await open_game(c, f"#{carol.id}")
+        await menus.to_board(c)
+        await c.wait_words("alice began a 3-point match with you.")
+        c.close()

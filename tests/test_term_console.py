@@ -8,6 +8,7 @@ import time
 import pyte
 import pytest
 
+from bgdoor.term import console as console_mod
 from bgdoor.term.console import PLAIN_STYLES, Console, Hangup
 from bgdoor.term.screen import Canvas
 
@@ -222,6 +223,26 @@ async def test_the_time_warning_counts_minutes_in_words() -> None:
         screen = " ".join(line.strip() for line in shown(bytes(link.out)))
         assert words in screen and "(s)" not in screen
         await con.stop()
+
+
+async def test_the_time_warning_comes_again_in_the_last_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warning went at the next key and nothing said the time again until 'Your time for this
+    call is used up'; a caller with less than a minute left read '1 minute', and the menu '0 minutes'."""
+    assert console_mod.time_words(59.0) == "less than a minute"
+    assert console_mod.time_words(61.0) == "1 minute" and console_mod.time_words(3540.0) == "59 minutes"
+    monkeypatch.setattr(console_mod, "LAST_WARNING", 0.4)  # the last minute, made short
+    con, link = await started(deadline=time.monotonic() + 1.0, time_warning=0.8)
+    con.door = True
+    assert await con.key(timeout=0.3) is None
+    said = " ".join(line.strip() for line in shown(bytes(link.out)))
+    assert "You have less than a minute left on this call; then you go back to the BBS." in said, said
+    link.send(b"x")
+    assert (await con.key()).name == "x"
+    await con.show()
+    assert "left on this call" not in "".join(shown(bytes(link.out)))
+    assert await con.key(timeout=0.4) is None  # into the last 0.4 s
+    assert "left on this call" in "".join(shown(bytes(link.out))), "not warned again"
+    await con.stop()
 
 
 async def test_the_time_warning_gives_back_what_it_covered_at_the_next_key() -> None:

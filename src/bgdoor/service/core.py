@@ -128,14 +128,23 @@ def _handle_note(alias: str, handle: str, blocker: str | None) -> str:
     if handle == alias.strip():
         return ""
     whole = handles.clean(alias, cut=False)
+    spaced = " ".join(alias.split())
     why = []
     if "@" in alias:
         why.append("has an @, which here marks another board's players")
-    if whole != alias.strip().replace("@", "_"):
+    if whole != spaced.replace("@", "_"):
         why.append("has characters not every terminal can show")
+    if spaced != alias.strip():
+        why.append("has spaces in a row, kept here as one")
     if len(whole) > handles.MAX_LENGTH:
         why.append(f"is longer than {handles.MAX_LENGTH} characters")
-    return f"Your BBS name {' and '.join(why)}, so here you are {handle}."
+    if len(whole) < handles.MIN_LENGTH:
+        why.append(f"is shorter than {handles.MIN_LENGTH} characters")
+    if not why:
+        why.append("cannot be a handle here as it is")
+    # Quoted: a handle with a space in it is kept on one line ('so here you are a' / 'b.').
+    said = f'"{handle}"' if " " in handle else handle
+    return f"Your BBS name {' and '.join(why)}, so here you are {said}."
 
 
 @dataclass(frozen=True)

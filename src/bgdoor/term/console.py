@@ -37,6 +37,7 @@ QUEUE_FULL_WAIT = 0.05
 # characters keeps its end and its Enter.
 MAX_HELD_KEYS = 4096
 IDLE_WARNING = 60.0
+LAST_WARNING = 60.0  # a door caller is warned again when a minute is left on the call
 MIN_COLS, MIN_ROWS = 20, 10  # smaller terminals are drawn as if this big
 WAKE = Key("wake")
 RESIZED = Key("resized")  # queued by resize(): the waiting screen is shown again at the new size
@@ -53,6 +54,15 @@ PLAIN_STYLES: Mapping[str, Attr] = {
     "input": Attr(colours.YELLOW, None, True),
     "frame": Attr(colours.YELLOW),
 }
+
+
+def time_words(seconds: float) -> str:
+    """The time left on a call as a caller reads it: '59 minutes', '1 minute', 'less than a minute'
+    (the menu said '0 minutes' with most of a minute left)."""
+    if seconds < 60:
+        return "less than a minute"
+    minutes = round(seconds / 60)
+    return f"{minutes} minute{'' if minutes == 1 else 's'}"
 
 
 def _seconds(left: float) -> str:
@@ -134,7 +144,9 @@ class Console:
         self.idle_notice: str | None = None  # said instead of the idle notice (e.g. while logging in)
         self.deadline = deadline  # time.monotonic() at which the caller's time is up (doors)
         self.time_warning = time_warning
-        self._time_warned = False
+        # Seconds left at which the caller is warned (again): the sysop's warning, then the last
+        # minute.  Once, the warning went at the next key and nothing said the time again.
+        self._warn_at = [time_warning, *([LAST_WARNING] if LAST_WARNING < time_warning else [])]
         self.sound = True
         self.decoder = KeyDecoder(charset)
         self.screen = Screen(charset=charset, rows=self.height, cols=self.width)
@@ -421,14 +433,14 @@ class Console:
                     self.message_line(f"Your time for this call is used up. {gone}", last=True)
                     await self.show()
                     raise Hangup("time")
-                if not self._time_warned and time_left <= self.time_warning:
-                    self._time_warned = True
-                    minutes = max(1, round(time_left / 60))
-                    left = f"{minutes} minute{'' if minutes == 1 else 's'} left on this call"
+                if self._warn_at and time_left <= self._warn_at[0]:
+                    while self._warn_at and time_left <= self._warn_at[0]:
+                        self._warn_at.pop(0)
+                    left = f"{time_words(time_left)} left on this call"
                     self._cover(f"You have {left}{'; then you go back to the BBS' if self.door else ''}.")
                     self.bell("error")
                     await self.show()
-                waits.append(time_left if self._time_warned else time_left - self.time_warning)
+                waits.append(time_left - self._warn_at[0] if self._warn_at else time_left)
             key: Key | None
             if self._early is not None:
                 key, self._early = self._early, None

@@ -140,6 +140,8 @@ def _wrap(text: str, width: int) -> list[str]:
         # A short aside is not broken: '(4 of 4).' and '(N changes it)' had been split as
         # '(4' / 'of 4).' and '(N' / 'changes it)'.
         text = _ASIDE.sub(lambda m: m.group().replace(" ", _KEPT_SPACE), text)
+    if '"' in text:
+        text = _QUOTED.sub(lambda m: m.group().replace(" ", _KEPT_SPACE), text)  # a quoted handle
     lines = [line.replace("\r", "").rstrip() for line in text.expandtabs(8).split("\n")]
     out: list[str] = []
     for para in _paragraphs(lines):
@@ -151,6 +153,7 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 _ASIDE = re.compile(r"\((?=\S)[^()\n]{1,14}(?<=\S)\)")  # '(4 of 4)', '(T changes it)': 16 columns at most
+_QUOTED = re.compile(r'"(?=\S)[^"\n]{1,16}(?<=\S)"')  # '"ed smith"': a handle, as long as one can be
 _KEPT_SPACE = "\ue000"  # a space no line breaks at, while wrapping (not whitespace to re)
 
 

@@ -288,7 +288,7 @@ def _parse_door32(d: _Lines) -> DropInfo:
     d.need(DOOR32_LINES)
     comm = d.number(1, "comm type")
     if comm not in (0, 1, 2, 3, 4):
-        raise d.fail(f"comm type must be 0 (local), 1 (serial) or 2 (telnet), got {comm}", 1)
+        raise d.fail(f"comm type must be 0 (local), 1 (serial), 2 (telnet), 3 (rlogin) or 4 (websocket), got {comm}", 1)
     handle = d.number(2, "comm or socket handle")
     baud = d.number(3, "baud rate")
     bbs = d.name(4) or None

@@ -286,6 +286,14 @@ async def read_proxy_header(reader: asyncio.StreamReader, gate: ProxyGate) -> tu
     return gate.address or gate.peer, rest
 
 
+def _late(data: bytes, timeout: float) -> Refused:
+    """No whole handshake in time: none at all, or one cut short (a gateway's fields missing)."""
+    why = f"no complete handshake within {timeout:.0f} s"
+    if data:
+        return Refused(f"The RLogin handshake was cut short: not all of it came within {timeout:.0f} seconds.", why)
+    return Refused(f"No RLogin handshake within {timeout:.0f} seconds.", why)
+
+
 async def read_handshake(
     reader: asyncio.StreamReader, timeout: float = HANDSHAKE_TIMEOUT, data: bytes = b""
 ) -> Handshake:
@@ -300,15 +308,13 @@ async def read_handshake(
     while True:
         left = end - loop.time()
         if left <= 0:
-            raise Refused("No RLogin handshake within 10 seconds.", f"no complete handshake within {timeout:.0f} s")
+            raise _late(data, timeout)
         try:
             chunk = await asyncio.wait_for(
                 reader.read(MAX_HANDSHAKE + 1 - len(data) if len(data) <= MAX_HANDSHAKE else 1), left
             )
         except TimeoutError:
-            raise Refused(
-                "No RLogin handshake within 10 seconds.", f"no complete handshake within {timeout:.0f} s"
-            ) from None
+            raise _late(data, timeout) from None
         except (ConnectionError, OSError):
             chunk = b""
         if not chunk:

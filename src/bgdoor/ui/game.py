@@ -270,13 +270,18 @@ class GameScreen:
         return f"{last} {v.name(st.actor)} to play{dice}. {score}"
 
     def told_before(self, log: GameLog) -> str:
-        """On the player's turn with no news (read on N)ews, or at an earlier look): what the
-        opponent did last, which the board alone does not say."""
+        """With no news (read on N)ews, or at an earlier look): what the opponent did last, which
+        the board alone does not say; before any move, who began the match or joined it.  Off the
+        player's turn, only when nothing of their own came after it (it would be old news then)."""
         v = self.view
-        if v is None or self.me is None or v.state.actor is not self.me:
+        if v is None or self.me is None:
             return ""
-        told = narrate(log, 0, self.pid)
-        return told[-1].text if told else ""
+        told = narrate(log, -1, self.pid)
+        if not told:
+            return ""
+        if v.state.actor is not self.me and any(e.player_id == self.pid and e.seq > told[-1].seq for e in log.events):
+            return ""
+        return told[-1].text
 
     def open_seat(self) -> str:
         """A game of the player's own with nobody in the other seat: the panel said only

@@ -27,6 +27,7 @@ from bgdoor.service import (
     ServiceError,
     handle_problem,
 )
+from bgdoor.term.console import time_words
 from bgdoor.term.wrap import first_fitting, fit, pages, sentence, shorten, wrap
 from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
@@ -451,8 +452,7 @@ class Session:
         deadline = self.con.deadline
         if deadline is None:
             return ("Q", "Quit", "Quit", "Quit")
-        minutes = max(0, int((deadline - time.monotonic()) // 60))
-        left = f"{minutes} minute{'' if minutes == 1 else 's'} left"
+        left = f"{time_words(deadline - time.monotonic())} left"
         back = "back to the BBS" if self.con.door else "goodbye"
         return ("Q", f"Quit, {back} ({left} on this call)", f"Quit ({left})", "Quit")
 
@@ -680,10 +680,12 @@ class Session:
             self.con.put(row, 4, "Sample: ")
             self.con.put(row, 12, self.con.sample())
             row += 2
+            # A door's caller: the BBS's drop file says it, not the terminal.
+            automatic = "your BBS says your terminal uses" if self.con.door else "your terminal asks for"
             self.con.put_wrapped(
                 row,
                 4,
-                "Automatic means the character set your terminal asks for; choose another if the sample looks wrong.",
+                f"Automatic means the character set {automatic}; choose another if the sample looks wrong.",
                 "dim",
                 right=right,
             )
@@ -1029,7 +1031,13 @@ class Session:
                     line += f" {r.experience:>5}  {r.last_played.strftime('%Y-%m-%d') if r.last_played else '-'}"
                 self.con.put(5 + i, 2, line[: self.con.width - 2])
             if not rows:
-                self.con.put(6, 6, "Nobody has finished a match yet.")
+                # Said of the board shown: 'Nobody' on this server's own list, while players of
+                # member boards had finished matches, read as if nobody anywhere had.
+                shown = views[view]
+                member = self.config.bbses.get(shown) if shown else None
+                who = ("Nobody" if shown is None else "No player of this server" if shown == ""
+                       else f"No player of {member.name if member else shown}")
+                self.con.put_wrapped(6, 6, f"{who} has finished a match yet.", right=self.con.width - 1, rows=3)
                 self.con.put_wrapped(bottom - 2, 3, f"Q or Enter goes back.{boards}", "dim", right=self.con.width - 1)
                 self.con.put(bottom, 3, "Choice: ", "prompt")
                 while True:
