@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.game import Color
+from bgdoor.rules.game import Color, Win
 from bgdoor.service import BadHandle, HandleTaken, Service
 from bgdoor.service.sysop import Sysop
 from bgdoor.store import db, handles
@@ -147,6 +147,21 @@ def test_one_alias_on_two_bbses_is_two_players(svc: Service) -> None:
     for tag in ["", " A", "x" * 33, "A\x1b"]:
         with pytest.raises(BadHandle, match="BBS tag"):
             svc.enter_from_bbs(tag, "Joe")
+
+
+def test_a_match_s_ratings_name_its_players_as_the_board_does(svc: Service) -> None:
+    """'Ratings: carol 1510.0 (+10.0), carol~2 1490.0 (-10.0).' beside a board naming them
+    carol@... and carol~2@DP: the bare handle of the second carol misled exactly there."""
+    one = svc.enter_from_bbs("DEMO", "carol")
+    two = svc.enter_from_bbs("DP", "carol")
+    v = svc.begin_game(one.id, 1, Color.WHITE, two.handle)
+    names = {v.white, v.black}
+    assert "carol~2@DP" in names, names
+    v = svc.roll(one.id, v.id, v.version)
+    v = svc.resign(one.id, v.id, v.version, Win.SINGLE)
+    v = svc.answer_resign(two.id, v.id, v.version, True)
+    ratings = svc.game_log(v.id, one.id).ratings
+    assert {r.handle for r in ratings} == names, ratings
 
 
 def test_a_door_caller_never_takes_over_a_telnet_player_or_a_lookalike(svc: Service) -> None:

@@ -1348,12 +1348,15 @@ class Service(LeagueOps):
                 if viewer_id is None or self._color_of(g, viewer_id) is None
                 else (mark.seq if mark else 0)
             )
-            ratings = s.execute(
-                select(Player.handle, RatingEntry.rating_before, RatingEntry.rating)
+            rated = s.execute(
+                select(Player.id, Player.handle, RatingEntry.rating_before, RatingEntry.rating)
                 .join(Player, Player.id == RatingEntry.player_id)
                 .where(RatingEntry.game_id == g.id)
                 .order_by(RatingEntry.id)
             ).all()
+            # Named as the board names them ('carol~2@DP'), not by the bare handle beside it.
+            shown = self._handles(s, *(pid for pid, *_ in rated))
+            ratings = [(shown.get(pid, handle), before, after) for pid, handle, before, after in rated]
             return GameLog(
                 game=self._view(s, g, viewer_id),
                 creator_id=g.creator_id,
