@@ -448,3 +448,20 @@ def test_the_cube_is_in_sight_at_40_columns_on_either_board(orientation: Orienta
     lines = [line[:40] for line in shown(view).display]
     said = " ".join(" ".join(lines[MESSAGE_ROW - 2 : HELP_ROW - 1]).split())
     assert "Cube" not in lines[0] and said.endswith("(unlimited match). Cube 2 yours."), lines
+
+
+@pytest.mark.parametrize("charset", ["ascii", "cp437", "utf8"])
+def test_the_turn_marker_never_touches_the_cube(charset: Charset) -> None:
+    """As the table stands, a cube on the viewer's side ran into the turn marker: '+---+> X bob'."""
+    g = glyphs(charset)
+    for viewer in ("white", "black"):
+        for orientation in ("own", "table"):
+            for owner in (None, "white", "black"):
+                for turn in ("white", "black"):
+                    view = BoardView(Position.start(), viewer=viewer, orientation=orientation, on_roll=turn,
+                                     turn=turn, cube_value=2, cube_owner=owner, match_length=5)
+                    cells = render_board(view, charset).cells
+                    row = 14 if turn == viewer else 4
+                    line = "".join(ch for ch, _ in cells[row - 1])
+                    at = line.index(g.turn)
+                    assert line[at - 1] == " ", (viewer, orientation, owner, turn, line)

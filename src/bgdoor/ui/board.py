@@ -807,8 +807,9 @@ class _Painter:
         self.c.put(r0 + 2, left, g.sbl + g.sh * 3 + g.sbr, t.cube)
 
     def cube_left(self) -> int:
-        """The cube box's first column: at the left of the board, or the right as the table stands."""
-        return self.x(_CUBE_COLS[1]) if self.m else _CUBE_COLS[0]
+        """The cube box's first column: at the left of the board, or the right as the table stands
+        (against the frame: a column further right, it ran into the turn marker, '+---+> X bob')."""
+        return self.x(_CUBE_COLS[1]) - 1 if self.m else _CUBE_COLS[0]
 
     def panel(self) -> None:
         v, g, t, c = self.v, self.g, self.t, self.c
