@@ -136,7 +136,9 @@ def test_accepted_forms_and_charsets(config) -> None:
         (Handshake("bob", "[DP]bob", "ansi", b""), "127.0.0.1", "does not call from this address"),
         (Handshake("change-me", "alice", "ansi", b""), "127.0.0.1", "No BBS tag"),
         (Handshake("change-me", "[DEMO]", "ansi", b""), "127.0.0.1", "No alias"),
-        (Handshake("change-me", "[DEMO]al\x1bice", "ansi", b""), "127.0.0.1", "control characters"),
+        (Handshake("change-me", "[DEMO]al\x1bice", "ansi", b""), "127.0.0.1", "it has control characters in it"),
+        # Said apart: 'control characters or is too long' left the sysop guessing which.
+        (Handshake("change-me", "[DEMO]" + "L" * 300, "ansi", b""), "127.0.0.1", "it is longer than 40 characters"),
     ],
 )
 def test_refusals(config, hs: Handshake, address: str, line: str) -> None:

@@ -144,11 +144,14 @@ def authorize(hs: Handshake, address: str, config: Config) -> Entry:
             raise Refused(f"Wrong secret for BBS {tag}.", f"{tag}: wrong secret")
     if not alias:
         raise Refused("No alias given: the BBS sent an empty name.", f"{tag}: empty alias")
-    if printable_problem(alias) or len(alias) > MAX_ALIAS:
-        raise Refused(
-            "That alias cannot be used here: it has control characters or is too long.",
-            f"{tag}: alias unusable {alias[:60]!r}",
-        )
+    # Each problem said as what it is: 'control characters or is too long' left the BBS's sysop
+    # guessing which.
+    if len(alias) > MAX_ALIAS:
+        raise Refused(f"That alias cannot be used here: it is longer than {MAX_ALIAS} characters.",
+                      f"{tag}: alias too long {alias[:60]!r}")
+    if printable_problem(alias):
+        raise Refused("That alias cannot be used here: it has control characters in it.",
+                      f"{tag}: alias unusable {alias[:60]!r}")
     terminal = hs.terminal
     charset = charset_for(terminal or "ansi-bbs", None)
     cols, rows = terminal_size(terminal)
