@@ -118,6 +118,10 @@ async def test_a_member_bbs_caller_and_a_telnet_caller_share_one_league(tmp_path
         bob.send("B")
         demo = await bob.wait_until(lambda t: "Demo Board (DEMO)" in t, "the DEMO board's rankings")
         assert "alice" in demo and "bob " not in demo
+        # Her page names her as the list does, with her board (it said 'alice' bare).
+        bob.send("1\r")
+        page = await bob.wait_for("Rating history")
+        assert "alice@DEMO" in page, page
 
         # The sysop: member BBSes with their players and last activity.
         def run(*args: str) -> subprocess.CompletedProcess[str]:

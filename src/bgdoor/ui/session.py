@@ -1148,7 +1148,9 @@ class Session:
         p = page.player
         right = self.con.width - 1
         self.con.clear()
-        self.con.put_wrapped(2, 3, f"{p.handle}" + (" (computer)" if p.is_bot else ""), "title", right=right)
+        # A member board's player as R)ank and the board name them ('carol~2@DP'), not bare.
+        name = f"{p.handle}@{p.bbs_tag}" if p.origin == "bbs" and p.bbs_tag else p.handle
+        self.con.put_wrapped(2, 3, name + (" (computer)" if p.is_bot else ""), "title", right=right)
         since = p.created.strftime("%Y-%m-%d")
         # A computer player never logs in: 'last seen -' read as if it had gone.
         seen = ("always here" if p.is_bot else
