@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import gc
 import inspect
 import logging
 import sqlite3
@@ -235,6 +236,45 @@ async def test_a_storage_error_is_the_database_message(service: Service, monkeyp
         assert "database" in str(err.value)
     finally:
         gateway.close()
+
+
+async def test_a_session_leaving_after_the_workers_stopped_is_told_the_server_is_going_down(
+    service: Service, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A session ending as the server shut down saved its draft on stopped workers: 'bgdoor itself
+    failed (RuntimeError in save_draft)' with a traceback, and asyncio's 'Task exception was
+    never retrieved' when the session waiting for it was cancelled."""
+    gateway = Gateway(service, LoginGuard(20, 0.01), lambda game_id, version, players: None)
+    a, _ = two_players(service)
+    view = await gateway.begin_game(a, 1, None, "bob")
+    gateway.finish_writes()
+    gateway.close()
+    with caplog.at_level(logging.INFO, "bgdoor.gateway"):
+        with pytest.raises(StorageError, match="shutting down"):
+            await gateway.save_draft(a, view.id, view.version, (), "back soon")
+        with pytest.raises(StorageError, match="shutting down"):
+            await gateway.game(view.id)
+    assert "Traceback" not in caplog.text and "internal error" not in caplog.text, caplog.text
+    # A write whose waiter is cancelled: its outcome is still taken.
+    loop = asyncio.get_running_loop()
+    unretrieved: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _, context: unretrieved.append(context))
+    try:
+        async def notice(text: str | None) -> None:
+            pass
+
+        # A caller's gateway: its writes are waited for beside 'Saving...', not awaited directly.
+        waiter = asyncio.ensure_future(gateway.caller("192.0.2.1", notice).save_draft(a, view.id, view.version, (),
+                                                                                     "back soon"))
+        await asyncio.sleep(0)
+        waiter.cancel()
+        await asyncio.gather(waiter, return_exceptions=True)
+        await asyncio.sleep(0.05)
+        del waiter  # with it, the write's task: an exception never taken is said as it goes
+        gc.collect()
+        assert not unretrieved, unretrieved
+    finally:
+        loop.set_exception_handler(None)
 
 
 async def test_reads_do_not_queue_behind_writes(service: Service, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,7 +20,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from bgdoor.rules.game import Color, Win
 from bgdoor.service import (
@@ -52,6 +52,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 NOT_ANSWERING = "The game database is not answering right now. Please try again shortly."
+SHUTTING_DOWN = "the server is shutting down; nothing was changed"
 
 
 # A committed change: the game, its new version (None when not known), its players.
@@ -68,6 +69,11 @@ SAVING_AFTER = 0.1  # seconds a write may take before the caller is told it is s
 
 class InternalError(ServiceError):
     """A fault in bgdoor itself, not in the database: the log has the traceback."""
+
+
+def _taken(job: asyncio.Future[Any]) -> None:
+    if not job.cancelled():
+        job.exception()
 
 
 class Gateway:
@@ -139,7 +145,14 @@ class Gateway:
     async def _run(self, pool: ThreadPoolExecutor, name: str, call: Callable[[], T]) -> T:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(pool, call)
+            running = loop.run_in_executor(pool, call)
+        except RuntimeError as exc:
+            # The workers have stopped: the server is going down (a session leaving after the
+            # shutdown's grace saves its draft).  Not 'bgdoor itself failed' with a traceback.
+            log.info("%s: not run, the server is shutting down", name)
+            raise StorageError(SHUTTING_DOWN) from exc
+        try:
+            return await running
         except ServiceError:
             raise
         except STORAGE_ERRORS as exc:  # a storage failure the service did not sort
@@ -159,6 +172,9 @@ class Gateway:
         until = time.monotonic() + self.service.write_patience
         call = functools.partial(self._within, until, functools.partial(fn, *args, **kwargs))
         job = asyncio.ensure_future(self._run(self._writes, fn.__name__, call))
+        # Its outcome is taken even when whoever waits for it is cancelled (a session ended as
+        # the server goes down): else asyncio logs 'Task exception was never retrieved'.
+        job.add_done_callback(_taken)
         if self.notice is None:
             return await job
         done, _ = await asyncio.wait({job}, timeout=SAVING_AFTER)
