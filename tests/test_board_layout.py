@@ -17,6 +17,7 @@ from bgdoor.ui.board import (
     MESSAGE_ROW,
     PANEL_COL,
     THEMES,
+    TOP_ROWS,
     BoardView,
     Colour,
     Loc,
@@ -322,7 +323,8 @@ def test_panel_score_past_the_match_length() -> None:
     view = BoardView(START, white_score=4, black_score=1, match_length=3, white_name="Wanda", black_name="Blake")
     text = "\n".join(shown(view).display)
     assert "Score 4/3" not in text and "Score 4 " in text, text
-    assert "Score 1/3" in text and "Match to 3" in text
+    # Both sides alike: 'Score 1/3' beside 'Score 4' mixed two forms.
+    assert "Score 1 " in text and "Score 1/3" not in text and "Match to 3" in text, text
 
 
 def test_long_names_are_cut_to_fit() -> None:
@@ -465,3 +467,22 @@ def test_the_turn_marker_never_touches_the_cube(charset: Charset) -> None:
                     line = "".join(ch for ch, _ in cells[row - 1])
                     at = line.index(g.turn)
                     assert line[at - 1] == " ", (viewer, orientation, owner, turn, line)
+
+
+def test_a_checker_in_hand_leaves_its_point_in_plain_ascii() -> None:
+    """Without colour nothing marked the lifted checker: point 13 still showed all five, and the
+    cursor's label a sixth."""
+    base = BoardView(Position.start(), cursor=13, sources=frozenset({13}))
+    lifted = replace(base, in_hand=13, sources=frozenset(), destinations=frozenset({10, 11}))
+
+    def column_13(view: BoardView, charset: Charset) -> str:
+        cells = render_board(view, charset).cells
+        col, half = point_column(13, "white", "own")
+        assert half == "top"
+        return "".join(cells[r - 1][col - 1][0] for r in TOP_ROWS)
+
+    g = glyphs("ascii")
+    assert column_13(base, "ascii").count(g.white) == 5
+    assert column_13(lifted, "ascii").count(g.white) == 4
+    # In colour the checker stays, drawn in the in-hand colour.
+    assert column_13(lifted, "cp437").count(glyphs("cp437").white) == 5

@@ -353,7 +353,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         for c in (alice, bob):  # the marker points at the winner now, not at the side that was on roll
             (marked,) = [line for line in c.screen.display if "►" in line]
             assert "bob" in marked, c.text
-        await until(alice, lambda: "(Press a key.)" in rows(alice, MESSAGE_ROW, 4), "the result held")  # until a key
+        await until(alice, lambda: "(Press a key;" in rows(alice, MESSAGE_ROW, 4), "the result held")  # until a key
         await alice.settle(1.0)
         assert "and the match 6-0" in rows(alice, MESSAGE_ROW, 4)
         alice.send(" ")

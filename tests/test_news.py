@@ -364,3 +364,20 @@ def test_games_begun_with_you_are_newest_first_on_the_menu(svc):
     news = [(u, svc.game_log(u.game_id, bob)) for u in svc.unread(bob)]
     news = [(u, log, narrate(log, u.since, bob)) for u, log in news]
     assert latest_first(news) == [f"#{i}: ann began a 1-point match with you." for i in reversed(ids)]
+
+
+def test_a_redouble_is_told_as_one(svc):
+    """The cube turned back was told 'bob doubles to 4', as if it were the first double."""
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    view = svc.begin_game(ann, 5, Color.WHITE, "bob")
+    view = svc.roll(bob, view.id, view.version)  # ann 3, bob 1: ann starts with 3-1
+    view = svc.submit_turn(ann, view.id, view.version, "8/5 6/5")
+    view = svc.double(bob, view.id, view.version)
+    view = svc.take(ann, view.id, view.version)
+    view = svc.roll(bob, view.id, view.version)
+    view = svc.submit_turn(bob, view.id, view.version, "8/5 6/5")
+    view = svc.double(ann, view.id, view.version)
+    told = [line.text for line in narrate(svc.game_log(view.id, bob), 0, bob)]
+    assert told[-1] == "ann redoubles to 4.", told
+    assert "bob doubles to 2." in [line.text for line in narrate(svc.game_log(view.id, ann), 0, ann)]

@@ -105,14 +105,14 @@ async def test_the_next_opening_roll_stays_once_the_result_is_dismissed(tmp_path
         await alice.wait_for("(Y/N)")
         alice.send("Y")
         await bob.wait_words("You win a single game on a drop")
-        await alice.wait_for("(Press a key.)")
+        await alice.wait_for("(Press a key; Q leaves the game.)")
         alice.send(" ")
         await alice.wait_for("roll for who starts")
         alice.send("P")
         await alice.wait_for("bob starts with 5-2")
         await bob.wait_for("bob starts with 5-2")  # after the result, while it is held
         bob.send(" ")  # the key that clears the result
-        text = await bob.wait_until(lambda t: "(Press a key.)" not in t, "the result cleared")
+        text = await bob.wait_until(lambda t: "(Press a key; Q leaves the game.)" not in t, "the result cleared")
         await bob.settle()
         text = bob.text
         assert "Your turn 5-2" in text
@@ -655,14 +655,14 @@ async def test_a_cut_result_is_shown_whole_by_question_mark(tmp_path):
             await open_game(c, expect="needs 80 columns")
             c.send("\r")
             await c.wait_for("(? shows all)")
-            assert "(Press a key.)" in c.text
+            assert "(Press a key; Q leaves the game.)" in c.text
             c.send("?")
             text = " ".join((await c.wait_for("The message in full")).split())
             assert f"{long_a} wins a gammon by resignation" in text and f"{long_a} starts with 3-1." in text
             c.send(" ")
-            await c.wait_for("(Press a key.)")  # the result is still held
+            await c.wait_for("(Press a key; Q leaves the game.)")  # the result is still held
             c.send(" ")
-            text = await c.wait_until(lambda t: "(Press a key.)" not in t, "the result cleared")
+            text = await c.wait_until(lambda t: "(Press a key; Q leaves the game.)" not in t, "the result cleared")
             assert "starts with 3-1" in " ".join(text.split())
         finally:
             c.close()
@@ -868,7 +868,7 @@ async def test_the_last_turn_from_the_game_before_says_so(tmp_path):
         await open_game(c)
         await menus.to_board(c)
         c.send(" ")  # the result of game 1 stays on the board until a key
-        await c.wait_until(lambda t: "(Press a key.)" not in t, "the result to go")
+        await c.wait_until(lambda t: "(Press a key; Q leaves the game.)" not in t, "the result to go")
         c.send("V")
         text = " ".join((await c.wait_for("Replay: bob rolled 4-2")).split())
         assert "Replay: bob rolled 4-2 in game 1: 8/4 6/4" in text, text
@@ -2456,7 +2456,7 @@ async def test_a_game_won_by_bearing_off_is_told_with_its_play_on_the_board_it_w
                 assert "Off 15" in c.text and "won the game" in said, c.text  # the board it was won on
             assert all(len(line.rstrip()) <= size[0] for line in c.lines()), c.lines()
             c.send(" ")
-            await c.wait_until(lambda t: "Off 15" not in t and "(Press a key.)" not in t, "the next game's board")
+            await c.wait_until(lambda t: "Off 15" not in t and "(Press a key;" not in t, "the next game's board")
             c.close()
 
 
@@ -2678,7 +2678,8 @@ async def test_the_news_read_on_the_menu_is_still_on_the_board(tmp_path):
 
 
 async def test_a_match_won_past_its_length_lists_its_points_alone(tmp_path):
-    """M)atches listed a 1-point match won by a backgammon as '3-0/1', read as a fraction."""
+    """M)atches listed a 1-point match won by a backgammon as '3-0/1', read as a fraction; then
+    as '3-0' alone, read as an unlimited session's: the length is said apart."""
     url = f"sqlite:///{tmp_path}/g.db"
     bob_resigns_to_alice(url, Win.BACKGAMMON, length=1)
     async with running_server(url) as srv:
@@ -2687,7 +2688,7 @@ async def test_a_match_won_past_its_length_lists_its_points_alone(tmp_path):
         c.send("M")
         await c.wait_for("Game:")
         row = next(line for line in c.text.splitlines() if "#1" in line)
-        assert " 3-0 " in row + " " and "/1" not in row, row
+        assert " 3-0 (to 1)" in row and "/1" not in row, row
         c.close()
 
 
@@ -3130,3 +3131,47 @@ async def test_a_board_with_its_news_read_says_what_the_opponent_did_last_off_on
         await menus.to_board(c)
         await c.wait_words("alice began a 3-point match with you.")
         c.close()
+
+
+async def test_keys_typed_for_the_list_p_skips_do_not_act_on_the_board(tmp_path):
+    """P)lay opens the one game waiting without its list; the '1 Enter' a caller typed for the
+    list, as when two games wait, reached the board and made the roll."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice starts with 3-1
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")  # alice to roll
+        version = v.version
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        a.send("P1\r")
+        await menus.to_board(a)
+        await a.settle()
+        assert "P)lay or Enter: roll" in " ".join(a.text.split()), a.text
+        a.close()
+    with Service(url) as svc:
+        assert svc.game(v.id).version == version, "the typed-ahead Enter rolled"
+
+
+async def test_back_at_ones_own_opening_roll_the_board_says_it(tmp_path):
+    """alice made the opening roll, won it, and left before playing it: coming back, the message
+    lines were empty at 80 columns (the panel alone said 'Your turn 3-1')."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1
+        svc.mark_read(alice, v.id, 10**6)
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        await open_game(a, f"#{v.id}")
+        await menus.to_board(a)
+        await a.wait_words("Opening roll: alice 3, bob 1. alice starts with 3-1.")
+        a.close()

@@ -703,6 +703,10 @@ class _Painter:
     def stack(self, col: int, rows: tuple[int, ...], colour: Colour, n: int, highlight_top: bool) -> None:
         """n checkers of one colour in a column, from the edge inwards; a count past the fifth."""
         glyph, attr = self.checker(colour)
+        if highlight_top and not self.colour:
+            # Plain ASCII shows no colour: the checker in hand leaves its point (the cursor shows
+            # it), where it had stayed drawn there too, one checker too many on the board.
+            n, highlight_top = n - 1, False
         shown = n if n <= POINT_HEIGHT else POINT_HEIGHT - 1
         for i in range(shown):
             top = i == shown - 1 and n <= POINT_HEIGHT
@@ -825,9 +829,10 @@ class _Painter:
             c.put(row, col, glyph, attr)
             c.put(row, col + 2, name + (" (you)" if mark_inline else ""), t.heading)
             score = f"Score {v.score_of(colour)}"
-            if v.match_length and v.score_of(colour) <= v.match_length:
+            if v.match_length and max(v.white_score, v.black_score) <= v.match_length:
                 # '4/3' read as a fraction: a match won past its length shows the points alone,
-                # beside the title's 'Match to 3'.
+                # both sides alike ('Score 5' beside 'Score 0/3' had mixed two forms), beside the
+                # title's 'Match to 3'.
                 score += f"/{v.match_length}"
             c.put(row + 1, col + 2, score + (" (you)" if you and not mark_inline else ""), t.text)
             extra = f"Off {v.off_of(colour)}"

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
     from bgdoor.ui.runtime import Runtime
 
-PRESS_A_KEY = "(Press a key.)"
+PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
 # Keys that only show something (help, the last turn, the match so far): what the board said
 # before them (what happened since the player last looked) is there when they come back.
@@ -148,11 +148,18 @@ class GameScreen:
             early = await self.welcome()
             await self.restore_draft()
             await self.waiting_elsewhere()
+            first = True
             while not self.gone:
                 if self.view is not None and self.view.state.over != self.told_over:
                     self.tell_presence()  # the match ended here: W)ho no longer says "playing"
                 self.draw()
                 await self.con.show()
+                if first and early is None:
+                    # Keys typed before the board showed were meant for the screen before it: P)lay
+                    # opens the one game waiting without its list, and the '1 Enter' a caller
+                    # typed for the list made the roll.
+                    self.con.discard_typed()
+                first = False
                 event: Key | None
                 if early is not None:
                     event, early = early, None
@@ -277,6 +284,11 @@ class GameScreen:
         if v is None or self.me is None:
             return ""
         told = narrate(log, -1, self.pid)
+        latest = narrate(log, -1, self.pid, everything=True)
+        if latest and latest[-1].opening and (not told or latest[-1].seq > told[-1].seq):
+            # The opening roll, whoever made it (told the same to both): the player's own, left
+            # before playing it, had the board say nothing, or that the opponent had joined.
+            return latest[-1].text
         if not told:
             return ""
         if v.state.actor is not self.me and any(e.player_id == self.pid and e.seq > told[-1].seq for e in log.events):
@@ -303,7 +315,7 @@ class GameScreen:
             answer = f"{v.name(st.turn.other)} to answer."
             if st.turn is self.me:
                 return f"You offer the cube at {st.cube * 2}. {answer}"
-            text = f"{v.name(st.turn)} doubles to {st.cube * 2}."
+            text = f"{v.name(st.turn)} {'re' if st.cube > 1 else ''}doubles to {st.cube * 2}."
             return text if self.me is not None else f"{text} {answer}"
         if st.phase is Phase.RESIGNED and st.resign_by is not None and st.resign_win is not None:
             offered = st.cube * st.resign_win.multiplier

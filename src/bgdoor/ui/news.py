@@ -189,7 +189,7 @@ def _tell(log: GameLog, step: Step, viewer_id: int | None = None) -> str:
             return f"{who} rolled {rolled(dice)} and cannot move."
         return f"{who} rolled {rolled(dice)} and played {ev.notation}."
     if isinstance(ev, rules.Double):
-        return f"{who} doubles to {before.cube * 2}."
+        return f"{who} {'re' if before.cube > 1 else ''}doubles to {before.cube * 2}."  # a cube turned again: redoubles
     if isinstance(ev, rules.Take):
         return f"{who} takes the double; the cube is at {after.cube}."
     if isinstance(ev, rules.Drop):

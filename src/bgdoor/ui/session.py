@@ -58,10 +58,10 @@ BANNER = "B G D O O R   B A C K G A M M O N"
 
 
 def list_score(g: GameSummary) -> str:
-    """'2-1/5'; a match won past its length ('3-0/1', read as a fraction) shows the points alone,
-    as the board's panel does."""
+    """'2-1/5'; a match won past its length ('3-0/1' read as a fraction) says the length apart:
+    '0-5 (to 3)' (the points alone, '0-5', read as an unlimited session's)."""
     score = f"{g.score[0]}-{g.score[1]}"
-    return score if max(g.score) > g.length else f"{score}/{g.length}"
+    return f"{score} (to {g.length})" if max(g.score) > g.length else f"{score}/{g.length}"
 
 
 class Session:
