@@ -3110,27 +3110,36 @@ async def test_a_board_with_its_news_read_says_what_the_opponent_did_last_off_on
         bob = svc.register("bob", "bob-pw").id
         svc.register("carol", "carol-pw")
         carol = svc.begin_game(alice, 3, Color.WHITE, "carol")  # before the opening roll
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1: alice starts with 3-1
-        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        v = svc.roll(bob, v.id, v.version)  # 4-2
-        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+        v = a_turn_each(svc, alice, bob)
         v = svc.roll(alice, v.id, v.version)  # 3-1: alice to play it
         svc.mark_read(bob, v.id, 10**6)
         svc.mark_read(svc.login("carol", "carol-pw").id, carol.id, 10**6)
     async with running_server(url) as srv:
-        b = await call(srv.port)
-        await login(b, "bob", "bob-pw", new=False)
-        await open_game(b, f"#{v.id}")
-        await menus.to_board(b)
+        b = await at_board(srv.port, "bob", v.id)
         await b.wait_words("alice rolled 3-1.")
         b.close()
-        c = await call(srv.port)
-        await login(c, "carol", "carol-pw", new=False)
-        await open_game(c, f"#{carol.id}")
-        await menus.to_board(c)
+        c = await at_board(srv.port, "carol", carol.id)
         await c.wait_words("alice began a 3-point match with you.")
         c.close()
+
+
+def a_turn_each(svc: Service, alice: int, bob: int) -> GameView:
+    """A 3-point match of alice's (White) with bob: alice starts with 3-1 and plays 8/5 6/5, bob
+    rolls 4-2 and plays 8/4 6/4 (dice [3, 1, 4, 2, ...]); alice to roll."""
+    v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+    v = svc.roll(alice, v.id, v.version)
+    v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    v = svc.roll(bob, v.id, v.version)
+    return svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+
+
+async def at_board(port: int, handle: str, game_id: int) -> Caller:
+    """`handle` (password handle-pw) logged in, at the board of game `game_id`."""
+    c = await call(port)
+    await login(c, handle, f"{handle}-pw", new=False)
+    await open_game(c, f"#{game_id}")
+    await menus.to_board(c)
+    return c
 
 
 async def test_keys_typed_for_the_list_p_skips_do_not_act_on_the_board(tmp_path):
@@ -3140,11 +3149,7 @@ async def test_keys_typed_for_the_list_p_skips_do_not_act_on_the_board(tmp_path)
     with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
         alice = svc.register("alice", "alice-pw").id
         bob = svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)  # alice starts with 3-1
-        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        v = svc.roll(bob, v.id, v.version)
-        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")  # alice to roll
+        v = a_turn_each(svc, alice, bob)  # alice to roll
         version = v.version
     async with running_server(url) as srv:
         a = await call(srv.port)
@@ -3169,9 +3174,6 @@ async def test_back_at_ones_own_opening_roll_the_board_says_it(tmp_path):
         v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1
         svc.mark_read(alice, v.id, 10**6)
     async with running_server(url) as srv:
-        a = await call(srv.port)
-        await login(a, "alice", "alice-pw", new=False)
-        await open_game(a, f"#{v.id}")
-        await menus.to_board(a)
+        a = await at_board(srv.port, "alice", v.id)
         await a.wait_words("Opening roll: alice 3, bob 1. alice starts with 3-1.")
         a.close()
