@@ -101,6 +101,19 @@ async def test_a_line_is_edited_echoed_and_escaped() -> None:
     await con.stop()
 
 
+async def test_an_answer_typed_ahead_for_a_skipped_question_is_dropped_and_the_rest_kept() -> None:
+    con, link = await started()
+    link.send(b"12\rPx")
+    await asyncio.sleep(0.05)
+    assert con.discard_answer() == 3
+    assert [(await con.key()).name for _ in range(2)] == ["p", "x"]
+    link.send(b"\r7")  # no answer first: nothing goes
+    await asyncio.sleep(0.05)
+    assert con.discard_answer() == 0
+    assert [(await con.key()).char or "enter" for _ in range(2)] == ["enter", "7"]
+    await con.stop()
+
+
 async def test_a_full_field_rings_for_a_character_it_does_not_take() -> None:
     """A field at its width took no more characters and said nothing: typing on looked accepted."""
     con, link = await started()

@@ -358,6 +358,33 @@ class Console:
             dropped += 1
         return dropped
 
+    def discard_answer(self, chars: str = "0123456789#") -> int:
+        """Throw away an answer typed ahead for a question the screen skipped: leading keys among
+        `chars` and the Enter after them (the rest, and the hang-up, wake, resize and alarm
+        marks, stay in order).  How many went."""
+        typed: list[Key | None] = [] if self._early is None else [self._early]
+        self._early = None
+        while not self.keys.empty():
+            typed.append(self.keys.get_nowait())
+        typed += self._held
+        self._held.clear()
+        kept: list[Key | None] = []
+        answering, dropped = True, 0
+        for key in typed:
+            if key is None or key is ALARM or key is RESIZED or key is WAKE or not answering:
+                kept.append(key)
+            elif key.char and key.char in chars:
+                dropped += 1
+            else:
+                answering = False
+                if dropped and key.name == "enter":
+                    dropped += 1
+                else:
+                    kept.append(key)
+        for key in kept:
+            self.keys.put_nowait(key)
+        return dropped
+
     def wake(self) -> None:
         """Make a waiting key(wake=True) return Key('wake'), or the next one if a wait without
         `wake` reads it first: another task has news for this screen."""

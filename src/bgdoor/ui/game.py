@@ -148,18 +148,11 @@ class GameScreen:
             early = await self.welcome()
             await self.restore_draft()
             await self.waiting_elsewhere()
-            first = True
             while not self.gone:
                 if self.view is not None and self.view.state.over != self.told_over:
                     self.tell_presence()  # the match ended here: W)ho no longer says "playing"
                 self.draw()
                 await self.con.show()
-                if first and early is None:
-                    # Keys typed before the board showed were meant for the screen before it: P)lay
-                    # opens the one game waiting without its list, and the '1 Enter' a caller
-                    # typed for the list made the roll.
-                    self.con.discard_typed()
-                first = False
                 event: Key | None
                 if early is not None:
                     event, early = early, None

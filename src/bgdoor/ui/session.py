@@ -939,6 +939,9 @@ class Session:
             note = f"Your turn came meanwhile in game{'s' if len(games) > 1 else ''} " + ", ".join(
                 f"#{g.id}" for g in games) + "."
         elif len(games) == 1:
+            # No list to answer: a number and Enter typed ahead for one (as when two games wait)
+            # reached the board, and the Enter made the roll.
+            self.con.discard_answer()
             await self.game_screen(games[0].id)
             return
         g = await self.pick(title, games, "No game is waiting for your move.", note)
