@@ -2218,16 +2218,23 @@ async def test_no_v_is_offered_with_no_turn_to_replay_and_a_refusal_keeps_the_do
 
 
 async def test_a_note_typed_past_its_length_says_it_is_full(tmp_path):
-    """Past 140 characters a note took no more, and nothing but '140/140' said why."""
+    """Past 140 characters a note took no more, and nothing but '140/140' said why; then 'Type
+    the note.' stayed beside 140/140, and a character refused rang no bell (other fields do)."""
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1] * 10)) as srv:
         a, b = await alice_starts(srv.port)
         a.send("N")
         await a.wait_for("Note to your")
         a.send("x" * 140)
         await a.wait_for("(140/140;")
-        assert "The note is full" not in a.text
-        a.send("y")
         await a.wait_for("The note is full (140 characters).")
+        bells = a.data.count(b"\x07")
+        a.send("yyy")
+        for _ in range(50):  # the paste is still paced in (30 keys a second)
+            if a.data.count(b"\x07") > bells:
+                break
+            await asyncio.sleep(0.1)
+        await a.settle(0.5)
+        assert a.data.count(b"\x07") == bells + 1, "one ring for the characters refused"
         a.send("\x08")  # backspace: room again, and the help says what to do
         await a.wait_for("Type the note.")
         a.close()
@@ -2689,6 +2696,9 @@ async def test_a_match_won_past_its_length_lists_its_points_alone(tmp_path):
         await c.wait_for("Game:")
         row = next(line for line in c.text.splitlines() if "#1" in line)
         assert " 3-0 (to 1)" in row and "/1" not in row, row
+        # Its column as wide as it: the date under 'Last change', not pushed out of line.
+        head = next(line for line in c.text.splitlines() if "Last change" in line)
+        assert re.search(r"\d\d-\d\d \d\d:\d\d", row).start() == head.index("Last change"), (head, row)
         c.close()
 
 

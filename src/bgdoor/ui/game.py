@@ -1202,6 +1202,7 @@ class GameScreen:
 
     async def _write_note(self, text: str) -> None:
         full = False  # a character was typed past NOTE_LENGTH: said, not dropped unseen
+        rang = False
         while True:
             prompt = f"Note to your opponent ({len(text)}/{NOTE_LENGTH}; Enter keeps it, Esc cancels): "
             # The message has three lines at most: on a narrow screen the end of the note shows.
@@ -1209,6 +1210,7 @@ class GameScreen:
             shown = text if len(text) <= room else "..." + text[len(text) - room + 3 :]
             # Typed keys go into the note: the help line says so, not the state's keys.
             note = prompt + shown + "_"
+            full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
             head = f"The note is full ({NOTE_LENGTH} characters)." if full else "Type the note."
             self.draw(note=note, help_text=f"{head}  Enter keeps it  Esc cancels  Backspace")
             # The terminal's cursor on the '_' where the next character goes, as in other typed fields.
@@ -1231,6 +1233,8 @@ class GameScreen:
             if key.name == "backspace":
                 text = text[:-1]
             elif key.char and key.char.isprintable():
-                full = len(text) >= NOTE_LENGTH
+                if len(text) >= NOTE_LENGTH and not rang:
+                    self.con.bell("error")  # as a full field rings: once for a paste that runs on
+                rang = full = len(text) >= NOTE_LENGTH
                 text = text if full else text + key.char
 

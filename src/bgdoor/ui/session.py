@@ -730,13 +730,13 @@ class Session:
 
         return f"#{g.id:<5} {list_score(g)}", f"{seat(g.white)} v {seat(g.black)}"
 
-    def game_line(self, g: GameSummary) -> str:
+    def game_line(self, g: GameSummary, score_width: int = 8) -> str:
         """One game in a list: the player to act marked with '*', the last move where it fits."""
 
         def seat(name: str | None) -> str:
             return f"{'*' if to_act(g, name) else ' '}{name or '(open seat)':<16}"
 
-        line = f"#{g.id:<5} {seat(g.white)} {seat(g.black)} {list_score(g):<8}"
+        line = f"#{g.id:<5} {seat(g.white)} {seat(g.black)} {list_score(g):<{score_width}}"
         if self.con.width >= 72:
             line += f" {g.updated.strftime('%m-%d %H:%M')}"
         return line
@@ -797,8 +797,10 @@ class Session:
             title_rows = min(2, len(wrap(title, self.con.width - 3)))
             title_row, head_row = (1, 1 + title_rows) if compact else (2, 4)
             prompt_row, hint_row = (bottom, bottom - 1) if compact else (bottom - 3, bottom - 4)
+            # The score column as wide as its widest ('4-0 (to 3)' pushed the dates out of line).
+            score_width = max(8, *(len(list_score(g)) for g in games)) if games else 8
             # Under 58 columns a game's line does not fit: two lines each, the players on the second.
-            narrow = self.con.width < NARROW_LIST
+            narrow = self.con.width < max(NARROW_LIST, 50 + score_width)
             top = head_row + (2 if narrow else 1)  # a narrow list's second heading, over the players
             # The footer whole: three lines on a narrow screen (at 40 columns 'Q goes back' and the
             # N)ext page key were cut off at two), taken from the list when it needs them.
@@ -822,7 +824,7 @@ class Session:
                 await self.con.key(idle=True)
                 return None
             # The names under their headings; the '*' of the player to act goes before a name.
-            wide_head = "    Game    White             Black            Score   "
+            wide_head = "    Game    White             Black            " + "Score".ljust(score_width)
             head = "    Game   Score" if narrow else wide_head
             self.con.put(head_row, 2, head + (" Last change" if self.con.width >= 72 else ""), "dim")
             shown = games[page * per : (page + 1) * per]
@@ -838,7 +840,7 @@ class Session:
                     self.con.put(top + 2 * i, 2, f"{i + 1:>2}) " + line)
                     self.con.put(top + 1 + 2 * i, indent, players)
                 else:
-                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g))
+                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width))
             pages_n = (len(games) + per - 1) // per
             # From the last page N goes round to the first: said so, not "next".
             more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n})." if page < pages_n - 1
