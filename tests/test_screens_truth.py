@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 
 import menus
 import pytest
@@ -3186,4 +3187,46 @@ async def test_back_at_ones_own_opening_roll_the_board_says_it(tmp_path):
     async with running_server(url) as srv:
         a = await at_board(srv.port, "alice", v.id)
         await a.wait_words("Opening roll: alice 3, bob 1. alice starts with 3-1.")
+        a.close()
+
+
+def test_the_menu_s_time_left_is_said_again_when_its_words_change():
+    """A door caller at the menu read 'Q)uit, back to the BBS (2 minutes left on this call)' beside
+    the warning 'You have less than a minute left': the item was the time when the menu was drawn.
+    The menu is woken when the words would change: from 2 minutes to 1 at 90 s, to 'less than a
+    minute' at 60 s."""
+    from types import SimpleNamespace  # noqa: PLC0415 - this test only
+
+    from bgdoor.term.console import time_words  # noqa: PLC0415 - this test only
+    from bgdoor.ui.session import Session  # noqa: PLC0415 - this test only
+
+    now = time.monotonic()
+    for left, words, change in ((150.0, "2 minutes", 90.0), (100.0, "2 minutes", 90.0), (75.0, "1 minute", 60.0),
+                                (3600.0, "60 minutes", 3570.0)):
+        stub = SimpleNamespace(con=SimpleNamespace(deadline=now + left))
+        wait = Session.quit_item_changes(stub)  # type: ignore[arg-type]
+        assert time_words(left) == words
+        assert wait is not None and abs((left - wait) - change) < 0.2, (left, wait)
+        assert time_words(left - wait) != words
+    assert Session.quit_item_changes(SimpleNamespace(con=SimpleNamespace(deadline=now + 59))) is None  # type: ignore[arg-type]
+    assert Session.quit_item_changes(SimpleNamespace(con=SimpleNamespace(deadline=None))) is None  # type: ignore[arg-type]
+
+
+async def test_back_at_a_roll_on_a_narrow_screen_the_board_says_it(tmp_path):
+    """At 40 columns, back at a turn rolled before leaving: the message said only the opponent's
+    play, the panel was past the edge and the second die too; the roll showed nowhere."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = a_turn_each(svc, alice, bob)
+        v = svc.roll(alice, v.id, v.version)  # 3-1, then alice left
+        svc.mark_read(alice, v.id, 10**6)
+    async with running_server(url) as srv:
+        a = await call(srv.port, cols=40, rows=24)
+        await login(a, "alice", "alice-pw", new=False)
+        await open_game(a, f"#{v.id}")
+        await a.wait_for("The board needs 80 columns")
+        a.send("\r")
+        await a.wait_words("bob rolled 4-2 and played 8/4 6/4. Your turn 3-1.")
         a.close()

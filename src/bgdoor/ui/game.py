@@ -248,6 +248,12 @@ class GameScreen:
             # instead.
             self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.told_before(log)
                             or self.watching(log))
+        st = self.view.state if self.view is not None else None
+        if self.message and self.con.width < 80 and st is not None and st.actor is self.me and st.dice \
+                and st.phase is Phase.MOVE:
+            # The panel (and at 40 columns a die) is past the edge, and the message said only what
+            # the opponent did: the player's own roll, rolled before they left, showed nowhere.
+            self.message += f" Your turn {roll_text(st.dice)}."
         return replay
 
     def watching(self, log: GameLog) -> str:

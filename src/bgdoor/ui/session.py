@@ -456,6 +456,18 @@ class Session:
         back = "back to the BBS" if self.con.door else "goodbye"
         return ("Q", f"Quit, {back} ({left} on this call)", f"Quit ({left})", "Quit")
 
+    def quit_item_changes(self) -> float | None:
+        """Seconds until quit_item's time left reads otherwise ('2 minutes' from 90 s left, see
+        time_words); None when it will not (no time limit, or under a minute already)."""
+        deadline = self.con.deadline
+        if deadline is None:
+            return None
+        left = deadline - time.monotonic()
+        if left < 60:
+            return None
+        minutes = round(left / 60)
+        return max(0.0, left - ((minutes - 0.5) * 60 if minutes >= 2 else 60.0)) + 0.05
+
     async def main_menu(self) -> None:
         assert self.player is not None
         refused = ""  # why the last key did nothing
@@ -537,13 +549,19 @@ class Session:
             # the last screen or the news under the menu ended).
             self.con.text_cursor((prompt_row, left + len("Your choice: ")))
             await self.con.show()
-            # A change to one of the player's games (in any process) redraws the count above.
+            # A change to one of the player's games (in any process) redraws the count above; so
+            # does the time left on a door call changing its words (Q)uit's '2 minutes' stood
+            # beside the warning 'less than a minute left').
             self.rt.watch_player(self.player.id, self.con.wake)
+            retell = self.quit_item_changes()
+            timer = asyncio.get_running_loop().call_later(retell, self.con.wake) if retell is not None else None
             try:
                 key = await self.con.key(idle=True, wake=True)
             finally:
                 self.rt.unwatch_player(self.player.id, self.con.wake)
                 self.con.text_cursor(None)
+                if timer is not None:
+                    timer.cancel()
             if key.name == "wake":
                 continue
             choice = key.char.upper()
