@@ -2760,6 +2760,14 @@ async def test_a_turn_in_another_game_is_told_on_a_board_nothing_has_happened_on
             third = svc.begin_game(bob, 3, Color.WHITE, "alice")
             svc.roll(bob, third.id, third.version)
         await c.wait_words(f"You rolled 3-1. Your turn in game #{third.id} too: Q, then P)lay, takes you there.")
+        # Another before a key: one notice for both, the roll kept (two notices had pushed it off,
+        # the newest game first).
+        await c.settle(0.5)
+        with Service(url, dice=ScriptedDice([1, 3] * 20)) as svc:
+            fourth = svc.begin_game(bob, 3, Color.WHITE, "alice")
+            svc.roll(bob, fourth.id, fourth.version)
+        both = f"#{third.id}, #{fourth.id}"
+        await c.wait_words(f"You rolled 3-1. Your turn in games {both} too: Q, then P)lay, takes you there.")
         c.close()
 
 

@@ -37,6 +37,15 @@ if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
     from bgdoor.ui.runtime import Runtime
 
+ELSEWHERE = "Your turn in game"  # how a notice of the player's other games begins
+
+
+def elsewhere_text(games: list[int]) -> str:
+    """'Your turn in game #8 too: ...', 'Your turn in games #8, #9 too: ...'."""
+    where = f"game #{games[0]}" if len(games) == 1 else "games " + ", ".join(f"#{n}" for n in games)
+    return f"Your turn in {where} too: Q, then P)lay, takes you there."
+
+
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
 # Keys that only show something (help, the last turn, the match so far): what the board said
@@ -123,6 +132,7 @@ class GameScreen:
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
         # The player's other games waiting for them: a new one is told here, not only on the menu.
         self.elsewhere: set[int] | None = None
+        self.told_elsewhere: list[int] = []  # the other games the last notice named
         # unavailable()'s last answer, and what it was worked out from: each key asks twice
         # (for the key, then for the help line), and most keys change none of it.
         self._unavailable: tuple[tuple[object, ...], dict[str, str]] | None = None
@@ -508,23 +518,26 @@ class GameScreen:
             if told:
                 if not self.unkeyed and self.message and not self.held:
                     self.unkeyed = [self.message]  # 'You rolled 6-2.' stays, where there is room, before it
-                self.tell([NewsLine(0, told)])
+                if any(t.startswith(ELSEWHERE) for t in self.unkeyed):
+                    # Told already since the last key: one notice for all of them.  Two had pushed
+                    # the opponent's play in this game off the lines, the newest game first.
+                    told = sorted(set(told) | set(self.told_elsewhere))
+                    self.unkeyed = [t for t in self.unkeyed if not t.startswith(ELSEWHERE)]
+                self.told_elsewhere = told
+                self.tell([NewsLine(0, elsewhere_text(told))])
                 return None
 
-    async def waiting_elsewhere(self) -> str:
-        """What to tell of the player's other games that have come to wait for them since the
-        last look (their opponent played there; the menu would count it, the board said nothing)."""
+    async def waiting_elsewhere(self) -> list[int]:
+        """The player's other games that have come to wait for them since the last look (their
+        opponent played there; the menu would count it, the board said nothing)."""
         try:
             games = await self.svc.my_turn_games(self.pid)
         except ServiceError:
-            return ""
+            return []
         now = {g.id for g in games if g.id != self.game_id}
         new = sorted(now - self.elsewhere) if self.elsewhere is not None else []
         self.elsewhere = now
-        if not new:
-            return ""
-        where = f"game #{new[0]}" if len(new) == 1 else "games " + ", ".join(f"#{n}" for n in new)
-        return f"Your turn in {where} too: Q, then P)lay, takes you there."
+        return new
 
     async def on_change(self) -> None:
         old = self.view
