@@ -148,10 +148,13 @@ def frames(log: GameLog) -> list[Frame]:
     start = rules.new_match(log.game.state.length)
     opening = f"Game #{log.game.id}, {a_match(log.game.state.length)}: the start."
     out = [Frame(start.position, Color.WHITE, None, start, opening)]
+    g = log.game
+    # A player reviewing their own match reads their results as the board told them: 'You win'.
+    viewer = g.white_id if g.viewer_color is Color.WHITE else g.black_id if g.viewer_color is Color.BLACK else None
     for step in steps(log):
         ev = step.logged.event
         prev = out[-1]
-        text = tell(log, step)
+        text = tell(log, step, viewer_id=viewer)
         if isinstance(ev, rules.Move) and step.before.turn is not None:
             # The board after the play, still on the mover's side with their dice, as V)iew last shows
             # it (the record's Position ID has the next player on roll).

@@ -49,6 +49,9 @@ LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 BEGIN_HEADER = "Every question has a default in [brackets]; Enter accepts it. Esc goes back to the menu."
 MENU_MORE = "... (N: all)"  # the end of the menu's news when more is kept for the N)ews page
 NARROW_LIST = 58  # columns a game list's one-line rows need
+# The menu's time left is said this much early: redrawn for 'less than a minute' at the moment the
+# console warns of it, the menu wiped the warning.
+MENU_TIME_LEAD = 2.0
 
 
 def to_act(g: GameSummary, name: str | None) -> bool:
@@ -452,7 +455,7 @@ class Session:
         deadline = self.con.deadline
         if deadline is None:
             return ("Q", "Quit", "Quit", "Quit")
-        left = f"{time_words(deadline - time.monotonic())} left"
+        left = f"{time_words(deadline - time.monotonic() - MENU_TIME_LEAD)} left"
         back = "back to the BBS" if self.con.door else "goodbye"
         return ("Q", f"Quit, {back} ({left} on this call)", f"Quit ({left})", "Quit")
 
@@ -462,7 +465,7 @@ class Session:
         deadline = self.con.deadline
         if deadline is None:
             return None
-        left = deadline - time.monotonic()
+        left = deadline - time.monotonic() - MENU_TIME_LEAD
         if left < 60:
             return None
         minutes = round(left / 60)
