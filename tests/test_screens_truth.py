@@ -2768,6 +2768,12 @@ async def test_a_turn_in_another_game_is_told_on_a_board_nothing_has_happened_on
             svc.roll(bob, fourth.id, fourth.version)
         both = f"#{third.id}, #{fourth.id}"
         await c.wait_words(f"You rolled 3-1. Your turn in games {both} too: Q, then P)lay, takes you there.")
+        # alice plays game 3 in another session: the notice no longer names it.
+        with Service(url) as svc:
+            v3 = svc.game(third.id)
+            svc.submit_turn(alice, third.id, v3.version, "8/5 6/5")
+        await c.wait_words(f"You rolled 3-1. Your turn in game #{fourth.id} too: Q, then P)lay, takes you there.")
+        assert "games #" not in " ".join(c.text.split()), c.text
         c.close()
 
 

@@ -515,6 +515,8 @@ class GameScreen:
             if (self.con.width, self.con.height) != self.drawn_at:
                 return None  # the window was resized: lay the board out again for its new size
             told = await self.waiting_elsewhere()
+            if self.drop_stale_elsewhere() and not told:
+                return None  # drawn again without it
             if told:
                 if not self.unkeyed and self.message and not self.held:
                     self.unkeyed = [self.message]  # 'You rolled 6-2.' stays, where there is room, before it
@@ -526,6 +528,20 @@ class GameScreen:
                 self.told_elsewhere = told
                 self.tell([NewsLine(0, elsewhere_text(told))])
                 return None
+
+    def drop_stale_elsewhere(self) -> bool:
+        """The notice of other games waiting, still up, named one no longer waiting (its opponent
+        won the opening roll there, or it ended): said again of the rest, or taken down.  Whether
+        the message changed."""
+        now = self.elsewhere or set()
+        stale = [g for g in self.told_elsewhere if g not in now]
+        if not stale or not any(t.startswith(ELSEWHERE) for t in self.unkeyed):
+            return False
+        self.told_elsewhere = [g for g in self.told_elsewhere if g in now]
+        rest = [elsewhere_text(self.told_elsewhere)] if self.told_elsewhere else []
+        self.unkeyed = [t for t in self.unkeyed if not t.startswith(ELSEWHERE)] + rest
+        self.message = " ".join(self.unkeyed)
+        return True
 
     async def waiting_elsewhere(self) -> list[int]:
         """The player's other games that have come to wait for them since the last look (their
