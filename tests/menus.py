@@ -46,6 +46,19 @@ async def login(c: Keyboard, handle: str, password: str, new: bool, timeout: flo
     await wait("Your choice")
 
 
+async def to_computer_levels(c: Keyboard, length: str = "") -> None:
+    """From the main menu, B)egin a match of `length` points ('': Enter, the default) playing White
+    against the computer; returns at its question of the level."""
+    c.send("B")
+    await c.wait_for("Match length")
+    c.send(length + "\r")
+    await c.wait_for("Play as")
+    c.send("W")
+    await c.wait_for("Opponent")
+    c.send("C")
+    await c.wait_for("Level [1]:")
+
+
 async def begin(
     c: Keyboard, length: int | None = None, opponent: str | None = None, timeout: float | None = None
 ) -> None:

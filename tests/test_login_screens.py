@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import menus
 import pytest
 from harness import running_server
 from rawtelnet import RawCaller
@@ -347,10 +348,7 @@ async def test_esc_at_the_password_goes_back_to_the_handle_and_is_no_wrong_passw
             await c.wait_until(lambda t: "Password:" not in t, "the handle asked again")
             said = words(c)
             assert "Wrong handle" not in said and "lately" not in said, said
-        c.send("carol\r")
-        await c.wait_for("Password:")
-        c.send("carol-pw\r")
-        await c.wait_for("Your choice")
+        await menus.login(c, "carol", "carol-pw", new=False)
         c.close()
 
 
@@ -404,8 +402,5 @@ async def test_a_password_typed_on_after_a_mistyped_handle_answers_no_question(t
         assert "Create it? (Y/N)" in said and "pass-1" not in said, said
         c.send("N")  # an answer typed once the question shows is taken
         await c.wait_until(lambda t: "Create it?" not in t, "the handle asked again")
-        c.send("bob\r")
-        await c.wait_for("Password:")
-        c.send("npass-1\r")
-        await c.wait_for("Your choice")
+        await menus.login(c, "bob", "npass-1", new=False)
         c.close()

@@ -9,7 +9,7 @@ from collections import deque
 
 import pytest
 from harness import Caller, call, login, running_server
-from menus import begin, open_game
+from menus import begin, open_game, to_computer_levels
 
 from bgdoor.rules import Position
 from bgdoor.rules.dice import ScriptedDice
@@ -325,14 +325,8 @@ async def test_the_computer_answers_at_once(tmp_path):
     async with running_server(url, bot=True) as srv:
         alice = await call(srv.port)
         await login(alice, "alice", "alice-pw", new=True)
-        alice.send("B")
-        await alice.wait_for("Match length")
-        alice.send("\r")
-        await alice.wait_for("Play as")
-        alice.send("W")
-        await alice.wait_for("Opponent")
-        alice.send("C")
-        await alice.wait_for("Intermediate")
+        await to_computer_levels(alice)
+        assert "Intermediate" in alice.text
         alice.send("2")
         # Answered like the match length: the number shows, and Enter (not left over for the
         # board, where it would roll or pick up a checker) confirms it.
@@ -391,14 +385,7 @@ async def test_the_computer_s_answer_is_told_when_it_beats_the_news_of_the_play(
     async with running_server(url, dice=dice, bot=True) as srv:
         alice = await call(srv.port)
         await login(alice, "alice", "alice-pw", new=True)
-        alice.send("B")
-        await alice.wait_for("Match length")
-        alice.send("\r")
-        await alice.wait_for("Play as")
-        alice.send("W")
-        await alice.wait_for("Opponent")
-        alice.send("C")
-        await alice.wait_for("Level [1]:")
+        await to_computer_levels(alice)
         alice.send("1\r")
         await alice.wait_for("alice starts with 5-2")
         await alice.wait_for("Your turn")
