@@ -8,7 +8,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
-from bgdoor.rules.game import Color, MatchState, Phase, Win
+from bgdoor.rules.game import Color, MatchState, OpeningRoll, Phase, Win
 from bgdoor.rules.moves import legal_plays, notation, roll_text
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
@@ -293,7 +293,9 @@ class GameScreen:
         if v is None or self.me is None:
             return ""
         told = narrate(log, -1, self.pid)
-        latest = narrate(log, -1, self.pid, everything=True)
+        # (The record told again with the player's own doings only when it ends in an opening roll.)
+        latest = narrate(log, -1, self.pid, everything=True) \
+            if log.events and isinstance(log.events[-1].event, OpeningRoll) else []
         if latest and latest[-1].opening and (not told or latest[-1].seq > told[-1].seq):
             # The opening roll, whoever made it (told the same to both): the player's own, left
             # before playing it, had the board say nothing, or that the opponent had joined.
@@ -520,11 +522,12 @@ class GameScreen:
             if told:
                 if not self.unkeyed and self.message and not self.held:
                     self.unkeyed = [self.message]  # 'You rolled 6-2.' stays, where there is room, before it
-                if any(t.startswith(ELSEWHERE) for t in self.unkeyed):
+                rest = self.unkeyed_but_elsewhere()
+                if rest is not None:
                     # Told already since the last key: one notice for all of them.  Two had pushed
                     # the opponent's play in this game off the lines, the newest game first.
                     told = sorted(set(told) | set(self.told_elsewhere))
-                    self.unkeyed = [t for t in self.unkeyed if not t.startswith(ELSEWHERE)]
+                    self.unkeyed = rest
                 self.told_elsewhere = told
                 self.tell([NewsLine(0, elsewhere_text(told))])
                 return None
@@ -534,14 +537,19 @@ class GameScreen:
         won the opening roll there, or it ended): said again of the rest, or taken down.  Whether
         the message changed."""
         now = self.elsewhere or set()
-        stale = [g for g in self.told_elsewhere if g not in now]
-        if not stale or not any(t.startswith(ELSEWHERE) for t in self.unkeyed):
+        rest = self.unkeyed_but_elsewhere()
+        if rest is None or all(g in now for g in self.told_elsewhere):
             return False
         self.told_elsewhere = [g for g in self.told_elsewhere if g in now]
-        rest = [elsewhere_text(self.told_elsewhere)] if self.told_elsewhere else []
-        self.unkeyed = [t for t in self.unkeyed if not t.startswith(ELSEWHERE)] + rest
+        self.unkeyed = rest + ([elsewhere_text(self.told_elsewhere)] if self.told_elsewhere else [])
         self.message = " ".join(self.unkeyed)
         return True
+
+    def unkeyed_but_elsewhere(self) -> list[str] | None:
+        """The lines told since the last key less the notice of other games waiting; None when
+        no such notice is among them."""
+        rest = [t for t in self.unkeyed if not t.startswith(ELSEWHERE)]
+        return rest if len(rest) < len(self.unkeyed) else None
 
     async def waiting_elsewhere(self) -> list[int]:
         """The player's other games that have come to wait for them since the last look (their

@@ -192,10 +192,9 @@ REASONS: dict[State, dict[str, str]] = {
     },
     # 8 and 2 (up and down) step nowhere: 'the cursor moves only while you play your dice' read
     # as if the review were the game.
-    State.REPLAY: {"up": "8 and 2 do nothing in a replay: 6 and 4 step forwards and back.",
-                   "down": "8 and 2 do nothing in a replay: 6 and 4 step forwards and back."},
-    State.REVIEW: {"up": "8 and 2 do nothing in a review: 6 and 4 step forwards and back, 7 and 1 to the ends.",
-                   "down": "8 and 2 do nothing in a review: 6 and 4 step forwards and back, 7 and 1 to the ends."},
+    State.REPLAY: _all("8 and 2 do nothing in a replay: 6 and 4 step forwards and back.", "up down"),
+    State.REVIEW: _all("8 and 2 do nothing in a review: 6 and 4 step forwards and back, 7 and 1 to the ends.",
+                       "up down"),
     State.SPECTATING: {**_all(_WATCHING, "p enter d g m u n t x a")},
     State.OVER: {**_all(_OVER, "p enter d g m u n t x a")},
 }

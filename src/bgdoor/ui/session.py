@@ -60,6 +60,11 @@ def to_act(g: GameSummary, name: str | None) -> bool:
 BANNER = "B G D O O R   B A C K G A M M O N"
 
 
+def menu_time_left(deadline: float | None) -> float | None:
+    """The seconds left on a call as the menu says them (MENU_TIME_LEAD early); None: no limit."""
+    return None if deadline is None else deadline - time.monotonic() - MENU_TIME_LEAD
+
+
 def list_score(g: GameSummary) -> str:
     """'2-1/5'; a match won past its length ('3-0/1' read as a fraction) says the length apart:
     '0-5 (to 3)' (the points alone, '0-5', read as an unlimited session's)."""
@@ -452,21 +457,18 @@ class Session:
     def quit_item(self) -> tuple[str, str, str, str]:
         """The menu's Q: a door caller is told the time left on the call, as the menu is drawn
         (the warning two minutes before the end went at the next key, and nothing said it again)."""
-        deadline = self.con.deadline
-        if deadline is None:
+        seconds = menu_time_left(self.con.deadline)
+        if seconds is None:
             return ("Q", "Quit", "Quit", "Quit")
-        left = f"{time_words(deadline - time.monotonic() - MENU_TIME_LEAD)} left"
+        left = f"{time_words(seconds)} left"
         back = "back to the BBS" if self.con.door else "goodbye"
         return ("Q", f"Quit, {back} ({left} on this call)", f"Quit ({left})", "Quit")
 
     def quit_item_changes(self) -> float | None:
         """Seconds until quit_item's time left reads otherwise ('2 minutes' from 90 s left, see
         time_words); None when it will not (no time limit, or under a minute already)."""
-        deadline = self.con.deadline
-        if deadline is None:
-            return None
-        left = deadline - time.monotonic() - MENU_TIME_LEAD
-        if left < 60:
+        left = menu_time_left(self.con.deadline)
+        if left is None or left < 60:
             return None
         minutes = round(left / 60)
         return max(0.0, left - ((minutes - 0.5) * 60 if minutes >= 2 else 60.0)) + 0.05
