@@ -381,3 +381,24 @@ def test_a_redouble_is_told_as_one(svc):
     told = [line.text for line in narrate(svc.game_log(view.id, bob), 0, bob)]
     assert told[-1] == "ann redoubles to 4.", told
     assert "bob doubles to 2." in [line.text for line in narrate(svc.game_log(view.id, ann), 0, ann)]
+
+
+def test_the_game_that_brings_the_crawford_game_says_so(svc):
+    """The Crawford game began unannounced: only the title's '· Crawford' said why D)ouble
+    no longer worked."""
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    view = svc.begin_game(ann, 3, Color.WHITE, "bob")
+    view = svc.roll(bob, view.id, view.version)  # ann 3, bob 1: ann starts with 3-1
+    view = svc.resign(bob, view.id, view.version, Win.GAMMON)
+    view = svc.answer_resign(ann, view.id, view.version, True)  # 2-0: ann at match point
+    assert view.state.crawford
+    told = [line.text for line in narrate(svc.game_log(view.id, bob), 0, bob, everything=True)]
+    assert told[-1] == "ann wins a gammon by resignation, 2 points. Score: ann 2, bob 0. " \
+        "Next is the Crawford game: no doubling in it.", told
+    view = svc.roll(ann, view.id, view.version)
+    view = svc.resign(ann, view.id, view.version, Win.SINGLE)
+    view = svc.answer_resign(bob, view.id, view.version, True)  # 2-1: the game after Crawford
+    assert not view.state.crawford and not view.state.over
+    told = [line.text for line in narrate(svc.game_log(view.id, ann), 0, ann, everything=True)]
+    assert told[-1] == "bob wins a single game by resignation, 1 point. Score: ann 2, bob 1.", told

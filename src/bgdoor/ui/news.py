@@ -133,6 +133,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
 
 
 _AGAIN = "; they roll again."
+CRAWFORD_NEXT = "Next is the Crawford game: no doubling in it."
 _OPENING = "Opening roll: "
 
 
@@ -208,7 +209,9 @@ def _tell(log: GameLog, step: Step, viewer_id: int | None = None) -> str:
     if isinstance(ev, rules.GameWon):
         how = {"drop": " on a drop", "resign": " by resignation", "forfeit": " by forfeit"}.get(ev.how, "")
         score = _score(log, after.score)
-        return f"{_winner(log, ev.winner, viewer_id)} {WIN_WORDS[ev.win]}{how}, {points(ev.points)}. Score: {score}."
+        text = f"{_winner(log, ev.winner, viewer_id)} {WIN_WORDS[ev.win]}{how}, {points(ev.points)}. Score: {score}."
+        # The title's '· Crawford' alone had said why D)ouble no longer worked.
+        return text + (f" {CRAWFORD_NEXT}" if after.crawford and not after.over else "")
     if isinstance(ev, rules.MatchWon):
         text = f"{_winner(log, ev.winner, viewer_id)} the match, {max(after.score)}-{min(after.score)}."
         if log.ratings:
