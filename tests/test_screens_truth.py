@@ -3237,3 +3237,25 @@ async def test_back_at_a_roll_on_a_narrow_screen_the_board_says_it(tmp_path):
         a.send("\r")
         await a.wait_words("bob rolled 4-2 and played 8/4 6/4. Your turn 3-1.")
         a.close()
+
+
+async def test_an_opening_roll_after_a_tie_is_told_once_with_its_play(tmp_path):
+    """alice, on her board, was told bob's joining and the opening roll decided after a tie; once
+    bob played it, the roll was told again without the tie, and 'bob joined your game.' was lost."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 5)
+        await alice.wait_words("W)ithdraw takes it back.")
+        with Service(url, dice=ScriptedDice([3, 3, 3, 4])) as svc:
+            bob = svc.register("bob", "bob-pw").id
+            view = svc.join_game(bob, 1)
+            view = svc.roll(bob, 1, view.version)  # 3 and 3, then alice 3, bob 4: bob starts
+            await alice.wait_words("bob joined your game. Opening roll, after a tie at 3: alice 3, bob 4. "
+                                   "bob starts with 4-3.")
+            svc.submit_turn(bob, 1, view.version, "13/9 13/10")
+        await alice.wait_words("bob joined your game. Opening roll, after a tie at 3: alice 3, bob 4. "
+                               "bob starts with 4-3, playing 13/10 13/9.")
+        assert alice.text.count("Opening roll") == 1, alice.text
+        alice.close()

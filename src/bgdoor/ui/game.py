@@ -30,7 +30,17 @@ from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc, score_words, to_play
 from bgdoor.ui.console import WAKE, Console, Key, Woken
 from bgdoor.ui.keys import State
-from bgdoor.ui.news import WIN_WORDS, NewsLine, ends_match, narrate, news_book, page_holding, points, rolled
+from bgdoor.ui.news import (
+    WIN_WORDS,
+    NewsLine,
+    ends_match,
+    narrate,
+    news_book,
+    page_holding,
+    points,
+    rolled,
+    told_again,
+)
 from bgdoor.ui.review import Frame, at_ends, fit_message, frames, help_page, review_match, show_whole, step
 
 if TYPE_CHECKING:
@@ -410,9 +420,7 @@ class GameScreen:
         else:
             fresh = [n.text for n in lines]
             texts = ([own] if own else self.unkeyed) + fresh
-            # A roll told before its play: the play's line says it again, and more.
-            texts = [t for i, t in enumerate(texts)
-                     if not any(u.startswith(t.removesuffix(".")) for u in texts[i + 1 :])]
+            texts = told_again(texts)  # a roll told before its play: the play's line says it again
             if not texts:
                 return
             keep = texts[-2:]

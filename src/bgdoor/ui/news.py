@@ -133,6 +133,24 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
 
 
 _AGAIN = "; they roll again."
+_AFTER_TIES = re.compile(r"^Opening roll, after [^:]*: ")
+
+
+def told_again(texts: list[str]) -> list[str]:
+    """Lines told one after another on the board, without a roll that a later line tells again
+    with its play.  An opening roll decided after ties, told before its play, keeps saying so in
+    the play's line, which names it without the ties (they were read before it was made)."""
+    out = list(texts)
+    keep = [True] * len(out)
+    for i, t in enumerate(out):
+        ties = _AFTER_TIES.match(t)
+        said = (_OPENING + t[ties.end():] if ties else t).removesuffix(".")
+        later = next((j for j in range(i + 1, len(out)) if out[j].startswith(said)), None)
+        if later is not None:
+            keep[i] = False
+            if ties:
+                out[later] = ties.group(0) + out[later].removeprefix(_OPENING)
+    return [t for t, k in zip(out, keep, strict=True) if k]
 CRAWFORD_NEXT = "Next is the Crawford game: no doubling in it."
 _OPENING = "Opening roll: "
 
