@@ -3259,3 +3259,55 @@ async def test_an_opening_roll_after_a_tie_is_told_once_with_its_play(tmp_path):
                                "bob starts with 4-3, playing 13/10 13/9.")
         assert alice.text.count("Opening roll") == 1, alice.text
         alice.close()
+
+
+async def test_moves_left_half_played_wait_for_the_answer_to_an_offer_made_since(tmp_path):
+    """alice moved 13/10 and went to the menu; bob offered to resign meanwhile.  Back on the
+    board, her move was gone without a word, and gone still after she refused the offer."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url, dice=ScriptedDice([3, 1] * 10)) as srv:
+        a, b = await alice_starts(srv.port)
+        a.send("\r")  # picks up the checker on 13, where the cursor starts
+        await a.wait_for("Checker in hand")
+        a.send("266\r")
+        await a.wait_words("Moved 13/10")
+        a.send("Q")
+        await a.wait_for("Your choice")
+        with Service(url) as svc:
+            bob = svc.login("bob", "secret2").id
+            svc.resign(bob, 1, svc.game(1, bob).version, Win.SINGLE)
+        for _ in range(2):  # and again after leaving while the offer waits
+            a.send("P")
+            await a.wait_words("Your moves so far (13/10) come back if the offer is refused.")
+            a.send("Q")
+            await a.wait_for("Your choice")
+        a.send("P")
+        await a.wait_for("A)ccept")
+        a.send("N")
+        await a.wait_words("Your moves so far are back: 13/10.")
+        assert "Pips 164" in a.text, a.text
+        a.close()
+        b.close()
+
+
+async def test_moves_left_half_played_in_a_game_changed_since_are_said_to_be_gone(tmp_path):
+    """A resignation offered and refused elsewhere since alice left her move: the move is not
+    kept (the game is not at the version it was made at), and the board says so."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url, dice=ScriptedDice([3, 1] * 10)) as srv:
+        a, b = await alice_starts(srv.port)
+        a.send("\r")
+        await a.wait_for("Checker in hand")
+        a.send("266\r")
+        await a.wait_words("Moved 13/10")
+        a.send("Q")
+        await a.wait_for("Your choice")
+        with Service(url) as svc:
+            alice, bob = svc.login("alice", "secret1").id, svc.login("bob", "secret2").id
+            view = svc.resign(bob, 1, svc.game(1, bob).version, Win.SINGLE)
+            svc.answer_resign(alice, 1, view.version, False)
+        a.send("P")
+        await a.wait_words("Your moves so far (13/10) are not kept: the game changed since you left them.")
+        assert "Pips 167" in a.text, a.text
+        a.close()
+        b.close()

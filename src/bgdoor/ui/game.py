@@ -120,6 +120,7 @@ class GameScreen:
         # The moves of a turn taken back by a resignation offer (its start, dice and moves), for
         # the turn to go on with them once the offer is refused.
         self.resumed: tuple[Position, tuple[int, int], tuple[tuple[int, int], ...]] | None = None
+        self.resumed_version = 0  # the game's version the resumed moves were played at (kept as a draft)
         self.restored = ""  # said after the news that brought them back
         self.held = False  # a result is showing: it stays until a key
         self.result = ""  # the result held
@@ -198,11 +199,14 @@ class GameScreen:
         if v is None or self.me is None:
             return
         moves = tuple((m.src, m.dst) for m in self.turn.moves) if self.turn is not None else ()
+        version = v.version
+        if self.turn is None and self.resumed is not None and v.state.phase is Phase.RESIGNED:
+            moves, version = self.resumed[2], self.resumed_version  # waiting for the offer's answer
         note = self.pending_note if not v.state.over else None
         if not (moves or note or self.drafted):
             return
         try:
-            await self.svc.save_draft(self.pid, self.game_id, v.version, moves, note)
+            await self.svc.save_draft(self.pid, self.game_id, version, moves, note)
         except ServiceError as exc:
             logger.info("draft for game %s not kept (%s)", self.game_id, exc)
         except Exception:  # leaving as the server shuts down: what is under way matters more
@@ -222,6 +226,8 @@ class GameScreen:
         self.drafted = True
         self.pending_note = self.draft_note = draft.note
         v = self.view
+        if v is not None and draft.moves and draft.version != v.version:
+            self.kept_while_offered(v, draft.version, draft.moves)
         if v is None or self.turn is None or self.turn.moves or draft.version != v.version or not draft.moves:
             return
         try:
@@ -237,6 +243,28 @@ class GameScreen:
         kept = f"Your moves so far are as you left them: {notation(self.turn.moves)}{'; ' + left if left else ''}."
         if self.turn.is_complete:
             kept += " Enter sends the turn."
+        self.message = f"{self.message} {kept}".strip()
+
+    def kept_while_offered(self, v: GameView, version: int | None, moves: tuple[tuple[int, int], ...]) -> None:
+        """The moves left half played in a game changed since: kept while a resignation offered
+        since (the only change) waits for its answer, as for an offer of one's own, or said to
+        be gone.  They had gone without a word."""
+        st = v.state
+        if st.turn is not self.me or st.dice is None:
+            return
+        trial = Turn(st.position, st.dice)
+        try:
+            for src, dst in moves:
+                trial.move(src, dst)
+        except IllegalPlay:
+            return  # not this turn's moves: a turn since began afresh
+        played = notation(trial.moves)
+        if version is not None and v.version == version + 1 and st.phase is Phase.RESIGNED \
+                and st.resume_phase is Phase.MOVE:
+            self.resumed, self.resumed_version = (st.position, st.dice, moves), version
+            kept = f"Your moves so far ({played}) come back if the offer is refused."
+        else:
+            kept = f"Your moves so far ({played}) are not kept: the game changed since you left them."
         self.message = f"{self.message} {kept}".strip()
 
     async def reload(self) -> None:
@@ -785,6 +813,9 @@ class GameScreen:
         self.sync_turn()
         told = await self.catch_up(mine=True)
         self.tell(told, own=done if not told or done else "")
+        if self.restored:  # one's own refusal of an offer made since the moves were left
+            self.message = f"{self.message} {self.restored}".strip()
+            self.restored = ""
         if not self.message and self.view.state.phase is Phase.MOVE and self.view.my_turn and self.view.state.dice:
             d = self.view.state.dice
             self.message = f"You rolled {rolled(d)}."
@@ -879,6 +910,7 @@ class GameScreen:
             # The offer is made from the position the turn began with: the moves went without a
             # word.  Refused, they come back (see sync_turn).
             self.resumed = (turn.start, turn.dice, tuple((m.src, m.dst) for m in turn.moves))
+            self.resumed_version = self.view.version
             done += " Your moves so far are taken back while it stands."
         await self.act_noted(lambda p, g, v, n: self.svc.resign(p, g, v, win, n), done)
 
