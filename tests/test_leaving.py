@@ -51,6 +51,26 @@ def test_a_door_quits_with_the_cursor_shown_and_writes_nothing_where_it_was_star
     assert "alembic" not in log.lower()
 
 
+def test_a_plain_ascii_door_leaves_the_cursor_under_its_goodbye(tmp_path: Path) -> None:
+    """With plain ASCII (emulation 0) the goodbye left the cursor where the menu's prompt had
+    been, rows below it, for the BBS to write its next line over the old screen."""
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[door]\ngoodbye_wait = 0.5\n")
+    drop = door32(tmp_path / "door32.sys", "Plain", emulation=0)
+    door = PtyDoor(drop, f"sqlite:///{tmp_path}/bg.db", tmp_path / "d.log", "--config", str(cfg))
+    try:
+        door.wait_for("Your choice")
+        door.send("Q")
+        assert door.wait_exit(timeout=15) == 0
+        door.pump(0.2)
+    finally:
+        door.close()
+    rows = door.view.screen.display
+    last = max(i for i, line in enumerate(rows) if line.strip())
+    assert "Returning you to the BBS" in rows[last], rows
+    assert (door.view.screen.cursor.y, door.view.screen.cursor.x) == (last + 1, 0), door.view.text
+
+
 def test_an_idle_door_caller_is_told_they_go_back_to_the_bbs(tmp_path: Path) -> None:
     cfg = tmp_path / "door.cfg"
     cfg.write_text("[door]\nidle_timeout = 2\ngoodbye_wait = 1\n")

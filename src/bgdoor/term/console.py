@@ -193,13 +193,15 @@ class Console:
 
     async def stop(self) -> None:
         """Leave the terminal as it was found: attributes reset, the cursor shown, on a fresh line."""
-        if not self._closed and self._cursor_hidden:
+        if not self._closed:
             # A fresh line under what the screen shows, without scrolling it where there is room
             # (CR LF from the bottom row moved a 24-row screen's last notice, and all, up a line).
-            # The cursor is shown last: nothing after it may hide it again.
+            # The cursor is shown last: nothing after it may hide it again.  Plain ASCII too
+            # (no colour, no hidden cursor): its goodbye had left the cursor where the menu's
+            # prompt was, for the BBS to write over.
             used = max((r for r in range(1, self.screen.rows + 1) if self.screen.canvas.row_text(r).strip()), default=0)
             fresh = f"\x1b[{used + 1}H".encode() if 0 < used < self.screen.rows else b"\r\n"
-            self.link.write(b"\x1b[0m" + fresh + SHOW_CURSOR)
+            self.link.write(b"\x1b[0m" + fresh + SHOW_CURSOR if self._cursor_hidden else fresh)
             with contextlib.suppress(ConnectionError, OSError, asyncio.TimeoutError):
                 await asyncio.wait_for(self.link.drain(), timeout=2.0)
         self._closed = True
