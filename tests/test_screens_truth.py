@@ -3311,3 +3311,32 @@ async def test_moves_left_half_played_in_a_game_changed_since_are_said_to_be_gon
         assert "Pips 167" in a.text, a.text
         a.close()
         b.close()
+
+
+async def test_what_the_menu_said_stays_when_a_change_elsewhere_redraws_it(tmp_path):
+    """'Game #1 is withdrawn.' was gone from the menu within a moment: the withdrawal itself, like
+    any change to the player's games, redraws the menu, and the notice was said only once."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        await alice.wait_for("W)ithdraw")
+        alice.send("W")
+        await alice.wait_for("(Y/N)")
+        alice.send("Y")
+        await alice.wait_for("Game #1 is withdrawn.")
+        with Service(url) as svc:
+            bob = svc.register("bob", "bob-pw").id
+            svc.begin_game(bob, 3, Color.WHITE, "alice")
+        await alice.wait_for("bob began a 3-point match with you")
+        assert "Game #1 is withdrawn." in alice.text, alice.text
+        alice.send("Z")
+        await alice.wait_for("Z is not on the menu.")
+        assert "withdrawn" not in alice.text, alice.text  # said until the next key
+        with Service(url) as svc:
+            bob = svc.login("bob", "bob-pw").id
+            svc.begin_game(bob, 5, Color.WHITE, "alice")
+        await alice.wait_for("bob began a 5-point match with you")
+        assert "Z is not on the menu." in alice.text, alice.text
+        alice.close()

@@ -476,8 +476,8 @@ class Session:
     async def main_menu(self) -> None:
         assert self.player is not None
         refused = ""  # why the last key did nothing
+        style = "error"
         while True:
-            style = "error"
             if self.menu_notice:
                 refused, self.menu_notice, style = self.menu_notice, "", "hot"
             self.presence("menu")
@@ -540,6 +540,7 @@ class Session:
             prompt_row = item_top + per
             self.con.put(prompt_row, left, "Your choice: ", "prompt")
             news_top = prompt_row + 1
+            told = (refused, style)  # drawn again, as it was, when a change elsewhere redraws the menu
             if refused:
                 right = self.con.width - 1
                 if len(wrap(refused, right - (left + 14) + 1)) == 1:
@@ -568,7 +569,10 @@ class Session:
                 if timer is not None:
                     timer.cancel()
             if key.name == "wake":
+                # 'Game #1 is withdrawn.' went at once: the withdrawal itself redraws the menu.
+                refused, style = told
                 continue
+            style = "error"
             choice = key.char.upper()
             if choice in ("Q", "G"):
                 return
