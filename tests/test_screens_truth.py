@@ -3340,3 +3340,32 @@ async def test_what_the_menu_said_stays_when_a_change_elsewhere_redraws_it(tmp_p
         await alice.wait_for("bob began a 5-point match with you")
         assert "Z is not on the menu." in alice.text, alice.text
         alice.close()
+
+
+async def test_who_says_waiting_for_a_player_beside_an_open_seat(tmp_path):
+    """W)ho's online said 'playing game #1' for alice on the board of a game nobody had joined;
+    it says she waits for a player there, and 'playing' once bob joins."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=True)
+        await begin(a, 3)
+        await a.wait_for("W)ithdraw")
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=True)
+        c.send("W")
+        await c.wait_for("waiting for a player in game #1")
+        assert "playing game" not in c.text, c.text
+        with Service(url) as svc:
+            svc.join_game(svc.register("bob", "bob-pw").id, 1)
+        await a.wait_words("bob joined your game.")
+        text = c.text
+        for _ in range(50):
+            if "playing game #1" in text:
+                break
+            c.send("\r")  # looks again
+            await c.settle(0.2)
+            text = c.text
+        assert "playing game #1" in text and "waiting for a player" not in text, text
+        a.close()
+        c.close()

@@ -21,7 +21,7 @@ from bgdoor.store.models import Game, GameEvent, MemberBBS, Player, Presence, Re
 
 T = TypeVar("T")
 
-ACTIVITIES = ("menu", "playing", "watching", "looking")  # looking: at a game that is over
+ACTIVITIES = ("menu", "playing", "waiting", "watching", "looking")  # waiting: for a player; looking: at a game over
 # What a player does (and may leave a note with); rolls and what the rules derive are not.
 ACTS = tuple(
     e.type

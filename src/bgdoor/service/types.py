@@ -233,13 +233,15 @@ class OnlineRow:
 
     name: str
     board: str  # member BBS tag, "" for this system's own callers
-    activity: str  # "menu", "playing", "watching", "looking" (at a game that is over)
+    activity: str  # "menu", "playing", "waiting" (for a player), "watching", "looking" (at a game over)
     game_id: int | None
     since: datetime
 
     def doing(self) -> str:
         if self.activity == "playing" and self.game_id is not None:
             return f"playing game #{self.game_id}"
+        if self.activity == "waiting" and self.game_id is not None:
+            return f"waiting for a player in game #{self.game_id}"
         if self.activity == "watching" and self.game_id is not None:
             return f"watching game #{self.game_id}"
         if self.activity == "looking" and self.game_id is not None:

@@ -211,7 +211,7 @@ class Presence(Base):
     process: Mapped[str] = mapped_column(String(80), index=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     board: Mapped[str] = mapped_column(String(8), default="")  # the member BBS's tag, "" for this system
-    activity: Mapped[str] = mapped_column(String(16))  # menu, playing, watching, looking
+    activity: Mapped[str] = mapped_column(String(16))  # menu, playing, waiting, watching, looking
     game_id: Mapped[int | None]
     since: Mapped[datetime]
     seen: Mapped[datetime] = mapped_column(index=True)

@@ -138,7 +138,7 @@ class GameScreen:
         self.their_note: TurnNote | None = None  # the opponent's note with their last turn
         self.marks: set[asyncio.Future[None]] = set()  # read marks being saved
         self.gone = False  # the game was withdrawn
-        self.told_over: bool | None = None  # whether W)ho was last told this game is over
+        self.told_activity = ""  # what W)ho was last told this player does here
         self.drawn_at = (0, 0)  # the terminal's (columns, rows) when the board was last drawn
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
         # The player's other games waiting for them: a new one is told here, not only on the menu.
@@ -170,8 +170,8 @@ class GameScreen:
             await self.restore_draft()
             await self.waiting_elsewhere()
             while not self.gone:
-                if self.view is not None and self.view.state.over != self.told_over:
-                    self.tell_presence()  # the match ended here: W)ho no longer says "playing"
+                if self.view is not None and self.activity() != self.told_activity:
+                    self.tell_presence()  # joined, or ended: W)ho no longer says "waiting", "playing"
                 self.draw()
                 await self.con.show()
                 event: Key | None
@@ -532,13 +532,19 @@ class GameScreen:
         if sources and _loc_to_point(self.cursor) not in sources:
             self.cursor = _point_to_loc(sources[0])
 
-    def tell_presence(self) -> None:
+    def activity(self) -> str:
+        """What W)ho says this caller does here (see OnlineRow.doing)."""
         assert self.view is not None
-        self.told_over = self.view.state.over
         if self.view.state.over:
-            self.s.presence("looking", self.game_id)
-        else:
-            self.s.presence("playing" if self.me is not None else "watching", self.game_id)
+            return "looking"
+        if self.me is None:
+            return "watching"
+        # Beside a seat nobody has taken, 'playing' had told callers looking for a game otherwise.
+        return "waiting" if self.view.status == "open" else "playing"
+
+    def tell_presence(self) -> None:
+        self.told_activity = self.activity()
+        self.s.presence(self.told_activity, self.game_id)
 
     async def next_event(self) -> Key | None:
         """The next key, or None when the game changed (here, or in another process)."""
