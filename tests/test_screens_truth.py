@@ -3369,3 +3369,30 @@ async def test_who_says_waiting_for_a_player_beside_an_open_seat(tmp_path):
         assert "playing game #1" in text and "waiting for a player" not in text, text
         a.close()
         c.close()
+
+
+async def test_the_last_help_page_does_not_say_any_key_beside_b(tmp_path):
+    """The board's ? pages at 40 columns ended 'Any key: back to the board' beside 'B: page
+    back': B turned a page back."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1] * 5)) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=True)
+        with Service(f"sqlite:///{tmp_path}/g.db") as svc:
+            svc.register("bob", "bob-pw")
+        await begin(c, 3, opponent="bob")
+        await c.wait_for("Enter goes on anyway")
+        c.send("\r")
+        await c.wait_for("?)help")
+        c.send("\r")  # the opening roll: alice starts with 3-1, and the keys for moving take pages
+        await c.wait_for("Enter pick")
+        c.send("?")
+        await c.wait_for("Page 1 of")
+        pages = int(re.search(r"Page 1 of (\d+)", c.text).group(1))
+        for n in range(2, pages + 1):
+            c.send(" ")
+            await c.wait_for(f"Page {n} of")
+        footer = " ".join(" ".join(line.strip() for line in c.screen.display[-3:]).split())
+        assert footer.endswith("B: page back Any other key: back to the board"), footer
+        c.send("B")
+        await c.wait_for(f"Page {pages - 1} of")
+        c.close()

@@ -112,7 +112,8 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
         if len(book) == 1:
             footer, row = wrap(f"Press a key to go {back}.", con.width - 2), 4 + len(book[0])
         else:
-            keys = [f"Any key: {back}", "B: page back"] if last else ["Enter/Space: next page", f"Q: {back}"]
+            # "Any key" beside "B: page back" was not so: B turns back.
+            keys = ["B: page back", f"Any other key: {back}"] if last else ["Enter/Space: next page", f"Q: {back}"]
             # Broken between keys, never inside one.
             footer = help_rows(HELP_GAP.join([f"Page {page + 1} of {len(book)}.", *keys]), con.width - 2, 3)
             row = con.height - len(footer)
