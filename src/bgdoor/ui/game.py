@@ -323,6 +323,17 @@ class GameScreen:
         dice = f" {roll_text(st.dice)}" if st.dice is not None and st.phase is Phase.MOVE else ""
         return f"{last} {v.name(st.actor)} to play{dice}. {score}"
 
+    def next_game(self) -> str:
+        """A match's next game, before its opening roll: which, and the score (the message line
+        had been blank)."""
+        v = self.view
+        if v is None or v.state.phase is not Phase.OPENING or v.state.game < 2:
+            return ""
+        st = v.state
+        score = score_words(v.name(Color.WHITE), st.score[0], v.name(Color.BLACK), st.score[1], st.length,
+                            st.crawford)
+        return f"Game {st.game} of the match. {score}"
+
     def told_before(self, log: GameLog) -> str:
         """With no news (read on N)ews, or at an earlier look): what the opponent did last, which
         the board alone does not say; before any move, who began the match or joined it.  Off the
@@ -737,7 +748,7 @@ class GameScreen:
             # A result stays until a key; that key only clears it (Q still leaves), and what came
             # after it (who won the next opening roll) stays.
             self.held, self.held_frame = False, None
-            self.message, self.after_result = self.after_result or self.pending_offer(), ""
+            self.message, self.after_result = self.after_result or self.pending_offer() or self.next_game(), ""
             return not (key.name == "esc" or key.name == "q")
         state = self.state()
         unavailable = self.unavailable(state)
