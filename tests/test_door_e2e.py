@@ -75,6 +75,22 @@ def test_each_drop_file_plays_a_turn_and_quits(tmp_path: Path, name: str, lines:
         assert svc.handle_exists(alias)
 
 
+def test_the_node_given_on_the_command_line_is_the_one_logged(tmp_path: Path) -> None:
+    """CHAIN.TXT names no node; the --node a BBS gives was in 'door start', and the login and
+    the session's end said 'node None'."""
+    drop = write(tmp_path, "CHAIN.TXT", chain_lines())
+    door = PtyDoor(drop, f"sqlite:///{tmp_path}/bg.db", tmp_path / "door.log", "--node", "3")
+    try:
+        door.wait_for("Your choice")
+        door.send("Q")
+        assert door.wait_exit() == 0
+    finally:
+        door.close()
+    log = (tmp_path / "door.log").read_text()
+    assert "login MRBILL from node 3" in log and "session end MRBILL@node 3: quit" in log, log
+    assert "None" not in log, log
+
+
 def test_inherited_socket(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/bg.db"
     game_id = game_waiting_for(url, "Sock")
