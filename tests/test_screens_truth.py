@@ -3398,3 +3398,22 @@ async def test_the_last_help_page_does_not_say_any_key_beside_b(tmp_path):
         c.send("B")
         await c.wait_for(f"Page {pages - 1} of")
         c.close()
+
+
+async def test_the_promise_of_an_answer_goes_once_the_answer_comes(tmp_path):
+    """'You offer the cube at 2. You will see the answer here. bob takes the double; ...': the
+    promise stood beside the answer it promised."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        game = a_turn_each(svc, alice, bob).id  # alice to roll
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("D")
+        await a.wait_words("You offer the cube at 2. You will see the answer here.")
+        with Service(url) as svc:
+            svc.take(bob, game, svc.game(game, bob).version)
+        await a.wait_words("You offer the cube at 2. bob takes the double; the cube is at 2.")
+        assert "You will see the answer" not in a.text, a.text
+        a.close()

@@ -56,6 +56,7 @@ def elsewhere_text(games: list[int]) -> str:
     return f"Your turn in {where} too: Q, then P)lay, takes you there."
 
 
+ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
 # Keys that only show something (help, the last turn, the match so far): what the board said
@@ -458,7 +459,11 @@ class GameScreen:
             self.message = " ".join([self.result, *latest])
         else:
             fresh = [n.text for n in lines]
-            texts = ([own] if own else self.unkeyed) + fresh
+            before = [own] if own else self.unkeyed
+            if any(not t.startswith(ELSEWHERE) for t in fresh):
+                # The news of this game is the answer promised: the promise goes.
+                before = [t.replace(ANSWER_HERE, "") for t in before]
+            texts = before + fresh
             texts = told_again(texts)  # a roll told before its play: the play's line says it again
             if not texts:
                 return
@@ -857,7 +862,7 @@ class GameScreen:
     async def do_double(self, key: Key) -> None:
         assert self.view is not None
         cube = self.view.state.cube * 2
-        await self.act_noted(self.svc.double, f"You offer the cube at {cube}. You will see the answer here.")
+        await self.act_noted(self.svc.double, f"You offer the cube at {cube}.{ANSWER_HERE}")
 
     async def do_take(self, key: Key) -> None:
         assert self.view is not None
@@ -921,7 +926,7 @@ class GameScreen:
             self.message = f"{shown} is not an answer: 1, 2 or 3, or Esc for no.  {question}"
         win = wins[answer.char]
         offer = f"{WIN_WORDS[win]} ({cost(cube * win.multiplier)})"
-        done = f"You offer to resign, giving {offer}. You will see the answer here."
+        done = f"You offer to resign, giving {offer}.{ANSWER_HERE}"
         turn = self.turn
         if turn is not None and turn.moves:
             # The offer is made from the position the turn began with: the moves went without a
