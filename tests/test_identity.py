@@ -352,3 +352,20 @@ def test_the_door_tells_a_newcomer_their_handle(tmp_path: Path) -> None:
         assert door.wait_exit() == 0
     finally:
         door.close()
+
+
+def test_a_member_board_s_newcomer_is_told_whose_board_has_their_name(svc: Service) -> None:
+    """DP's carol was told 'Another player here is called carol' of DEMO's carol, as if a player
+    of this server (or of her own board) had her name."""
+    assert svc.enter_from_bbs("DEMO", "carol").handle == "carol"
+    dp = svc.enter_from_bbs("DP", "carol")
+    assert dp.handle == "carol~2"
+    assert dp.handle_note == (
+        "Another player of board DEMO is called carol, so you are carol~2: your own player, not theirs."
+    )
+    assert svc.enter_from_bbs("DP", "Dave").handle == "Dave"
+    assert svc.enter_from_bbs("DP", "dave").handle_note.startswith("Another player of your board is called Dave,")
+    assert svc.enter_from_door("Dave").handle_note.startswith("Another player of board DP is called Dave,")
+    assert svc.enter_from_bbs("DP", "erin").handle == "erin"
+    svc.register("frank", "frank-pw")
+    assert svc.enter_from_bbs("DP", "Frank").handle_note.startswith("Another player here is called frank,")

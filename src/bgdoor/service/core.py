@@ -121,10 +121,15 @@ MAX_LOGIN_NAME = 255
 _LEGACY_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # what the door removed from an alias before identities were exact
 
 
-def _handle_note(alias: str, handle: str, blocker: str | None) -> str:
-    """What a newcomer from a BBS is told when their handle here is not their BBS name."""
+def _handle_note(alias: str, handle: str, blocker: tuple[str, str] | None, tag: str = "") -> str:
+    """What a newcomer from a BBS (`tag`: a member board's, '' for this server's) is told when
+    their handle here is not their BBS name; `blocker`: the handle and board tag of the player
+    who has it."""
     if blocker is not None:
-        return f"Another player here is called {blocker}, so you are {handle}: your own player, not theirs."
+        name, theirs = blocker
+        # 'here' had named a player of another member board as one of this server's own.
+        where = "here" if not theirs else "of your board" if theirs == tag else f"of board {theirs}"
+        return f"Another player {where} is called {name}, so you are {handle}: your own player, not theirs."
     if handle == alias.strip():
         return ""
     whole = handles.clean(alias, cut=False)
@@ -673,7 +678,7 @@ class Service(LeagueOps):
                 return replace(self._info(p), handle_note=note)
             handle, blocker = self._free_handle(s, base)
             p = self._new_player(s, handle, None, origin=origin, login_name=alias, bbs_tag=tag)
-            return replace(self._info(p), first_visit=True, handle_note=_handle_note(alias, handle, blocker))
+            return replace(self._info(p), first_visit=True, handle_note=_handle_note(alias, handle, blocker, tag))
 
         # A returning caller is let in by a read, like a login: a busy database does not hold
         # them at the door while the last-seen time waits.
@@ -690,9 +695,10 @@ class Service(LeagueOps):
                 return self._info(known)
         return self.transaction(fn)
 
-    def _free_handle(self, s: Session, base: str) -> tuple[str, str | None]:
-        """The first free handle of base, base~2, base~3, ...; and the player holding base, if any."""
-        blocker: str | None = None
+    def _free_handle(self, s: Session, base: str) -> tuple[str, tuple[str, str] | None]:
+        """The first free handle of base, base~2, base~3, ...; and the player holding base (their
+        handle and board tag), if any."""
+        blocker: tuple[str, str] | None = None
         for n in range(1, 10_000):
             handle = base if n == 1 else handles.numbered(base, n)
             if handles.problem(handle) is not None:
@@ -701,7 +707,7 @@ class Service(LeagueOps):
             if other is None:
                 return handle, blocker
             if blocker is None:
-                blocker = other.handle
+                blocker = (other.handle, other.bbs_tag)
         raise HandleTaken(f"no free handle is left for {base!r}; tell the sysop")
 
     @staticmethod
