@@ -43,6 +43,20 @@ def test_players_and_games_from_the_shell(world: World, tmp_path: Path) -> None:
     assert [line.split()[:2] for line in done.stdout.splitlines()[2:-1]] == [[str(world.stale), "active"]]
 
 
+def test_a_database_with_no_players_at_all_says_it_may_be_a_plain_copy(tmp_path: Path) -> None:
+    """A plain copy of a live SQLite database (its newest changes still in the -wal file) showed
+    '0 players' and 'No games.' with nothing to say why."""
+    url = f"sqlite:///{tmp_path}/copy.db"
+    Service(url).close()  # the tables, and nobody in them
+    done = bgdoor("sysop", "--db", url, "players", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.endswith("0 players\n"), done
+    assert done.stderr == (
+        f"bgdoor sysop: {tmp_path}/copy.db has no players at all, not even the computer's; if it is a copy of "
+        "a running server's database, copy it with: sqlite3 LIVE.db \".backup copy.db\" (a plain copy leaves "
+        "out what is still in the -wal file)\n"
+    )
+
+
 def test_delete_game_asks_on_stdin(world: World, tmp_path: Path) -> None:
     args = ("sysop", "--db", world.url, "delete-game", str(world.recent))
     done = bgdoor(*args, stdin="n\n", cwd=tmp_path)

@@ -214,12 +214,31 @@ def _open_for(args: argparse.Namespace, name: str) -> tuple[Config, Service] | N
             print(f"bgdoor {name}: there is no database at {path.absolute()} (bgdoor serve or bgdoor door "
                   "makes one); check --db or door.cfg's [database] url", file=sys.stderr)
             return None
-        return config, _open_service(config)
+        service = _open_service(config)
+        if path is not None:
+            _warn_if_no_players(name, service, path)
+        return config, service
     except ConfigError as exc:
         print(f"bgdoor {name}: {exc}", file=sys.stderr)
     except Exception as exc:  # noqa: BLE001 - a ServiceError, or a URL SQLAlchemy cannot use
         print(f"bgdoor {name}: cannot open the database: {exc}", file=sys.stderr)
     return None
+
+
+def _warn_if_no_players(name: str, service: Service, path: Path) -> None:
+    """A database that serve or a door has run on holds the computer players at least.  One with
+    no players at all is most likely a plain copy of a live one: its newest changes are still in
+    the -wal file beside the original, and every command here said the board was empty."""
+    from bgdoor.service.sysop import Sysop  # noqa: PLC0415 - only these commands need it
+
+    try:
+        if Sysop(service).players():
+            return
+    except Exception:  # noqa: BLE001 - the command itself says what is wrong with the database
+        return
+    print(f"bgdoor {name}: {path} has no players at all, not even the computer's; if it is a copy of a "
+          f"running server's database, copy it with: sqlite3 LIVE.db \".backup {path.name}\" "
+          "(a plain copy leaves out what is still in the -wal file)", file=sys.stderr)
 
 
 def _when(moment: datetime | None) -> str:
