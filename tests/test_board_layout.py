@@ -486,3 +486,14 @@ def test_a_checker_in_hand_leaves_its_point_in_plain_ascii() -> None:
     assert column_13(lifted, "ascii").count(g.white) == 4
     # In colour the checker stays, drawn in the in-hand colour.
     assert column_13(lifted, "cp437").count(glyphs("cp437").white) == 5
+
+
+def test_a_long_cube_owner_s_name_is_not_split_from_itself() -> None:
+    """'Cube 2 Intermediate' over 'Bot': the owner read as 'Intermediate'.  The name goes whole
+    under 'Cube 2'; a short one stays on the cube's line."""
+    term = shown(BoardView(START, viewer="white", black_name="Intermediate Bot", cube_value=2, cube_owner="black"))
+    panel = [line[PANEL_COL - 1 :].strip() for line in term.display]
+    at = panel.index("Cube 2")
+    assert panel[at + 1] == "Intermediate Bot", panel
+    term = shown(BoardView(START, viewer="white", black_name="bob", cube_value=2, cube_owner="black"))
+    assert "Cube 2 bob" in [line[PANEL_COL - 1 :].strip() for line in term.display]

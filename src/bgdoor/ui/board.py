@@ -845,7 +845,11 @@ class _Painter:
         # free between the two players' blocks).
         lines = [(text, t.heading) for text in _phrased(turn_line(v), room)]
         if words := cube_words(v):
-            lines += [(text, t.text) for text in wrap(words, room)]
+            cube = f"Cube {v.cube_value}"
+            # Too long for a line: the owner's name whole under 'Cube 2' ('Cube 2 Intermediate'
+            # over 'Bot' read as the cube's owner 'Intermediate').
+            parts = [words] if len(words) <= room else [cube, words.removeprefix(cube).strip()]
+            lines += [(text, t.text) for part in parts for text in wrap(part, room)]
         top = MIDDLE_ROWS[1] - (len(lines) > 2)
         for i, (text, attr) in enumerate(lines):
             c.put(top + i, col, text, attr)
