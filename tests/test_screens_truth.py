@@ -3263,18 +3263,21 @@ async def test_an_opening_roll_after_a_tie_is_told_once_with_its_play(tmp_path):
         alice.close()
 
 
+async def alice_moved_13_10_and_left(port: int) -> tuple[RawCaller, RawCaller]:
+    """alice_starts with 3-1, moves 13/10 and goes back to the menu, the turn half played."""
+    a, b = await alice_starts(port)
+    await alice_moves_13_10(a)
+    a.send("Q")
+    await a.wait_for("Your choice")
+    return a, b
+
+
 async def test_moves_left_half_played_wait_for_the_answer_to_an_offer_made_since(tmp_path):
     """alice moved 13/10 and went to the menu; bob offered to resign meanwhile.  Back on the
     board, her move was gone without a word, and gone still after she refused the offer."""
     url = f"sqlite:///{tmp_path}/g.db"
     async with running_server(url, dice=ScriptedDice([3, 1] * 10)) as srv:
-        a, b = await alice_starts(srv.port)
-        a.send("\r")  # picks up the checker on 13, where the cursor starts
-        await a.wait_for("Checker in hand")
-        a.send("266\r")
-        await a.wait_words("Moved 13/10")
-        a.send("Q")
-        await a.wait_for("Your choice")
+        a, b = await alice_moved_13_10_and_left(srv.port)
         with Service(url) as svc:
             bob = svc.login("bob", "secret2").id
             svc.resign(bob, 1, svc.game(1, bob).version, Win.SINGLE)
@@ -3297,13 +3300,7 @@ async def test_moves_left_half_played_in_a_game_changed_since_are_said_to_be_gon
     kept (the game is not at the version it was made at), and the board says so."""
     url = f"sqlite:///{tmp_path}/g.db"
     async with running_server(url, dice=ScriptedDice([3, 1] * 10)) as srv:
-        a, b = await alice_starts(srv.port)
-        a.send("\r")
-        await a.wait_for("Checker in hand")
-        a.send("266\r")
-        await a.wait_words("Moved 13/10")
-        a.send("Q")
-        await a.wait_for("Your choice")
+        a, b = await alice_moved_13_10_and_left(srv.port)
         with Service(url) as svc:
             alice, bob = svc.login("alice", "secret1").id, svc.login("bob", "secret2").id
             view = svc.resign(bob, 1, svc.game(1, bob).version, Win.SINGLE)
