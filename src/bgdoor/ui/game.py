@@ -69,6 +69,18 @@ NO_CRAWFORD_DOUBLE = "No doubling in the Crawford game."
 logger = logging.getLogger("bgdoor.game")
 
 
+def _with_moves(start: Position, dice: tuple[int, int], moves: tuple[tuple[int, int], ...]) -> Turn | None:
+    """A turn from `start` with `dice` and `moves` (from, to) made; None when they are not legal
+    there (a turn kept from before is not this one)."""
+    turn = Turn(start, dice)
+    try:
+        for src, dst in moves:
+            turn.move(src, dst)
+    except IllegalPlay:
+        return None
+    return turn
+
+
 def _loc_to_point(loc: Loc) -> int:
     return 25 if loc == "bar" else 0 if loc == "off" else int(loc)
 
@@ -231,13 +243,10 @@ class GameScreen:
             self.kept_while_offered(v, draft.version, draft.moves)
         if v is None or self.turn is None or self.turn.moves or draft.version != v.version or not draft.moves:
             return
-        try:
-            for src, dst in draft.moves:
-                self.turn.move(src, dst)
-        except IllegalPlay:
-            self.turn = None  # not a turn of this board after all: begun afresh
-            self.sync_turn()
-            return
+        turn = _with_moves(self.turn.start, self.turn.dice, draft.moves)
+        if turn is None:
+            return  # not a turn of this board after all: it stays as begun
+        self.turn = turn
         self.drops = []
         self.cursor_on_a_source()  # it had stayed on the bar the checker had come in from
         left = self.left_to_play()  # at 40 columns the panel that says it is cut off
@@ -253,11 +262,8 @@ class GameScreen:
         st = v.state
         if st.turn is not self.me or st.dice is None:
             return
-        trial = Turn(st.position, st.dice)
-        try:
-            for src, dst in moves:
-                trial.move(src, dst)
-        except IllegalPlay:
+        trial = _with_moves(st.position, st.dice, moves)
+        if trial is None:
             return  # not this turn's moves: a turn since began afresh
         played = notation(trial.moves)
         if version is not None and v.version == version + 1 and st.phase is Phase.RESIGNED \
@@ -463,8 +469,7 @@ class GameScreen:
             if any(not t.startswith(ELSEWHERE) for t in fresh):
                 # The news of this game is the answer promised: the promise goes.
                 before = [t.replace(ANSWER_HERE, "") for t in before]
-            texts = before + fresh
-            texts = told_again(texts)  # a roll told before its play: the play's line says it again
+            texts = told_again(before + fresh)  # a roll told before its play: the play's line says it again
             if not texts:
                 return
             keep = texts[-2:]
@@ -518,16 +523,11 @@ class GameScreen:
                 self.turn = Turn(st.position, st.dice)
                 self.hand = None
                 kept, self.resumed = self.resumed, None
-                if kept is not None and kept[:2] == (st.position, st.dice):
-                    try:
-                        for src, dst in kept[2]:
-                            self.turn.move(src, dst)
-                    except IllegalPlay:
-                        self.turn = Turn(st.position, st.dice)
-                    else:
-                        self.restored = f"Your moves so far are back: {notation(self.turn.moves)}."
-                        self.cursor_on_a_source()
-                        return
+                if kept is not None and kept[:2] == (st.position, st.dice) and (turn := _with_moves(*kept)) is not None:
+                    self.turn = turn
+                    self.restored = f"Your moves so far are back: {notation(self.turn.moves)}."
+                    self.cursor_on_a_source()
+                    return
                 self.cursor_on_a_source()
                 plays = legal_plays(st.position, st.dice)
                 if len(plays) == 1:

@@ -134,6 +134,8 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
 
 _AGAIN = "; they roll again."
 _AFTER_TIES = re.compile(r"^Opening roll, after [^:]*: ")
+CRAWFORD_NEXT = "Next is the Crawford game: no doubling in it."
+_OPENING = "Opening roll: "
 
 
 def told_again(texts: list[str]) -> list[str]:
@@ -151,8 +153,6 @@ def told_again(texts: list[str]) -> list[str]:
             if ties:
                 out[later] = ties.group(0) + out[later].removeprefix(_OPENING)
     return [t for t, k in zip(out, keep, strict=True) if k]
-CRAWFORD_NEXT = "Next is the Crawford game: no doubling in it."
-_OPENING = "Opening roll: "
 
 
 def _roll_line(log: GameLog, step: Step) -> NewsLine:
