@@ -65,20 +65,24 @@ def drop_file_refused(problem: str, config: Config | None, log_file: str | None)
 App = Callable[[Config, Service], AbstractAsyncContextManager[Runtime]]
 
 
+def _node(info: DropInfo) -> str:
+    """The caller's node as the log names it: 'node 3', or 'node ?' where nothing says which."""
+    return f"node {'?' if info.node is None else info.node}"
+
+
 def run_door(
     info: DropInfo, link: FdLink, config: Config, app: App, *, node: int | None = None, log_file: str | None = None
 ) -> int:
     started = time.monotonic() - _process_age()  # the caller's time runs from the BBS's start of us
     if info.node is None and node is not None:
         info = dataclasses.replace(info, node=node)  # the login and the session's end said 'node None'
-    node = info.node
     try:
         _log_to_file(log_file or str(log_path(config)))
     except OSError:
         logging.getLogger().handlers[:] = [logging.NullHandler()]
     log.info(
-        "door start: %r (%s) node %s, %d minute%s, %s", info.alias, info.kind, "?" if node is None else node,
-        info.minutes_left, "" if info.minutes_left == 1 else "s", info.charset,
+        "door start: %r (%s) %s, %d minute%s, %s", info.alias, info.kind, _node(info), info.minutes_left,
+        "" if info.minutes_left == 1 else "s", info.charset,
     )
     if info.comm_type == "telnet" and info.handle not in (None, -1) and isinstance(link, StdioLink):
         # Documented, but a sysop chasing lost keys needs to see it happened.
@@ -146,8 +150,7 @@ async def _caller(info: DropInfo, link: FdLink, config: Config, runtime: Runtime
     remove_resize = install_resize(asyncio.get_running_loop(), link, console.resize)
     try:
         await console.start()
-        node = "?" if info.node is None else info.node
-        await Session(console, runtime, peer=f"node {node}", door_alias=info.alias).run()
+        await Session(console, runtime, peer=_node(info), door_alias=info.alias).run()
     finally:
         remove_resize()
         await console.stop()
