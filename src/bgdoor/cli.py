@@ -232,7 +232,7 @@ def _warn_if_no_players(name: str, service: Service, path: Path) -> None:
     from bgdoor.service.sysop import Sysop  # noqa: PLC0415 - only these commands need it
 
     try:
-        if Sysop(service).players():
+        if Sysop(service).any_players():
             return
     except Exception:  # noqa: BLE001 - the command itself says what is wrong with the database
         return

@@ -245,6 +245,11 @@ class Sysop:
 
         return self._read(fn)
 
+    def any_players(self) -> bool:
+        """Whether players() would list anyone, read no further than the first (a served database
+        holds the computer players at least)."""
+        return self._read(lambda s: any(not is_deleted(p) for p in s.scalars(select(Player))))
+
     def games(
         self, status: str | None = None, player: str | None = None, stale_days: float | None = None
     ) -> list[GameSummary]:
