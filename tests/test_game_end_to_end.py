@@ -37,8 +37,10 @@ async def test_whole_match_to_a_bear_off_and_the_loser_comes_back(tmp_path):
             await table.wait_version(table.db.game_version(table.game_id))
             st = table.db.game(table.game_id).state
             first = table.colors[st.turn]
-            await alice.wait_for(f"{first} starts with {st.dice[0]}-{st.dice[1]}")
-            await bob.wait_words(f"{first} starts with {st.dice[0]}-{st.dice[1]}")
+            # Told to its winner as "You start", to the other with the winner's name.
+            dice = f"with {st.dice[0]}-{st.dice[1]}"
+            await alice.wait_for(f"{'You start' if first == 'alice' else first + ' starts'} {dice}")
+            await bob.wait_words(f"{'You start' if first == 'bob' else first + ' starts'} {dice}")
 
             # A resigner is told the answer: the one who waits offers, the other refuses.
             waiter = table.caller(st.turn.other)

@@ -166,7 +166,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await walk.refused(s, alice, "D")
         await common(walk, s, alice)
         await back_to_board(walk, s, alice)
-        await walk.works(s, alice, "\r", "alice starts with 3-1")  # Enter rolls as P does
+        await walk.works(s, alice, "\r", "You start with 3-1")  # Enter rolls as P does
         await bob.wait_for("alice starts with 3-1")  # told who won the opening roll, and with what
         walk.check(s)
 

@@ -46,7 +46,7 @@ def test_join_opening_roll_and_plays_are_news_to_the_other_player(svc):
     view = svc.roll(bob, view.id, view.version)  # bob makes the opening roll: white 3, black 1
     assert texts(svc, view.id, ann) == [
         "bob joined your game.",
-        "Opening roll: ann 3, bob 1. ann starts with 3-1.",
+        "Opening roll: ann 3, bob 1. You start with 3-1.",
     ]
     # bob rolled it himself: not news to him
     assert svc.unread(bob) == []

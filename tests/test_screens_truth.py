@@ -95,7 +95,7 @@ async def test_the_next_opening_roll_stays_once_the_result_is_dismissed(tmp_path
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
         alice, bob = await seated(srv.port)
         alice.send("P")
-        await alice.wait_for("alice starts with 3-1")
+        await alice.wait_for("You start with 3-1")
         alice.send("M")
         await alice.wait_for("Your play (like")
         alice.send("8/5 6/5\r")
@@ -113,13 +113,13 @@ async def test_the_next_opening_roll_stays_once_the_result_is_dismissed(tmp_path
         await alice.wait_words("Game 2 of the match. Score: alice 0, bob 1 (match to 3).")
         alice.send("P")
         await alice.wait_for("bob starts with 5-2")
-        await bob.wait_for("bob starts with 5-2")  # after the result, while it is held
+        await bob.wait_for("You start with 5-2")  # after the result, while it is held
         bob.send(" ")  # the key that clears the result
         text = await bob.wait_until(lambda t: "(Press a key; Q leaves the game.)" not in t, "the result cleared")
         await bob.settle()
         text = bob.text
         assert "Your turn 5-2" in text
-        assert "Opening roll: alice 2, bob 5. bob starts with 5-2." in " ".join(text.split())
+        assert "Opening roll: alice 2, bob 5. You start with 5-2." in " ".join(text.split())
         alice.close()
         bob.close()
 
@@ -215,7 +215,7 @@ async def test_a_refused_drop_is_a_sentence_and_the_checker_stays_in_hand(tmp_pa
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
         alice, bob = await seated(srv.port)
         alice.send("P")
-        await alice.wait_for("alice starts with 3-1")
+        await alice.wait_for("You start with 3-1")
         alice.send("\r")  # the cursor starts on 13: pick a checker up
         await alice.wait_for("Checker in hand")
         alice.send("2\r")  # down to 12, which bob holds
@@ -508,7 +508,7 @@ async def test_the_replay_shows_the_cube_as_it_was_then(tmp_path):
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
         alice, bob = await seated(srv.port)
         alice.send("P")
-        await alice.wait_for("alice starts with 3-1")
+        await alice.wait_for("You start with 3-1")
         alice.send("M")
         await alice.wait_for("Your play (like")
         alice.send("8/5 6/5\r")
@@ -678,7 +678,7 @@ async def test_the_help_line_says_enter_commits_once_the_dice_are_played(tmp_pat
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
         alice, bob = await seated(srv.port)
         alice.send("P")
-        await alice.wait_for("alice starts with 3-1")
+        await alice.wait_for("You start with 3-1")
         assert "Enter pick/drop" in alice.text
         alice.send("\r")  # the cursor starts on 13
         await alice.wait_for("Checker in hand")
@@ -938,7 +938,7 @@ async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
         alice, bob = await seated(srv.port)
         alice.send("P")
-        await alice.wait_for("alice starts with 3-1")
+        await alice.wait_for("You start with 3-1")
         await alice.wait_for("Arrows/8246")
         alice.send("\r")  # the cursor starts on alice's 13 point
         await alice.wait_for("Checker in hand")
@@ -1047,7 +1047,7 @@ async def test_the_computers_opening_roll_is_told_in_every_game(tmp_path):
         await login(alice, "alice", "alice-pw", new=True)
         await menus.to_computer_levels(alice, "3")
         alice.send("1\r")
-        await alice.wait_words("alice starts with 3-1")
+        await alice.wait_words("You start with 3-1")
         alice.send("G")
         await alice.wait_for("Give up: a single game")
         alice.send("1")
@@ -1379,7 +1379,7 @@ async def test_the_cursor_shows_where_a_note_is_typed(tmp_path):
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
         alice, bob = await seated(srv.port)
         alice.send("P")
-        await alice.wait_for("alice starts with 3-1")
+        await alice.wait_for("You start with 3-1")
         alice.send("N")
         await alice.wait_for("Note to your opponent")
         alice.send("hello")
@@ -1859,7 +1859,7 @@ async def test_undo_takes_back_a_checker_moved_with_both_dice_in_one_drop(tmp_pa
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
         alice, bob = await seated(srv.port)
         alice.send("P")
-        await alice.wait_for("alice starts with 6-5")
+        await alice.wait_for("You start with 6-5")
         alice.send("\r")  # the cursor starts on 13: pick a checker up
         await alice.wait_for("Checker in hand")
         alice.send("2" + "6" * 10 + "\r")  # down to 12, then right to 2: put it down
@@ -1940,7 +1940,7 @@ async def alice_starts(port: int, bob_size: tuple[int, int] = (80, 25)) -> tuple
     await menus.begin(a, 5, "bob")
     await a.wait_for("roll for who starts")
     a.send("\r")
-    await a.wait_for("alice starts")
+    await a.wait_for("You start")
     return a, b
 
 
@@ -3111,7 +3111,7 @@ async def test_an_opening_roll_after_ties_shows_who_starts_at_40_columns(tmp_pat
         a.send("\r")
         await a.wait_for("roll for who starts")
         a.send("\r")
-        said = " ".join((await a.wait_words("alice starts with 6-1.")).split())
+        said = " ".join((await a.wait_words("You start with 6-1.")).split())
         assert "Opening roll, after ties at 3 and 1: alice 6, bob 1." in said, said
         assert "shows all" not in said, said
         assert all(len(line.rstrip()) <= 40 for line in a.lines()), a.lines()
@@ -3195,7 +3195,7 @@ async def test_back_at_ones_own_opening_roll_the_board_says_it(tmp_path):
         svc.mark_read(alice, v.id, 10**6)
     async with running_server(url) as srv:
         a = await at_board(srv.port, "alice", v.id)
-        await a.wait_words("Opening roll: alice 3, bob 1. alice starts with 3-1.")
+        await a.wait_words("Opening roll: alice 3, bob 1. You start with 3-1.")
         a.close()
 
 

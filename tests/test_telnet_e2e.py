@@ -387,7 +387,7 @@ async def test_the_computer_s_answer_is_told_when_it_beats_the_news_of_the_play(
         await login(alice, "alice", "alice-pw", new=True)
         await to_computer_levels(alice)
         alice.send("1\r")
-        await alice.wait_for("alice starts with 5-2")
+        await alice.wait_for("You start with 5-2")
         await alice.wait_for("Your turn")
         with Service(url) as db:
             version = db.game_version(1)
@@ -499,7 +499,7 @@ async def test_the_board_is_laid_out_again_when_the_window_is_resized(tmp_path):
             await begin(c, 1, opponent="bob")
             await c.wait_for("roll for who starts")
             c.send("P")  # the game under way: nothing changes in it while the window is resized
-            await c.wait_for("starts with")
+            await c.wait_for("start with")
             await c.settle(0.5)
             assert "alice (you)" in c.text
             c.send_size(60, 24)  # too narrow for the board: the page that says so, with the size

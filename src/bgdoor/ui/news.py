@@ -104,7 +104,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         prev = step
         if seq < since or (not everything and viewer_id is not None and step.logged.player_id == viewer_id):
             if pending is not None:  # the opponent's opening roll, and the viewer's own play with it
-                add(_roll_line(log, pending))
+                add(_roll_line(log, pending, viewer_id))
                 pending = None
             continue
         if isinstance(ev, rules.Roll) or _decided_opening(step):
@@ -119,7 +119,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         if pending is not None and isinstance(ev, rules.Move):
             pending = None
         elif pending is not None:
-            add(_roll_line(log, pending))
+            add(_roll_line(log, pending, viewer_id))
             pending = None
         if line:
             opening_roll = isinstance(ev, rules.OpeningRoll)  # a tie: they roll again
@@ -128,7 +128,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
                 line = lines.pop().text.removesuffix(_AGAIN) + f", then both {ev.white}" + _AGAIN
             add(NewsLine(seq, line, isinstance(ev, (rules.GameWon, rules.MatchWon)), opening_roll))
     if pending is not None:
-        add(_roll_line(log, pending))
+        add(_roll_line(log, pending, viewer_id))
     return lines
 
 
@@ -155,9 +155,10 @@ def told_again(texts: list[str]) -> list[str]:
     return [t for t, k in zip(out, keep, strict=True) if k]
 
 
-def _roll_line(log: GameLog, step: Step) -> NewsLine:
+def _roll_line(log: GameLog, step: Step, viewer_id: int | None) -> NewsLine:
     """A roll told on its own line (its play is not in the news)."""
-    return NewsLine(step.logged.seq, tell(log, step), opening=isinstance(step.logged.event, rules.OpeningRoll))
+    opening = isinstance(step.logged.event, rules.OpeningRoll)
+    return NewsLine(step.logged.seq, tell(log, step, viewer_id=viewer_id), opening=opening)
 
 
 def _decided_opening(step: Step) -> bool:
@@ -171,7 +172,7 @@ def tell(log: GameLog, step: Step, opening: Step | None = None, viewer_id: int |
     panel's 'You won the game', 'bob wins' read as if it were the other player's."""
     text = _tell(log, step, viewer_id)
     if opening is not None and isinstance(step.logged.event, rules.Move):
-        text = _tell(log, opening).removesuffix(".") + f", playing {step.logged.event.notation}."
+        text = _tell(log, opening, viewer_id).removesuffix(".") + f", playing {step.logged.event.notation}."
     if text and step.logged.note:
         who = log.game.name(step.before.actor) if step.before.actor is not None else ""
         ev = step.logged.event
@@ -181,11 +182,14 @@ def tell(log: GameLog, step: Step, opening: Step | None = None, viewer_id: int |
     return text
 
 
+def _is_viewer(log: GameLog, colour: Color, viewer_id: int | None) -> bool:
+    seat = log.game.white_id if colour is Color.WHITE else log.game.black_id
+    return viewer_id is not None and seat == viewer_id
+
+
 def _winner(log: GameLog, colour: Color, viewer_id: int | None) -> str:
     """'bob wins', or 'You win' to bob."""
-    g = log.game
-    seat = g.white_id if colour is Color.WHITE else g.black_id
-    return "You win" if viewer_id is not None and seat == viewer_id else f"{g.name(colour)} wins"
+    return "You win" if _is_viewer(log, colour, viewer_id) else f"{log.game.name(colour)} wins"
 
 
 def _tell(log: GameLog, step: Step, viewer_id: int | None = None) -> str:
@@ -197,9 +201,11 @@ def _tell(log: GameLog, step: Step, viewer_id: int | None = None) -> str:
         w, b = g.name(Color.WHITE), g.name(Color.BLACK)
         if ev.white == ev.black:
             return f"Opening roll: {w} and {b} both rolled {ev.white}{_AGAIN}"
-        first = g.name(Color.WHITE if ev.white > ev.black else Color.BLACK)
+        starter = Color.WHITE if ev.white > ev.black else Color.BLACK
+        # To its winner in the second person, as a result is: 'alice starts' read as the other's.
+        first = "You start" if _is_viewer(log, starter, viewer_id) else f"{g.name(starter)} starts"
         hi, lo = max(ev.white, ev.black), min(ev.white, ev.black)
-        return f"Opening roll: {w} {ev.white}, {b} {ev.black}. {first} starts with {hi}-{lo}."
+        return f"Opening roll: {w} {ev.white}, {b} {ev.black}. {first} with {hi}-{lo}."
     if isinstance(ev, rules.Roll):
         return f"{who} rolled {rolled(ev.dice)}."
     if isinstance(ev, rules.Move):
