@@ -3295,6 +3295,45 @@ async def test_moves_left_half_played_wait_for_the_answer_to_an_offer_made_since
         b.close()
 
 
+async def test_moves_on_the_board_wait_for_the_answer_to_an_offer_made_meanwhile(tmp_path):
+    """alice had moved 13/10 and was on the board when bob offered to resign: the board went back
+    to the turn's start with only the offer to say why, and her refusal did not bring it back."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url, dice=ScriptedDice([3, 1] * 10)) as srv:
+        a, b = await alice_starts(srv.port)
+        await alice_moves_13_10(a)
+        with Service(url) as svc:
+            bob = svc.login("bob", "secret2").id
+            svc.resign(bob, 1, svc.game(1, bob).version, Win.SINGLE)
+        await a.wait_words("Your moves so far (13/10) come back if the offer is refused.")
+        a.send("Q")  # and after leaving while the offer waits
+        await a.wait_for("Your choice")
+        a.send("P")
+        await a.wait_words("Your moves so far (13/10) come back if the offer is refused.")
+        a.send("N")
+        await a.wait_words("Your moves so far are back: 13/10.")
+        assert "Pips 164" in a.text, a.text
+        a.close()
+        b.close()
+
+
+async def test_a_turn_played_in_another_session_says_the_moves_here_are_not_kept(tmp_path):
+    """alice moved 13/10 here and played her turn from a second window; this board showed the
+    other play and bob's answer, and nothing of the move it had made going."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url, dice=ScriptedDice([3, 1] * 10)) as srv:
+        a, b = await alice_starts(srv.port)
+        await alice_moves_13_10(a)
+        with Service(url, dice=ScriptedDice([4, 2])) as svc:
+            alice, bob = svc.login("alice", "secret1").id, svc.login("bob", "secret2").id
+            view = svc.submit_turn(alice, 1, svc.game(1, alice).version, "8/5 6/5")
+            svc.roll(bob, 1, view.version)
+        text = " ".join((await a.wait_words("bob rolled 4-2")).split())
+        assert "You played on in another session; your moves here (13/10) are not kept." in text, text
+        a.close()
+        b.close()
+
+
 async def test_moves_left_half_played_in_a_game_changed_since_are_said_to_be_gone(tmp_path):
     """A resignation offered and refused elsewhere since alice left her move: the move is not
     kept (the game is not at the version it was made at), and the board says so."""

@@ -424,10 +424,10 @@ class GameScreen:
         except ServiceError:
             pass  # told again next time; nothing is lost
 
-    async def catch_up(self, mine: bool = False) -> list[NewsLine]:
-        """The news since the last look; with `mine` (after the player's own act), their results
-        and opening rolls too."""
-        log = await self.svc.game_log(self.game_id, self.pid)
+    async def catch_up(self, log: GameLog | None = None, mine: bool = False) -> list[NewsLine]:
+        """The news since the last look (in `log`, or the record read now); with `mine` (after
+        the player's own act), their results and opening rolls too."""
+        log = log or await self.svc.game_log(self.game_id, self.pid)
         lines = narrate(log, self.read, self.pid, everything=mine)
         if mine:
             # The other player's doings whole: the computer answers at once, and its play, read
@@ -623,6 +623,9 @@ class GameScreen:
 
     async def on_change(self) -> None:
         old = self.view
+        moves = tuple((m.src, m.dst) for m in self.turn.moves) if self.turn is not None else ()
+        played = notation(self.turn.moves) if self.turn is not None and moves else ""
+        events = self.events
         try:
             await self.reload()
         except NotFound:
@@ -632,12 +635,25 @@ class GameScreen:
         if old is not None and self.view.version != old.version:
             if self.restored:
                 self.unkeyed = []  # the offer, answered: its three lines had cut off the moves' return
-            lines = await self.catch_up()
-            if not lines and self.me is not None and old.state.actor is self.me:
-                # Nobody else did anything: the player went on in another session of theirs (a
-                # second door node).  What this board said of its turn is no longer so.
+            log = await self.svc.game_log(self.game_id, self.pid)
+            lines = await self.catch_up(log)
+            st = self.view.state
+            first = log.events[events] if len(log.events) > events else None
+            if self.me is not None and old.state.actor is self.me and first is not None \
+                    and first.player_id == self.pid:
+                # The player went on in another session of theirs (a second door node, a second
+                # window): what this board said of its turn is no longer so, and the moves made
+                # here went without a word.
                 self.unkeyed = []
-                self.message = "You played on in another session; the board shows the game as it stands."
+                gone = f"your moves here ({played}) are not kept" if played else \
+                    "the board shows the game as it stands"
+                lines = [NewsLine(-1, f"You played on in another session; {gone}."), *lines]
+            elif played and st.phase is Phase.RESIGNED and st.resign_by is not self.me \
+                    and st.resume_phase is Phase.MOVE and self.view.version == old.version + 1:
+                # An offer to resign made mid-turn takes the turn back until it is answered: the
+                # moves wait for a refusal, as they do when the offer comes while away.
+                self.resumed, self.resumed_version = (st.position, st.dice or (0, 0), moves), old.version
+                lines = [*lines, NewsLine(-1, f"Your moves so far ({played}) come back if the offer is refused.")]
             self.tell(lines)
             await self.forget_a_sent_note()
         if self.restored:
