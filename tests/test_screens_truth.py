@@ -1785,6 +1785,34 @@ async def test_a_narrow_watcher_is_told_whose_turn_and_the_score(tmp_path):
         wide.close()
 
 
+async def test_a_narrow_watcher_is_told_whose_turn_it_is_after_each_play(tmp_path):
+    """A watcher at 40 columns was told whose turn it was and the score on opening the board, but
+    after each play only the play: 'alice rolled 6-6 and played 16/10* 13/7(3).', with the panel
+    that says the rest cut off."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2, 6, 5, 3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        view = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "carol", "carol-pw", new=False)
+        await open_game(c)
+        await c.wait_for("Enter goes on anyway")
+        c.send("\r")
+        await c.wait_words("alice to play 4-2.")
+        with Service(url, dice=ScriptedDice([6, 5])) as svc:
+            view = svc.submit_turn(alice, view.id, view.version, "8/4 6/4")
+        await c.wait_words("playing 8/4 6/4. bob to play.")
+        with Service(url, dice=ScriptedDice([6, 5])) as svc:
+            svc.roll(bob, view.id, view.version)
+        said = " ".join((await c.wait_words("bob rolled 6-5.")).split())
+        assert "bob rolled 6-5. bob to play 6-5." in said, said
+        c.close()
+
+
 async def test_the_rankings_and_the_game_list_are_laid_out_again_when_the_window_narrows(tmp_path):
     """Narrowing the window on R)ank or V)iew cut their lines at the new width ('Rank  Player
     Board    Rating', 'alice  here  at th') instead of laying them out for it."""

@@ -322,13 +322,34 @@ class GameScreen:
         last = told[-1].text if told and not v.state.over else ""
         if self.con.width >= 80:
             return f"Watching this game. {last}".strip()
-        st = v.state
-        if not last or st.actor is None or st.phase not in (Phase.ROLL, Phase.MOVE):
+        turn = self.to_play()
+        if not last or not turn:
             return ""  # the message line's own: whose turn, and the score
+        return f"{last} {turn[0]} {turn[1]}"
+
+    def to_play(self) -> tuple[str, str] | None:
+        """For a watcher's narrow board, where the panel is cut off: whose turn it is (with the
+        dice rolled) and the score; None while nobody is to roll or move."""
+        v = self.view
+        assert v is not None
+        st = v.state
+        if st.actor is None or st.phase not in (Phase.ROLL, Phase.MOVE):
+            return None
         score = score_words(v.name(Color.WHITE), st.score[0], v.name(Color.BLACK), st.score[1], st.length,
                             st.crawford)
         dice = f" {roll_text(st.dice)}" if st.dice is not None and st.phase is Phase.MOVE else ""
-        return f"{last} {v.name(st.actor)} to play{dice}. {score}"
+        return f"{v.name(st.actor)} to play{dice}.", score
+
+    def watched(self, lines: list[NewsLine]) -> list[NewsLine]:
+        """A watcher's news on a narrow board, with whose turn it is after it (and the score, where
+        it fits): the message line said only what was done, and the panel that says the rest is
+        cut off."""
+        turn = self.to_play() if lines and self.me is None and self.con.width < 80 else None
+        if turn is None or any(n.result for n in lines):
+            return lines
+        whole = f"{turn[0]} {turn[1]}"
+        said = whole if not fit_message(f"{lines[-1].text} {whole}", self.con.width)[1] else turn[0]
+        return [*lines, NewsLine(-1, said)]
 
     def next_game(self) -> str:
         """A match's next game, before its opening roll: which, and the score (the message line
@@ -654,7 +675,7 @@ class GameScreen:
                 # moves wait for a refusal, as they do when the offer comes while away.
                 self.resumed, self.resumed_version = (st.position, st.dice or (0, 0), moves), old.version
                 lines = [*lines, NewsLine(-1, f"Your moves so far ({played}) come back if the offer is refused.")]
-            self.tell(lines)
+            self.tell(self.watched(lines))
             await self.forget_a_sent_note()
         if self.restored:
             self.message = f"{self.message} {self.restored}".strip()
