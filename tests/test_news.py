@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from alembic import command
@@ -402,3 +403,23 @@ def test_the_game_that_brings_the_crawford_game_says_so(svc):
     assert not view.state.crawford and not view.state.over
     told = [line.text for line in narrate(svc.game_log(view.id, ann), 0, ann, everything=True)]
     assert told[-1] == "bob wins a single game by resignation, 1 point. Score: ann 2, bob 1.", told
+
+
+def test_a_forfeit_is_told_to_its_loser_in_the_second_person_and_as_the_match_it_is(db_url):
+    """A match forfeited for time was told 'dave wins a single game by forfeit, 3 points, and the
+    match 3-0.' and 'alice forfeits the match (time).', to alice too: no game was won, and
+    '(time)' said nothing of why."""
+    now = [datetime(2030, 1, 1, tzinfo=UTC)]
+    with Service(db_url, dice=ScriptedDice([3, 1]), clock=lambda: now[0]) as svc:
+        alice = svc.register("alice", "secret1").id
+        dave = svc.register("dave", "secret1").id
+        view = svc.begin_game(dave, 3, Color.WHITE, "alice")
+        svc.roll(dave, view.id, view.version)  # dave 3, alice 1: dave to move, and does not
+        now[0] += timedelta(days=30)
+        assert svc.forfeit_stale(days=14) == [view.id]
+        told = [n.text for n in narrate(svc.game_log(view.id, dave), 0, dave)]
+        assert told[-2] == "You forfeit the match for taking too long to move.", told
+        assert told[-1].startswith("alice wins by forfeit, and the match 3-0. Ratings: "), told
+        told = [n.text for n in narrate(svc.game_log(view.id, alice), 0, alice)]
+        assert told[-2][:45] == "dave forfeits the match for taking too long t", told
+        assert told[-1].startswith("You win by forfeit, and the match 3-0. Ratings: "), told

@@ -132,6 +132,8 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
     return lines
 
 
+# Why a match was forfeited, as the record names it (the stale-game sweep, the sysop's deletion).
+FORFEIT_WHY = {"time": " for taking too long to move", "player deleted": ": the sysop closed the account"}
 _AGAIN = "; they roll again."
 _AFTER_TIES = re.compile(r"^Opening roll, after [^:]*: ")
 CRAWFORD_NEXT = "Next is the Crawford game: no doubling in it."
@@ -229,10 +231,14 @@ def _tell(log: GameLog, step: Step, viewer_id: int | None = None) -> str:
     if isinstance(ev, rules.RejectResign):
         return f"{who} refuses the resignation; play goes on."
     if isinstance(ev, rules.Forfeit):
-        return f"{g.name(ev.loser)} forfeits the match ({ev.reason})."
+        loser = "You forfeit" if _is_viewer(log, ev.loser, viewer_id) else f"{g.name(ev.loser)} forfeits"
+        return f"{loser} the match{FORFEIT_WHY.get(ev.reason, f' ({ev.reason})')}."
     if isinstance(ev, rules.GameWon):
-        how = {"drop": " on a drop", "resign": " by resignation", "forfeit": " by forfeit"}.get(ev.how, "")
         score = _score(log, after.score)
+        if ev.how == "forfeit":
+            # The points are what the match still needed: 'a single game ..., 3 points' was no game won.
+            return f"{_winner(log, ev.winner, viewer_id)} by forfeit. Score: {score}."
+        how = {"drop": " on a drop", "resign": " by resignation"}.get(ev.how, "")
         text = f"{_winner(log, ev.winner, viewer_id)} {WIN_WORDS[ev.win]}{how}, {points(ev.points)}. Score: {score}."
         # The title's '· Crawford' alone had said why D)ouble no longer worked.
         return text + (f" {CRAWFORD_NEXT}" if after.crawford and not after.over else "")
