@@ -423,3 +423,21 @@ def test_a_forfeit_is_told_to_its_loser_in_the_second_person_and_as_the_match_it
         told = [n.text for n in narrate(svc.game_log(view.id, alice), 0, alice)]
         assert told[-2][:45] == "dave forfeits the match for taking too long t", told
         assert told[-1].startswith("You win by forfeit, and the match 3-0. Ratings: "), told
+
+
+def test_an_opening_roll_after_a_tie_is_told_with_it_again_with_the_play(svc):
+    """alice read 'Opening roll, after a tie at 4: alice 2, bob 3. bob starts with 3-2.'; when bob
+    then played, the same roll was told as 'Opening roll: alice 2, bob 3. bob starts with 3-2,
+    playing ...', the tie gone: one fact in two wordings on one board."""
+    svc.dice = ScriptedDice([4, 4, 2, 3])
+    alice = svc.register("alice", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+    view = svc.roll(bob, view.id, view.version)
+    log = svc.game_log(view.id, alice)
+    assert [n.text for n in narrate(log, 0, alice)][-1] == \
+        "Opening roll, after a tie at 4: alice 2, bob 3. bob starts with 3-2."
+    read = len(log.events)
+    svc.submit_turn(bob, view.id, view.version, "13/11 13/10")
+    assert [n.text for n in narrate(svc.game_log(view.id, alice), read, alice)] == \
+        ["Opening roll, after a tie at 4: alice 2, bob 3. bob starts with 3-2, playing 13/11 13/10."]

@@ -89,19 +89,24 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         # The opening roll decided after ties, told with them in one line: at 40 columns the ties'
         # line and the decided roll's did not fit together, and the roll (who starts, with which
         # dice) was the part cut off.
-        if new.text.startswith(_OPENING) and not new.text.endswith(_AGAIN) and lines and lines[-1].opening \
-                and lines[-1].text.endswith(_AGAIN):
-            ties = [int(n) for n in re.findall(r"\d+", lines.pop().text.split(" both rolled ", 1)[1])]
-            said = f"a tie at {ties[0]}" if len(ties) == 1 else \
-                f"ties at {', '.join(map(str, ties[:-1]))} and {ties[-1]}"
-            new = replace(new, text=new.text.replace(_OPENING, f"Opening roll, after {said}: ", 1), opening=True)
+        decided = new.text.startswith(_OPENING) and not new.text.endswith(_AGAIN)
+        if decided and lines and lines[-1].opening and lines[-1].text.endswith(_AGAIN):
+            lines.pop()
+            new = replace(new, opening=True)
+        if decided and decided_after:
+            # Told before its play or with it, in this look or a later one: the same words.
+            new = replace(new, text=_with_ties(new.text, decided_after))
         lines.append(new)
+    ties: list[int] = []  # the ties before the opening roll being decided
+    decided_after: list[int] = []  # the ties before the decided opening roll
     for step in steps(log):
         ev, seq = step.logged.event, step.logged.seq
         # The play right after the opening roll says the roll with it: told apart, the roll's line
         # said who starts, the play's 'rolled 3-1' as if the starter had rolled both dice.
         opening = prev if prev is not None and _decided_opening(prev) and isinstance(ev, rules.Move) else None
         prev = step
+        if isinstance(ev, rules.OpeningRoll):
+            ties, decided_after = ([*ties, ev.white], []) if ev.white == ev.black else ([], ties)
         if seq < since or (not everything and viewer_id is not None and step.logged.player_id == viewer_id):
             if pending is not None:  # the opponent's opening roll, and the viewer's own play with it
                 add(_roll_line(log, pending, viewer_id))
@@ -140,19 +145,30 @@ CRAWFORD_NEXT = "Next is the Crawford game: no doubling in it."
 _OPENING = "Opening roll: "
 
 
+def _with_ties(text: str, ties: list[int]) -> str:
+    """An opening roll's line ('Opening roll: ...') saying the ties before it."""
+    said = f"a tie at {ties[0]}" if len(ties) == 1 else f"ties at {', '.join(map(str, ties[:-1]))} and {ties[-1]}"
+    return text.replace(_OPENING, f"Opening roll, after {said}: ", 1)
+
+
+def _without_ties(text: str) -> str:
+    ties = _AFTER_TIES.match(text)
+    return _OPENING + text[ties.end():] if ties else text
+
+
 def told_again(texts: list[str]) -> list[str]:
     """Lines told one after another on the board, without a roll that a later line tells again
     with its play.  An opening roll decided after ties, told before its play, keeps saying so in
-    the play's line, which names it without the ties (they were read before it was made)."""
+    the play's line."""
     out = list(texts)
     keep = [True] * len(out)
     for i, t in enumerate(out):
         ties = _AFTER_TIES.match(t)
-        said = (_OPENING + t[ties.end():] if ties else t).removesuffix(".")
-        later = next((j for j in range(i + 1, len(out)) if out[j].startswith(said)), None)
+        said = _without_ties(t).removesuffix(".")
+        later = next((j for j in range(i + 1, len(out)) if _without_ties(out[j]).startswith(said)), None)
         if later is not None:
             keep[i] = False
-            if ties:
+            if ties and not _AFTER_TIES.match(out[later]):
                 out[later] = ties.group(0) + out[later].removeprefix(_OPENING)
     return [t for t, k in zip(out, keep, strict=True) if k]
 
