@@ -3190,6 +3190,29 @@ async def at_board(port: int, handle: str, game_id: int) -> Caller:
     return c
 
 
+async def test_a_key_refused_after_news_it_has_not_seen_says_the_news_first(tmp_path, monkeypatch):
+    """Enter pressed as the opponent's double came: 'Answer the double first: T)ake or X) drop. ?
+    lists the keys. bob doubles to 2.', as if told to answer before anyone had offered."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", v.id)
+        await a.wait_for("?)help")
+        # The change feed quiet: the key, not the feed's wake-up, finds the double.
+        monkeypatch.setattr(srv.runtime, "version", lambda game_id: v.version)
+        with Service(url) as svc:
+            svc.double(bob, v.id, v.version)
+        a.send("\r")
+        said = " ".join((await a.wait_words("Answer the double first")).split())
+        assert "bob doubles to 2. Answer the double first: T)ake or X) drop." in said, said
+        a.close()
+
+
 async def test_keys_typed_for_the_list_p_skips_do_not_act_on_the_board(tmp_path):
     """P)lay opens the one game waiting without its list; the '1 Enter' a caller typed for the
     list, as when two games wait, reached the board and made the roll."""

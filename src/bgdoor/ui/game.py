@@ -795,14 +795,21 @@ class GameScreen:
         state = self.state()
         unavailable = self.unavailable(state)
         found = keytable.binding(state, key, unavailable)
+        told = False
         if found is None and key.name not in keytable.MOVE_KEYS and await self.moved_on():
             # The key may be for a state the change notice has not shown yet.
+            told = True
             state = self.state()
             unavailable = self.unavailable(state)
             found = keytable.binding(state, key, unavailable)
         if found is None:
-            # A double or resignation waiting for an answer stays said beside why the key did nothing.
-            self.message = f"{keytable.refusal(state, key, unavailable)} {self.pending_offer()}".rstrip()
+            refused = keytable.refusal(state, key, unavailable)
+            if told:
+                # The news just told first: 'Answer the double first' had come before the double.
+                self.message = f"{self.message} {refused}".strip()
+            else:
+                # A double or resignation waiting for an answer stays said beside why the key did nothing.
+                self.message = f"{refused} {self.pending_offer()}".rstrip()
             return True
         if found.action == "quit":
             return False
