@@ -68,8 +68,8 @@ def test_marks_choose_the_hit() -> None:
         hit = parse_play(pos, (6, 3), text)
         assert hit.moves == (Move(13, 7, True), Move(7, 4))
         assert hit.position.player[24] == 1
-    # A mark where nothing can be hit changes nothing.
-    assert parse_play(pos, (6, 3), "13/4*") == quiet
+    # A mark where the play hits nothing is refused (tests/test_keys_truth.py).
+    assert "says a hit" in reason(pos, (6, 3), "13/4*")
 
 
 def test_a_forced_hit_needs_no_mark() -> None:

@@ -5,8 +5,9 @@ Text is matched to a legal play by the position it leads to, so `13/4`,
 must fit the dice, but a written touch-down point is not insisted on: `13/7/4`
 is read as 13/10/4 when 7 is blocked.  Hit marks (`*`) only choose between
 plays that reach the same points but hit different blots on the way; without
-marks the play hitting the fewest blots is taken.  A mark where nothing can
-be hit is ignored.
+marks the play hitting the fewest blots is taken.  A mark where the play hits
+nothing is refused: the player counted on a hit the board does not give.  (A
+hit left unmarked is still the play named.)
 
 Accepted: `24/18 13/11`, `bar/22*`, `25/22`, `6/off 5/off`, `6/0`,
 `8/5(2)`, `13/7*/4`; any case, extra spaces, `-` for `/`, commas between moves.
@@ -62,7 +63,11 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
             hits = hit_points(position, play.position)
             return (-len(hits & marks), len(hits - marks))
 
-        return min(matches, key=rank)
+        play = min(matches, key=rank)
+        missed = _missed_mark(position, play, paths)
+        if missed:
+            raise IllegalPlay(missed)
+        return play
     # (A distance fault is said as explain() says it: after the home board, for a bearing off.)
     message = explain(list(position.player), list(position.opponent), roll, paths, best)
     if not best:
@@ -74,6 +79,21 @@ def hit_points(before: Position, after: Position) -> frozenset[int]:
     """Points (mover's numbering) where the play from `before` to `after` hit a blot."""
     # After the play the mover is `after.opponent` and the hit side is `after.player`.
     return frozenset(24 - j for j in range(24) if before.opponent[j] == 1 and after.player[j] == 0)
+
+
+def _missed_mark(position: Position, play: Play, paths: list[Path]) -> str | None:
+    """Why a `*` written in `paths` is wrong, when the play hits nothing there."""
+    missed = sorted(frozenset().union(*(p.marks for p in paths)) - hit_points(position, play.position), reverse=True)
+    if not missed:
+        return None
+    point = missed[0]
+    written = next(path.written() for path in paths if point in path.marks)
+    opp = position.opponent[24 - point]
+    if opp >= 2:
+        return f"{written} says a hit, but point {point} is blocked, not a blot"
+    if opp == 1:  # a blot the legal ways of making these moves all pass by
+        return f"{written} says a hit, but that play cannot hit on point {point}"
+    return f"{written} says a hit, but there is no blot on point {point} to hit"
 
 
 # ------------------------------------------------------------------- reading
@@ -88,6 +108,10 @@ class Path:
 
     def __str__(self) -> str:
         return "/".join(_pt(p) for p in self.points)
+
+    def written(self) -> str:
+        """The path with its hit marks, as the player wrote it."""
+        return "/".join(_pt(p) + ("*" if i and p in self.marks else "") for i, p in enumerate(self.points))
 
 
 _TOKEN = re.compile(r"([^()]+?)(?:\((\d+)\))?")

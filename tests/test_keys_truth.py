@@ -1,0 +1,78 @@
+"""What the board's keys say when the player asks for something the board cannot give."""
+
+from __future__ import annotations
+
+import pytest
+from harness import Caller, call, login, running_server
+from menus import begin, open_game
+from test_rules_support import board
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.moves import Move
+from bgdoor.rules.parse import IllegalPlay, parse_play
+from bgdoor.rules.position import Position
+
+pytestmark = pytest.mark.timeout(120)
+
+START = Position.start()
+
+
+def reason(pos: Position, dice: tuple[int, int], text: str) -> str:
+    with pytest.raises(IllegalPlay) as info:
+        parse_play(pos, dice, text)
+    return str(info.value)
+
+
+def test_a_hit_mark_where_the_play_hits_nothing_is_refused() -> None:
+    """13/11 13/10* with 3-2 from the start was taken as 13/11 13/10: the player's own notation
+    said a hit, and the game quietly played none."""
+    assert reason(START, (3, 2), "13/11 13/10*") == "13/10* says a hit, but there is no blot on point 10 to hit"
+    assert reason(START, (6, 5), "24/13*") == "24/13* says a hit, but there is no blot on point 13 to hit"
+    pos = board({13: 1}, {7: 1})  # a blot on 7, none on 10 or 4
+    assert reason(pos, (6, 3), "13/10*/4") == "13/10*/4 says a hit, but there is no blot on point 10 to hit"
+    assert reason(pos, (6, 3), "13/4*") == "13/4* says a hit, but there is no blot on point 4 to hit"
+    pos = board({13: 1}, {7: 2})  # 13/7/4 is read as 13/10/4 past a block: the mark cannot be
+    assert reason(pos, (6, 3), "13/7*/4") == "13/7*/4 says a hit, but point 7 is blocked, not a blot"
+
+
+def test_a_hit_mark_where_the_play_hits_is_taken_and_a_hit_needs_no_mark() -> None:
+    pos = board({13: 1}, {7: 1})
+    assert parse_play(pos, (6, 3), "13/7*/4").moves == (Move(13, 7, True), Move(7, 4))
+    pos = board({"bar": 1}, {22: 1, 23: 2, 20: 2})
+    for text in ("bar/22*", "bar/22"):
+        assert parse_play(pos, (3, 2), text).moves == (Move(25, 22, True),)
+
+
+async def seated(port: int) -> tuple[Caller, Caller]:
+    """alice begins a 3-point match as White and bob joins it; returns once bob's board asks for
+    the opening roll."""
+    alice = await call(port)
+    await login(alice, "alice", "alice-pw", new=True)
+    await begin(alice, 3)
+    bob = await call(port)
+    await login(bob, "bob", "bob-pw", new=True)
+    await open_game(bob, expect="Join it?")
+    bob.send("Y")
+    await bob.wait_for("roll for who starts")
+    await alice.wait_for("bob joined")
+    return alice, bob
+
+
+async def test_a_typed_hit_that_is_not_there_is_refused_at_the_board(tmp_path):
+    """M and 13/11 13/10* with 3-2, point 10 empty: 'Turn sent.', with no hit."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 2] + [1, 2] * 20)) as srv:
+        alice, bob = await seated(srv.port)
+        alice.send("P")
+        await alice.wait_for("alice starts with 3-2")
+        await alice.wait_for("Arrows/8246")
+        alice.send("M")
+        await alice.wait_for("Your play")
+        alice.send("13/11 13/10*\r")
+        await alice.wait_words("13/10* says a hit, but there is no blot on point 10 to hit.")
+        assert "Turn sent" not in alice.text
+        alice.send("M")
+        await alice.wait_for("Your play")
+        alice.send("13/11 13/10\r")
+        await alice.wait_for("Turn sent")
+        alice.close()
+        bob.close()
