@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import random
+
+import menus
 import pytest
 from harness import Caller, call, login, running_server
 from menus import begin, open_game
 from test_rules_support import board
 
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.moves import Move
+from bgdoor.rules.game import Color, Phase
+from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.parse import IllegalPlay, parse_play
 from bgdoor.rules.position import Position
+from bgdoor.service import Service
+from bgdoor.service.types import GameView
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -76,3 +82,48 @@ async def test_a_typed_hit_that_is_not_there_is_refused_at_the_board(tmp_path):
         await alice.wait_for("Turn sent")
         alice.close()
         bob.close()
+
+
+def alice_to_bear_off(url: str) -> GameView:
+    """alice (White) and bob race home; returns once alice has rolled with all her checkers home
+    and a checker she can bear off."""
+    rng = random.Random(7)
+    with Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)])) as svc:
+        ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
+        v = svc.begin_game(ids[Color.WHITE], 3, Color.WHITE, "bob")
+        v = svc.roll(ids[Color.WHITE], v.id, v.version)
+        while True:
+            st = v.state
+            assert st.turn is not None and not st.over
+            if st.phase is Phase.ROLL:
+                v = svc.roll(ids[st.turn], v.id, v.version)
+                continue
+            assert st.dice is not None
+            plays = legal_plays(st.position, st.dice)
+            bears = any(m.dst == 0 for p in plays for m in p.moves)
+            if st.turn is Color.WHITE and bears and st.position.player[-1] == 0 and len(plays) > 1:
+                return v
+            # The fastest race home: the play leaving the mover the fewest pips.
+            play = min(plays, key=lambda p: sum(n * (i + 1) for i, n in enumerate(p.position.opponent)), default=None)
+            v = svc.submit_turn(ids[st.turn], v.id, v.version, str(play) if play is not None else "")
+
+
+async def test_r_and_enter_on_the_tray_say_to_put_the_cursor_on_a_checker(tmp_path):
+    """R with the cursor moved onto the OFF tray, which the help line offers, said 'Checkers move
+    from a point (or the bar) to a lower point, or off.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    alice_to_bear_off(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_for("R)emove")
+        c.send("2")  # the bottom row, then right to its end: the tray past point 1
+        c.send("6" * 26)
+        await c.settle(0.3)
+        c.send("R")
+        await c.wait_words("Put the cursor on a checker to bear it off; the tray is where it goes.")
+        assert "lower point" not in c.text
+        c.send("\r")
+        await c.wait_words("The tray holds checkers borne off: pick one up on a marked point.")
+        c.close()

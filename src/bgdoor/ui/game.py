@@ -1203,6 +1203,11 @@ class GameScreen:
         turn = self.turn
         if turn is None:
             return
+        if self.hand is None and self.cursor == "off":
+            # The rules' 'checkers move from a point (or the bar) to a lower point, or off'
+            # told a player who had offered R there nothing they could do.
+            self.message = "Put the cursor on a checker to bear it off; the tray is where it goes."
+            return
         src = self.hand if self.hand is not None else _loc_to_point(self.cursor)
         self.hand = None
         self.dropped(turn, lambda: turn.move(src, 0))
@@ -1231,6 +1236,8 @@ class GameScreen:
                 mine = turn.position.player
                 if point != 25 and mine[24]:
                     self.message = "Your checker on the bar must come in first: pick it up from the bar."
+                elif point == 0:
+                    self.message = "The tray holds checkers borne off: pick one up on a marked point."
                 elif 1 <= point <= 24 and mine[point - 1]:
                     self.message = "Those checkers cannot move with this roll; the marked points can."
                 else:
