@@ -312,7 +312,7 @@ def test_forfeit_stale(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.M
     before = dump(world)
     code, out, _ = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "10", answer="n\n")
     assert code == 1 and dump(world) == before
-    assert out.startswith("These games have waited 10 days or more for the player to act:\n")
+    assert out.startswith("This game has waited 10 days or more for the player to act:\n")
     assert f"\n {world.stale}  active" in out and "Forfeit it? The player to act loses the match. [y/N]" in out
     assert out.endswith("Nothing was changed.\n")
 

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 
 from bgdoor.config import Config
 from bgdoor.service import Service, ServiceError, StorageError
+from bgdoor.service.sysop import days_text
 from bgdoor.store import db
 from bgdoor.ui.runtime import Bot, Runtime
 
@@ -125,7 +126,7 @@ async def forfeit_loop(runtime: Runtime, config: Config) -> None:
     while True:
         try:
             for game_id in await runtime.service.forfeit_stale(config.forfeit_days):
-                log.info("game %s forfeited: no move for %s days", game_id, config.forfeit_days)
+                log.info("game %s forfeited: no move for %s", game_id, days_text(config.forfeit_days))
                 runtime.notify(game_id)
         except ServiceError as exc:
             log.warning("forfeiting stale games failed: %s", exc)

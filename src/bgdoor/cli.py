@@ -415,12 +415,21 @@ def _sysop_forfeit_stale(args: argparse.Namespace, sysop: Sysop, config: Config)
             where = f"in {config.source}" if config.source else "by default"
             print(f"bgdoor sysop: forfeit_days is 0 {where} (never forfeit); give --days N", file=sys.stderr)
             return 2
+    from bgdoor.service.sysop import days_text  # noqa: PLC0415 - only these commands need it
+
     stale = sysop.stale_games(days)
     if not stale:
-        print(f"No game has waited {days:g} days for a move; nothing to forfeit.")
+        waited = f"has waited {days_text(days)}" if days else "is waiting"
+        print(f"No game {waited} for a move; nothing to forfeit.")
         return 0
     if not args.yes:
-        print(f"These games have waited {days:g} days or more for the player to act:")
+        # One game, or a threshold of 1 day, read 'These games have waited 1 days'.
+        games = "This game" if len(stale) == 1 else "These games"
+        if days:
+            waited = f"{'has' if len(stale) == 1 else 'have'} waited {days_text(days)} or more"
+        else:
+            waited = "is waiting" if len(stale) == 1 else "are waiting"
+        print(f"{games} {waited} for the player to act:")
         print(_game_rows(stale))
         if not _confirm(
             f"Forfeit {'it' if len(stale) == 1 else f'all {len(stale)}'}? The player to act loses the match."

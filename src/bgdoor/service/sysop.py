@@ -157,6 +157,11 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def days_text(days: float) -> str:
+    """A number of days as the sysop reads it: '1 day', '2.5 days', '14 days' (not '14.0')."""
+    return f"{days:g} day{'' if days == 1 else 's'}"
+
+
 def event_text(payload: dict[str, Any]) -> str:
     """One recorded event in words, for the sysop's view of a game."""
     kind = payload.get("type")
@@ -507,10 +512,9 @@ class Sysop:
                 white_won = g.winner_id == g.white_id
                 loser = names.get((g.black_id if white_won else g.white_id) or -1, "?")
                 won, other = (g.score_white, g.score_black) if white_won else (g.score_black, g.score_white)
-                lines.append(
-                    f"game {g.id} forfeited by {loser} (no move for {days:g} days): "
-                    f"{winner} wins the match {won}-{other}, rated"
-                )
+                # With 0 days every game waiting is forfeited: 'no move for 0 days' said nothing.
+                why = f"no move for {days_text(days)}" if days else "waiting for a move"
+                lines.append(f"game {g.id} forfeited by {loser} ({why}): {winner} wins the match {won}-{other}, rated")
             return lines
 
         return "\n".join(self._read(fn)) if ids else ""
@@ -607,6 +611,7 @@ class Sysop:
 
 __all__ = [
     "DELETED_NAME",
+    "days_text",
     "MemberRow",
     "EventRow",
     "GameRecord",

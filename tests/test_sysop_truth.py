@@ -1,0 +1,60 @@
+"""What `bgdoor sysop forfeit-stale` says, read as the sysop reads it: one game or several, 1 day or more."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from test_sysop_support import World, fresh_world
+
+from bgdoor import cli
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    return fresh_world(tmp_path)
+
+
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World, *args: str,
+        answer: str = "") -> tuple[int, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(answer))
+    code = cli.main(["sysop", "--db", world.url, *args])
+    return code, capsys.readouterr().out
+
+
+def test_forfeit_stale_says_one_game_and_one_day_in_the_singular(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World, tmp_path: Path
+) -> None:
+    """One stale game was listed under 'These games have waited 1 days or more', and with none
+    left: 'No game has waited 1 days for a move'."""
+    code, out = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "1", answer="n\n")
+    assert code == 1 and out.startswith("This game has waited 1 day or more for the player to act:\n"), out
+    code, out = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "25", answer="n\n")
+    assert out.startswith("This game has waited 25 days or more for the player to act:\n"), out
+    code, out = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "1", "--yes")
+    assert code == 0 and out.startswith(f"game {world.stale} forfeited by "), out
+    assert "(no move for 1 day):" in out, out
+    code, out = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "1", "--yes")
+    assert (code, out) == (0, "No game has waited 1 day for a move; nothing to forfeit.\n")
+    config = tmp_path / "door.cfg"
+    config.write_text("[game]\nforfeit_days = 1.0\n")
+    code, out = run(capsys, monkeypatch, world, "--config", str(config), "forfeit-stale", "--yes")
+    assert (code, out) == (0, "No game has waited 1 day for a move; nothing to forfeit.\n")
+
+
+def test_forfeit_stale_with_0_days_says_the_games_are_waiting(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
+    """--days 0 said 'These games have waited 0 days or more', and forfeited them for 'no move
+    for 0 days'."""
+    code, out = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "0", answer="n\n")
+    assert code == 1 and out.startswith("These games are waiting for the player to act:\n"), out
+    assert "Forfeit all 2?" in out
+    run(capsys, monkeypatch, world, "forfeit-stale", "--days", "25", "--yes")
+    code, out = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "0", answer="n\n")
+    assert out.startswith("This game is waiting for the player to act:\n"), out
+    code, out = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "0", "--yes")
+    assert code == 0 and out.startswith(f"game {world.recent} forfeited by dave (waiting for a move): "), out
+    code, out = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "0", "--yes")
+    assert (code, out) == (0, "No game is waiting for a move; nothing to forfeit.\n")
