@@ -4,7 +4,11 @@ Each name is imported `as` itself: that marks it exported, without a second list
 """
 
 from bgdoor.service.core import Service as Service
-from bgdoor.service.passwords import HANDLE_LIMIT as HANDLE_LIMIT, handle_problem as handle_problem
+from bgdoor.service.passwords import (
+    HANDLE_LIMIT as HANDLE_LIMIT,
+    handle_problem as handle_problem,
+    tidy_handle as tidy_handle,
+)
 from bgdoor.service.types import (
     BadHandle as BadHandle,
     BadPassword as BadPassword,

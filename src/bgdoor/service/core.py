@@ -222,7 +222,7 @@ def normal_handle(handle: object) -> str:
     it is not text or breaks the rules of form."""
     if not isinstance(handle, str):
         raise BadHandle("a handle is text")
-    handle = handles.normal(handle)
+    handle = handles.tidy(handles.normal(handle))
     problem = handles.form_problem(handle)
     if problem:
         raise BadHandle(problem)
@@ -255,7 +255,7 @@ def player_by_handle(s: Session, handle: str) -> Player | None:
     also by the name lists show (handle@TAG)."""
     if not isinstance(handle, str):
         return None
-    found = s.scalars(select(Player).where(Player.handle_key == handles.key(handle))).one_or_none()
+    found = _by_key(s, handle)
     if found is None and "@" in handle:
         bare, _, tag = handle.rpartition("@")
         found = s.scalars(
@@ -263,6 +263,25 @@ def player_by_handle(s: Session, handle: str) -> Player | None:
                 Player.handle_key == handles.key(bare), Player.origin == "bbs", Player.bbs_tag == tag.upper()
             )
         ).one_or_none()
+    return found
+
+
+def _by_key(s: Session, handle: str) -> Player | None:
+    """The player whose handle is `handle` without regard to case, or, that failing, `handle`
+    with its runs of spaces made one (as a new handle is kept).
+
+    Exactly first: a player from before handles were tidied may have a run of spaces in theirs
+    (`a  b`), and may share it but for the run with another (`a b`); each logs in as they type
+    it.  Typed otherwise, such a player is found by their handle tidied, so nobody can take
+    `a b` as new while they exist.
+    """
+    found = s.scalars(select(Player).where(Player.handle_key == handles.key(handle))).one_or_none()
+    tidied = handles.key(handles.tidy(handle))
+    if found is None and tidied != handles.key(handle):
+        found = s.scalars(select(Player).where(Player.handle_key == tidied)).one_or_none()
+    if found is None and " " in tidied:
+        older = select(Player).where(Player.handle_key.contains("  ")).order_by(Player.id)
+        found = next((p for p in s.scalars(older) if handles.tidy(p.handle_key) == tidied), None)
     return found
 
 
@@ -303,11 +322,19 @@ def game_summaries(s: Session, *where: Any, limit: int | None = None, always: bo
 
 def lookalike_player(s: Session, handle: str, exclude: int | None = None) -> Player | None:
     """The player whose handle is `handle` without regard to case, or looks like it."""
-    same = or_(Player.handle_key == handles.key(handle), Player.handle_skeleton == handles.skeleton(handle)[:64])
+    skeleton = handles.skeleton(handle)[:64]
+    same = or_(Player.handle_key == handles.key(handle), Player.handle_skeleton == skeleton)
     query = select(Player).where(same)
     if exclude is not None:
         query = query.where(Player.id != exclude)
-    return s.scalars(query.limit(1)).first()
+    found = s.scalars(query.limit(1)).first()
+    if found is None and " " in skeleton:
+        # A player from before runs of spaces were made one kept theirs in the stored skeleton.
+        older = select(Player).where(Player.handle_skeleton.contains("  ")).order_by(Player.id)
+        if exclude is not None:
+            older = older.where(Player.id != exclude)
+        found = next((p for p in s.scalars(older) if handles.tidy(p.handle_skeleton) == skeleton), None)
+    return found
 
 
 def handle_refusal(s: Session, handle: str, exclude: int | None = None) -> ServiceError | None:
@@ -504,7 +531,8 @@ class Service(LeagueOps):
         before asking more.  Raises nothing of its own: the reason is the answer."""
         if not isinstance(handle, str):
             return "a handle is text"
-        err = self.transaction(lambda s: handle_refusal(s, handles.normal(handle)), write=False)
+        tidied = handles.tidy(handles.normal(handle))
+        err = self.transaction(lambda s: handle_refusal(s, tidied), write=False)
         return None if err is None else str(err)
 
     def _new_player(

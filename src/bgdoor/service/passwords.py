@@ -134,6 +134,11 @@ def handle_problem(handle: str) -> str | None:
     return handles.form_problem(handle)
 
 
+def tidy_handle(handle: str) -> str:
+    """`handle` as a new player's is kept: its runs of spaces made one (`a  b` is `a b`)."""
+    return handles.tidy(handle)
+
+
 def password_problem(password: str) -> str | None:
     if not isinstance(password, str) or len(password) < MIN_PASSWORD:
         return f"a password has at least {MIN_PASSWORD} characters"

@@ -8,12 +8,16 @@ CP437-encodable (the charset of a BBS door; ASCII callers get the charset's
 plain fallbacks).  Two handles that look alike on some terminal must not both
 exist, so uniqueness is by skeleton: NFKC, casefold, accents stripped, and
 Unicode's confusable mapping (UTS #39, confusables.txt, as the
-confusable-homoglyphs package ships it), repeated until nothing changes.
+confusable-homoglyphs package ships it), repeated until nothing changes, with runs of
+spaces made one (`a  b` and `a b` are hard to tell apart in a list).  A handle as typed is
+tidied the same way (see tidy), so a new one never has such a run; players from before that
+keep theirs, and their stored skeleton with it (the service looks for those apart).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
@@ -23,6 +27,7 @@ MAX_LENGTH = 16
 SKELETON_LENGTH = 64  # the column's width; a 16-character handle's skeleton fits (a few map to 2-3 characters)
 RESERVED = frozenset({"(deleted)", "(open seat)", "(open)"})  # names the door itself shows
 SUFFIX_MARK = "~"  # LongAliasName1~2: the second identity whose name cleans to the same handle
+_SPACES = re.compile(" {2,}")  # a run of spaces, which a handle as typed has as one (tidy)
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +76,15 @@ def skeleton(handle: str) -> str:
         if mapped == text:
             break
         text = mapped
-    return text
+    return tidy(text)
+
+
+def tidy(handle: str) -> str:
+    """`handle` with its runs of spaces made one: how a typed handle is taken and kept.
+
+    Only spaces: any other blank is unprintable, so refused, not quietly made a space.
+    """
+    return _SPACES.sub(" ", handle)
 
 
 def drawable(text: str) -> bool:

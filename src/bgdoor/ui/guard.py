@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 
@@ -50,7 +51,8 @@ class LoginGuard:
 
     @staticmethod
     def _key(handle: str) -> str:
-        return handle.casefold()[:64]
+        # Runs of spaces as one: `a  b` finds the player `a b`, and must not be a fresh budget.
+        return re.sub(" {2,}", " ", handle.casefold())[:64]
 
     def _recent(self, addr: str) -> int:
         times = self.by_address.get(addr)

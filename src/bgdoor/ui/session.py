@@ -26,6 +26,7 @@ from bgdoor.service import (
     Preferences,
     ServiceError,
     handle_problem,
+    tidy_handle,
 )
 from bgdoor.term.console import time_words
 from bgdoor.term.wrap import first_fitting, fit, pages, sentence, shorten, wrap
@@ -276,6 +277,9 @@ class Session:
                 notice = f"{problem[0].upper()}{problem[1:]}. Try another."
                 continue
             if not await self.svc.handle_exists(handle):
+                # A new handle is kept with its runs of spaces made one: `a  b` is `a b`.  (As
+                # typed it found a player from before that, who keeps the run and logs in by it.)
+                handle = tidy_handle(handle)
                 # Taken without regard to case, like another player's by look, or not drawable
                 # on every terminal: said before anything more is asked.
                 problem = await self.svc.new_handle_problem(handle)

@@ -1,0 +1,117 @@
+"""Handles as callers type them: runs of spaces, and how a refused handle is said."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from harness import call, login, running_server
+from sqlalchemy.orm import Session
+
+from bgdoor.service import HandleTaken, Service, passwords as pw
+from bgdoor.service.sysop import Sysop
+from bgdoor.store.models import Player
+from bgdoor.ui.guard import LoginGuard
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def svc(db_url: str) -> Iterator[Service]:
+    with Service(db_url) as service:
+        yield service
+
+
+def older_player(svc: Service, handle: str, password: str) -> None:
+    """A player registered before runs of spaces were made one: the handle, key and skeleton
+    kept exactly as typed."""
+
+    def add(s: Session) -> None:
+        key = handle.casefold()
+        s.add(Player(origin="telnet", login_name=handle, handle=handle, handle_key=key, handle_skeleton=key,
+                     password_hash=pw.hash_password(password), created=datetime.now(UTC)))
+
+    svc.transaction(add)
+
+
+# ------------------------------------------------------------------ runs of spaces
+
+
+def test_a_run_of_spaces_in_a_new_handle_is_one(svc: Service) -> None:
+    """`a  b` and `a b` were two players, listed one above the other."""
+    assert svc.register("a  b", "first-pw").handle == "a b"
+    with pytest.raises(HandleTaken):
+        svc.register("a b", "second-pw")
+    with pytest.raises(HandleTaken):
+        svc.register("A   B", "third-pw")
+    assert svc.new_handle_problem("a b") is not None
+    # Typed with the run, the handle finds its player.
+    assert svc.handle_exists("a   b")
+    assert svc.login("a  b", "first-pw").handle == "a b"
+
+
+def test_an_older_player_with_a_run_of_spaces_still_logs_in(svc: Service) -> None:
+    older_player(svc, "a  b", "older-pw")
+    assert svc.login("a  b", "older-pw").handle == "a  b"
+    # Typed with one space (or another run) it is the same player, not a new one to create.
+    assert svc.handle_exists("a b")
+    assert svc.login("A b", "older-pw").handle == "a  b"
+    assert svc.login("a   b", "older-pw").handle == "a  b"
+    assert svc.new_handle_problem("a b") is not None
+    with pytest.raises(HandleTaken, match="looks like the existing player a  b"):
+        svc.register("a b", "newer-pw")
+    with pytest.raises(HandleTaken):
+        svc.register("a  b", "newer-pw")
+
+
+def test_two_older_players_apart_by_a_run_of_spaces_each_log_in_as_typed(svc: Service) -> None:
+    """Registered before the rule, `a b` and `a  b` both stay; each is found by its own spelling."""
+    older_player(svc, "a b", "one-pw")
+    older_player(svc, "a  b", "two-pw")
+    assert svc.login("a b", "one-pw").handle == "a b"
+    assert svc.login("a  b", "two-pw").handle == "a  b"
+
+
+def test_the_sysop_renames_to_a_handle_with_one_space(svc: Service) -> None:
+    older_player(svc, "a  b", "older-pw")
+    Sysop(svc).rename("a  b", "a    b")
+    assert svc.login("a b", "older-pw").handle == "a b"
+
+
+def test_wrong_passwords_at_a_handle_count_however_its_spaces_are_typed() -> None:
+    """`a  b` finds the player `a b`: as a fresh handle to the guard it was three more guesses."""
+    guard = LoginGuard(limit=100, delay=0.0)
+    for addr in ("10.0.0.1", "10.0.0.2", "10.0.0.3"):
+        guard.failed(addr, "a b", urgent=True)
+    assert guard.refusal("10.0.0.1", "a  b") == guard.HANDLE_REFUSED
+    assert guard.refusal("10.0.0.1", "A   B") == guard.HANDLE_REFUSED
+
+
+async def test_a_handle_typed_with_a_run_of_spaces_is_offered_with_one(tmp_path) -> None:
+    """Over telnet: `a  b` is offered and created as `a b`, and `a b` from another window is
+    that player's handle (a password is asked), not a new one."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await c.wait_for("Handle:")
+        c.send("a  b\r")
+        await c.wait_for("There is no player called a b. Create it?")
+        c.send("Y")
+        await c.wait_for("Choose a password")
+        c.send("first-pw\r")
+        await c.wait_for("Type it again")
+        c.send("first-pw\r")
+        await c.wait_for("Your choice")
+        other = await call(srv.port)
+        await other.wait_for("Handle:")
+        other.send("a b\r")
+        text = await other.wait_for("Password:")
+        assert "Create it?" not in text
+        other.close()
+        again = await call(srv.port)
+        await login(again, "a    b", "first-pw", new=False)
+        again.close()
+        c.close()
+    with Service(url) as svc:
+        assert svc.login("a b", "first-pw").handle == "a b"
