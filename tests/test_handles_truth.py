@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 from harness import call, login, running_server
+from rawtelnet import RawCaller
 from sqlalchemy.orm import Session
 
 from bgdoor.service import HandleTaken, Service, passwords as pw
@@ -115,3 +116,53 @@ async def test_a_handle_typed_with_a_run_of_spaces_is_offered_with_one(tmp_path)
         c.close()
     with Service(url) as svc:
         assert svc.login("a b", "first-pw").handle == "a b"
+
+
+# ------------------------------------------------------------------ refusals said
+
+
+REFUSALS = {
+    "x": "That handle is too short: a handle is 2 to 16 characters long. Try another.",
+    "a@b": "A handle cannot contain @: it marks the players of other boards. Try another.",
+    "AL\u0130CE": "A handle must be drawable on every terminal (CP437), and U+0130 LATIN CAPITAL LETTER I"
+    " WITH DOT ABOVE is not. Try another.",
+    "Al\u00edce": "Al\u00edce looks like the existing player Alice. Try another.",
+    "al\u00edce": "al\u00edce looks like the existing player Alice. Try another.",  # the handle as typed
+    "(open)": "'(open)' is a name the door itself shows, so it cannot be a handle. Try another.",
+}
+
+
+@pytest.mark.parametrize("size", [(40, 24), (80, 25)], ids=["40x24", "80x25"])
+async def test_every_refused_handle_is_said_as_a_sentence(tmp_path, size) -> None:
+    """A handle too short was 'That handle is too short: .... Try another.', while one not
+    drawable or like another player's was the bare 'a handle must be drawable ... is not' or
+    'Alíce looks like the existing player Alice; choose another handle'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("Alice", "alice-pw")
+    cols, rows = size
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=size, glass=(100, 30))
+        for handle, said in REFUSALS.items():
+            await c.wait_for("Handle:")
+            c.send(handle.encode("utf-8") + b"\r")
+            await c.wait_words(said)
+            await c.settle()
+            lines = [line.rstrip() for line in c.lines()]
+            assert all(len(line) <= cols for line in lines), lines
+            assert not any(line for line in lines[rows:]), lines
+            assert "Create it?" not in " ".join(lines)
+        c.close()
+
+
+async def test_a_computer_player_s_handle_keeps_its_case_in_the_reason(tmp_path) -> None:
+    """'Easybot is a computer player ...' named a player the list calls easybot."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.ensure_bot_player("easybot")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        await c.wait_for("Handle:")
+        c.send("EASYBOT\r")
+        await c.wait_words("easybot is a computer player and cannot log in.")
+        c.close()

@@ -61,7 +61,8 @@ def test_every_lookalike_is_refused_with_its_reason(svc: Service) -> None:
         with pytest.raises(HandleTaken) as err:
             svc.register(name, "other-pw")
         assert str(err.value) == f"{handles.normal(name)} looks like the existing player alice; choose another handle"
-        assert svc.new_handle_problem(name) == str(err.value)
+        # The screen's reason is the same, and says what to do in its own words.
+        assert f"{svc.new_handle_problem(name)}; choose another handle" == str(err.value)
     with Session(svc.engine) as s:
         assert s.scalars(select(Player.handle)).all() == ["alice"]
 
@@ -276,7 +277,7 @@ async def test_registration_over_telnet_refuses_a_lookalike_with_the_reason(tmp_
             await caller.wait_for("Handle:")
             caller.send(name.encode("utf-8") + b"\r")
             text = await caller.wait_until(
-                lambda t: "looks like the existing player alice" in t and "choose another handle" in t,
+                lambda t: "looks like the existing player alice. Try another." in t,
                 "the refusal whole",
             )
             assert "Create it?" not in text

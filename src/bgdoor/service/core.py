@@ -337,16 +337,22 @@ def lookalike_player(s: Session, handle: str, exclude: int | None = None) -> Pla
     return found
 
 
-def handle_refusal(s: Session, handle: str, exclude: int | None = None) -> ServiceError | None:
-    """Why `handle` cannot be a new (or renamed) player's handle, as the error to raise."""
+def handle_refusal(
+    s: Session, handle: str, exclude: int | None = None, advise: bool = True
+) -> ServiceError | None:
+    """Why `handle` cannot be a new (or renamed) player's handle, as the error to raise.
+    advise: with what to do about a taken one ('; choose another'), which a screen that says
+    so in its own words leaves out."""
     problem = handles.form_problem(handle)
     if problem:
         return BadHandle(problem)
     other = lookalike_player(s, handle, exclude)
     if other is not None:
         if other.handle_key == handles.key(handle):
-            return HandleTaken(f"the handle {other.handle} is taken; choose another")
-        return HandleTaken(f"{handle} looks like the existing player {other.handle}; choose another handle")
+            why, advice = f"the handle {other.handle} is taken", "choose another"
+        else:
+            why, advice = f"{handle} looks like the existing player {other.handle}", "choose another handle"
+        return HandleTaken(f"{why}; {advice}" if advise else why)
     problem = handles.draw_problem(handle)
     return BadHandle(problem) if problem else None
 
@@ -528,11 +534,12 @@ class Service(LeagueOps):
 
     def new_handle_problem(self, handle: str) -> str | None:
         """Why a new player could not take `handle` now (None: they could), for a screen to say
-        before asking more.  Raises nothing of its own: the reason is the answer."""
+        before asking more: the reason alone, what to do is the screen's to say.  Raises
+        nothing of its own: the reason is the answer."""
         if not isinstance(handle, str):
             return "a handle is text"
         tidied = handles.tidy(handles.normal(handle))
-        err = self.transaction(lambda s: handle_refusal(s, tidied), write=False)
+        err = self.transaction(lambda s: handle_refusal(s, tidied, advise=False), write=False)
         return None if err is None else str(err)
 
     def _new_player(

@@ -66,6 +66,20 @@ def menu_time_left(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - time.monotonic() - MENU_TIME_LEAD
 
 
+def said_of(handle: str, why: str) -> str:
+    """A reason about `handle` as a sentence on the screen; one that begins with the handle
+    keeps it as it is ('bob is a computer player and cannot log in.', not 'Bob')."""
+    said = sentence(why)
+    begins = why[: len(handle)].casefold() == handle.casefold() and why[len(handle) : len(handle) + 1] == " "
+    return why[:1] + said[1:] if begins else said
+
+
+def handle_refused(handle: str, why: str) -> str:
+    """Why a handle cannot be a new player's, as the login says every such reason: a sentence,
+    then what to do ('That handle is too short: ... Try another.')."""
+    return f"{said_of(handle, why)} Try another."
+
+
 def list_score(g: GameSummary) -> str:
     """'2-1/5'; a match won past its length ('3-0/1' read as a fraction) says the length apart:
     '0-5 (to 3)' (the points alone, '0-5', read as an unlimited session's)."""
@@ -274,7 +288,7 @@ class Session:
             problem = handle_problem(handle)
             if problem:
                 # Said now, not after two passwords have been typed.
-                notice = f"{problem[0].upper()}{problem[1:]}. Try another."
+                notice = handle_refused(handle, problem)
                 continue
             if not await self.svc.handle_exists(handle):
                 # A new handle is kept with its runs of spaces made one: `a  b` is `a b`.  (As
@@ -284,7 +298,7 @@ class Session:
                 # on every terminal: said before anything more is asked.
                 problem = await self.svc.new_handle_problem(handle)
                 if problem:
-                    notice = problem
+                    notice = handle_refused(handle, problem)
                     continue
                 question = f"There is no player called {handle}. Create it? (Y/N)"
                 # Keys typed on before the question showed answer nothing: a password typed
@@ -300,7 +314,8 @@ class Session:
                 try:
                     return await self.svc.register(handle, chosen)
                 except ServiceError as exc:
-                    notice = str(exc)
+                    # Taken meanwhile ('...; choose another'), or a password the service refuses.
+                    notice = said_of(handle, str(exc))
                     continue
 
             # A handle the guard holds back just now (a try, as a wrong password is), a computer
@@ -320,7 +335,7 @@ class Session:
                 continue
             problem = await self.svc.login_problem(handle)
             if problem:
-                notice = sentence(problem)
+                notice = said_of(handle, problem)
                 self.con.discard_typed()  # a password typed on must not become the next handle
                 continue
 
@@ -344,8 +359,7 @@ class Session:
                     return None
                 # A growing delay makes guessing slow without locking the real player out.
                 why = str(exc)
-                # A sentence ('Wrong handle or password.'), unless it begins with the handle.
-                notice = why if why.lower().startswith(handle.lower()) else sentence(why)
+                notice = said_of(handle, why)  # 'Wrong handle or password.'
                 self.con.put_wrapped(self.login_handle_row() + 4, 4, notice, "error", right=self.con.width - 1)
                 await self.con.show()
                 await asyncio.sleep(delay)
