@@ -166,3 +166,28 @@ async def test_a_computer_player_s_handle_keeps_its_case_in_the_reason(tmp_path)
         c.send("EASYBOT\r")
         await c.wait_words("easybot is a computer player and cannot log in.")
         c.close()
+
+
+# ------------------------------------------------------------------ a handle ending in a stop
+
+
+@pytest.mark.parametrize(("handle", "asked"), [
+    ("x_y-z.", "There is no player called x_y-z. Create it? (Y/N)"),
+    ("wow!", "There is no player called wow! Create it? (Y/N)"),
+    ("bob", "There is no player called bob. Create it? (Y/N)"),
+])
+async def test_a_new_handle_ending_in_a_stop_is_asked_about_without_a_second(tmp_path, handle, asked) -> None:
+    """'There is no player called x_y-z.. Create it?': the handle's stop and the sentence's."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        await c.wait_for("Handle:")
+        c.send(handle + "\r")
+        text = await c.wait_words(asked)
+        assert "..." not in text and "!." not in text, text
+        c.send("Y")
+        await c.wait_for("Choose a password")
+        c.send("pass-word\r")
+        await c.wait_for("Type it again")
+        c.send("pass-word\r")
+        await c.wait_for("Your choice")
+        c.close()

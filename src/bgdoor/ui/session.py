@@ -300,7 +300,8 @@ class Session:
                 if problem:
                     notice = handle_refused(handle, problem)
                     continue
-                question = f"There is no player called {handle}. Create it? (Y/N)"
+                # 'called x_y-z.' ends the sentence itself, as 'called x_y-z..' did twice.
+                question = f"{sentence(f'There is no player called {handle}')} Create it? (Y/N)"
                 # Keys typed on before the question showed answer nothing: a password typed
                 # after a mistyped handle was taken as the answer, and its rest as the next handle.
                 self.con.discard_typed()
