@@ -298,7 +298,8 @@ def test_delete_a_finished_game(
 def test_delete_an_open_game(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World) -> None:
     code, out, _ = run(capsys, monkeypatch, world, "delete-game", str(world.waiting), "--yes")
     assert code == 0
-    assert out == f"game {world.waiting} (open 5-point match, (open seat) v dave) deleted with its 0 events\n"
+    assert out == f"game {world.waiting} (open 5-point match, (open seat) v dave) deleted; " \
+        "no events of it are on record\n"
     listed = run(capsys, monkeypatch, world, "games")[1].splitlines()[2:-1]  # past the header, before the count
     assert sorted(int(line.split()[0]) for line in listed) == sorted(
         {world.match, *world.quick, world.stale, world.recent}

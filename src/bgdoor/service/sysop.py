@@ -485,10 +485,8 @@ class Sysop:
             s.execute(delete(ReadMark).where(ReadMark.game_id == g.id))
             s.delete(g)
             s.flush()
-            lines = [
-                f"game {g.id} ({g.status} {g.length}-point match, {white} v {black}) "
-                f"{did('deleted')} with its {_plural(events, 'event')}"
-            ]
+            had = f" with its {_plural(events, 'event')}" if events else "; no events of it are on record"
+            lines = [f"game {g.id} ({g.status} {g.length}-point match, {white} v {black}) {did('deleted')}{had}"]
             if ratings:
                 lines.append(
                     f"its {ratings} rating-history entr{'y' if ratings == 1 else 'ies'} {did('deleted')}; "
