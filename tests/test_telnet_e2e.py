@@ -499,7 +499,7 @@ async def test_the_board_is_laid_out_again_when_the_window_is_resized(tmp_path):
             await begin(c, 1, opponent="bob")
             await c.wait_for("roll for who starts")
             c.send("P")  # the game under way: nothing changes in it while the window is resized
-            await c.wait_for("start with")
+            await c.wait_until(lambda t: "start with" in t or "starts with" in t, "who starts")
             await c.settle(0.5)
             assert "alice (you)" in c.text
             c.send_size(60, 24)  # too narrow for the board: the page that says so, with the size
