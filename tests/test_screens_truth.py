@@ -3385,6 +3385,61 @@ async def test_a_turn_played_in_another_session_says_the_moves_here_are_not_kept
         b.close()
 
 
+async def test_at_40_columns_the_moves_played_elsewhere_stay_said_beside_the_answer(tmp_path):
+    """At 40 columns alice's turn, played in her other window, then bob's answer: the board kept
+    only bob's play, and nothing said that the 13/10 made on it had gone."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1
+        svc.save_draft(alice, v.id, v.version, ((13, 10),), None)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        await open_game(c, f"#{v.id}")
+        await c.wait_for("Enter goes on anyway")
+        c.send("\r")
+        await c.wait_words("Your moves so far are as")
+        with Service(url, dice=ScriptedDice([4, 2])) as svc:
+            v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        await c.wait_words("You played on in another session; your moves here (13/10) are not kept.")
+        with Service(url, dice=ScriptedDice([4, 2])) as svc:
+            v = svc.roll(bob, v.id, v.version)
+            svc.submit_turn(bob, v.id, v.version, "8/4 6/4", note="Too slow, alice, far too slow!")
+        text = " ".join((await c.wait_for("? shows all")).split())
+        assert "You played on in another session" in text, text
+        c.send("?")
+        await c.wait_words("bob rolled 4-2 and played 8/4 6/4.")
+        c.close()
+
+
+async def test_a_roll_made_in_another_session_is_said_with_its_dice(tmp_path):
+    """alice rolled in her other window: this board said 'You played on in another session; the
+    board shows the game as it stands.', and at 40 columns the dice are past the screen's edge."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "8/5 6/5")
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        await open_game(c, f"#{v.id}")
+        await c.wait_for("Enter goes on anyway")
+        c.send("\r")
+        await c.wait_for("P)lay")
+        with Service(url, dice=ScriptedDice([4, 2])) as svc:
+            svc.roll(alice, v.id, v.version)
+        await c.wait_words("You rolled 4-2 in another session.")
+        c.close()
+
+
 async def test_moves_left_half_played_in_a_game_changed_since_are_said_to_be_gone(tmp_path):
     """A resignation offered and refused elsewhere since alice left her move: the move is not
     kept (the game is not at the version it was made at), and the board says so."""

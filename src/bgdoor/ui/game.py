@@ -8,7 +8,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
-from bgdoor.rules.game import Color, MatchState, OpeningRoll, Phase, Win
+from bgdoor.rules.game import Color, MatchState, OpeningRoll, Phase, Roll, Win
 from bgdoor.rules.moves import legal_plays, notation, roll_text
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
@@ -56,6 +56,7 @@ def elsewhere_text(games: list[int]) -> str:
     return f"Your turn in {where} too: Q, then P)lay, takes you there."
 
 
+ELSEWHERE_PLAYED = "You played on in another session"  # kept beside the news that follows it
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
@@ -494,8 +495,11 @@ class GameScreen:
             if not texts:
                 return
             keep = texts[-2:]
-            if len(keep) == 2 and len(fresh) < 2 and fit_message(self.with_notes(" ".join(keep)), self.con.width)[1]:
-                keep = keep[1:]  # what was told before gives way to the news, rather than cut it
+            if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith(ELSEWHERE_PLAYED) \
+                    and fit_message(self.with_notes(" ".join(keep)), self.con.width)[1]:
+                # What was told before gives way to the news, rather than cut it; but not that the
+                # moves on this board went (the board's own turn, played elsewhere): ? shows it.
+                keep = keep[1:]
             self.unkeyed = keep
             self.message = " ".join(self.unkeyed)
         if self.me is not None and self.view is not None and self.view.state.actor is self.me and not own:
@@ -666,9 +670,15 @@ class GameScreen:
                 # window): what this board said of its turn is no longer so, and the moves made
                 # here went without a word.
                 self.unkeyed = []
-                gone = f"your moves here ({played}) are not kept" if played else \
-                    "the board shows the game as it stands"
-                lines = [NewsLine(-1, f"You played on in another session; {gone}."), *lines]
+                if played:
+                    said = f"{ELSEWHERE_PLAYED}; your moves here ({played}) are not kept."
+                elif isinstance(first.event, Roll) and st.phase is Phase.MOVE and st.turn is self.me \
+                        and st.dice == first.event.dice:
+                    # At 40 columns the dice are past the screen's edge: the roll in words.
+                    said = f"You rolled {roll_text(st.dice)} in another session."
+                else:
+                    said = f"{ELSEWHERE_PLAYED}; the board shows the game as it stands."
+                lines = [NewsLine(-1, said), *lines]
             elif played and st.phase is Phase.RESIGNED and st.resign_by is not self.me \
                     and st.resume_phase is Phase.MOVE and self.view.version == old.version + 1:
                 # An offer to resign made mid-turn takes the turn back until it is answered: the
