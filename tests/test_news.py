@@ -21,6 +21,7 @@ from bgdoor.service import IllegalAction, NotFound, Service
 from bgdoor.store import db
 from bgdoor.store.models import Game, ReadMark
 from bgdoor.ui.news import a_match, headlines, latest_first, narrate, news_book, page_holding, steps
+from bgdoor.ui.review import frames
 
 
 @pytest.fixture
@@ -441,3 +442,36 @@ def test_an_opening_roll_after_a_tie_is_told_with_it_again_with_the_play(svc):
     svc.submit_turn(bob, view.id, view.version, "13/11 13/10")
     assert [n.text for n in narrate(svc.game_log(view.id, alice), read, alice)] == \
         ["Opening roll, after a tie at 4: alice 2, bob 3. bob starts with 3-2, playing 13/11 13/10."]
+
+
+def test_a_review_speaks_to_its_player_throughout_and_tells_the_opening_play_with_its_roll(svc):
+    """alice reviewing her own match read 'alice takes the double' beside 'You win', and 'Opening
+    roll: alice 6, bob 3. You start with 6-3.' followed by 'alice rolled 6-3 and played ...', as
+    if she had rolled again."""
+    alice = svc.register("alice", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    svc.dice = ScriptedDice([6, 3, 4, 2])
+    view = svc.begin_game(alice, 5, Color.WHITE, "bob")
+    view = svc.roll(alice, view.id, view.version)  # alice 6, bob 3
+    view = svc.submit_turn(alice, view.id, view.version, "24/18 13/10")
+    view = svc.double(bob, view.id, view.version)
+    view = svc.take(alice, view.id, view.version)
+    view = svc.roll(bob, view.id, view.version)
+    view = svc.submit_turn(bob, view.id, view.version, "13/9 13/11")
+    view = svc.double(alice, view.id, view.version)
+    svc.drop(bob, view.id, view.version)
+    said = [f.text for f in frames(svc.game_log(view.id, alice))][1:]
+    assert said == [
+        "Opening roll: alice 6, bob 3. You start with 6-3.",
+        "Opening roll: alice 6, bob 3. You start with 6-3, playing 24/18 13/10.",
+        "bob doubles to 2.",
+        "You take the double; the cube is at 2.",
+        "bob rolled 4-2.",
+        "bob rolled 4-2 and played 13/11 13/9.",
+        "You redouble to 4.",
+        "bob drops the double.",
+        "You win a single game on a drop, 2 points. Score: alice 2, bob 0.",
+    ], said
+    said = [f.text for f in frames(svc.game_log(view.id, bob))][1:]
+    assert said[1] == "Opening roll: alice 6, bob 3. alice starts with 6-3, playing 24/18 13/10.", said
+    assert said[2:4] == ["You double to 2.", "alice takes the double; the cube is at 2."], said

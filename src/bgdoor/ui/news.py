@@ -103,7 +103,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         ev, seq = step.logged.event, step.logged.seq
         # The play right after the opening roll says the roll with it: told apart, the roll's line
         # said who starts, the play's 'rolled 3-1' as if the starter had rolled both dice.
-        opening = prev if prev is not None and _decided_opening(prev) and isinstance(ev, rules.Move) else None
+        opening = prev if prev is not None and decided_opening(prev) and isinstance(ev, rules.Move) else None
         prev = step
         if isinstance(ev, rules.OpeningRoll):
             ties, decided_after = ([*ties, ev.white], []) if ev.white == ev.black else ([], ties)
@@ -112,7 +112,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
                 add(_roll_line(log, pending, viewer_id))
                 pending = None
             continue
-        if isinstance(ev, rules.Roll) or _decided_opening(step):
+        if isinstance(ev, rules.Roll) or decided_opening(step):
             pending = step
             continue
         line = tell(log, step, opening, viewer_id)
@@ -179,7 +179,8 @@ def _roll_line(log: GameLog, step: Step, viewer_id: int | None) -> NewsLine:
     return NewsLine(step.logged.seq, tell(log, step, viewer_id=viewer_id), opening=opening)
 
 
-def _decided_opening(step: Step) -> bool:
+def decided_opening(step: Step) -> bool:
+    """An opening roll that decided who starts (not a tie)."""
     ev = step.logged.event
     return isinstance(ev, rules.OpeningRoll) and ev.white != ev.black
 
@@ -192,11 +193,11 @@ def tell(log: GameLog, step: Step, opening: Step | None = None, viewer_id: int |
     if opening is not None and isinstance(step.logged.event, rules.Move):
         text = _tell(log, opening, viewer_id).removesuffix(".") + f", playing {step.logged.event.notation}."
     if text and step.logged.note:
-        who = log.game.name(step.before.actor) if step.before.actor is not None else ""
         ev = step.logged.event
-        if isinstance(ev, rules.Resign):
-            who = log.game.name(ev.by)
-        text += f' {who}\'s note: "{step.logged.note}"'
+        writer = ev.by if isinstance(ev, rules.Resign) else step.before.actor
+        whose = "Your" if writer is not None and _is_viewer(log, writer, viewer_id) else \
+            f"{log.game.name(writer)}'s" if writer is not None else "The"
+        text += f' {whose} note: "{step.logged.note}"'
     return text
 
 
@@ -205,61 +206,69 @@ def _is_viewer(log: GameLog, colour: Color, viewer_id: int | None) -> bool:
     return viewer_id is not None and seat == viewer_id
 
 
-def _winner(log: GameLog, colour: Color, viewer_id: int | None) -> str:
-    """'bob wins', or 'You win' to bob."""
-    return "You win" if _is_viewer(log, colour, viewer_id) else f"{log.game.name(colour)} wins"
+def _does(log: GameLog, colour: Color | None, viewer_id: int | None, verb: str, you: str = "") -> str:
+    """'bob takes', or 'You take' to bob (`you`: the verb said to them, where it is not `verb`
+    without its s).  The record told to one of its players speaks to them throughout: a review
+    had 'alice takes the double' and 'You win' for the same alice."""
+    if colour is None:
+        return verb
+    if _is_viewer(log, colour, viewer_id):
+        return f"You {you or verb.removesuffix('s')}"
+    return f"{log.game.name(colour)} {verb}"
 
 
 def _tell(log: GameLog, step: Step, viewer_id: int | None = None) -> str:
     """One event in words."""
     g, ev, before, after = log.game, step.logged.event, step.before, step.after
     actor = before.actor
-    who = g.name(actor) if actor is not None else ""
     if isinstance(ev, rules.OpeningRoll):
         w, b = g.name(Color.WHITE), g.name(Color.BLACK)
         if ev.white == ev.black:
             return f"Opening roll: {w} and {b} both rolled {ev.white}{_AGAIN}"
         starter = Color.WHITE if ev.white > ev.black else Color.BLACK
         # To its winner in the second person, as a result is: 'alice starts' read as the other's.
-        first = "You start" if _is_viewer(log, starter, viewer_id) else f"{g.name(starter)} starts"
+        first = _does(log, starter, viewer_id, "starts")
         hi, lo = max(ev.white, ev.black), min(ev.white, ev.black)
         return f"Opening roll: {w} {ev.white}, {b} {ev.black}. {first} with {hi}-{lo}."
     if isinstance(ev, rules.Roll):
-        return f"{who} rolled {rolled(ev.dice)}."
+        return f"{_does(log, actor, viewer_id, 'rolled', 'rolled')} {rolled(ev.dice)}."
     if isinstance(ev, rules.Move):
         dice = before.dice or (0, 0)
+        who = _does(log, actor, viewer_id, "rolled", "rolled")
         if not ev.notation:
-            return f"{who} rolled {rolled(dice)} and cannot move."
-        return f"{who} rolled {rolled(dice)} and played {ev.notation}."
+            return f"{who} {rolled(dice)} and cannot move."
+        return f"{who} {rolled(dice)} and played {ev.notation}."
     if isinstance(ev, rules.Double):
-        return f"{who} {'re' if before.cube > 1 else ''}doubles to {before.cube * 2}."  # a cube turned again: redoubles
+        # A cube turned again: redoubles.
+        return f"{_does(log, actor, viewer_id, 'redoubles' if before.cube > 1 else 'doubles')} to {before.cube * 2}."
     if isinstance(ev, rules.Take):
-        return f"{who} takes the double; the cube is at {after.cube}."
+        return f"{_does(log, actor, viewer_id, 'takes')} the double; the cube is at {after.cube}."
     if isinstance(ev, rules.Drop):
-        return f"{who} drops the double."
+        return f"{_does(log, actor, viewer_id, 'drops')} the double."
     if isinstance(ev, rules.Resign):
         offered = before.cube * ev.win.multiplier
         # As the offer said it to the one who made it: whether accepting it ends the match.
         match = ", the match" if ends_match(before, ev.by.other, offered) else ""
-        return f"{g.name(ev.by)} offers to resign, giving {WIN_WORDS[ev.win]} ({points(offered)}{match})."
+        giving = f"giving {WIN_WORDS[ev.win]} ({points(offered)}{match})"
+        return f"{_does(log, ev.by, viewer_id, 'offers')} to resign, {giving}."
     if isinstance(ev, rules.AcceptResign):
-        return f"{who} accepts the resignation."
+        return f"{_does(log, actor, viewer_id, 'accepts')} the resignation."
     if isinstance(ev, rules.RejectResign):
-        return f"{who} refuses the resignation; play goes on."
+        return f"{_does(log, actor, viewer_id, 'refuses')} the resignation; play goes on."
     if isinstance(ev, rules.Forfeit):
-        loser = "You forfeit" if _is_viewer(log, ev.loser, viewer_id) else f"{g.name(ev.loser)} forfeits"
-        return f"{loser} the match{FORFEIT_WHY.get(ev.reason, f' ({ev.reason})')}."
+        why = FORFEIT_WHY.get(ev.reason, f" ({ev.reason})")
+        return f"{_does(log, ev.loser, viewer_id, 'forfeits')} the match{why}."
     if isinstance(ev, rules.GameWon):
-        score = _score(log, after.score)
+        score, wins = _score(log, after.score), _does(log, ev.winner, viewer_id, "wins")
         if ev.how == "forfeit":
             # The points are what the match still needed: 'a single game ..., 3 points' was no game won.
-            return f"{_winner(log, ev.winner, viewer_id)} by forfeit. Score: {score}."
+            return f"{wins} by forfeit. Score: {score}."
         how = {"drop": " on a drop", "resign": " by resignation"}.get(ev.how, "")
-        text = f"{_winner(log, ev.winner, viewer_id)} {WIN_WORDS[ev.win]}{how}, {points(ev.points)}. Score: {score}."
+        text = f"{wins} {WIN_WORDS[ev.win]}{how}, {points(ev.points)}. Score: {score}."
         # The title's '· Crawford' alone had said why D)ouble no longer worked.
         return text + (f" {CRAWFORD_NEXT}" if after.crawford and not after.over else "")
     if isinstance(ev, rules.MatchWon):
-        text = f"{_winner(log, ev.winner, viewer_id)} the match, {max(after.score)}-{min(after.score)}."
+        text = f"{_does(log, ev.winner, viewer_id, 'wins')} the match, {max(after.score)}-{min(after.score)}."
         if log.ratings:
             text += " " + rating_text(log)
         return text

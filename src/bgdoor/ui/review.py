@@ -14,7 +14,7 @@ from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_GAP, help_rows
 from bgdoor.ui.console import WAKE, Console, Key
 from bgdoor.ui.keys import State
-from bgdoor.ui.news import a_match, steps, tell
+from bgdoor.ui.news import Step, a_match, decided_opening, steps, tell
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
@@ -152,10 +152,15 @@ def frames(log: GameLog) -> list[Frame]:
     g = log.game
     # A player reviewing their own match reads their results as the board told them: 'You win'.
     viewer = g.white_id if g.viewer_color is Color.WHITE else g.black_id if g.viewer_color is Color.BLACK else None
+    last: Step | None = None
     for step in steps(log):
         ev = step.logged.event
         prev = out[-1]
-        text = tell(log, step, viewer_id=viewer)
+        # The play right after the opening roll is made with its dice, as the board tells it: not
+        # 'rolled 5-4 and played', as if the starter had rolled again.
+        roll = last if last is not None and decided_opening(last) and isinstance(ev, rules.Move) else None
+        text = tell(log, step, roll, viewer_id=viewer)
+        last = step
         if isinstance(ev, rules.Move) and step.before.turn is not None:
             # The board after the play, still on the mover's side with their dice, as V)iew last shows
             # it (the record's Position ID has the next player on roll).
