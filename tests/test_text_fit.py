@@ -480,3 +480,11 @@ async def test_a_long_note_in_review_is_whole_on_the_help_page(tmp_path: Path) -
             await c.wait_for("Keys now (review)")
         finally:
             c.close()
+
+
+def test_a_key_named_alone_is_not_left_at_a_line_s_end():
+    """'... and the dice must fit. ?' over 'lists the keys.': the key cut off from its words."""
+    said = "No checker can bear off now: all must be home first, and the dice must fit. ? lists the keys."
+    assert wrap(said, 78) == ["No checker can bear off now: all must be home first, and the dice must fit.",
+                              "? lists the keys."]
+    assert wrap("Why? Because it is.", 8) == ["Why?", "Because", "it is."]

@@ -142,6 +142,9 @@ def _wrap(text: str, width: int) -> list[str]:
         text = _ASIDE.sub(lambda m: m.group().replace(" ", _KEPT_SPACE), text)
     if '"' in text:
         text = _QUOTED.sub(lambda m: m.group().replace(" ", _KEPT_SPACE), text)  # a quoted handle
+    if "? " in text:
+        # A key named alone stays with the words after it: '... must fit. ?' over 'lists the keys.'
+        text = _LONE_KEY.sub("?" + _KEPT_SPACE, text)
     lines = [line.replace("\r", "").rstrip() for line in text.expandtabs(8).split("\n")]
     out: list[str] = []
     for para in _paragraphs(lines):
@@ -154,6 +157,7 @@ def _wrap(text: str, width: int) -> list[str]:
 
 _ASIDE = re.compile(r"\((?=\S)[^()\n]{1,14}(?<=\S)\)")  # '(4 of 4)', '(T changes it)': 16 columns at most
 _QUOTED = re.compile(r'"(?=\S)[^"\n]{1,16}(?<=\S)"')  # '"ed smith"': a handle, as long as one can be
+_LONE_KEY = re.compile(r"(?<!\S)\? (?=\S)")  # "? lists the keys": the key and its first word
 _KEPT_SPACE = "\ue000"  # a space no line breaks at, while wrapping (not whitespace to re)
 
 
