@@ -3213,6 +3213,27 @@ async def test_a_key_refused_after_news_it_has_not_seen_says_the_news_first(tmp_
         a.close()
 
 
+async def test_news_read_in_another_window_leaves_the_menu(tmp_path):
+    """alice's menu in one window listed bob's play as news after her board in another window had
+    shown it; N)ews then said there was nothing new."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([1, 3, 4, 2])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 1, bob 3: bob starts
+        svc.submit_turn(bob, v.id, v.version, "8/5 6/5")
+    async with running_server(url) as srv:
+        menu = await call(srv.port)
+        await login(menu, "alice", "alice-pw", new=False)
+        await menu.wait_words("bob starts with 3-1, playing 8/5 6/5.")
+        board = await at_board(srv.port, "alice", v.id)
+        await board.wait_words("playing 8/5 6/5")
+        await menu.wait_until(lambda t: "playing 8/5 6/5" not in " ".join(t.split()), "the news read elsewhere to go")
+        board.close()
+        menu.close()
+
+
 async def test_keys_typed_for_the_list_p_skips_do_not_act_on_the_board(tmp_path):
     """P)lay opens the one game waiting without its list; the '1 Enter' a caller typed for the
     list, as when two games wait, reached the board and made the roll."""

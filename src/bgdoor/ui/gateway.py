@@ -83,6 +83,7 @@ class Gateway:
         guard: LoginGuard,
         announce: Announce,
         *,
+        read: Callable[[int], None] | None = None,
         readers: int = 4,
         writers: int = 2,
         addr: str = "-",
@@ -90,6 +91,7 @@ class Gateway:
         self.service = service
         self.guard = guard
         self.announce = announce
+        self.read = read  # a player's news read on one screen: their others' counts change
         self.addr = addr  # the caller's address, for the LoginGuard
         self.notice: Notice | None = None
         self._reads = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="db-read")
@@ -365,6 +367,9 @@ class Gateway:
             await self._run(self._marks, "mark_read", call)
         except StorageError as exc:
             log.info("read mark for game %s not saved (%s): its news will show again", game_id, exc)
+            return
+        if self.read is not None:
+            self.read(player_id)
 
     async def admit_bbs(self, tag: str) -> None:
         await self._write(self.service.admit_bbs, tag)

@@ -37,7 +37,7 @@ class Runtime:
         self.config = config
         self.bot = bot
         self.guard = LoginGuard(limit=4 * config.login_attempts, delay=config.login_delay)
-        self.service = Gateway(service, self.guard, self.changed)
+        self.service = Gateway(service, self.guard, self.changed, read=self.player_read)
         # Watchers in the order they came (dicts, not sets), so they are woken in a steady order.
         self._games: dict[int, dict[Wake, None]] = {}
         self._players: dict[int, dict[Wake, None]] = {}
@@ -95,6 +95,13 @@ class Runtime:
             wake()
         if self.bot is not None:
             self.bot.poke(game_id)
+
+    def player_read(self, player_id: int) -> None:
+        """The player read a game's news on one screen: their menus here count it again (a menu
+        in another window listed as news what the board had just shown, and N)ews then said
+        there was nothing new)."""
+        for wake in list(self._players.get(player_id, {})):
+            wake()
 
     def notify(self, game_id: int) -> None:
         """A change whose version is not known here."""
