@@ -320,3 +320,24 @@ async def test_logins_pass_the_guard(service: Service) -> None:
         assert (await gateway.caller("10.0.0.10").login("alice", "secret1")).handle == "alice"
     finally:
         gateway.close()
+
+
+async def test_a_version_one_screen_has_read_still_wakes_the_others(service: Service) -> None:
+    """A second window's board read the computer's reply before it was announced; the announcement
+    was then taken as old news, and the first window's board stayed on the position before it
+    ('Beginner Bot to play', no key to roll) until the player left it."""
+    runtime = Runtime(service, Config())
+    try:
+        a, b = two_players(service)
+        view = await runtime.service.begin_game(a, 1, None, "bob")
+        woken: list[str] = []
+        runtime.watch(view.id, lambda: woken.append("first window"))
+        runtime.watch(view.id, lambda: woken.append("second window"))
+        runtime.seen(view.id, view.version + 2)  # the second window read it first
+        runtime.changed(view.id, view.version + 2, (a, b))
+        assert woken == ["first window", "second window"]
+        assert runtime.version(view.id) == view.version + 2
+        runtime.changed(view.id, view.version + 2, (a, b))  # the feed brings it again: once is enough
+        assert woken == ["first window", "second window"]
+    finally:
+        runtime.close()

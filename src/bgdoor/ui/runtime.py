@@ -41,7 +41,8 @@ class Runtime:
         # Watchers in the order they came (dicts, not sets), so they are woken in a steady order.
         self._games: dict[int, dict[Wake, None]] = {}
         self._players: dict[int, dict[Wake, None]] = {}
-        self._versions: dict[int, int] = {}  # the newest version announced, per watched game
+        self._versions: dict[int, int] = {}  # the newest version announced or read, per watched game
+        self._announced: dict[int, int] = {}  # the newest version announced: each wakes its screens once
         self._follower: asyncio.Task[None] | None = None
         self.presence = PresenceKeeper(self.service, config.presence_ttl)
 
@@ -81,10 +82,15 @@ class Runtime:
         """Game `game_id` is now at `version` (None: unknown, so wake regardless)."""
         if version is None:
             self._versions.pop(game_id, None)  # so the screens look again
+            self._announced.pop(game_id, None)
         elif game_id in self._games:
-            if self._versions.get(game_id, 0) >= version:
+            if self._announced.get(game_id, 0) >= version:
                 return  # already announced
-            self._versions[game_id] = version
+            # A version one screen has read already is still news to the game's other screens: a
+            # second window's board read the computer's reply before it was announced, and the
+            # first stayed on the board before it, 'Beginner Bot to play', with no key to roll.
+            self._announced[game_id] = version
+            self._versions[game_id] = max(version, self._versions.get(game_id, 0))
         # Each screen once (a game's board watches its game and its player's games both), the
         # game's own watchers first.
         wakes = dict(self._games.get(game_id, {}))
@@ -125,6 +131,7 @@ class Runtime:
         _drop(self._games, game_id, wake)
         if game_id not in self._games:
             self._versions.pop(game_id, None)
+            self._announced.pop(game_id, None)
 
     def watch_player(self, player_id: int, wake: Wake) -> None:
         """Wake on changes to any game the player sits in (a menu that counts their turns)."""
