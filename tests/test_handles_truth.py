@@ -191,3 +191,23 @@ async def test_a_new_handle_ending_in_a_stop_is_asked_about_without_a_second(tmp
         c.send("pass-word\r")
         await c.wait_for("Your choice")
         c.close()
+
+
+async def test_a_member_board_s_player_typed_at_the_telnet_login_is_told_where_they_play(tmp_path):
+    """Typing carol, a player of member board DEMO, at the telnet login said 'carol plays through
+    the BBS door and has no password; use the BBS door to play.': there is no such door here."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.admit_bbs("DEMO")
+        svc.enter_from_bbs("DEMO", "carol")
+        svc.enter_from_door("erin")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await c.wait_for("handle")
+        c.send("carol\r")
+        await c.wait_words("carol plays from board DEMO and has no password here; play from that BBS, "
+                           "or try another handle.")
+        c.send("erin\r")
+        await c.wait_words("erin plays through the BBS door and has no password; use the BBS door to play, "
+                           "or try another handle.")
+        c.close()

@@ -285,6 +285,18 @@ def _by_key(s: Session, handle: str) -> Player | None:
     return found
 
 
+def no_password(p: Player) -> str:
+    """Why a player without a password cannot log in with one, and where they play instead.  A
+    member board's player had been sent to 'the BBS door', which a telnet caller here has not."""
+    if p.is_bot:
+        return f"{p.handle} is a computer player and cannot log in"
+    if p.origin == "bbs":
+        return f"{p.handle} plays from board {p.bbs_tag} and has no password here; play from that BBS, " \
+            "or try another handle"
+    return f"{p.handle} plays through the BBS door and has no password; use the BBS door to play, " \
+        "or try another handle"
+
+
 def game_row(s: Session, game_id: int) -> Game:
     """The games row; raises NotFound when there is none."""
     g = s.get(Game, game_id) if isinstance(game_id, int) else None
@@ -605,15 +617,13 @@ class Service(LeagueOps):
         Raises LoginFailed at once for a computer player or a door player (no password).
         """
 
-        def lookup(s: Session) -> tuple[int, str, str | None, bool] | None:
+        def lookup(s: Session) -> tuple[int, str, str | None, str] | None:
             p = player_by_handle(s, handle)
-            return None if p is None else (p.id, p.handle, p.password_hash, p.is_bot)
+            return None if p is None else (p.id, p.handle, p.password_hash, no_password(p))
 
         found = self.transaction(lookup, write=False)
         if found is not None and found[2] is None:
-            if found[3]:
-                raise LoginFailed(f"{found[1]} is a computer player and cannot log in")
-            raise LoginFailed(f"{found[1]} plays through the BBS door and has no password; use the BBS door to play")
+            raise LoginFailed(found[3])
         # Checked even for an unknown handle, so the time taken does not tell which handles exist.
         typed = password if isinstance(password, str) else ""
         checked = passwords.start_check(typed, found[2] if found else None, urgent)
@@ -654,9 +664,7 @@ class Service(LeagueOps):
             p = player_by_handle(s, handle)
             if p is None or p.password_hash is not None:
                 return None
-            if p.is_bot:
-                return f"{p.handle} is a computer player and cannot log in"
-            return f"{p.handle} plays through the BBS door and has no password; use the BBS door to play"
+            return no_password(p)
 
         return self.transaction(lookup, write=False)
 
