@@ -107,7 +107,7 @@ def test_a_short_alias_or_one_with_spaces_in_a_row_is_told_why(svc: Service) -> 
     assert y.handle_note == "Your BBS name is shorter than 2 characters, so here you are y~2."
     ab = svc.enter_from_door("ed  smith")
     assert ab.handle == "ed smith"
-    assert ab.handle_note == 'Your BBS name has spaces in a row, kept here as one, so here you are "ed smith".'
+    assert ab.handle_note == 'Your BBS name has spaces in a row (kept here as one), so here you are "ed smith".'
     cut = wrap(ab.handle_note, 75)  # where "ed" would end the first line
     assert any('"ed smith".' in line for line in cut), cut
 
@@ -370,3 +370,13 @@ def test_a_member_board_s_newcomer_is_told_whose_board_has_their_name(svc: Servi
     assert svc.enter_from_bbs("DP", "erin").handle == "erin"
     svc.register("frank", "frank-pw")
     assert svc.enter_from_bbs("DP", "Frank").handle_note.startswith("Another player here is called frank,")
+
+
+def test_a_bbs_name_told_why_it_changed_reads_as_one_sentence(svc: Service) -> None:
+    """'Your BBS name has spaces in a row, kept here as one and is longer than 16 characters', the
+    two reasons run together; and a name ending in a full stop got a second one ('Mr.Smith_home..')."""
+    long = svc.enter_from_door("Yetanotherlong  alias name")
+    assert long.handle_note == "Your BBS name has spaces in a row (kept here as one) and is longer than " \
+        '16 characters, so here you are "Yetanotherlong a".', long.handle_note
+    dotted = svc.enter_from_door("Mr.Smith@home.")
+    assert dotted.handle_note.endswith("so here you are Mr.Smith_home."), dotted.handle_note

@@ -140,7 +140,7 @@ def _handle_note(alias: str, handle: str, blocker: tuple[str, str] | None, tag: 
     if whole != spaced.replace("@", "_"):
         why.append("has characters not every terminal can show")
     if spaced != alias.strip():
-        why.append("has spaces in a row, kept here as one")
+        why.append("has spaces in a row (kept here as one)")
     if len(whole) > handles.MAX_LENGTH:
         why.append(f"is longer than {handles.MAX_LENGTH} characters")
     if len(whole) < handles.MIN_LENGTH:
@@ -149,7 +149,9 @@ def _handle_note(alias: str, handle: str, blocker: tuple[str, str] | None, tag: 
         why.append("cannot be a handle here as it is")
     # Quoted: a handle with a space in it is kept on one line ('so here you are a' / 'b.').
     said = f'"{handle}"' if " " in handle else handle
-    return f"Your BBS name {' and '.join(why)}, so here you are {said}."
+    reasons = " and ".join(why) if len(why) < 3 else f"{', '.join(why[:-1])} and {why[-1]}"
+    stop = "" if said.endswith((".", "!", "?")) else "."  # 'you are Mr.Smith_home..' had two
+    return f"Your BBS name {reasons}, so here you are {said}{stop}"
 
 
 @dataclass(frozen=True)
