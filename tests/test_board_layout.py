@@ -28,6 +28,7 @@ from bgdoor.ui.board import (
     point_column,
     render_board,
     theme,
+    turn_line,
 )
 from bgdoor.ui.keys import TABLE, State, help_line
 
@@ -497,3 +498,10 @@ def test_a_long_cube_owner_s_name_is_not_split_from_itself() -> None:
     assert panel[at + 1] == "Intermediate Bot", panel
     term = shown(BoardView(START, viewer="white", black_name="bob", cube_value=2, cube_owner="black"))
     assert "Cube 2 bob" in [line[PANEL_COL - 1 :].strip() for line in term.display]
+
+
+def test_the_panel_does_not_give_an_answer_the_mover_s_dice() -> None:
+    """A resignation offered mid-turn: the panel read 'Your answer 5-1', as if 5-1 were the answer."""
+    answering = BoardView(START, dice=(5, 1), on_roll="white", turn="white", status="Your answer")
+    assert turn_line(answering) == "Your answer"
+    assert turn_line(BoardView(START, dice=(5, 1), on_roll="white", turn="white")) == "Your turn 5-1"

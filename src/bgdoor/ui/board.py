@@ -450,7 +450,9 @@ def turn_line(v: BoardView) -> str:
         line = "Your turn"
     else:
         line = f"{v.name_of(turn)} to play"
-    if v.dice is not None and turn == v.on_roll:  # not "bob to answer 4-3": the dice are not bob's
+    # Not "bob to answer 4-3" (the dice are not bob's), nor "Your answer 5-1" to a resignation
+    # offered mid-turn, as if 5-1 were the answer.
+    if v.dice is not None and turn == v.on_roll and not line.endswith("answer"):
         line += f" {roll_text(v.dice)}"
         left = to_play(v.dice, v.dice_left) if v.dice_left is not None else ""
         if left:
