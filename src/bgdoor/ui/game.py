@@ -348,9 +348,13 @@ class GameScreen:
         turn = self.to_play() if lines and self.me is None and self.con.width < 80 else None
         if turn is None or any(n.result for n in lines):
             return lines
-        whole = f"{turn[0]} {turn[1]}"
+        st = self.view.state if self.view is not None else None
+        if st is not None and st.dice is not None and lines[-1].text.endswith(f" rolled {roll_text(st.dice)}."):
+            # 'bob rolled 3-2.' says whose turn it is already: not 'bob to play 3-2.' after it.
+            turn = ("", turn[1])
+        whole = f"{turn[0]} {turn[1]}".strip()
         said = whole if not fit_message(f"{lines[-1].text} {whole}", self.con.width)[1] else turn[0]
-        return [*lines, NewsLine(-1, said)]
+        return [*lines, NewsLine(-1, said)] if said else lines
 
     def next_game(self) -> str:
         """A match's next game, before its opening roll: which, and the score (the message line
