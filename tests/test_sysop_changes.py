@@ -81,7 +81,7 @@ def test_password_generated_is_shown_once_and_works(
     code, out, _ = run(capsys, monkeypatch, world, "password", "bob", "--yes")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "password of bob (player 2) replaced"
+    assert lines[0] == "password of bob (player 2) set"
     assert "may also log in by telnet" in lines[1]  # bob was a door player
     assert lines[2].startswith("the new password is: ")
     password = lines[2].split(": ", 1)[1]

@@ -9,6 +9,7 @@ import pytest
 from test_sysop_support import World, fresh_world
 
 from bgdoor import cli
+from bgdoor.service import Service
 
 
 @pytest.fixture
@@ -58,3 +59,23 @@ def test_forfeit_stale_with_0_days_says_the_games_are_waiting(
     assert code == 0 and out.startswith(f"game {world.recent} forfeited by dave (waiting for a move): "), out
     code, out = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "0", "--yes")
     assert (code, out) == (0, "No game is waiting for a move; nothing to forfeit.\n")
+
+
+def test_password_of_a_player_who_had_none_is_set_not_replaced(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
+    """A door or member BBS player has no password, yet the sysop was told theirs 'will be
+    replaced' and then 'replaced'."""
+    with Service(world.url) as svc:
+        zed = svc.enter_from_bbs("DEMO", "zed").id
+    code, out = run(capsys, monkeypatch, world, "password", "zed", answer="n\n")
+    assert code == 1 and f"  password of zed (player {zed}) will be set\n" in out, out
+    assert "zed played from member BBS DEMO only; from now on they may also log in" in out
+    code, out = run(capsys, monkeypatch, world, "password", "erin", "--password", "erin-pw", "--yes")
+    assert code == 0 and out.splitlines()[0] == "password of erin (player 5) set", out
+    # Now there is one to replace.
+    code, out = run(capsys, monkeypatch, world, "password", "erin", "--password", "erin-pw2", answer="n\n")
+    assert "  password of erin (player 5) will be replaced\n" in out, out
+    assert "may also log in" not in out
+    code, out = run(capsys, monkeypatch, world, "password", "erin", "--password", "erin-pw2", "--yes")
+    assert out == "password of erin (player 5) replaced\n", out

@@ -343,7 +343,8 @@ class Sysop:
             did = _tense(dry_run)
             door_only = p.password_hash is None
             p.password_hash = hashed
-            lines = [f"password of {p.handle} (player {p.id}) {did('replaced')}"]
+            # A door or member BBS player had no password to replace.
+            lines = [f"password of {p.handle} (player {p.id}) {did('set' if door_only else 'replaced')}"]
             if door_only:
                 # A member BBS's caller came by RLogin, not through this system's door.
                 came = f"from member BBS {p.bbs_tag} only" if p.origin == "bbs" else "through the BBS door only"
