@@ -79,3 +79,28 @@ def test_password_of_a_player_who_had_none_is_set_not_replaced(
     assert "may also log in" not in out
     code, out = run(capsys, monkeypatch, world, "password", "erin", "--password", "erin-pw2", "--yes")
     assert out == "password of erin (player 5) replaced\n", out
+
+
+def test_a_board_already_so_is_not_asked_about(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
+    """resume-bbs on an admitted board (or suspend-bbs on a suspended one) said 'already
+    admitted; nothing to change', asked 'Go ahead?' all the same, then said 'Nothing was
+    changed.' and exited 1, as if the sysop had declined."""
+    with Service(world.url) as svc:
+        svc.enter_from_bbs("DEMO", "zed")
+    nothing = "BBS DEMO is already admitted; nothing to change.\n"
+    assert run(capsys, monkeypatch, world, "resume-bbs", "DEMO", answer="y\n") == (0, nothing)
+    assert run(capsys, monkeypatch, world, "resume-bbs", "demo", "--yes") == (0, nothing)
+    code, out = run(capsys, monkeypatch, world, "suspend-bbs", "DEMO", "--reason", "spam", "--yes")
+    assert code == 0 and out.startswith("BBS DEMO suspended: "), out
+    nothing = "BBS DEMO is already suspended; nothing to change.\n"
+    assert run(capsys, monkeypatch, world, "suspend-bbs", "DEMO", answer="y\n") == (0, nothing)
+    assert run(capsys, monkeypatch, world, "suspend-bbs", "DEMO", "--reason", "spam", answer="y\n") == (0, nothing)
+    # A new reason is a change: it was said to be none, and the callers went on being told the old one.
+    code, out = run(capsys, monkeypatch, world, "suspend-bbs", "DEMO", "--reason", "more spam", answer="y\n")
+    assert code == 0 and "Go ahead?" in out, out
+    assert out.endswith("the reason for BBS DEMO's suspension changed to: more spam (it was: spam); "
+                        "it stays suspended\n"), out
+    code, out = run(capsys, monkeypatch, world, "bbses")
+    assert "suspended: more spam" in out, out

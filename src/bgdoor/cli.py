@@ -269,15 +269,22 @@ def _indent(text: str) -> str:
 
 
 def _change(args: argparse.Namespace, preview: Callable[[], str], act: Callable[[], str]) -> int:
-    """Show what will change and ask, unless --yes; then change it and say what changed."""
-    if not args.yes:
-        plan = preview()  # refusals and unknown names come out here, before any question
-        print("This will change:")
-        print(_indent(plan))
-        if not _confirm("Go ahead?"):
-            print("Nothing was changed.")
-            return 1
-    print(act())
+    """Show what will change and ask, unless --yes; then change it and say what changed.
+    What is so already is said, with no question, and is not a failure."""
+    from bgdoor.service.sysop import NothingToChange  # noqa: PLC0415 - only these commands need it
+
+    try:
+        if not args.yes:
+            plan = preview()  # refusals and unknown names come out here, before any question
+            print("This will change:")
+            print(_indent(plan))
+            if not _confirm("Go ahead?"):
+                print("Nothing was changed.")
+                return 1
+        print(act())
+    except NothingToChange as exc:
+        print(f"{exc}.")
+        return 0
     return 0
 
 

@@ -79,6 +79,11 @@ class PlayerInGames(IllegalAction):
         super().__init__(f"{handle} sits in unfinished game{'s' if len(game_ids) != 1 else ''} {listed}")
 
 
+class NothingToChange(Exception):
+    """What the sysop asked for is so already: nothing to ask about, nothing done.  Not a
+    ServiceError: the command did what it was asked, and says why it changed nothing."""
+
+
 @dataclass(frozen=True)
 class PlayerRow:
     id: int
@@ -569,7 +574,14 @@ class Sysop:
                 s.add(row)
             players = s.scalar(select(func.count()).where(Player.origin == "bbs", Player.bbs_tag == tag)) or 0
             if row.suspended == suspend:
-                return [f"BBS {tag} is already {'suspended' if suspend else 'admitted'}; nothing to change"]
+                if suspend and reason and reason != row.reason:
+                    # A new reason for a suspended board: the one change there is to make.
+                    was = f" (it was: {row.reason})" if row.reason else ""
+                    row.reason = reason
+                    return [f"the reason for BBS {tag}'s suspension {did('changed')} to: {reason}{was}; "
+                            "it stays suspended"]
+                state = "suspended" if suspend else "admitted"
+                raise NothingToChange(f"BBS {tag} is already {state}; nothing to change")
             row.suspended, row.reason = suspend, reason if suspend else ""
             if suspend:
                 return [
@@ -615,6 +627,7 @@ __all__ = [
     "EventRow",
     "GameRecord",
     "MatchRecord",
+    "NothingToChange",
     "PlayerInGames",
     "PlayerRow",
     "STATUSES",
