@@ -513,7 +513,13 @@ def cmd_sysop(args: argparse.Namespace) -> int:
 
 
 def cmd_bulletin(args: argparse.Namespace) -> int:
-    from bgdoor.records.bulletin import ROWS_PER_SCREEN, render_bulletin, write_atomically  # noqa: PLC0415 - only this command needs it
+    from bgdoor.records.bulletin import (  # noqa: PLC0415 - only this command needs it
+        NO_GAMES,
+        ROWS_PER_SCREEN,
+        TITLE_WIDTH,
+        render_bulletin,
+        write_atomically,
+    )
     from bgdoor.service import ServiceError  # noqa: PLC0415 - only this command needs it
 
     top = ROWS_PER_SCREEN if args.top is None else args.top
@@ -526,6 +532,7 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
     config, service = opened
     title = args.title
     board: str | None = None
+    empty = NO_GAMES
     if args.bbs is not None:
         board = args.bbs.strip().upper()
         member = config.bbses.get(board)
@@ -535,6 +542,19 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
             service.close()
             return 2
         title = f"{title}: {member.name}"
+        # Said of this board, as R)ankings says it: other boards' players may have been rated.
+        empty = f"No player of {member.name} has finished a match yet."
+    if len(title) > TITLE_WIDTH:
+        # Cut, it ended mid-word with no warning; two lines would take a player's row.
+        why = f"bgdoor bulletin: --title is {len(args.title)} characters"
+        if board is None:
+            print(f"{why}; the bulletin's title line holds at most {TITLE_WIDTH}", file=sys.stderr)
+        else:
+            room = TITLE_WIDTH - (len(title) - len(args.title))
+            print(f"{why}; with --bbs {board} the title line ends in ': {config.bbses[board].name}', so --title "
+                  f"may be at most {room} characters (the line holds {TITLE_WIDTH})", file=sys.stderr)
+        service.close()
+        return 2
     try:
         rows = service.rankings(limit=top, board=board)
     except ServiceError as exc:
@@ -543,7 +563,7 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
     finally:
         service.close()
     screens = -(-top // ROWS_PER_SCREEN)  # enough 24-line screens for --top rows
-    data = render_bulletin(rows, args.charset, title=title, screens=screens)
+    data = render_bulletin(rows, args.charset, title=title, screens=screens, empty=empty)
     if args.output is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)

@@ -24,12 +24,17 @@ from pathlib import Path
 from bgdoor.service.types import RankRow
 from bgdoor.term.charset import Charset, encode, glyphs
 from bgdoor.term.screen import BLUE, CYAN, DEFAULT, GREEN, WHITE, YELLOW, Attr, sgr
+from bgdoor.term.wrap import wrap
 
 WIDTH = 79  # never the 80th column; see above
 SCREEN_LINES = 24
 HANDLE_WIDTH = 17  # handles are at most 16 characters, and a bot gets a '*' after its handle
 # Frame top, title, rule, heading, rule ... bottom frame, footer.
 ROWS_PER_SCREEN = SCREEN_LINES - 7
+# Inside the frame, with two columns clear at each end.  One line: a second would cost a
+# ranking row on every screen.
+TITLE_WIDTH = WIDTH - 2 - 4
+NO_GAMES = "No games have been rated yet."
 
 FRAME = Attr(fg=CYAN)
 HEADING = Attr(fg=WHITE, bold=True)
@@ -140,12 +145,16 @@ def render_bulletin(
     generated_at: datetime | None = None,
     *,
     screens: int = 1,
+    empty: str = NO_GAMES,
 ) -> bytes:
     """The ranking as a bulletin: `screens` screens of 24 lines at most, best first.
 
     Rows are shown in the order given (the service sorts them); those that do
-    not fit are counted in the footer.
+    not fit are counted in the footer.  `empty` is said when there are none.
+    Raises ValueError for a title longer than TITLE_WIDTH, rather than cut it.
     """
+    if len(title) > TITLE_WIDTH:
+        raise ValueError(f"the title is {len(title)} characters; the bulletin's title line holds {TITLE_WIDTH}")
     now = generated_at or datetime.now(UTC)
     g = glyphs(charset)
     inner = WIDTH - 2
@@ -163,13 +172,15 @@ def render_bulletin(
 
     for number, page in enumerate(pages, start=1):
         w.line((g.tl + g.h * inner + g.tr, FRAME))
-        name = clean_text(title, inner - 4)
+        name = clean_text(title, TITLE_WIDTH)
         w.line((g.v, FRAME), (name.center(inner), TITLE_BG), (g.v, FRAME))
         w.line((g.t_right + g.ih * inner + g.t_left, FRAME))
         w.line((g.v, FRAME), (" " * left_pad + heading + " " * right_pad, HEADING), (g.v, FRAME))
         w.line((g.t_right + g.ih * inner + g.t_left, FRAME))
         if not page:
-            w.line((g.v, FRAME), ("No games have been rated yet.".center(inner), TEXT), (g.v, FRAME))
+            # A member board's name can make the sentence longer than the frame.
+            for part in wrap(clean_text(empty, len(empty)), inner - 4):
+                w.line((g.v, FRAME), (part.center(inner), TEXT), (g.v, FRAME))
         for row in page:
             cells = zip(_cells(row, now), COLUMNS, strict=True)
             text = " " * left_pad + GAP.join(_fit(cell, c) for cell, c in cells) + " " * right_pad
