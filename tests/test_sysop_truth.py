@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
-from test_sysop_support import World, fresh_world
+from test_sysop_support import World, fresh_world, resign_at_once
 
 from bgdoor import cli
+from bgdoor.rules.game import Color
 from bgdoor.service import Service
 
 
@@ -104,3 +106,26 @@ def test_a_board_already_so_is_not_asked_about(
                         "it stays suspended\n"), out
     code, out = run(capsys, monkeypatch, world, "bbses")
     assert "suspended: more spam" in out, out
+
+
+def table_rows(out: str) -> list[list[str]]:
+    """The event table under `sysop game`'s header, split on its two-space column gaps."""
+    table = out.split("\n\n", 1)[1].splitlines()[2:]
+    return [[cell.strip() for cell in re.split(r"  +", line.strip())] for line in table]
+
+
+def test_game_names_a_member_boards_player_one_way(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
+    """`sysop game N` named a member board's player carol~2@OTHER in its header and carol~2 in
+    the event list (and as the winner)."""
+    with Service(world.url) as svc:
+        carol2 = svc.enter_from_bbs("OTHER", "carol").id
+        alice = svc.login("alice", "alice-pw").id
+        game = svc.begin_game(carol2, 1, Color.WHITE, opponent="alice").id
+        resign_at_once(svc, game, {Color.WHITE: carol2, Color.BLACK: alice}, Color.BLACK)
+    code, out = run(capsys, monkeypatch, world, "game", str(game))
+    assert code == 0 and "White:         carol~2@OTHER\n" in out and "Winner:        carol~2@OTHER\n" in out, out
+    players = {row[2] for row in table_rows(out)}
+    assert players == {"carol~2@OTHER", "alice"}, out
+

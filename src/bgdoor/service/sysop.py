@@ -290,7 +290,8 @@ class Sysop:
             g = game_row(s, game_id)
             (summary,) = game_summaries(s, Game.id == g.id)
             rows = list(s.scalars(select(GameEvent).where(GameEvent.game_id == g.id).order_by(GameEvent.seq)))
-            names = self._names(s, {r.player_id for r in rows} | {g.winner_id})
+            # As the header (game_summaries) names them: carol~2 was carol~2@OTHER up there.
+            names = player_names(s, {r.player_id for r in rows} | {g.winner_id}, always=False)
             state = state_from_dict(g.state)
             events = [
                 EventRow(
