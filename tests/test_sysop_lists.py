@@ -86,7 +86,7 @@ def test_game_shows_the_record_with_players_and_times(capsys: pytest.CaptureFixt
     for row, event in zip(body, record.events, strict=True):
         assert int(row[0]) == event.seq
         assert row[1] == event.when.strftime("%Y-%m-%d %H:%M:%S")
-        assert row[2] == (event.player or "(door)") and row[4] == event.text
+        assert row[2] == (event.player or "(system)") and row[4] == event.text
     texts = [r[4] for r in body]
     assert texts[0].startswith("opening roll: white ")
     assert "doubles" in texts and "takes" in texts and "drops" in texts
@@ -96,7 +96,8 @@ def test_game_shows_the_record_with_players_and_times(capsys: pytest.CaptureFixt
 
 
 def test_event_text_for_the_system_events() -> None:
-    assert event_text({"type": "forfeit", "loser": "black", "reason": "time"}) == "black forfeits the match (time)"
+    forfeit = {"type": "forfeit", "loser": "black", "reason": "time"}
+    assert event_text(forfeit) == "black forfeits the match (no move in time)"
     assert event_text({"type": "play", "notation": "", "position": ""}) == "cannot move"
     assert event_text({"type": "roll", "dice": [2, 6]}) == "rolls 6-2"  # the higher die first, as callers see it
     assert event_text({"type": "resign", "by": "white", "win": "gammon"}) == "white offers to resign a gammon"

@@ -129,3 +129,29 @@ def test_game_names_a_member_boards_player_one_way(
     players = {row[2] for row in table_rows(out)}
     assert players == {"carol~2@OTHER", "alice"}, out
 
+
+def test_a_forfeit_is_nobodys_move(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
+    """A forfeit for time showed as '(door) ... white forfeits the match (time)', as if the door
+    had made a move, and so did the sysop's: forfeit-stale and the door's own sweep record the
+    same event, and delete-player --force one like it."""
+    code, out = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "25", "--yes")
+    assert code == 0 and out.startswith(f"game {world.stale} forfeited"), out
+    with Service(world.url) as svc:
+        assert svc.forfeit_stale(0) == [world.recent]  # the door's hourly sweep
+        alice = svc.login("alice", "alice-pw").id
+        deleted = svc.begin_game(alice, 1, Color.WHITE, opponent="bob").id
+        svc.roll(alice, deleted, svc.game_version(deleted))
+    run(capsys, monkeypatch, world, "delete-player", "alice", "--force", "--yes")
+    for game, why in ((world.stale, "no move in time"), (world.recent, "no move in time"),
+                      (deleted, "player deleted")):
+        code, out = run(capsys, monkeypatch, world, "game", str(game))
+        assert "(door)" not in out and "(time)" not in out, out
+        rows = table_rows(out)
+        forfeit = next(i for i, row in enumerate(rows) if "forfeits" in row[4])
+        loser = rows[forfeit][4].split()[0]
+        assert loser in ("white", "black")
+        assert rows[forfeit][2:] == ["(system)", "-", f"{loser} forfeits the match ({why})"], out
+        # The win that follows is nobody's move either.
+        assert [row[2] for row in rows[forfeit:]] == ["(system)"] * 3, out

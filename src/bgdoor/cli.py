@@ -343,6 +343,9 @@ def _sysop_games(args: argparse.Namespace, sysop: Sysop) -> int:
     return 0
 
 
+SYSTEM = "(system)"  # who made an event no player made
+
+
 def _sysop_game(args: argparse.Namespace, sysop: Sysop) -> int:
     from bgdoor.ui.news import a_match  # noqa: PLC0415 - keeps `bgdoor plays` light
 
@@ -366,8 +369,10 @@ def _sysop_game(args: argparse.Namespace, sysop: Sysop) -> int:
     if not record.events:
         print("No events recorded yet.")
         return 0
+    # No player: a forfeit, whether the door's own sweep, forfeit-stale or delete-player made it
+    # (one event, however made), and the win it gives.  '(door)' read as if the door had played.
     table = [
-        [str(e.seq), e.when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"), e.player or "(door)", e.color or "-", e.text]
+        [str(e.seq), e.when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"), e.player or SYSTEM, e.color or "-", e.text]
         for e in record.events
     ]
     print(_table(["Seq", "When (UTC)", "Player", "Side", "Event"], table, right=(0,)))

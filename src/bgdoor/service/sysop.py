@@ -67,6 +67,8 @@ DELETED_KEY = "\x01deleted:"
 PASSWORD_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 PASSWORD_LENGTH = 12
 FORFEIT_REASON = "player deleted"
+# A forfeit's recorded reason in words: '(time)' alone did not say that nobody had moved.
+FORFEIT_WHY = {"time": "no move in time"}
 
 
 class PlayerInGames(IllegalAction):
@@ -105,7 +107,7 @@ class PlayerRow:
 class EventRow:
     seq: int
     when: datetime
-    player: str | None  # who acted; None when the door itself did (a forfeit for time)
+    player: str | None  # who acted; None for what no player did (a forfeit, and the win it gives)
     color: str | None
     type: str
     text: str
@@ -179,7 +181,8 @@ def event_text(payload: dict[str, Any]) -> str:
     if kind == "resign":
         return f"{payload['by']} offers to resign a {payload['win']}"
     if kind == "forfeit":
-        return f"{payload['loser']} forfeits the match ({payload.get('reason', '')})"
+        why = FORFEIT_WHY.get(payload.get("reason", ""), payload.get("reason", ""))
+        return f"{payload['loser']} forfeits the match ({why})"
     if kind == "win":
         return f"{payload['winner']} wins {_plural(payload['points'], 'point')} ({payload['win']}, {payload['how']})"
     if kind == "match_won":
