@@ -6,8 +6,7 @@ import random
 
 import menus
 import pytest
-from harness import Caller, call, login, running_server
-from menus import begin, open_game
+from harness import call, login, running_server, seated
 from test_rules_support import board
 
 from bgdoor.rules.dice import ScriptedDice
@@ -49,27 +48,12 @@ def test_a_hit_mark_where_the_play_hits_is_taken_and_a_hit_needs_no_mark() -> No
         assert parse_play(pos, (3, 2), text).moves == (Move(25, 22, True),)
 
 
-async def seated(port: int) -> tuple[Caller, Caller]:
-    """alice begins a 3-point match as White and bob joins it; returns once bob's board asks for
-    the opening roll."""
-    alice = await call(port)
-    await login(alice, "alice", "alice-pw", new=True)
-    await begin(alice, 3)
-    bob = await call(port)
-    await login(bob, "bob", "bob-pw", new=True)
-    await open_game(bob, expect="Join it?")
-    bob.send("Y")
-    await bob.wait_for("roll for who starts")
-    await alice.wait_for("bob joined")
-    return alice, bob
-
-
 async def test_a_typed_hit_that_is_not_there_is_refused_at_the_board(tmp_path):
     """M and 13/11 13/10* with 3-2, point 10 empty: 'Turn sent.', with no hit."""
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 2] + [1, 2] * 20)) as srv:
         alice, bob = await seated(srv.port)
         alice.send("P")
-        await alice.wait_for("alice starts with 3-2")
+        await alice.wait_for("You start with 3-2")
         await alice.wait_for("Arrows/8246")
         alice.send("M")
         await alice.wait_for("Your play")
