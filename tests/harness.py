@@ -9,7 +9,11 @@ from collections.abc import AsyncIterator
 
 import pyte
 import telnetlib3
-from menus import login as login  # the tests log in through harness as well
+from menus import (
+    begin,
+    login as login,  # the tests log in through harness as well
+    open_game,
+)
 from screenwait import ScreenWaits
 
 from bgdoor.config import Config
@@ -97,3 +101,18 @@ async def call(port: int, term: str = "xterm", charset: str = "utf8", cols: int 
         "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows, connect_maxwait=1.0
     )
     return Caller(reader, writer, charset, cols, rows)
+
+
+async def seated(port: int) -> tuple[Caller, Caller]:
+    """alice begins a 3-point match as White and bob joins it; returns once bob's board asks for
+    the opening roll and alice has been told he joined."""
+    alice = await call(port)
+    await login(alice, "alice", "alice-pw", new=True)
+    await begin(alice, 3)
+    bob = await call(port)
+    await login(bob, "bob", "bob-pw", new=True)
+    await open_game(bob, expect="Join it?")
+    bob.send("Y")
+    await bob.wait_for("roll for who starts")
+    await alice.wait_for("bob joined")
+    return alice, bob

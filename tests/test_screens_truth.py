@@ -9,7 +9,7 @@ import time
 
 import menus
 import pytest
-from harness import Caller, call, login, running_server
+from harness import Caller, call, login, running_server, seated
 from menus import begin, open_game
 from rawtelnet import RawCaller
 
@@ -48,21 +48,6 @@ def bob_resigns_to_alice(url: str, win: Win, length: int = 1) -> None:
         view = svc.roll(alice, view.id, view.version)
         view = svc.resign(bob, view.id, view.version, win)
         svc.answer_resign(alice, view.id, view.version, True)
-
-
-async def seated(port: int) -> tuple[Caller, Caller]:
-    """alice begins a 3-point match as White and bob joins it; returns once bob's board asks for
-    the opening roll and alice has been told he joined."""
-    alice = await call(port)
-    await login(alice, "alice", "alice-pw", new=True)
-    await begin(alice, 3)
-    bob = await call(port)
-    await login(bob, "bob", "bob-pw", new=True)
-    await open_game(bob, expect="Join it?")
-    bob.send("Y")
-    await bob.wait_for("roll for who starts")
-    await alice.wait_for("bob joined")
-    return alice, bob
 
 
 async def test_no_at_join_it_goes_back_to_the_list(tmp_path):
