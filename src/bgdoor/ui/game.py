@@ -267,13 +267,22 @@ class GameScreen:
         if trial is None:
             return  # not this turn's moves: a turn since began afresh
         played = notation(trial.moves)
-        if version is not None and v.version == version + 1 and st.phase is Phase.RESIGNED \
-                and st.resume_phase is Phase.MOVE:
-            self.resumed, self.resumed_version = (st.position, st.dice, moves), version
+        if self.kept_for_the_answer(v, version, moves):
             kept = f"Your moves so far ({played}) come back if the offer is refused."
         else:
             kept = f"Your moves so far ({played}) are not kept: the game changed since you left them."
         self.message = f"{self.message} {kept}".strip()
+
+    def kept_for_the_answer(self, v: GameView, version: int | None, moves: tuple[tuple[int, int], ...]) -> bool:
+        """Whether the only change to the game since `version` is a resignation offered in the
+        middle of the player's turn; if so the turn's `moves` are kept (see sync_turn) to come
+        back if it is refused."""
+        st = v.state
+        if version is None or v.version != version + 1 or st.phase is not Phase.RESIGNED \
+                or st.resume_phase is not Phase.MOVE or st.dice is None:
+            return False
+        self.resumed, self.resumed_version = (st.position, st.dice, moves), version
+        return True
 
     async def reload(self) -> None:
         self.view = await self.svc.game(self.game_id, self.pid)
@@ -683,11 +692,9 @@ class GameScreen:
                 else:
                     said = f"{ELSEWHERE_PLAYED}; the board shows the game as it stands."
                 lines = [NewsLine(-1, said), *lines]
-            elif played and st.phase is Phase.RESIGNED and st.resign_by is not self.me \
-                    and st.resume_phase is Phase.MOVE and self.view.version == old.version + 1:
+            elif played and st.resign_by is not self.me and self.kept_for_the_answer(self.view, old.version, moves):
                 # An offer to resign made mid-turn takes the turn back until it is answered: the
                 # moves wait for a refusal, as they do when the offer comes while away.
-                self.resumed, self.resumed_version = (st.position, st.dice or (0, 0), moves), old.version
                 lines = [*lines, NewsLine(-1, f"Your moves so far ({played}) come back if the offer is refused.")]
             self.tell(self.watched(lines))
             await self.forget_a_sent_note()
