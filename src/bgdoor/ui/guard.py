@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
+
+from bgdoor.service import tidy_handle
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class LoginGuard:
     @staticmethod
     def _key(handle: str) -> str:
         # Runs of spaces as one: `a  b` finds the player `a b`, and must not be a fresh budget.
-        return re.sub(" {2,}", " ", handle.casefold())[:64]
+        return tidy_handle(handle.casefold())[:64]
 
     def _recent(self, addr: str) -> int:
         times = self.by_address.get(addr)
