@@ -140,7 +140,6 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
 # Why a match was forfeited, as the record names it (the stale-game sweep, the sysop's deletion).
 FORFEIT_WHY = {"time": " for taking too long to move", "player deleted": ": the sysop closed the account"}
 _AGAIN = "; they roll again."
-_AFTER_TIES = re.compile(r"^Opening roll, after [^:]*: ")
 CRAWFORD_NEXT = "Next is the Crawford game: no doubling in it."
 _OPENING = "Opening roll: "
 
@@ -151,26 +150,10 @@ def _with_ties(text: str, ties: list[int]) -> str:
     return text.replace(_OPENING, f"Opening roll, after {said}: ", 1)
 
 
-def _without_ties(text: str) -> str:
-    ties = _AFTER_TIES.match(text)
-    return _OPENING + text[ties.end():] if ties else text
-
-
 def told_again(texts: list[str]) -> list[str]:
     """Lines told one after another on the board, without a roll that a later line tells again
-    with its play.  An opening roll decided after ties, told before its play, keeps saying so in
-    the play's line."""
-    out = list(texts)
-    keep = [True] * len(out)
-    for i, t in enumerate(out):
-        ties = _AFTER_TIES.match(t)
-        said = _without_ties(t).removesuffix(".")
-        later = next((j for j in range(i + 1, len(out)) if _without_ties(out[j]).startswith(said)), None)
-        if later is not None:
-            keep[i] = False
-            if ties and not _AFTER_TIES.match(out[later]):
-                out[later] = ties.group(0) + out[later].removeprefix(_OPENING)
-    return [t for t, k in zip(out, keep, strict=True) if k]
+    with its play (narrate says an opening roll's ties in both the same way)."""
+    return [t for i, t in enumerate(texts) if not any(u.startswith(t.removesuffix(".")) for u in texts[i + 1 :])]
 
 
 def _roll_line(log: GameLog, step: Step, viewer_id: int | None) -> NewsLine:
