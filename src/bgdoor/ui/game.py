@@ -315,9 +315,10 @@ class GameScreen:
                             or self.watching(log))
         st = self.view.state if self.view is not None else None
         if self.message and self.con.width < 80 and st is not None and st.actor is self.me and st.dice \
-                and st.phase is Phase.MOVE:
+                and st.phase is Phase.MOVE and not self.message.endswith(f" {roll_text(st.dice)}."):
             # The panel (and at 40 columns a die) is past the edge, and the message said only what
-            # the opponent did: the player's own roll, rolled before they left, showed nowhere.
+            # the opponent did: the player's own roll, rolled before they left, showed nowhere
+            # ('You start with 6-3.' says it already).
             self.message += f" Your turn {roll_text(st.dice)}."
         return replay
 
@@ -568,12 +569,14 @@ class GameScreen:
                     return
                 self.cursor_on_a_source()
                 plays = legal_plays(st.position, st.dice)
+                # The roll said with it: at 40 columns the dice are past the screen's edge, and
+                # 'You cannot move with this roll' had been all a player saw of it.
                 if len(plays) == 1:
                     for m in plays[0].moves:
                         self.turn.move(m.src, m.dst)
-                    self.message = f"Your only play is {plays[0]}. Enter commits it."
+                    self.message = f"You rolled {rolled(st.dice)}; your only play is {plays[0]}. Enter commits it."
                 elif not plays:
-                    self.message = "You cannot move with this roll. Enter passes the turn."
+                    self.message = f"You rolled {rolled(st.dice)} and cannot move. Enter passes the turn."
         else:
             self.turn = None
             self.hand = None
@@ -1218,7 +1221,8 @@ class GameScreen:
             # went back to 18 only, though the screen said 'Move taken back.'
             for _ in range(self.synced_drops(turn).pop()):
                 turn.undo()
-            self.message = "Move taken back."
+            left = self.left_to_play()  # as after a move: the panel that says it is cut at 40 columns
+            self.message = f"Move taken back; {left}." if left else "Move taken back."
 
     async def do_bear_off(self, key: Key) -> None:
         turn = self.turn

@@ -1,0 +1,138 @@
+"""The player's own roll in words where the board cannot show it (40 columns: the dice and the
+panel are past the edge), and what is left of it after U)ndo."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from harness import Caller, call, login, running_server, seated
+from menus import NEWS_PAGE, open_game
+
+from bgdoor.rules import game as rules
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color
+from bgdoor.rules.moves import legal_plays
+from bgdoor.service import Service
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+
+
+async def board_at_40_columns(c: Caller) -> None:
+    """From opening a game at 40 columns to its board: past the question about the width and
+    any pages of news."""
+    await c.wait_for("Enter goes on anyway")
+    c.send("\r")
+    while True:
+        text = await c.wait_until(lambda t: "?)help" in t or NEWS_PAGE in " ".join(t.split()), "the board, or news")
+        if NEWS_PAGE not in " ".join(text.split()):
+            return
+        c.send(" ")
+        await c.wait_until(lambda t, page=text: t != page, "the news page to move on")
+
+
+def bob_to_roll(url: str, wanted: Callable[[list[object]], bool]) -> tuple[int, int]:
+    """alice and bob play (the first legal play each time) until bob is to roll and some roll
+    gives plays that `wanted` likes; that roll."""
+    rng = random.Random(0)
+    with Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(2000)])) as svc:
+        ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
+        view = svc.begin_game(ids[Color.WHITE], 1, Color.WHITE, "bob")
+        for _ in range(600):
+            st = view.state
+            assert not st.over, "the match ended before the roll wanted"
+            if st.phase is rules.Phase.OPENING:
+                view = svc.roll(ids[Color.WHITE], view.id, view.version)
+            elif st.phase is rules.Phase.ROLL:
+                assert st.actor is not None
+                if st.actor is Color.BLACK:
+                    found = [d for d in ROLLS if wanted(list(legal_plays(st.position, d)))]
+                    if found:
+                        return found[0]
+                view = svc.roll(ids[st.actor], view.id, view.version)
+            else:
+                assert st.actor is not None and st.dice is not None
+                plays = legal_plays(st.position, st.dice)
+                view = svc.submit_turn(ids[st.actor], view.id, view.version, str(plays[0]) if plays else "")
+    raise AssertionError("no such roll came up")
+
+
+async def bob_rolls_at_40_columns(url: str, dice: tuple[int, int]) -> str:
+    async with running_server(url, dice=ScriptedDice([*dice, 1, 2])) as srv:
+        bob = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(bob, "bob", "bob-pw", new=False)
+            await open_game(bob)
+            await board_at_40_columns(bob)
+            await bob.wait_for("P)lay")
+            bob.send("P")
+            await bob.wait_words("Enter")
+            await bob.settle(0.3)
+            assert all(len(line.rstrip()) <= 40 for line in bob.screen.display)
+            return " ".join(" ".join(line.split()) for line in bob.screen.display)
+        finally:
+            bob.close()
+
+
+async def test_a_roll_with_no_play_is_said_at_40_columns(tmp_path):
+    """'You cannot move with this roll. Enter passes the turn.' with both dice past the edge: the
+    player passed without knowing what they had rolled."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    dice = bob_to_roll(url, lambda plays: not plays)
+    text = await bob_rolls_at_40_columns(url, dice)
+    high, low = max(dice), min(dice)
+    assert f"You rolled {high}-{low} and cannot move." in text, text
+
+
+async def test_a_forced_play_says_its_roll_at_40_columns(tmp_path):
+    """'Your only play is 10/4. Enter commits it.' did not say the 6-5 it was made with."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    dice = bob_to_roll(url, lambda plays: len(plays) == 1)
+    text = await bob_rolls_at_40_columns(url, dice)
+    high, low = max(dice), min(dice)
+    assert f"You rolled {high}-{low}; your only play is " in text, text
+
+
+async def test_undo_says_what_is_left_to_play(tmp_path):
+    """After U)ndo of one of two moves the message said only 'Move taken back.', where a move says
+    'Moved 13/7; the 5 to play.' (at 40 columns the panel saying it is cut off)."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([6, 5] + [1, 2] * 20)) as srv:
+        alice, bob = await seated(srv.port)
+        try:
+            alice.send("P")
+            await alice.wait_for("You start with 6-5")
+            alice.send("\r2" + "6" * 5 + "\r")  # the cursor starts on 13: 13 to 7
+            await alice.wait_words("the 5 to play")
+            alice.send("4\r" + "6" * 5 + "\r")  # 8 to 3
+            await alice.wait_words("Your play: 13/7 8/3.")
+            alice.send("U")
+            await alice.wait_words("Move taken back; the 5 to play.")
+            alice.send("U")
+            await alice.wait_words("Move taken back.")
+            assert "to play." not in " ".join(alice.text.split()).split("Move taken back")[-1][:20]
+        finally:
+            alice.close()
+            bob.close()
+
+
+async def test_the_opening_roll_won_is_not_said_twice_at_40_columns(tmp_path):
+    """Coming back to a game whose opening roll the player won: 'You start with 6-3. Your turn
+    6-3.' (the narrow board adds the roll for a message that does not say it)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 6])) as svc:  # bob 3 (White rolls first), alice 6
+        svc.register("alice", "alice-pw")
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(bob, 1, Color.WHITE, "alice")
+        svc.roll(bob, view.id, view.version)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(c, "alice", "alice-pw", new=False)
+            await open_game(c)
+            await board_at_40_columns(c)
+            await c.wait_words("You start with 6-3.")
+            await c.settle(0.3)
+            text = " ".join(" ".join(line.split()) for line in c.screen.display)
+            assert "Your turn 6-3" not in text, text
+        finally:
+            c.close()
