@@ -340,31 +340,43 @@ class GameScreen:
 
     def to_play(self) -> tuple[str, str] | None:
         """For a watcher's narrow board, where the panel is cut off: whose turn it is (with the
-        dice rolled) and the score; None while nobody is to roll or move."""
+        dice rolled), or whose answer, and the score; None while nobody is to act."""
         v = self.view
         assert v is not None
         st = v.state
-        if st.actor is None or st.phase not in (Phase.ROLL, Phase.MOVE):
+        if st.actor is None or st.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED, Phase.RESIGNED):
             return None
         score = score_words(v.name(Color.WHITE), st.score[0], v.name(Color.BLACK), st.score[1], st.length,
                             st.crawford)
+        if st.phase in (Phase.DOUBLED, Phase.RESIGNED):
+            return f"{v.name(st.actor)} to answer.", score
         dice = f" {roll_text(st.dice)}" if st.dice is not None and st.phase is Phase.MOVE else ""
         return f"{v.name(st.actor)} to play{dice}.", score
 
-    def watched(self, lines: list[NewsLine]) -> list[NewsLine]:
-        """A watcher's news on a narrow board, with whose turn it is after it (and the score, where
-        it fits): the message line said only what was done, and the panel that says the rest is
-        cut off."""
+    def watched(self, lines: list[NewsLine]) -> tuple[str, str] | None:
+        """What a watcher's narrow board says after its news, where the panel that says it is cut
+        off: whose turn it is and the score (see with_turn); None for a player, a wide board, a
+        result."""
         turn = self.to_play() if lines and self.me is None and self.con.width < 80 else None
         if turn is None or any(n.result for n in lines):
-            return lines
+            return None
         st = self.view.state if self.view is not None else None
         if st is not None and st.dice is not None and lines[-1].text.endswith(f" rolled {roll_text(st.dice)}."):
             # 'bob rolled 3-2.' says whose turn it is already: not 'bob to play 3-2.' after it.
             turn = ("", turn[1])
+        return turn
+
+    def with_turn(self, texts: list[str], turn: tuple[str, str] | None) -> str:
+        """`texts` on the message line, then (from watched) whose turn it is and the score where
+        they fit, or whose turn alone.  Kept apart from the news it follows: told again beside
+        later news ('bob doubles to 2.'), 'bob to play' would no longer be so."""
+        message = " ".join(texts)
+        if turn is None:
+            return message
         whole = f"{turn[0]} {turn[1]}".strip()
-        said = whole if not fit_message(f"{lines[-1].text} {whole}", self.con.width)[1] else turn[0]
-        return [*lines, NewsLine(-1, said)] if said else lines
+        if not fit_message(self.with_notes(f"{message} {whole}"), self.con.width)[1]:
+            return f"{message} {whole}"
+        return f"{message} {turn[0]}".strip()
 
     def next_game(self) -> str:
         """A match's next game, before its opening roll: which, and the score (the message line
@@ -478,8 +490,9 @@ class GameScreen:
         await self.mark(log)
         return lines
 
-    def tell(self, lines: list[NewsLine], own: str = "") -> None:
-        """Put news on the message lines; a result holds them until a key."""
+    def tell(self, lines: list[NewsLine], own: str = "", turn: tuple[str, str] | None = None) -> None:
+        """Put news on the message lines (and a watcher's `turn`, see with_turn); a result holds
+        them until a key."""
         results = [n.text for n in lines if n.result]
         if results:
             # The result, after the play that won it where the lines hold both (the loser was
@@ -497,8 +510,8 @@ class GameScreen:
         elif self.held:
             # What follows a held result (the next game's opening roll): the latest of it, after it.
             latest = [n.text for n in lines][-1:] or [own]
-            self.after_result = " ".join(latest)
-            self.message = " ".join([self.result, *latest])
+            self.after_result = self.with_turn(latest, turn)
+            self.message = f"{self.result} {self.after_result}"
         else:
             fresh = [n.text for n in lines]
             before = [own] if own else self.unkeyed
@@ -509,13 +522,15 @@ class GameScreen:
             if not texts:
                 return
             keep = texts[-2:]
+            then = [" ".join(turn).strip()] if turn is not None else []
             if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith(ELSEWHERE_PLAYED) \
-                    and fit_message(self.with_notes(" ".join(keep)), self.con.width)[1]:
-                # What was told before gives way to the news, rather than cut it; but not that the
-                # moves on this board went (the board's own turn, played elsewhere): ? shows it.
+                    and fit_message(self.with_notes(" ".join(keep + then)), self.con.width)[1]:
+                # What was told before gives way to the news (and to a watcher's whose turn it is
+                # now, and the score), rather than cut it; but not that the moves on this board
+                # went (the board's own turn, played elsewhere): ? shows it.
                 keep = keep[1:]
             self.unkeyed = keep
-            self.message = " ".join(self.unkeyed)
+            self.message = self.with_turn(self.unkeyed, turn)
         if self.me is not None and self.view is not None and self.view.state.actor is self.me and not own:
             self.con.bell("your_turn")
 
@@ -699,7 +714,7 @@ class GameScreen:
                 # An offer to resign made mid-turn takes the turn back until it is answered: the
                 # moves wait for a refusal, as they do when the offer comes while away.
                 lines = [*lines, NewsLine(-1, f"Your moves so far ({played}) come back if the offer is refused.")]
-            self.tell(self.watched(lines))
+            self.tell(lines, turn=self.watched(lines))
             await self.forget_a_sent_note()
         if self.restored:
             self.message = f"{self.message} {self.restored}".strip()

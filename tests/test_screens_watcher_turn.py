@@ -1,0 +1,86 @@
+"""A watcher's narrow board, where the panel that says whose turn it is and the score is cut off:
+the message line says them after the news, and only while they are so."""
+
+from __future__ import annotations
+
+from harness import call, login, running_server
+from menus import open_game
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color
+from bgdoor.service import Service
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def opened(url: str) -> tuple[int, int, int, int]:
+    """alice and bob in a 3-point match, alice's opening 4-2 played; bob to roll.  (game, version,
+    alice, bob)"""
+    with Service(url, dice=ScriptedDice([4, 2])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.submit_turn(alice, view.id, view.version, "8/4 6/4")
+        return view.id, view.version, alice, bob
+
+
+async def test_a_double_after_a_play_is_told_with_whose_answer_it_is_not_the_turn_before(tmp_path):
+    """After 'alice played 13/9 13/10. bob to play. Score: ...' bob doubled, and the watcher read
+    'bob to play. Score: alice 4, bob 1 (match to 5). bob doubles to 2.': whose turn it had been,
+    as if still so, and nothing of whose answer it was."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(c, "carol", "carol-pw", new=False)
+            await open_game(c)
+            await c.wait_for("Enter goes on anyway")
+            c.send("\r")
+            await c.wait_words("bob to play.")
+            with Service(url) as svc:
+                svc.double(bob, game, version)
+            said = words(await c.wait_words("bob doubles to 2."))
+            assert "bob doubles to 2. alice to answer." in said, said
+            assert "bob to play" not in said, said
+            assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        finally:
+            c.close()
+
+
+async def test_a_watcher_is_told_the_next_games_start_after_a_result(tmp_path):
+    """A watcher holding a game's result was told of the next game's opening roll and play only
+    'bob to play.' (the news pushed off by it), and after the key the board said that alone.
+    (The score follows where it fits: not here, after an opening roll and its play.)"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(c, "carol", "carol-pw", new=False)
+            await open_game(c)
+            await c.wait_for("Enter goes on anyway")
+            c.send("\r")
+            await c.wait_words("bob to play.")
+            with Service(url, dice=ScriptedDice([1, 5])) as svc:
+                view = svc.double(bob, game, version)
+                view = svc.drop(alice, game, view.version)  # bob wins the first game, 1-0
+                await c.wait_words("Press a key")
+                view = svc.roll(alice, game, view.version)  # alice 1, bob 5: bob starts with 5-1
+                svc.submit_turn(bob, game, view.version, "13/8 6/5")
+            await c.settle(0.5)
+            c.send("?")  # the result is cut at 40 columns: ? shows it all, and what followed it
+            whole = words(await c.wait_words("The message in full"))
+            assert "bob wins a single game" in whole and "playing 13/8 6/5. alice to play." in whole, whole
+            c.send(" ")
+            await c.wait_words("Press a key")
+            c.send(" ")  # the result goes
+            said = words(await c.wait_until(lambda t: "Press a key" not in words(t), "the result to go"))
+            assert "bob starts with 5-1, playing 13/8 6/5. alice to play." in said, said
+            assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        finally:
+            c.close()
