@@ -4,7 +4,9 @@ panel are past the edge), and what is left of it after U)ndo."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 from harness import Caller, call, login, running_server, seated
 from menus import NEWS_PAGE, open_game
@@ -12,7 +14,7 @@ from menus import NEWS_PAGE, open_game
 from bgdoor.rules import game as rules
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color
-from bgdoor.rules.moves import legal_plays
+from bgdoor.rules.moves import Play, legal_plays
 from bgdoor.service import Service
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
@@ -31,30 +33,36 @@ async def board_at_40_columns(c: Caller) -> None:
         await c.wait_until(lambda t, page=text: t != page, "the news page to move on")
 
 
-def bob_to_roll(url: str, wanted: Callable[[list[object]], bool]) -> tuple[int, int]:
-    """alice and bob play (the first legal play each time) until bob is to roll and some roll
-    gives plays that `wanted` likes; that roll."""
-    rng = random.Random(0)
-    with Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(2000)])) as svc:
-        ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
-        view = svc.begin_game(ids[Color.WHITE], 1, Color.WHITE, "bob")
-        for _ in range(600):
-            st = view.state
-            assert not st.over, "the match ended before the roll wanted"
-            if st.phase is rules.Phase.OPENING:
-                view = svc.roll(ids[Color.WHITE], view.id, view.version)
-            elif st.phase is rules.Phase.ROLL:
-                assert st.actor is not None
-                if st.actor is Color.BLACK:
-                    found = [d for d in ROLLS if wanted(list(legal_plays(st.position, d)))]
-                    if found:
-                        return found[0]
-                view = svc.roll(ids[st.actor], view.id, view.version)
-            else:
-                assert st.actor is not None and st.dice is not None
-                plays = legal_plays(st.position, st.dice)
-                view = svc.submit_turn(ids[st.actor], view.id, view.version, str(plays[0]) if plays else "")
+def bob_to_roll(folder: Path, wanted: Callable[[tuple[int, int], list[Play]], bool]) -> tuple[str, tuple[int, int]]:
+    """alice and bob play a 1-point match (the first legal play each time, random dice) until bob
+    is to roll and some roll gives plays that `wanted` likes; the database, and that roll."""
+    for seed in range(40):
+        url = f"sqlite:///{folder}/g{seed}.db"
+        rng = random.Random(seed)
+        with Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(2000)])) as svc:
+            ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
+            view = svc.begin_game(ids[Color.WHITE], 1, Color.WHITE, "bob")
+            while not view.state.over:
+                st = view.state
+                if st.phase is rules.Phase.OPENING:
+                    view = svc.roll(ids[Color.WHITE], view.id, view.version)
+                elif st.phase is rules.Phase.ROLL:
+                    assert st.actor is not None
+                    if st.actor is Color.BLACK:
+                        found = [d for d in ROLLS if wanted(d, list(legal_plays(st.position, d)))]
+                        if found:
+                            return url, found[0]
+                    view = svc.roll(ids[st.actor], view.id, view.version)
+                else:
+                    assert st.actor is not None and st.dice is not None
+                    plays = legal_plays(st.position, st.dice)
+                    view = svc.submit_turn(ids[st.actor], view.id, view.version, str(plays[0]) if plays else "")
     raise AssertionError("no such roll came up")
+
+
+def forced(plays: list[Play], moves: int) -> bool:
+    """One legal play, of so many moves."""
+    return len(plays) == 1 and len(plays[0].moves) == moves
 
 
 async def bob_rolls_at_40_columns(url: str, dice: tuple[int, int]) -> str:
@@ -66,7 +74,7 @@ async def bob_rolls_at_40_columns(url: str, dice: tuple[int, int]) -> str:
             await board_at_40_columns(bob)
             await bob.wait_for("P)lay")
             bob.send("P")
-            await bob.wait_words("Enter")
+            await bob.wait_words("You rolled")  # after the dice tumble
             await bob.settle(0.3)
             assert all(len(line.rstrip()) <= 40 for line in bob.screen.display)
             return " ".join(" ".join(line.split()) for line in bob.screen.display)
@@ -77,20 +85,28 @@ async def bob_rolls_at_40_columns(url: str, dice: tuple[int, int]) -> str:
 async def test_a_roll_with_no_play_is_said_at_40_columns(tmp_path):
     """'You cannot move with this roll. Enter passes the turn.' with both dice past the edge: the
     player passed without knowing what they had rolled."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    dice = bob_to_roll(url, lambda plays: not plays)
+    url, dice = bob_to_roll(tmp_path, lambda dice, plays: not plays)
     text = await bob_rolls_at_40_columns(url, dice)
     high, low = max(dice), min(dice)
     assert f"You rolled {high}-{low} and cannot move." in text, text
 
 
 async def test_a_forced_play_says_its_roll_at_40_columns(tmp_path):
-    """'Your only play is 10/4. Enter commits it.' did not say the 6-5 it was made with."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    dice = bob_to_roll(url, lambda plays: len(plays) == 1)
+    """'Your only play is 13/7 13/8. Enter commits it.' did not say the 6-5 it was made with."""
+    url, dice = bob_to_roll(tmp_path, lambda dice, plays: dice[0] != dice[1] and forced(plays, moves=2))
     text = await bob_rolls_at_40_columns(url, dice)
     high, low = max(dice), min(dice)
     assert f"You rolled {high}-{low}; your only play is " in text, text
+
+
+async def test_a_forced_play_losing_a_die_says_which_die_plays(tmp_path):
+    """'Your only play is 10/4. Enter commits it.' with a 6-5: neither the roll nor that the 5 is
+    lost (the higher-die rule) was said."""
+    url, dice = bob_to_roll(tmp_path, lambda dice, plays: dice[0] != dice[1] and forced(plays, moves=1))
+    text = await bob_rolls_at_40_columns(url, dice)
+    high, low = max(dice), min(dice)
+    said = rf"You rolled {high}-{low}; only the [{high}{low}] can be played: \S+\. Enter commits it\."
+    assert re.search(said, text), text
 
 
 async def test_undo_says_what_is_left_to_play(tmp_path):

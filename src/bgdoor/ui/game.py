@@ -56,6 +56,17 @@ def elsewhere_text(games: list[int]) -> str:
     return f"Your turn in {where} too: Q, then P)lay, takes you there."
 
 
+def _only_play(dice: tuple[int, int], unused: tuple[int, ...]) -> str:
+    """How the one legal play is introduced: 'only the 6 can be played:' when a die is lost with
+    it (the higher-die rule), else 'your only play is'."""
+    if not unused:
+        return "your only play is"
+    if dice[0] != dice[1]:
+        return f"only the {sum(dice) - unused[0]} can be played:"
+    n = 4 - len(unused)
+    return f"only {('one', 'two', 'three')[n - 1]} {dice[0]}{'s' if n > 1 else ''} can be played:"
+
+
 ELSEWHERE_PLAYED = "You played on in another session"  # kept beside the news that follows it
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
@@ -589,7 +600,8 @@ class GameScreen:
                 if len(plays) == 1:
                     for m in plays[0].moves:
                         self.turn.move(m.src, m.dst)
-                    self.message = f"You rolled {rolled(st.dice)}; your only play is {plays[0]}. Enter commits it."
+                    self.message = f"You rolled {rolled(st.dice)}; {_only_play(st.dice, self.turn.remaining_dice)} " \
+                                   f"{plays[0]}. Enter commits it."
                 elif not plays:
                     self.message = f"You rolled {rolled(st.dice)} and cannot move. Enter passes the turn."
         else:
