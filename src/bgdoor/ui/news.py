@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from bgdoor.rules import game as rules
@@ -262,7 +263,15 @@ def rating_text(log: GameLog) -> str:
     """'Ratings: alice 1510.3 (+10.3), bob 1489.7 (-10.3).'"""
     if not log.ratings:
         return ""
-    return "Ratings: " + ", ".join(f"{r.handle} {r.after:.1f} ({r.after - r.before:+.1f})" for r in log.ratings) + "."
+    shown = (f"{r.handle} {r.after:.1f} ({shown_change(r.before, r.after)})" for r in log.ratings)
+    return "Ratings: " + ", ".join(shown) + "."
+
+
+def shown_change(before: float, after: float) -> str:
+    """'+16.4': the change between the two ratings as shown, each rounded to 0.1 first, so that the
+    changes a player adds up over several matches land on the rating shown (1522.36 -> 1538.74
+    had said +16.4 beside 1522.4 and 1538.7)."""
+    return f"{Decimal(f'{after:.1f}') - Decimal(f'{before:.1f}'):+.1f}"
 
 
 async def gather(svc: Service, player_id: int, games: int | None = 12) -> list[tuple[Unread, GameLog, list[NewsLine]]]:
