@@ -1550,7 +1550,8 @@ async def test_a_turn_waiting_in_another_game_is_told_on_the_board(tmp_path):
             svc.roll(bob, first.id, svc.game(first.id).version)  # game 1 changes: told as news there
             third = svc.begin_game(bob, 3, Color.BLACK, "alice")
             view = svc.roll(bob, third.id, third.version)  # white 3 (alice): alice starts game 3
-        await c.wait_words(f"Your turn in game #{third.id} too: Q, then P)lay, takes you there.")
+        # #1 and #2 wait for her too: P)lay lists the three.
+        await c.wait_words(f"Your turn in game #{third.id} too: Q, P)lay, then #{third.id} and Enter.")
         assert f"game #{second.id} too" not in c.text  # waiting before she sat down: not news
         c.close()
 
@@ -2761,14 +2762,15 @@ async def test_a_turn_in_another_game_is_told_on_a_board_nothing_has_happened_on
         with Service(url, dice=ScriptedDice([1, 3] * 20)) as svc:
             second = svc.begin_game(bob, 3, Color.WHITE, "alice")
             svc.roll(bob, second.id, second.version)  # white 1, alice 3: alice starts game 2
-        await c.wait_words(f"Your turn in game #{second.id} too: Q, then P)lay, takes you there.")
+        # #1 waits for her too: P)lay lists both.
+        await c.wait_words(f"Your turn in game #{second.id} too: Q, P)lay, then #{second.id} and Enter.")
         c.send("P")
         await c.wait_words("You rolled 3-1.")
         await c.settle(0.5)
         with Service(url, dice=ScriptedDice([1, 3] * 20)) as svc:
             third = svc.begin_game(bob, 3, Color.WHITE, "alice")
             svc.roll(bob, third.id, third.version)
-        await c.wait_words(f"You rolled 3-1. Your turn in game #{third.id} too: Q, then P)lay, takes you there.")
+        await c.wait_words(f"You rolled 3-1. Your turn in game #{third.id} too: Q, P)lay, then #{third.id} and Enter.")
         # Another before a key: one notice for both, the roll kept (two notices had pushed it off,
         # the newest game first).
         await c.settle(0.5)
@@ -2776,12 +2778,14 @@ async def test_a_turn_in_another_game_is_told_on_a_board_nothing_has_happened_on
             fourth = svc.begin_game(bob, 3, Color.WHITE, "alice")
             svc.roll(bob, fourth.id, fourth.version)
         both = f"#{third.id}, #{fourth.id}"
-        await c.wait_words(f"You rolled 3-1. Your turn in games {both} too: Q, then P)lay, takes you there.")
+        await c.wait_words(f"You rolled 3-1. Your turn in games {both} too: Q, P)lay, then #{third.id} or #{fourth.id} "
+                           "and Enter.")
         # alice plays game 3 in another session: the notice no longer names it.
         with Service(url) as svc:
             v3 = svc.game(third.id)
             svc.submit_turn(alice, third.id, v3.version, "8/5 6/5")
-        await c.wait_words(f"You rolled 3-1. Your turn in game #{fourth.id} too: Q, then P)lay, takes you there.")
+        await c.wait_words(f"You rolled 3-1. Your turn in game #{fourth.id} too: Q, P)lay, then #{fourth.id} "
+                           "and Enter.")
         assert "games #" not in " ".join(c.text.split()), c.text
         c.close()
 

@@ -897,15 +897,18 @@ class Service(LeagueOps):
         return self.transaction(lambda s: game_summaries(s, *where, always=self.always), write=False)
 
     def my_turn_games(self, player_id: int) -> list[GameSummary]:
-        """The player's games waiting for them to act (the opening roll is either player's),
-        most recent first.  Raises nothing of its own.
+        """The player's games waiting for them to act (the opening roll is either player's), by
+        game number.  Raises nothing of its own.
         """
         seated = or_(Game.white_id == player_id, Game.black_id == player_id)
         # The opening roll is either player's to make.
         mine = or_(Game.to_act_id == player_id, and_(Game.phase == Phase.OPENING.value, seated))
-        return self.transaction(
+        games = self.transaction(
             lambda s: game_summaries(s, Game.status == ACTIVE, mine, always=self.always), write=False
         )
+        # Not most recently changed first: the player's own roll moved a game to the top, and a
+        # line number read on P)lay's list opened another game on the next look.
+        return sorted(games, key=lambda g: g.id)
 
     def my_games(self, player_id: int) -> list[GameSummary]:
         """All unfinished games the player sits in, most recent first.  Raises nothing of its own."""

@@ -50,10 +50,16 @@ if TYPE_CHECKING:
 ELSEWHERE = "Your turn in game"  # how a notice of the player's other games begins
 
 
-def elsewhere_text(games: list[int]) -> str:
-    """'Your turn in game #8 too: ...', 'Your turn in games #8, #9 too: ...'."""
-    where = f"game #{games[0]}" if len(games) == 1 else "games " + ", ".join(f"#{n}" for n in games)
-    return f"Your turn in {where} too: Q, then P)lay, takes you there."
+def elsewhere_text(games: list[int], straight: bool = False) -> str:
+    """'Your turn in game #8 too: ...', 'Your turn in games #8, #9 too: ...'; `straight`: P)lay at
+    the menu goes to the game (it is the only one waiting), else it lists them."""
+    numbers = [f"#{n}" for n in games]
+    where = f"game {numbers[0]}" if len(games) == 1 else "games " + ", ".join(numbers)
+    if straight and len(games) == 1:
+        return f"Your turn in {where} too: Q, then P)lay, takes you there."
+    # P)lay's list takes a game number: '#8' and Enter.
+    which = numbers[0] if len(games) == 1 else ", ".join(numbers[:-1]) + f" or {numbers[-1]}"
+    return f"Your turn in {where} too: Q, P)lay, then {which} and Enter."
 
 
 def _only_play(dice: tuple[int, int], unused: tuple[int, ...]) -> str:
@@ -655,19 +661,38 @@ class GameScreen:
                     told = sorted(set(told) | set(self.told_elsewhere))
                     self.unkeyed = rest
                 self.told_elsewhere = told
-                self.tell([NewsLine(0, elsewhere_text(told))])
+                self.tell([NewsLine(0, self.elsewhere_notice())])
                 return None
 
-    def drop_stale_elsewhere(self) -> bool:
-        """The notice of other games waiting, still up, named one no longer waiting (its opponent
-        won the opening roll there, or it ended): said again of the rest, or taken down.  Whether
-        the message changed."""
-        now = self.elsewhere or set()
-        rest = self.unkeyed_but_elsewhere()
-        if rest is None or all(g in now for g in self.told_elsewhere):
+    def elsewhere_notice(self) -> str:
+        """The notice of the games in told_elsewhere, as P)lay at the menu would now reach them:
+        straight there when the one named is the only game waiting, this one included."""
+        others = self.elsewhere or set()
+        straight = others == set(self.told_elsewhere) and len(others) == 1 and not self.waiting_here()
+        return elsewhere_text(self.told_elsewhere, straight)
+
+    def waiting_here(self) -> bool:
+        """Whether this game waits for the player, as P)lay at the menu counts it (the opening
+        roll is either player's)."""
+        v = self.view
+        if v is None or self.me is None or v.status != "active" or v.state.over:
             return False
+        return v.my_turn or v.state.phase is Phase.OPENING
+
+    def drop_stale_elsewhere(self) -> bool:
+        """The notice of other games waiting, still up, no longer true: it named one no longer
+        waiting (its opponent won the opening roll there, or it ended), or P)lay at the menu no
+        longer goes straight to the one it names, or now does.  Said again as it stands, or taken
+        down; whether the message changed."""
+        old = next((t for t in self.unkeyed if t.startswith(ELSEWHERE)), None)
+        if old is None:
+            return False
+        now = self.elsewhere or set()
         self.told_elsewhere = [g for g in self.told_elsewhere if g in now]
-        self.unkeyed = rest + ([elsewhere_text(self.told_elsewhere)] if self.told_elsewhere else [])
+        new = self.elsewhere_notice() if self.told_elsewhere else ""
+        if new == old:
+            return False
+        self.unkeyed = [new if t == old else t for t in self.unkeyed if t != old or new]
         self.message = " ".join(self.unkeyed)
         return True
 
@@ -727,6 +752,9 @@ class GameScreen:
                 # moves wait for a refusal, as they do when the offer comes while away.
                 lines = [*lines, NewsLine(-1, f"Your moves so far ({played}) come back if the offer is refused.")]
             self.tell(lines, turn=self.watched(lines))
+            if not self.held:
+                # A turn come or gone here: P)lay at the menu now lists the games, or no longer does.
+                self.drop_stale_elsewhere()
             await self.forget_a_sent_note()
         if self.restored:
             self.message = f"{self.message} {self.restored}".strip()
