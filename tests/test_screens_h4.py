@@ -11,9 +11,11 @@ import pytest
 from harness import call, login, running_server
 
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.game import Color, Win
+from bgdoor.rules.game import Color, RejectResign, Win
 from bgdoor.service import MatchRating, Service
+from bgdoor.ui import keys
 from bgdoor.ui.news import rating_text
+from bgdoor.ui.texts import load_text
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -158,3 +160,22 @@ async def test_the_notice_says_takes_you_there_only_while_p_lay_goes_straight_th
         await c.wait_words("Opening roll: bob 1, alice 3. You start")  # game #2's, not a list
         assert "Game:" not in c.text
         c.close()
+
+
+# ------------------------------------------------------------------ notes
+
+
+def test_the_help_names_every_action_a_note_goes_with(tmp_path):
+    """alice wrote a note mid-turn; bob offered to resign and she refused: 'Your note went with
+    it.', while the help said a note goes with 'your play, double, take, drop or resignation'."""
+    with Service(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.resign(bob, view.id, view.version, Win.SINGLE)
+        view = svc.answer_resign(alice, view.id, view.version, False, "brb soon")
+        refusal = svc.game_log(view.id, bob).events[-1]
+        assert isinstance(refusal.event, RejectResign) and refusal.note == "brb soon"
+    for help_text in (keys.NOTE.does, " ".join(load_text("instructions").split())):
+        assert "accepting or refusing a resignation" in help_text, help_text
