@@ -84,3 +84,29 @@ async def test_a_watcher_is_told_the_next_games_start_after_a_result(tmp_path):
             assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
         finally:
             c.close()
+
+
+async def test_a_wide_watcher_is_told_the_next_games_start_after_a_result(tmp_path):
+    """At 80 columns the panel says whose turn it is; the message line keeps the news: the next
+    game's opening roll and play, beside the result and after it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=80, rows=25)
+        try:
+            await login(c, "carol", "carol-pw", new=False)
+            await open_game(c)
+            await c.wait_words("Watching this game.")
+            with Service(url, dice=ScriptedDice([1, 5])) as svc:
+                view = svc.double(bob, game, version)
+                view = svc.drop(alice, game, view.version)
+                await c.wait_words("Press a key")
+                view = svc.roll(alice, game, view.version)
+                svc.submit_turn(bob, game, view.version, "13/8 6/5")
+            await c.wait_words("playing 13/8 6/5.")
+            assert "bob wins a single game" in words(c.text), c.text
+            c.send(" ")  # the result goes
+            said = words(await c.wait_until(lambda t: "Press a key" not in words(t), "the result to go"))
+            assert "bob starts with 5-1, playing 13/8 6/5." in said, said
+        finally:
+            c.close()
