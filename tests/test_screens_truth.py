@@ -3451,9 +3451,10 @@ async def test_a_roll_made_in_another_session_is_said_with_its_dice(tmp_path):
         c.close()
 
 
-async def test_moves_left_half_played_in_a_game_changed_since_are_said_to_be_gone(tmp_path):
-    """A resignation offered and refused elsewhere since alice left her move: the move is not
-    kept (the game is not at the version it was made at), and the board says so."""
+async def test_moves_left_half_played_come_back_after_an_offer_refused_since(tmp_path):
+    """A resignation offered and refused elsewhere since alice left her move: the turn stands as
+    it was, and the move comes back (it had been said to be gone, where the board promised it
+    back to a player who saw the offer)."""
     url = f"sqlite:///{tmp_path}/g.db"
     async with running_server(url, dice=ScriptedDice([3, 1] * 10)) as srv:
         a, b = await alice_moved_13_10_and_left(srv.port)
@@ -3462,8 +3463,8 @@ async def test_moves_left_half_played_in_a_game_changed_since_are_said_to_be_gon
             view = svc.resign(bob, 1, svc.game(1, bob).version, Win.SINGLE)
             svc.answer_resign(alice, 1, view.version, False)
         a.send("P")
-        await a.wait_words("Your moves so far (13/10) are not kept: the game changed since you left them.")
-        assert "Pips 167" in a.text, a.text
+        await a.wait_words("Your moves so far are back: 13/10; the 1 to play.")
+        assert "Pips 164" in a.text, a.text
         a.close()
         b.close()
 

@@ -8,7 +8,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
-from bgdoor.rules.game import Color, MatchState, OpeningRoll, Phase, Roll, Win
+from bgdoor.rules.game import Color, MatchState, OpeningRoll, Phase, RejectResign, Resign, Roll, Win
 from bgdoor.rules.moves import legal_plays, notation, roll_text
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
@@ -153,6 +153,7 @@ class GameScreen:
         self.resumed: tuple[Position, tuple[int, int], tuple[tuple[int, int], ...]] | None = None
         self.resumed_version = 0  # the game's version the resumed moves were played at (kept as a draft)
         self.restored = ""  # said after the news that brought them back
+        self.roll_said = ""  # what sync_turn said of a roll with no play or one: kept past the news on coming back
         self.held = False  # a result is showing: it stays until a key
         self.result = ""  # the result held
         self.after_result = ""  # news that came while it was held: it stays once the result goes
@@ -198,7 +199,7 @@ class GameScreen:
             await self.reload()
             self.tell_presence()
             early = await self.welcome()
-            await self.restore_draft()
+            self.say_the_roll(kept=await self.restore_draft())
             await self.waiting_elsewhere()
             while not self.gone:
                 if self.view is not None and self.activity() != self.told_activity:
@@ -243,35 +244,53 @@ class GameScreen:
         except Exception:  # leaving as the server shuts down: what is under way matters more
             logger.exception("draft for game %s not kept", self.game_id)
 
-    async def restore_draft(self) -> None:
+    async def restore_draft(self) -> bool:
         """Coming back: the note left unsent, and the moves of the turn as it was left, if the
-        game has not changed since; said on the board, as what was left is not what it began as."""
+        game has not changed since; said on the board, as what was left is not what it began as.
+        Whether moves came back."""
         if self.me is None:
-            return
+            return False
         try:
             draft = await self.svc.draft(self.pid, self.game_id)
         except ServiceError:
-            return
+            return False
         if draft is None:
-            return
+            return False
         self.drafted = True
         self.pending_note = self.draft_note = draft.note
         v = self.view
-        if v is not None and draft.moves and draft.version != v.version:
+        refused = v is not None and bool(draft.moves) and await self.refused_since(v, draft.version)
+        if v is not None and draft.moves and draft.version != v.version and not refused:
             self.kept_while_offered(v, draft.version, draft.moves)
-        if v is None or self.turn is None or self.turn.moves or draft.version != v.version or not draft.moves:
-            return
+            return False
+        if v is None or self.turn is None or self.turn.moves or not draft.moves:
+            return False
         turn = _with_moves(self.turn.start, self.turn.dice, draft.moves)
         if turn is None:
-            return  # not a turn of this board after all: it stays as begun
+            return False  # not a turn of this board after all: it stays as begun
         self.turn = turn
         self.drops = []
         self.cursor_on_a_source()  # it had stayed on the bar the checker had come in from
         left = self.left_to_play()  # at 40 columns the panel that says it is cut off
-        kept = f"Your moves so far are as you left them: {notation(self.turn.moves)}{'; ' + left if left else ''}."
+        how = "are back" if refused else "are as you left them"
+        kept = f"Your moves so far {how}: {notation(self.turn.moves)}{'; ' + left if left else ''}."
         if self.turn.is_complete:
             kept += " Enter sends the turn."
         self.message = f"{self.message} {kept}".strip()
+        return True
+
+    async def refused_since(self, v: GameView, version: int | None) -> bool:
+        """Whether the only change to the game since `version` is a resignation offered in the
+        middle of the player's turn and refused: the turn stands as it was, and the moves left in
+        it come back, as the board promised ('... come back if the offer is refused')."""
+        st = v.state
+        if version is None or v.version != version + 2 or st.phase is not Phase.MOVE or st.turn is not self.me:
+            return False
+        try:
+            log = await self.svc.game_log(self.game_id, self.pid)
+        except ServiceError:
+            return False
+        return [type(e.event) for e in log.events[-2:]] == [Resign, RejectResign]
 
     def kept_while_offered(self, v: GameView, version: int | None, moves: tuple[tuple[int, int], ...]) -> None:
         """The moves left half played in a game changed since: kept while a resignation offered
@@ -330,14 +349,26 @@ class GameScreen:
             # instead.
             self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.told_before(log)
                             or self.watching(log))
-        st = self.view.state if self.view is not None else None
-        if self.message and self.con.width < 80 and st is not None and st.actor is self.me and st.dice \
-                and st.phase is Phase.MOVE and not self.message.endswith(f" {roll_text(st.dice)}."):
-            # The panel (and at 40 columns a die) is past the edge, and the message said only what
-            # the opponent did: the player's own roll, rolled before they left, showed nowhere
-            # ('You start with 6-3.' says it already).
-            self.message += f" Your turn {roll_text(st.dice)}."
         return replay
+
+    def say_the_roll(self, kept: bool) -> None:
+        """Coming back: a roll with no play, or one play, said after the news that took its place.
+        Else, on a narrow screen, where the panel (and at 40 columns a die) is past the edge and
+        the message said only what the opponent did, the player's own roll, which showed nowhere;
+        not where the message says it already ('You start with 6-3.'), nor beside moves `kept`
+        ('...; the 5 to play.')."""
+        st = self.view.state if self.view is not None else None
+        if st is None or st.actor is not self.me or not st.dice or st.phase is not Phase.MOVE or kept:
+            return
+        if self.roll_said and self.roll_said not in self.message:
+            # A roll with no play, or one play: said after the news that had taken its place.
+            self.message = f"{self.message} {self.roll_said}".strip()
+            return
+        if not self.message or self.con.width >= 80:
+            return
+        roll = roll_text(st.dice)
+        if f"You rolled {roll}" not in self.message and not self.message.endswith(f" {roll}."):
+            self.message += f" Your turn {roll}."
 
     def watching(self, log: GameLog) -> str:
         """A watcher opening a game: what was done last, which the board alone does not say (at 80
@@ -593,6 +624,7 @@ class GameScreen:
             if self.turn is None or self.turn.start != st.position or self.turn.dice != st.dice:
                 self.turn = Turn(st.position, st.dice)
                 self.hand = None
+                self.roll_said = ""
                 kept, self.resumed = self.resumed, None
                 if kept is not None and kept[:2] == (st.position, st.dice) and (turn := _with_moves(*kept)) is not None:
                     self.turn = turn
@@ -606,10 +638,12 @@ class GameScreen:
                 if len(plays) == 1:
                     for m in plays[0].moves:
                         self.turn.move(m.src, m.dst)
-                    self.message = f"You rolled {rolled(st.dice)}; {_only_play(st.dice, self.turn.remaining_dice)} " \
-                                   f"{plays[0]}. Enter commits it."
+                    self.message = self.roll_said = \
+                        f"You rolled {rolled(st.dice)}; {_only_play(st.dice, self.turn.remaining_dice)} {plays[0]}. " \
+                        "Enter commits it."
                 elif not plays:
-                    self.message = f"You rolled {rolled(st.dice)} and cannot move. Enter passes the turn."
+                    self.message = self.roll_said = \
+                        f"You rolled {rolled(st.dice)} and cannot move. Enter passes the turn."
         else:
             self.turn = None
             self.hand = None

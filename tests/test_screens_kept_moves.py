@@ -1,0 +1,83 @@
+"""Moves left half played come back after a resignation offered mid-turn is refused while their
+player is away, as the board promised."""
+
+from __future__ import annotations
+
+from harness import call, login, running_server
+from menus import open_board, open_game
+from test_screens_roll_words import board_at_40_columns, bob_to_roll
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Win
+from bgdoor.service import Service
+
+
+async def test_moves_come_back_after_an_offer_refused_while_away(tmp_path):
+    """alice moved 13/9, offered to resign and left (or hung up); bob refused; alice came back to
+    'Your moves so far (13/9) are not kept: the game changed since you left them.', after the
+    board had said they would come back if the offer was refused."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2])) as svc:  # alice 4, bob 2: alice starts with 4-2
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        svc.save_draft(alice, view.id, view.version, ((13, 9),), None)  # as the board keeps them on Q
+        offered = svc.resign(alice, view.id, view.version, Win.SINGLE)
+        refused = svc.answer_resign(bob, view.id, offered.version, accept=False)
+        assert refused.state.dice == view.state.dice and refused.state.position == view.state.position
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        try:
+            await login(c, "alice", "alice-pw", new=False)
+            await open_board(c)
+            said = " ".join((await c.wait_words("Your moves so far")).split())
+            assert "bob refuses the resignation" in said, said
+            assert "Your moves so far are back: 13/9; the 2 to play." in said, said
+            assert said.count("Pips 163") == 1, said  # alice's checker on 9, bob's 167 untouched
+        finally:
+            c.close()
+
+
+async def at_40_columns(port: int, handle: str) -> str:
+    """`handle` opens their game at 40 columns; the board's words."""
+    c = await call(port, cols=40, rows=24)
+    try:
+        await login(c, handle, f"{handle}-pw", new=False)
+        await open_game(c)
+        await board_at_40_columns(c)
+        await c.settle(0.3)
+        assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        return " ".join(c.text.split())
+    finally:
+        c.close()
+
+
+async def test_moves_kept_at_40_columns_say_what_is_left_not_the_roll_again(tmp_path):
+    """'... Your turn 5-4. Your moves so far are as you... (? shows all)': the roll, one die of it
+    played already, pushed what was left to play off the screen."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([5, 4])) as svc:  # alice 5, bob 4: alice starts with 5-4
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        svc.save_draft(alice, view.id, view.version, ((13, 9),), None)
+    async with running_server(url) as srv:
+        said = await at_40_columns(srv.port, "alice")
+    assert "Your moves so far are as you left them: 13/9; the 5 to play." in said, said
+    assert "Your turn 5-4" not in said, said
+
+
+async def test_a_roll_with_no_play_is_not_said_twice_coming_back_at_40_columns(tmp_path):
+    """'You rolled 5-2 and cannot move. Enter passes the turn. Your turn 5-2.'"""
+    url, dice = bob_to_roll(tmp_path, lambda dice, plays: not plays)
+    with Service(url, dice=ScriptedDice(list(dice))) as svc:
+        bob = svc.login("bob", "bob-pw").id
+        view = svc.game(1, bob)
+        svc.roll(bob, view.id, view.version)
+    async with running_server(url) as srv:
+        said = await at_40_columns(srv.port, "bob")
+    roll = f"{max(dice)}-{min(dice)}"
+    assert f"You rolled {roll} and cannot move." in said, said
+    assert f"Your turn {roll}" not in said, said
