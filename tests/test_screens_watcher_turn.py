@@ -7,7 +7,7 @@ from harness import call, login, running_server
 from menus import open_game
 
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.game import Color
+from bgdoor.rules.game import Color, Win
 from bgdoor.service import Service
 
 
@@ -108,5 +108,34 @@ async def test_a_wide_watcher_is_told_the_next_games_start_after_a_result(tmp_pa
             c.send(" ")  # the result goes
             said = words(await c.wait_until(lambda t: "Press a key" not in words(t), "the result to go"))
             assert "bob starts with 5-1, playing 13/8 6/5." in said, said
+        finally:
+            c.close()
+
+
+async def test_a_watcher_holding_a_result_keeps_it_when_the_next_game_ends_too(tmp_path):
+    """A watcher who pressed no key while a whole game went by: the second result replaced the
+    first, and the first game's result and score were never seen."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=80, rows=25)
+        try:
+            await login(c, "carol", "carol-pw", new=False)
+            await open_game(c)
+            await c.wait_words("Watching this game.")
+            with Service(url, dice=ScriptedDice([1, 5])) as svc:
+                view = svc.double(bob, game, version)
+                view = svc.drop(alice, game, view.version)  # bob wins the first game, 1-0
+                await c.wait_words("Press a key")
+                view = svc.roll(alice, game, view.version)  # bob starts with 5-1
+                view = svc.submit_turn(bob, game, view.version, "13/8 6/5")
+                view = svc.resign(alice, game, view.version, Win.SINGLE)
+                svc.answer_resign(bob, game, view.version, accept=True)  # bob wins the second, 2-0
+            await c.wait_words("by resignation")
+            await c.settle(0.3)
+            c.send("?")
+            whole = words(await c.wait_words("The message in full"))
+            assert "bob wins a single game on a drop, 1 point." in whole, whole
+            assert "bob wins a single game by resignation, 1 point." in whole, whole
         finally:
             c.close()

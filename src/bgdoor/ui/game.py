@@ -548,9 +548,12 @@ class GameScreen:
             # result to ? (at 40 columns, the ratings after a match): left out where it did not
             # fit, the play was never told.  What came after the result (the next game's opening
             # roll) follows it, and stays once it goes.
+            # A watcher still holding the last game's result, a whole game later: both results
+            # (the first had gone without a word, and its score with it).
+            earlier = [self.result] if self.held and self.me is None else []
             self.held = True
             first = min(i for i, n in enumerate(lines) if n.result)
-            self.result = " ".join([n.text for n in lines[:first]][-1:] + results)
+            self.result = " ".join(earlier + [n.text for n in lines[:first]][-1:] + results)
             last = max(i for i, n in enumerate(lines) if n.result)
             after = [n.text for n in lines[last + 1 :]][-1:]
             self.after_result = " ".join(after)
