@@ -213,7 +213,7 @@ def test_a_note_goes_with_a_double_take_drop_or_resignation(tmp_path: Path) -> N
 
         news = [line.text for line in narrate(svc.game_log(g.id, first), 0, first)]
         second_name = "bob" if second == b.id else "alice"
-        assert f'{second_name} doubles to 2. {second_name}\'s note: "feeling lucky"' in news, news
+        assert f'{second_name} doubles to 2. {second_name}\'s note: "feeling lucky".' in news, news
         assert any(t.startswith(f"{second_name} offers to resign") and '"sorry, must go"' in t for t in news), news
         news = [line.text for line in narrate(svc.game_log(g.id, second), 0, second)]
         assert any("takes the double" in t and '"bring it"' in t for t in news), news

@@ -152,3 +152,31 @@ async def test_the_opening_roll_won_is_not_said_twice_at_40_columns(tmp_path):
             assert "Your turn 6-3" not in text, text
         finally:
             c.close()
+
+
+async def test_news_of_another_game_keeps_the_roll_said_at_40_columns(tmp_path):
+    """'Opening roll, after a tie at 4: alice 4, bob 1. You start with 4-1.' gave way to 'Your turn
+    in game #2 too: ...', and with the 1 past the screen's edge nothing said what alice had to
+    play."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 4, 4, 1, 5, 2])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        first = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        svc.roll(alice, first.id, first.version)  # a tie, then alice 4, bob 1: alice starts with 4-1
+        second = svc.begin_game(bob, 3, Color.WHITE, "alice")
+        second = svc.roll(bob, second.id, second.version)  # bob 5, alice 2: bob starts with 5-2
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(c, "alice", "alice-pw", new=False)
+            await open_game(c, f"#{first.id}")
+            await board_at_40_columns(c)
+            await c.wait_words("You start with 4-1.")
+            with Service(url) as svc:
+                svc.submit_turn(bob, second.id, second.version, "13/8 13/11")
+            said = " ".join((await c.wait_words(f"Your turn in game #{second.id} too")).split())
+            assert f"Your turn 4-1. Your turn in game #{second.id} too" in said, said
+            assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        finally:
+            c.close()

@@ -351,6 +351,19 @@ class GameScreen:
                             or self.watching(log))
         return replay
 
+    def own_roll_short(self) -> str:
+        """On a narrow screen, during the player's own move, the roll (or what is left of it) in
+        the fewest words, for when what said it gives way to news: the panel saying it, and at
+        40 columns a die, are past the edge.  '' elsewhere."""
+        st = self.view.state if self.view is not None else None
+        if self.con.width >= 80 or st is None or st.actor is not self.me or st.phase is not Phase.MOVE \
+                or not st.dice or self.turn is None:
+            return ""
+        if not self.turn.moves:
+            return f"Your turn {roll_text(st.dice)}."
+        left = self.left_to_play()
+        return sentence(left) if left else ""
+
     def say_the_roll(self, kept: bool) -> None:
         """Coming back: a roll with no play, or one play, said after the news that took its place.
         Else, on a narrow screen, where the panel (and at 40 columns a die) is past the edge and
@@ -580,6 +593,9 @@ class GameScreen:
                 # now, and the score), rather than cut it; but not that the moves on this board
                 # went (the board's own turn, played elsewhere): ? shows it.
                 keep = keep[1:]
+                short = self.own_roll_short()
+                if short and not fit_message(self.with_notes(" ".join([short, *keep, *then])), self.con.width)[1]:
+                    keep = [short, *keep]  # at 40 columns what went had been all that said the roll
             self.unkeyed = keep
             self.message = self.with_turn(self.unkeyed, turn)
         if self.me is not None and self.view is not None and self.view.state.actor is self.me and not own:
@@ -1160,8 +1176,9 @@ class GameScreen:
         said = self.message
         start = "That is the board before the first move."
         while True:
-            where = f"move {at} of {len(frames) - 1}" if len(frames) > 1 else "no move"
-            text = note or f"Replay: {name} rolled {rolled(last.dice)}{earlier}: {play} ({where})."
+            # 'no legal play (no move)' had said it twice.
+            where = f" (move {at} of {len(frames) - 1})" if len(frames) > 1 else ""
+            text = note or f"Replay: {name} rolled {rolled(last.dice)}{earlier}: {play}{where}."
             ends = at_ends(at, len(frames) - 1, end, start)
             self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
                       status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY, ends), then=last.before)

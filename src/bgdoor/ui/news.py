@@ -181,7 +181,10 @@ def tell(log: GameLog, step: Step, opening: Step | None = None, viewer_id: int |
         writer = ev.by if isinstance(ev, rules.Resign) else step.before.actor
         whose = "Your" if writer is not None and _is_viewer(log, writer, viewer_id) else \
             f"{log.game.name(writer)}'s" if writer is not None else "The"
-        text += f' {whose} note: "{step.logged.note}"'
+        note = step.logged.note
+        # A sentence of its own: what follows it on the line ('You win ...') had run on from
+        # '"no thanks"' with no stop between.
+        text += f' {whose} note: "{note}"' + ("" if note.rstrip().endswith((".", "!", "?")) else ".")
     return text
 
 
