@@ -448,8 +448,7 @@ class Console:
                 idle_left = self.idle_timeout - (now - self._last_key)
                 if idle_left <= 0:
                     gone = "back to the BBS." if self.door else "goodbye."
-                    self._uncover()  # the warning gives way to the goodbye
-                    self.message_line(self.idle_notice or f"No key was pressed for too long: {gone}", last=True)
+                    self.last_words(self.idle_notice or f"No key was pressed for too long: {gone}")
                     await self.show()
                     raise Hangup("idle")
                 warn_in = idle_left - self._idle_lead()
@@ -458,8 +457,7 @@ class Console:
                 time_left = self.deadline - now
                 if time_left <= 0:
                     gone = "Back to the BBS." if self.door else "Goodbye!"
-                    self._uncover()
-                    self.message_line(f"Your time for this call is used up. {gone}", last=True)
+                    self.last_words(f"Your time for this call is used up. {gone}")
                     await self.show()
                     raise Hangup("time")
                 if self._warn_at and time_left <= self._warn_at[0]:
@@ -647,6 +645,15 @@ class Console:
         for i, line in enumerate(lines):
             self.put(top + i, 1, line.ljust(self.width - 1), "error")
         return range(top, top + len(lines))
+
+    def last_words(self, text: str) -> None:
+        """The call's goodbye (time used up, idle too long, the server going down), alone on the
+        screen from the next show().  Drawn over the screen it ended, it left that screen's keys
+        (a help line, a half-typed play) offered beside it while the goodbye waited."""
+        self._under, self._notice = [], []  # a warning up goes with the rest
+        self.text_cursor(None)
+        self.clear()
+        self.message_line(text, last=True)
 
     def redraw(self) -> None:
         """Send the whole screen at the next show(), not only what changed."""

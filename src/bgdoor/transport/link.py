@@ -102,7 +102,7 @@ class CallerServer:
             self.server.close()
         consoles = list(self.consoles)
         for console in consoles:
-            console.message_line(notice)
+            console.last_words(notice)  # not over the screen it ends, whose keys do nothing now
             console.bell("error")
         await asyncio.gather(*(asyncio.wait_for(c.show(), timeout=2.0) for c in consoles), return_exceptions=True)
         log.info("told %d callers the server is going down", len(consoles))

@@ -1,0 +1,155 @@
+"""A play-tester's findings: the goodbye at the end of a call stands alone on the screen, a call
+that starts under the time warning is warned, and W)ho's online tells one player's sessions apart."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pyte
+import pytest
+from doorharness import PtyDoor, door32
+from harness import running_server
+from rawtelnet import RawCaller, login
+from test_door_e2e import game_waiting_for
+
+from bgdoor.term.console import Console, Hangup
+from bgdoor.transport.link import SHUTDOWN_NOTICE
+
+pytestmark = pytest.mark.timeout(120)
+
+SIZES = [(40, 24), (80, 25), (20, 10)]
+
+
+class FakeLink:
+    """A caller typing `send`s and a terminal collecting what the console writes."""
+
+    def __init__(self) -> None:
+        self.incoming: asyncio.Queue[bytes] = asyncio.Queue()
+        self.out = bytearray()
+
+    def send(self, data: bytes) -> None:
+        self.incoming.put_nowait(data)
+
+    async def read(self) -> bytes:
+        return await self.incoming.get()
+
+    def write(self, data: bytes) -> None:
+        self.out += data
+
+    async def drain(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.incoming.put_nowait(b"")
+
+
+def shown(data: bytes, cols: int, rows: int) -> list[str]:
+    screen = pyte.Screen(cols, rows)
+    pyte.ByteStream(screen).feed(data)
+    return list(screen.display)
+
+
+def words(lines: list[str]) -> str:
+    return " ".join(" ".join(lines).split())
+
+
+def only(lines: list[str], text: str) -> None:
+    """Nothing on the screen but `text` (wrapped over however many rows it takes)."""
+    used = [line for line in lines if line.strip()]
+    assert words(used) == text, "\n".join(lines)
+
+
+async def started(cols: int, rows: int, **limits: float) -> tuple[Console, FakeLink]:
+    link = FakeLink()
+    con = Console(link, charset="utf8", width=cols, height=rows, door=True, **limits)  # type: ignore[arg-type]
+    await con.start()
+    return con, link
+
+
+def board_like(con: Console) -> None:
+    """A screen of keys that work only while it is up: a board's text and its help line."""
+    for row in range(1, con.height - 2):
+        con.put(row, 2, "13 14 15 16 17 18 BAR 19 20 21 22 23 24"[: con.width - 2])
+    con.put(con.height - 2, 2, "Moved 13/11; the 1 to play."[: con.width - 2])
+    con.put(con.height, 2, "V)iew last  I)D  ?)help  Q)uit"[: con.width - 2])
+
+
+# ------------------------------------------------------------------ 1. the goodbye alone
+
+
+@pytest.mark.parametrize(("cols", "rows"), SIZES, ids=[f"{c}x{r}" for c, r in SIZES])
+@pytest.mark.parametrize("why", ["time", "idle"])
+async def test_the_last_words_stand_on_a_screen_that_offers_nothing_else(why: str, cols: int, rows: int) -> None:
+    """'Your time for this call is used up. Back to the BBS.' was drawn over the board, its
+    help line of keys (that did nothing now) under it, for the whole goodbye wait."""
+    limits = {"deadline": time.monotonic() + 0.2, "time_warning": 0.0} if why == "time" else {"idle_timeout": 0.2}
+    con, link = await started(cols, rows, **limits)
+    board_like(con)
+    con.text_cursor((rows - 1, 10))  # a play being typed
+    await con.show()
+    with pytest.raises(Hangup, match=why):
+        await con.key()
+    await con.stop()
+    said = ("Your time for this call is used up. Back to the BBS." if why == "time"
+            else "No key was pressed for too long: back to the BBS.")
+    only(shown(bytes(link.out), cols, rows), said)
+
+
+async def test_the_login_clock_says_its_goodbye_alone_too() -> None:
+    con, link = await started(40, 24, idle_timeout=0.2)
+    con.idle_notice = "Time to log in is up. Goodbye."
+    con.put(10, 3, "Enter your handle, or a new one.")
+    con.put(12, 3, "Handle:")
+    await con.show()
+    with pytest.raises(Hangup):
+        await con.key()
+    only(shown(bytes(link.out), 40, 24), "Time to log in is up. Goodbye.")
+    await con.stop()
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(40, 24), (80, 25)], ids=["40x24", "80x25"])
+def test_a_door_call_whose_time_runs_out_mid_play_ends_on_the_goodbye_alone(
+    tmp_path: Path, cols: int, rows: int
+) -> None:
+    """carol, a one-minute DOOR32.SYS, the M) typed-play prompt open on the board with '8/5'
+    typed: the goodbye covered the typed line, the board all round it."""
+    url = f"sqlite:///{tmp_path}/bg.db"
+    game_waiting_for(url, "carol")
+    cfg = tmp_path / "door.cfg"
+    # The goodbye's wait comes out of the call's minute: her time is up some 10 s in.
+    cfg.write_text("[door]\ngoodbye_wait = 50\n")
+    drop = door32(tmp_path / "door32.sys", "carol", minutes=1)
+    door = PtyDoor(drop, url, tmp_path / "d.log", "--config", str(cfg), size=(cols, rows))
+    try:
+        door.wait_for("Your choice")
+        door.send("P")
+        if cols < 80:
+            door.wait_for("Enter goes on")
+            door.send("\r")
+        door.wait_for("M)ove typed")
+        door.send("M")
+        door.wait_for("Your play")
+        door.send("8/5")
+        door.wait_for("used up", timeout=30)
+        door.settle()
+        only(door.view.screen.display, "Your time for this call is used up. Back to the BBS.")
+        door.send(" ")  # the goodbye's wait ends at a key
+        assert door.wait_exit() == 0
+    finally:
+        door.close()
+
+
+async def test_the_server_going_down_is_said_on_a_screen_of_its_own(tmp_path: Path) -> None:
+    """SIGTERM's notice went over the bottom of the menu, whose items stayed beside it."""
+    async with running_server(f"sqlite:///{tmp_path}/bg.db") as srv:
+        caller = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        try:
+            await login(caller, "alice", "alice-secret", new=True)
+            await caller.wait_for("Your choice")
+            await srv.shutdown(grace=5.0)
+            assert await caller.wait_closed(timeout=20)
+            only(caller.lines(), SHUTDOWN_NOTICE)
+        finally:
+            caller.abort()
