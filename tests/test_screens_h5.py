@@ -153,3 +153,60 @@ async def test_the_server_going_down_is_said_on_a_screen_of_its_own(tmp_path: Pa
             only(caller.lines(), SHUTDOWN_NOTICE)
         finally:
             caller.abort()
+
+
+# ------------------------------------------------------------------ 2. a warning already due
+
+
+async def test_a_time_warning_already_due_stays_up_over_a_screen_redrawn_under_it() -> None:
+    """A call with 30 s left: the warning came at the menu's first wait, and the menu, redrawn
+    at once for a change to a game, wiped it; nothing said it again before the call was cut."""
+    con, link = await started(40, 24, deadline=time.monotonic() + 30, time_warning=120.0)
+    board_like(con)
+    await con.show()
+    assert await con.key(timeout=0.1) is None  # the warning comes here
+    con.clear()
+    board_like(con)  # a change elsewhere: the screen is drawn again, with no key pressed
+    await con.show()
+    said = words(shown(bytes(link.out), 40, 24))
+    assert "You have less than a minute left on this call; then you go back to the BBS." in said, said
+    # The next key takes it away, and it does not come again.
+    link.send(b"x")
+    assert (await con.key(timeout=1)).char == "x"  # type: ignore[union-attr]
+    await con.show()
+    assert await con.key(timeout=0.1) is None
+    assert "You have" not in words(shown(bytes(link.out), 40, 24))
+    await con.stop()
+
+
+async def test_a_time_warning_already_due_waits_for_keys_typed_ahead() -> None:
+    """P typed before the menu's first wait: the warning went up and the P took it away at once,
+    before it could be read; the board, where she was cut off, said nothing."""
+    con, link = await started(40, 24, deadline=time.monotonic() + 30, time_warning=120.0)
+    link.send(b"P")
+    await asyncio.sleep(0.05)
+    assert (await con.key(timeout=1)).char == "P"  # type: ignore[union-attr]
+    board_like(con)  # the board, entered with the P
+    await con.show()
+    assert await con.key(timeout=0.1) is None
+    said = words(shown(bytes(link.out), 40, 24))
+    assert "You have less than a minute left on this call" in said, said
+    await con.stop()
+
+
+def test_a_door_call_with_a_minute_left_is_warned_at_the_menu(tmp_path: Path) -> None:
+    """carol, 40x24, a DOOR32.SYS with 1 minute left: the menu's Q)uit said 'less than a minute
+    left', and no warning stayed on the screen to say that the call ends by itself."""
+    url = f"sqlite:///{tmp_path}/bg.db"
+    game_waiting_for(url, "carol")  # a game of hers changed just before: the menu is redrawn
+    drop = door32(tmp_path / "door32.sys", "carol", minutes=1)
+    door = PtyDoor(drop, url, tmp_path / "d.log", size=(40, 24))
+    try:
+        door.wait_for("Your choice")
+        door.settle(1.0)
+        said = words(door.view.screen.display)
+        assert "You have less than a minute left on this call; then you go back to the BBS." in said, said
+        door.send("Q")
+        assert door.wait_exit() == 0
+    finally:
+        door.close()

@@ -162,6 +162,7 @@ class Console:
         self._warned = False
         self._under: list[tuple[int, list[Cell]]] = []  # the rows the idle notice covers, as they were
         self._notice: list[list[Cell]] = []  # those rows with the notice on them
+        self._notice_text = ""  # what the notice says, put back over a screen redrawn under it
         self._whole: Canvas | None = None  # see whole_canvas()
         self._held: collections.deque[Key] = collections.deque()  # decoded, waiting for room in the queue
         self.dropped_keys = 0
@@ -460,7 +461,9 @@ class Console:
                     self.last_words(f"Your time for this call is used up. {gone}")
                     await self.show()
                     raise Hangup("time")
-                if self._warn_at and time_left <= self._warn_at[0]:
+                # Not while keys typed ahead wait: the first of them would take the warning away
+                # before it was seen (a caller who typed P at once met none on the board).
+                if self._warn_at and time_left <= self._warn_at[0] and self._early is None and self.keys.empty():
                     while self._warn_at and time_left <= self._warn_at[0]:
                         self._warn_at.pop(0)
                     left = f"{time_words(time_left)} left on this call"
@@ -538,8 +541,19 @@ class Console:
         cells = self.screen.canvas.cells
         under = [(r, cells[r - 1][:]) for r in range(1, len(cells) + 1)]
         rows = self.message_line(text)
+        self._notice_text = text
         self._under = [(r, line) for r, line in under if r in rows]
         self._notice = [cells[r - 1][:] for r in rows]  # restored over only while still shown
+
+    def _keep_cover(self) -> None:
+        """A notice up until the next key stays up over a screen redrawn meanwhile (a menu or a
+        board redrawn for a change elsewhere wiped the time warning before it was read)."""
+        if not self._under:
+            return
+        cells = self.screen.canvas.cells
+        rows = [cells[r - 1] if r <= len(cells) else [] for r, _ in self._under]
+        if rows != self._notice:
+            self._cover(self._notice_text)
 
     def _uncover(self) -> None:
         if not self._under:
@@ -663,6 +677,7 @@ class Console:
         """Send what changed on the grid since the last show(), in the fewest bytes."""
         if self._closed:
             return
+        self._keep_cover()
         data = self.screen.full_redraw() if self._full else self.screen.render()
         self._full = False
         if self._cursor_hidden and self._typing == self._cursor_off:
