@@ -5,17 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pyte
 import pytest
 from doorharness import PtyDoor, door32
-from harness import running_server
+from harness import call, running_server
+from menus import login as menu_login
 from rawtelnet import RawCaller, login
 from test_door_e2e import game_waiting_for
 
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color
+from bgdoor.service import OnlineRow, Service
 from bgdoor.term.console import Console, Hangup
 from bgdoor.transport.link import SHUTDOWN_NOTICE
+from bgdoor.ui.session import who_lines
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -210,3 +216,45 @@ def test_a_door_call_with_a_minute_left_is_warned_at_the_menu(tmp_path: Path) ->
         assert door.wait_exit() == 0
     finally:
         door.close()
+
+
+# ------------------------------------------------------------------ 3. one player, two nodes
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(40, 24), (80, 25)], ids=["40x24", "80x25"])
+async def test_whos_online_says_once_that_a_player_is_in_on_two_nodes(tmp_path: Path, cols: int, rows: int) -> None:
+    """alice in on two door nodes at once, in the same game: 'alice  here  playing game #3' stood
+    on two lines with nothing to tell them apart."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        game = svc.begin_game(alice, 1, Color.WHITE, "bob").id
+        for node in (1, 2):
+            svc.presence_set(f"node{node}", f"door-node-{node}", alice, "", "playing", game)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=cols, rows=rows)
+        await menu_login(c, "carol", "carol-pw", new=True)
+        c.send("W")
+        await c.wait_for("Enter looks again")
+        text = " ".join(c.text.split())
+        assert "Who's online: 3 callers" in text, c.text
+        assert text.count("alice") == 1, c.text
+        assert f"playing game #{game} (2 sessions)" in text, c.text
+        assert all(len(line.rstrip()) < cols for line in c.screen.display), c.text
+        c.close()
+
+
+def test_whos_lines_keep_apart_what_differs() -> None:
+    """Only lines that would read the same are made one: the same player doing two things, or
+    on two boards, keeps a line for each."""
+    now = datetime.now(UTC)
+    rows = [OnlineRow("alice", "", "playing", 3, now), OnlineRow("bob", "", "menu", None, now),
+            OnlineRow("alice", "", "playing", 3, now), OnlineRow("alice", "", "watching", 4, now),
+            OnlineRow("alice", "DP", "playing", 3, now)]
+    assert [(r.name, r.board, doing, n) for r, doing, n in who_lines(rows)] == [
+        ("alice", "", "playing game #3 (2 sessions)", 2),
+        ("bob", "", "at the menu", 1),
+        ("alice", "", "watching game #4", 1),
+        ("alice", "DP", "playing game #3", 1),
+    ]

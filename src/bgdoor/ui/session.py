@@ -21,6 +21,7 @@ from bgdoor.service import (
     GameView,
     LoginFailed,
     NotFound,
+    OnlineRow,
     PlayerInfo,
     PlayerPage,
     Preferences,
@@ -85,6 +86,17 @@ def list_score(g: GameSummary) -> str:
     '0-5 (to 3)' (the points alone, '0-5', read as an unlimited session's)."""
     score = f"{g.score[0]}-{g.score[1]}"
     return f"{score} (to {g.length})" if max(g.score) > g.length else f"{score}/{g.length}"
+
+
+def who_lines(rows: list[OnlineRow]) -> list[tuple[OnlineRow, str, int]]:
+    """W)ho's lines: each caller, what they are doing, and how many callers the line stands for.
+    A player in on several lines at once (two door nodes) doing the same is one line that says
+    so: 'alice  here  playing game #3' stood twice, with nothing to tell the two apart."""
+    lines: dict[tuple[str, str, str], list[OnlineRow]] = {}
+    for r in rows:
+        lines.setdefault((r.name, r.board, r.doing()), []).append(r)
+    return [(same[0], doing if len(same) == 1 else f"{doing} ({len(same)} sessions)", len(same))
+            for (_, _, doing), same in lines.items()]
 
 
 class Session:
@@ -1138,12 +1150,13 @@ class Session:
         await self.rt.presence.flush()
         start = 0  # the first caller on this page
         while True:
-            rows = await self.svc.who_online(self.config.presence_ttl)
+            callers = await self.svc.who_online(self.config.presence_ttl)
+            rows = who_lines(callers)
             start = start if start < len(rows) else 0
             bottom = min(24, self.con.height)
             width = self.con.width
             self.con.clear()
-            self.con.put(2, 3, f"Who's online: {len(rows)} caller{'s' if len(rows) != 1 else ''}", "title")
+            self.con.put(2, 3, f"Who's online: {len(callers)} caller{'s' if len(callers) != 1 else ''}", "title")
             # Under 58 columns the board and what a caller does go under the name, not beside it.
             narrow = width < NARROW_LIST
             column = 5 if narrow else 26
@@ -1151,11 +1164,11 @@ class Session:
             # Room kept for the key hint with its N)ext page, whole: two rows on a narrow screen.
             hint_rows = len(wrap("N: the next page.  Enter looks again; Q goes back.", width - 3))
             row, last, shown = 5, bottom - 2 - hint_rows, start
-            for r in rows[start:]:
+            for r, doing, _ in rows[start:]:
                 # A name longer than its column is not cut: it takes a line of its own.
                 alone = narrow or len(r.name) > 22
                 name = wrap(r.name, width - 3) if alone else [r.name]
-                rest = wrap(f"{(r.board or 'here')[:8]:<8}  {r.doing()}", width - column)
+                rest = wrap(f"{(r.board or 'here')[:8]:<8}  {doing}", width - column)
                 need = (len(name) if alone else 0) + len(rest)
                 if row + need - 1 > last and shown > start:
                     break
@@ -1171,7 +1184,7 @@ class Session:
                 shown += 1
             more = len(rows) > shown
             if more:
-                self.con.put(row, 3, f"... and {len(rows) - shown} more", "dim")
+                self.con.put(row, 3, f"... and {sum(n for _, _, n in rows[shown:])} more", "dim")
             keys = ("N: the next page.  " if more else "") + "Enter looks again; Q goes back."
             self.con.put_wrapped(bottom - hint_rows, 3, keys, "dim", right=width - 1, rows=hint_rows)
             while True:
