@@ -396,12 +396,20 @@ def open_link(info: DropInfo, local: bool = False, *, stdin_fd: int = 0, stdout_
 
 
 def install_hangup(loop: asyncio.AbstractEventLoop, callback: Callable[[], object]) -> Callable[[], None]:
-    """Call `callback` on SIGHUP (the BBS or the terminal hung up). Returns the undo.
+    """Call `callback` on SIGHUP (the BBS or the terminal hung up) and on SIGTERM (the BBS closing
+    the door: a sysop's 'kick node', a shutdown), so either ends the call as a hang-up does, the
+    turn half played kept; SIGTERM had killed the door outright. Returns the undo.
 
     Where signals cannot be handled (not the main thread), this does nothing:
     the link still sees the hang-up as EOF or EIO on its next read.
     """
-    return _on_signal(loop, signal.SIGHUP, callback)
+    undo = [_on_signal(loop, signum, callback) for signum in (signal.SIGHUP, signal.SIGTERM)]
+
+    def remove() -> None:
+        for each in undo:
+            each()
+
+    return remove
 
 
 def _on_signal(loop: asyncio.AbstractEventLoop, signum: int, callback: Callable[[], object]) -> Callable[[], None]:
