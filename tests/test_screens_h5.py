@@ -8,13 +8,13 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pyte
 import pytest
 from doorharness import PtyDoor, door32
 from harness import call, running_server
 from menus import login as menu_login
 from rawtelnet import RawCaller, login
 from test_door_e2e import game_waiting_for
+from test_term_console import FakeLink, shown
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color
@@ -26,35 +26,6 @@ from bgdoor.ui.session import who_lines
 pytestmark = pytest.mark.timeout(120)
 
 SIZES = [(40, 24), (80, 25), (20, 10)]
-
-
-class FakeLink:
-    """A caller typing `send`s and a terminal collecting what the console writes."""
-
-    def __init__(self) -> None:
-        self.incoming: asyncio.Queue[bytes] = asyncio.Queue()
-        self.out = bytearray()
-
-    def send(self, data: bytes) -> None:
-        self.incoming.put_nowait(data)
-
-    async def read(self) -> bytes:
-        return await self.incoming.get()
-
-    def write(self, data: bytes) -> None:
-        self.out += data
-
-    async def drain(self) -> None:
-        pass
-
-    def close(self) -> None:
-        self.incoming.put_nowait(b"")
-
-
-def shown(data: bytes, cols: int, rows: int) -> list[str]:
-    screen = pyte.Screen(cols, rows)
-    pyte.ByteStream(screen).feed(data)
-    return list(screen.display)
 
 
 def words(lines: list[str]) -> str:

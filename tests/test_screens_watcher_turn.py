@@ -3,7 +3,7 @@ the message line says them after the news, and only while they are so."""
 
 from __future__ import annotations
 
-from harness import call, login, running_server
+from harness import Caller, call, login, running_server
 from menus import open_game
 
 from bgdoor.rules.dice import ScriptedDice
@@ -28,6 +28,17 @@ def opened(url: str) -> tuple[int, int, int, int]:
         return view.id, view.version, alice, bob
 
 
+async def carol_watching_at_40_columns(port: int) -> Caller:
+    """carol opens the game to watch it at 40 columns, bob to play."""
+    c = await call(port, cols=40, rows=24)
+    await login(c, "carol", "carol-pw", new=False)
+    await open_game(c)
+    await c.wait_for("Enter goes on anyway")
+    c.send("\r")
+    await c.wait_words("bob to play.")
+    return c
+
+
 async def test_a_double_after_a_play_is_told_with_whose_answer_it_is_not_the_turn_before(tmp_path):
     """After 'alice played 13/9 13/10. bob to play. Score: ...' bob doubled, and the watcher read
     'bob to play. Score: alice 4, bob 1 (match to 5). bob doubles to 2.': whose turn it had been,
@@ -35,13 +46,8 @@ async def test_a_double_after_a_play_is_told_with_whose_answer_it_is_not_the_tur
     url = f"sqlite:///{tmp_path}/g.db"
     game, version, alice, bob = opened(url)
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=40, rows=24)
+        c = await carol_watching_at_40_columns(srv.port)
         try:
-            await login(c, "carol", "carol-pw", new=False)
-            await open_game(c)
-            await c.wait_for("Enter goes on anyway")
-            c.send("\r")
-            await c.wait_words("bob to play.")
             with Service(url) as svc:
                 svc.double(bob, game, version)
             said = words(await c.wait_words("bob doubles to 2."))
@@ -59,13 +65,8 @@ async def test_a_watcher_is_told_the_next_games_start_after_a_result(tmp_path):
     url = f"sqlite:///{tmp_path}/g.db"
     game, version, alice, bob = opened(url)
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=40, rows=24)
+        c = await carol_watching_at_40_columns(srv.port)
         try:
-            await login(c, "carol", "carol-pw", new=False)
-            await open_game(c)
-            await c.wait_for("Enter goes on anyway")
-            c.send("\r")
-            await c.wait_words("bob to play.")
             with Service(url, dice=ScriptedDice([1, 5])) as svc:
                 view = svc.double(bob, game, version)
                 view = svc.drop(alice, game, view.version)  # bob wins the first game, 1-0
