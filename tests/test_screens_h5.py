@@ -156,6 +156,23 @@ async def test_a_time_warning_already_due_stays_up_over_a_screen_redrawn_under_i
     await con.stop()
 
 
+async def test_a_time_warning_stays_up_over_a_resize() -> None:
+    """A window resized (SIGWINCH on a door's pty) took the time warning away for good, as a key
+    does; the time runs out all the same."""
+    con, link = await started(80, 25, deadline=time.monotonic() + 30, time_warning=120.0)
+    board_like(con)
+    await con.show()
+    assert await con.key(timeout=0.1) is None  # the warning comes here
+    con.resize(80, 24)
+    assert await con.key(timeout=0.2) is None  # the resize, read as the key wait goes on
+    con.clear()
+    board_like(con)  # laid out again for the new size
+    await con.show()
+    said = words(shown(bytes(link.out), 80, 24))
+    assert "You have less than a minute left on this call; then you go back to the BBS." in said, said
+    await con.stop()
+
+
 async def test_a_time_warning_already_due_waits_for_keys_typed_ahead() -> None:
     """P typed before the menu's first wait: the warning went up and the P took it away at once,
     before it could be read; the board, where she was cut off, said nothing."""

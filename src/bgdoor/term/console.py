@@ -163,6 +163,7 @@ class Console:
         self._under: list[tuple[int, list[Cell]]] = []  # the rows the idle notice covers, as they were
         self._notice: list[list[Cell]] = []  # those rows with the notice on them
         self._notice_text = ""  # what the notice says, put back over a screen redrawn under it
+        self._notice_lasting = False  # the time warning: only a key takes it away, not a resize
         self._whole: Canvas | None = None  # see whole_canvas()
         self._held: collections.deque[Key] = collections.deque()  # decoded, waiting for room in the queue
         self.dropped_keys = 0
@@ -467,7 +468,7 @@ class Console:
                     while self._warn_at and time_left <= self._warn_at[0]:
                         self._warn_at.pop(0)
                     left = f"{time_words(time_left)} left on this call"
-                    self._cover(f"You have {left}{'; then you go back to the BBS' if self.door else ''}.")
+                    self._cover(f"You have {left}{'; then you go back to the BBS' if self.door else ''}.", lasting=True)
                     self.bell("error")
                     await self.show()
                 waits.append(time_left - self._warn_at[0] if self._warn_at else time_left)
@@ -501,8 +502,9 @@ class Console:
                 # waits with `wake` is woken to lay itself out for the new size.
                 self._resize_queued = False
                 # Someone is there, as with a key.  (A screen laid out afresh wiped the 'Are you
-                # there?' warning while its countdown ran on to the goodbye.)
-                self._someone_there()
+                # there?' warning while its countdown ran on to the goodbye.)  The time warning
+                # stays: the time runs out all the same.
+                self._someone_there(resized=True)
                 self.resizes += 1
                 self._full = True
                 await self.show()
@@ -522,22 +524,24 @@ class Console:
                 continue
             return key
 
-    def _someone_there(self) -> None:
+    def _someone_there(self, resized: bool = False) -> None:
         """A key (or a resize): the idle count starts again, and the notice goes, with what it
         covered back (a screen that only echoes what is typed, like a prompt, would otherwise keep
-        asking 'Are you there?')."""
+        asking 'Are you there?'); the time warning only at a key."""
         self._last_key = time.monotonic()
         self._warned = False
-        self._uncover()
+        if not (resized and self._notice_lasting):
+            self._uncover()
 
     def _idle_lead(self) -> float:
         """How long before the idle timeout the warning comes: a minute, or half the timeout when
         that is two minutes or less (a sysop's 30 s timeout would otherwise never warn)."""
         return min(IDLE_WARNING, self.idle_timeout / 2)
 
-    def _cover(self, text: str) -> None:
+    def _cover(self, text: str, lasting: bool = False) -> None:
         """A notice over the bottom rows (message_line); what it covers comes back at the next key."""
         self._uncover()  # a notice already up gives way: what it covered is what this one covers
+        self._notice_lasting = lasting
         cells = self.screen.canvas.cells
         under = [(r, cells[r - 1][:]) for r in range(1, len(cells) + 1)]
         rows = self.message_line(text)
@@ -553,7 +557,7 @@ class Console:
         cells = self.screen.canvas.cells
         rows = [cells[r - 1] if r <= len(cells) else [] for r, _ in self._under]
         if rows != self._notice:
-            self._cover(self._notice_text)
+            self._cover(self._notice_text, self._notice_lasting)
 
     def _uncover(self) -> None:
         if not self._under:
@@ -563,7 +567,7 @@ class Console:
         if shown == self._notice:  # not drawn over meanwhile (a redrawn screen needs nothing)
             for r, line in self._under:
                 cells[r - 1] = line
-        self._under, self._notice = [], []
+        self._under, self._notice, self._notice_lasting = [], [], False
 
     async def line(
         self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False,
