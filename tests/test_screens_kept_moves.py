@@ -81,3 +81,21 @@ async def test_a_roll_with_no_play_is_not_said_twice_coming_back_at_40_columns(t
     roll = f"{max(dice)}-{min(dice)}"
     assert f"You rolled {roll} and cannot move." in said, said
     assert f"Your turn {roll}" not in said, said
+
+
+async def test_moves_kept_at_40_columns_are_not_cut_off_by_the_news_before_them(tmp_path):
+    """'Opening roll, after a tie at 1: alice 3, bob 6. bob starts with 6-3, playing... (? shows
+    all)': the moves kept after it, and the 2 left to play, were only on the ? page."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([1, 1, 3, 6, 3, 2])) as svc:  # a tie, then bob starts with 6-3
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.submit_turn(bob, view.id, view.version, "13/7 8/5")
+        view = svc.roll(alice, view.id, view.version)
+        svc.save_draft(alice, view.id, view.version, ((13, 10),), None)
+    async with running_server(url) as srv:
+        said = await at_40_columns(srv.port, "alice")
+    assert "Your moves so far are as you left them: 13/10; the 2 to play." in said, said
+    assert "? shows all" not in said, said

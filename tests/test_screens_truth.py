@@ -1881,7 +1881,7 @@ async def test_undo_takes_back_a_checker_moved_with_both_dice_in_one_drop(tmp_pa
         await alice.wait_words("Your play: 13/2.")
         assert alice.text.count("Pips 156") == 1, alice.text
         alice.send("U")
-        await alice.wait_for("Move taken back.")
+        await alice.wait_words("Move taken back; 6-5 to play.")
         await alice.settle(0.2)
         assert alice.text.count("Pips 167") == 2, alice.text  # back on 13, both dice to play
         alice.send("U")
@@ -2930,7 +2930,8 @@ async def test_moves_made_before_a_resignation_offer_come_back_when_it_is_refuse
         await menus.open_board(b, "1")
         await b.wait_for("A)ccept")
         b.send("N")
-        await a.wait_words("bob refuses the resignation; play goes on. Your moves so far are back: 13/10.")
+        await a.wait_words("bob refuses the resignation; play goes on. "
+                           "Your moves so far are back: 13/10; the 1 to play.")
         assert "Pips 164" in a.text and "? shows all" not in a.text, a.text  # the answered offer gives way
         a.send("\r")  # on with the turn: the 1 is still to play
         await a.wait_for("Checker in hand")
@@ -3351,7 +3352,7 @@ async def test_moves_left_half_played_wait_for_the_answer_to_an_offer_made_since
         a.send("P")
         await a.wait_for("A)ccept")
         a.send("N")
-        await a.wait_words("Your moves so far are back: 13/10.")
+        await a.wait_words("Your moves so far are back: 13/10; the 1 to play.")
         assert "Pips 164" in a.text, a.text
         a.close()
         b.close()
@@ -3373,7 +3374,7 @@ async def test_moves_on_the_board_wait_for_the_answer_to_an_offer_made_meanwhile
         a.send("P")
         await a.wait_words("Your moves so far (13/10) come back if the offer is refused.")
         a.send("N")
-        await a.wait_words("Your moves so far are back: 13/10.")
+        await a.wait_words("Your moves so far are back: 13/10; the 1 to play.")
         assert "Pips 164" in a.text, a.text
         a.close()
         b.close()

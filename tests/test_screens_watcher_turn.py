@@ -137,6 +137,8 @@ async def test_a_watcher_holding_a_result_keeps_it_when_the_next_game_ends_too(t
             c.send("?")
             whole = words(await c.wait_words("The message in full"))
             assert "bob wins a single game on a drop, 1 point." in whole, whole
+            assert "Score: alice 0, bob 1. Game 2: alice offers" in whole or \
+                "Score: alice 0, bob 1. Game 2: bob" in whole, whole  # which game the second result ends
             assert "bob wins a single game by resignation, 1 point." in whole, whole
         finally:
             c.close()

@@ -271,13 +271,22 @@ class GameScreen:
         self.turn = turn
         self.drops = []
         self.cursor_on_a_source()  # it had stayed on the bar the checker had come in from
-        left = self.left_to_play()  # at 40 columns the panel that says it is cut off
-        how = "are back" if refused else "are as you left them"
-        kept = f"Your moves so far {how}: {notation(self.turn.moves)}{'; ' + left if left else ''}."
+        kept = self.moves_so_far("are back" if refused else "are as you left them")
         if self.turn.is_complete:
             kept += " Enter sends the turn."
+        if fit_message(self.with_notes(f"{self.message} {kept}"), self.con.width)[1]:
+            # What was said before (the opponent's play, read before these moves were made)
+            # gives way, as it does to news: at 40 columns the kept moves had been cut to '?'.
+            self.message = ""
         self.message = f"{self.message} {kept}".strip()
         return True
+
+    def moves_so_far(self, how: str) -> str:
+        """'Your moves so far are back: 13/9; the 5 to play.' (at 40 columns the panel that says
+        what is left is cut off)."""
+        assert self.turn is not None
+        left = self.left_to_play()
+        return f"Your moves so far {how}: {notation(self.turn.moves)}{'; ' + left if left else ''}."
 
     async def refused_since(self, v: GameView, version: int | None) -> bool:
         """Whether the only change to the game since `version` is a resignation offered in the
@@ -563,7 +572,9 @@ class GameScreen:
             # roll) follows it, and stays once it goes.
             # A watcher still holding the last game's result, a whole game later: both results
             # (the first had gone without a word, and its score with it).
-            earlier = [self.result] if self.held and self.me is None else []
+            st = self.view.state if self.view is not None else None
+            game = next((r.game for r in reversed(st.results)), None) if st is not None else None
+            earlier = [self.result, f"Game {game}:" if game else "Then:"] if self.held and self.me is None else []
             self.held = True
             first = min(i for i, n in enumerate(lines) if n.result)
             self.result = " ".join(earlier + [n.text for n in lines[:first]][-1:] + results)
@@ -647,7 +658,7 @@ class GameScreen:
                 kept, self.resumed = self.resumed, None
                 if kept is not None and kept[:2] == (st.position, st.dice) and (turn := _with_moves(*kept)) is not None:
                     self.turn = turn
-                    self.restored = f"Your moves so far are back: {notation(self.turn.moves)}."
+                    self.restored = self.moves_so_far("are back")
                     self.cursor_on_a_source()
                     return
                 self.cursor_on_a_source()
@@ -1330,8 +1341,13 @@ class GameScreen:
             # went back to 18 only, though the screen said 'Move taken back.'
             for _ in range(self.synced_drops(turn).pop()):
                 turn.undo()
-            left = self.left_to_play()  # as after a move: the panel that says it is cut at 40 columns
-            self.message = f"Move taken back; {left}." if left else "Move taken back."
+            # What is left to play, as after a move: at 40 columns the panel saying it is cut
+            # off, and so is a die.
+            if turn.moves:
+                left = self.left_to_play()
+                self.message = f"Move taken back; {left}." if left else "Move taken back."
+            else:
+                self.message = f"Move taken back; {roll_text(turn.dice)} to play."
 
     async def do_bear_off(self, key: Key) -> None:
         turn = self.turn
