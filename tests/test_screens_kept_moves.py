@@ -99,3 +99,28 @@ async def test_moves_kept_at_40_columns_are_not_cut_off_by_the_news_before_them(
         said = await at_40_columns(srv.port, "alice")
     assert "Your moves so far are as you left them: 13/10; the 2 to play." in said, said
     assert "? shows all" not in said, said
+
+
+async def test_an_offer_refused_is_not_told_again_as_if_it_stood(tmp_path):
+    """alice refused bob's offer to resign, went to the menu and back: the board said 'bob offers
+    to resign, giving a gammon (2 points).' over the move keys, as if it waited for an answer."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([6, 5])) as svc:  # alice 6, bob 5: alice starts with 6-5
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.resign(bob, view.id, view.version, Win.GAMMON)
+        svc.answer_resign(alice, view.id, view.version, accept=False)
+        svc.mark_read(alice, view.id, len(svc.game_log(view.id, alice).events))  # read on the board
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        try:
+            await login(c, "alice", "alice-pw", new=False)
+            await open_board(c)
+            await c.settle(0.3)
+            said = " ".join(c.text.split())
+            assert "offers to resign" not in said, said
+            assert "Your turn 6-5" in said, said
+        finally:
+            c.close()

@@ -476,9 +476,17 @@ class GameScreen:
             return latest[-1].text
         if not told:
             return ""
-        if v.state.actor is not self.me and any(e.player_id == self.pid and e.seq > told[-1].seq for e in log.events):
+        answered = any(e.player_id == self.pid and e.seq > told[-1].seq for e in log.events)
+        if answered and (v.state.actor is not self.me or self.offer_at(log, told[-1].seq)):
+            # An offer to resign the player refused is no longer on the table: 'bob offers to
+            # resign ...' over the move keys had sent them looking for A)ccept.
             return ""
         return told[-1].text
+
+    @staticmethod
+    def offer_at(log: GameLog, seq: int) -> bool:
+        """Whether the event at `seq` is an offer to resign."""
+        return any(e.seq == seq and isinstance(e.event, Resign) for e in log.events)
 
     def open_seat(self) -> str:
         """A game of the player's own with nobody in the other seat: the panel said only
