@@ -668,7 +668,7 @@ class Console:
         """The call's goodbye (time used up, idle too long, the server going down), alone on the
         screen from the next show().  Drawn over the screen it ended, it left that screen's keys
         (a help line, a half-typed play) offered beside it while the goodbye waited."""
-        self._under, self._notice = [], []  # a warning up goes with the rest
+        self._under, self._notice, self._notice_lasting = [], [], False  # a warning up goes with the rest
         self.text_cursor(None)
         self.clear()
         self.message_line(text, last=True)

@@ -386,11 +386,10 @@ class GameScreen:
             # A roll with no play, or one play: said after the news that had taken its place.
             self.message = f"{self.message} {self.roll_said}".strip()
             return
-        if not self.message or self.con.width >= 80:
-            return
         roll = roll_text(st.dice)
-        if f"You rolled {roll}" not in self.message and not self.message.endswith(f" {roll}."):
-            self.message += f" Your turn {roll}."
+        short = self.own_roll_short() if self.message else ""
+        if short and f"You rolled {roll}" not in self.message and not self.message.endswith(f" {roll}."):
+            self.message += f" {short}"
 
     def watching(self, log: GameLog) -> str:
         """A watcher opening a game: what was done last, which the board alone does not say (at 80
