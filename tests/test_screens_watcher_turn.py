@@ -9,6 +9,7 @@ from menus import open_game
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.service import Service
+from bgdoor.service.types import GameView
 
 
 def words(text: str) -> str:
@@ -26,6 +27,17 @@ def opened(url: str) -> tuple[int, int, int, int]:
         view = svc.roll(alice, view.id, view.version)
         view = svc.submit_turn(alice, view.id, view.version, "8/4 6/4")
         return view.id, view.version, alice, bob
+
+
+async def next_game_begun(url: str, c: Caller, game: int, version: int, alice: int, bob: int) -> GameView:
+    """bob doubles and alice drops: bob wins the first game, 1-0, and the watcher `c` holds its
+    result; then alice 1, bob 5: bob starts the second with 5-1, playing 13/8 6/5."""
+    with Service(url, dice=ScriptedDice([1, 5])) as svc:
+        view = svc.double(bob, game, version)
+        view = svc.drop(alice, game, view.version)
+        await c.wait_words("Press a key")
+        view = svc.roll(alice, game, view.version)
+        return svc.submit_turn(bob, game, view.version, "13/8 6/5")
 
 
 async def carol_watching_at_40_columns(port: int) -> Caller:
@@ -67,12 +79,7 @@ async def test_a_watcher_is_told_the_next_games_start_after_a_result(tmp_path):
     async with running_server(url) as srv:
         c = await carol_watching_at_40_columns(srv.port)
         try:
-            with Service(url, dice=ScriptedDice([1, 5])) as svc:
-                view = svc.double(bob, game, version)
-                view = svc.drop(alice, game, view.version)  # bob wins the first game, 1-0
-                await c.wait_words("Press a key")
-                view = svc.roll(alice, game, view.version)  # alice 1, bob 5: bob starts with 5-1
-                svc.submit_turn(bob, game, view.version, "13/8 6/5")
+            await next_game_begun(url, c, game, version, alice, bob)
             await c.settle(0.5)
             c.send("?")  # the result is cut at 40 columns: ? shows it all, and what followed it
             whole = words(await c.wait_words("The message in full"))
@@ -98,12 +105,7 @@ async def test_a_wide_watcher_is_told_the_next_games_start_after_a_result(tmp_pa
             await login(c, "carol", "carol-pw", new=False)
             await open_game(c)
             await c.wait_words("Watching this game.")
-            with Service(url, dice=ScriptedDice([1, 5])) as svc:
-                view = svc.double(bob, game, version)
-                view = svc.drop(alice, game, view.version)
-                await c.wait_words("Press a key")
-                view = svc.roll(alice, game, view.version)
-                svc.submit_turn(bob, game, view.version, "13/8 6/5")
+            await next_game_begun(url, c, game, version, alice, bob)
             await c.wait_words("playing 13/8 6/5.")
             assert "bob wins a single game" in words(c.text), c.text
             c.send(" ")  # the result goes
@@ -124,12 +126,8 @@ async def test_a_watcher_holding_a_result_keeps_it_when_the_next_game_ends_too(t
             await login(c, "carol", "carol-pw", new=False)
             await open_game(c)
             await c.wait_words("Watching this game.")
-            with Service(url, dice=ScriptedDice([1, 5])) as svc:
-                view = svc.double(bob, game, version)
-                view = svc.drop(alice, game, view.version)  # bob wins the first game, 1-0
-                await c.wait_words("Press a key")
-                view = svc.roll(alice, game, view.version)  # bob starts with 5-1
-                view = svc.submit_turn(bob, game, view.version, "13/8 6/5")
+            view = await next_game_begun(url, c, game, version, alice, bob)
+            with Service(url) as svc:
                 view = svc.resign(alice, game, view.version, Win.SINGLE)
                 svc.answer_resign(bob, game, view.version, accept=True)  # bob wins the second, 2-0
             await c.wait_words("by resignation")
