@@ -356,8 +356,10 @@ class GameScreen:
         if not self.message:
             # On a narrow screen, where the panel is cut, the board says whose turn and the score
             # instead.
-            self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.told_before(log)
-                            or self.watching(log))
+            # Between two games of a match: which comes next, and the score (what was done last
+            # is the last game's, told with its result).
+            self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.next_game()
+                            or self.told_before(log) or self.watching(log))
         return replay
 
     def own_roll_short(self) -> str:
