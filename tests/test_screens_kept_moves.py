@@ -3,8 +3,10 @@ player is away, as the board promised."""
 
 from __future__ import annotations
 
+import menus
 from harness import call, login, running_server
 from menus import open_board, open_game
+from rawtelnet import RawCaller
 from test_screens_roll_words import board_at_40_columns, bob_to_roll
 
 from bgdoor.rules.dice import ScriptedDice
@@ -122,5 +124,40 @@ async def test_an_offer_refused_is_not_told_again_as_if_it_stood(tmp_path):
             said = " ".join(c.text.split())
             assert "offers to resign" not in said, said
             assert "Your turn 6-5" in said, said
+        finally:
+            c.close()
+
+
+async def test_moves_kept_stay_whole_when_the_window_narrows_to_40_columns(tmp_path):
+    """Come back at 80 columns to the news and the moves kept, then narrow the window: the message
+    laid out for 80 was cut to '? shows all' at 40, the moves kept and what was left to play with
+    it; arriving at 40, the news gives way to them."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([1, 1, 3, 6, 3, 2])) as svc:  # a tie, then bob starts with 6-3
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.submit_turn(bob, view.id, view.version, "13/7 8/5")
+        view = svc.roll(alice, view.id, view.version)
+        svc.save_draft(alice, view.id, view.version, ((13, 10),), None)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        try:
+            await menus.login(c, "alice", "alice-pw", new=False)
+            await open_board(c)
+            await c.wait_words("Your moves so far are as you left them: 13/10; the 2 to play.")
+            assert "bob starts with 6-3" in " ".join(c.text.split())  # both fit at 80 columns
+            c.send_size(40, 24)
+            await c.wait_for("Enter goes on anyway")
+            c.send("\r")
+            await c.wait_for("?)help")
+            await c.settle(0.3)
+            said = " ".join(c.text.split())
+            assert "Your moves so far are as you left them: 13/10; the 2 to play." in said, said
+            assert "? shows all" not in said, said
+            c.send_size(80, 25)  # and back at 80, the news again
+            await c.wait_until(lambda t: "bob starts with 6-3" in " ".join(t.split()), "the news again")
+            assert "Your moves so far are as you left them: 13/10; the 2 to play." in " ".join(c.text.split())
         finally:
             c.close()

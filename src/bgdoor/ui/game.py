@@ -173,6 +173,10 @@ class GameScreen:
         self.told_activity = ""  # what W)ho was last told this player does here
         self.drawn_at = (0, 0)  # the terminal's (columns, rows) when the board was last drawn
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
+        # A message of two parts, the later part alone, and what must fit for the whole to show:
+        # where the window is too narrow for it (narrowed after, or widened), what came first
+        # gives way, as it does when there is too little room as it is told.
+        self.shorter: tuple[str, str, str] = ("", "", "")
         # The player's other games waiting for them: a new one is told here, not only on the menu.
         self.elsewhere: set[int] | None = None
         self.told_elsewhere: list[int] = []  # the other games the last notice named
@@ -274,11 +278,11 @@ class GameScreen:
         kept = self.moves_so_far("are back" if refused else "are as you left them")
         if self.turn.is_complete:
             kept += " Enter sends the turn."
-        if fit_message(self.with_notes(f"{self.message} {kept}"), self.con.width)[1]:
-            # What was said before (the opponent's play, read before these moves were made)
-            # gives way, as it does to news: at 40 columns the kept moves had been cut to '?'.
-            self.message = ""
-        self.message = f"{self.message} {kept}".strip()
+        whole = f"{self.message} {kept}".strip()
+        self.shorter = (whole, kept, whole)
+        # What was said before (the opponent's play, read before these moves were made) gives
+        # way, as it does to news: at 40 columns the kept moves had been cut to '?'.
+        self.message = self.roomiest(self.shorter)
         return True
 
     def moves_so_far(self, how: str) -> str:
@@ -607,15 +611,17 @@ class GameScreen:
                 return
             keep = texts[-2:]
             then = [" ".join(turn).strip()] if turn is not None else []
-            if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith(ELSEWHERE_PLAYED) \
-                    and fit_message(self.with_notes(" ".join(keep + then)), self.con.width)[1]:
+            if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith(ELSEWHERE_PLAYED):
                 # What was told before gives way to the news (and to a watcher's whose turn it is
                 # now, and the score), rather than cut it; but not that the moves on this board
                 # went (the board's own turn, played elsewhere): ? shows it.
-                keep = keep[1:]
+                part = keep[1:]
                 short = self.own_roll_short()
-                if short and not fit_message(self.with_notes(" ".join([short, *keep, *then])), self.con.width)[1]:
-                    keep = [short, *keep]  # at 40 columns what went had been all that said the roll
+                if short and not fit_message(self.with_notes(" ".join([short, *part, *then])), self.con.width)[1]:
+                    part = [short, *part]  # at 40 columns what went had been all that said the roll
+                self.shorter = (self.with_turn(keep, turn), self.with_turn(part, turn), " ".join(keep + then))
+                if self.roomiest(self.shorter) != self.shorter[0]:
+                    keep = part
             self.unkeyed = keep
             self.message = self.with_turn(self.unkeyed, turn)
         if self.me is not None and self.view is not None and self.view.state.actor is self.me and not own:
@@ -1277,10 +1283,18 @@ class GameScreen:
             status=status,
             # With nothing else to say, a double or resignation waiting for its answer, or how
             # the match ended: a key that only cleared the line (?, a step of R)eview) lost it.
-            message=note if note is not None else self.fitted(self.with_notes(self.message or self.pending_offer())),
+            message=note if note is not None else self.fitted(self.with_notes(
+                self.roomiest(self.shorter) if self.message and self.message in self.shorter[:2]
+                else self.message or self.pending_offer())),
             # A result stays (with what followed it) until a key: the help says so meanwhile.
             help=help_text if help_text is not None else PRESS_A_KEY if self.held else self.help_line(),
         )
+
+    def roomiest(self, forms: tuple[str, str, str]) -> str:
+        """Of a message whole and its later part alone (see shorter), the whole where the board's
+        lines hold it at this width, else the part."""
+        whole, part, measure = forms
+        return part if fit_message(self.with_notes(measure), self.con.width)[1] else whole
 
     def fitted(self, message: str) -> str:
         """The message as the board's three lines hold it; a longer one (a note with a result, or
