@@ -93,4 +93,4 @@ def test_a_watcher_is_not_told_how_a_game_is_withdrawn() -> None:
     """W while watching said 'Only a game nobody has joined can be withdrawn.', as if a watcher
     could withdraw one."""
     assert keys.refusal(State.SPECTATING, Key("w", "W")).startswith("You are watching this game")
-    assert keys.refusal(State.WAITING, Key("w", "W")).startswith("Only a game nobody has joined")
+    assert keys.refusal(State.WAITING, Key("w", "W")).startswith("The match is under way")

@@ -109,8 +109,26 @@ def test_withdraw_an_open_game(svc):
         svc.game(view.id)
     joined = svc.begin_game(ann, 3, Color.WHITE)
     svc.join_game(bob, joined.id)
-    with pytest.raises(IllegalAction):
-        svc.withdraw_game(ann, joined.id)
+    rolled = svc.roll(bob, joined.id, svc.game(joined.id).version)  # the first opening roll: under way
+    for pid in (ann, bob):
+        with pytest.raises(IllegalAction):
+            svc.withdraw_game(pid, rolled.id)
+
+
+def test_either_player_withdraws_from_a_match_nobody_has_rolled_in(svc):
+    """A player named in a game they did not want had no way out of it (G)ive up comes only after
+    the first roll); and its beginner could not take it back, as if it were under way."""
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    carol = svc.register("carol", "secret1").id
+    for leaving in (ann, bob):
+        view = svc.begin_game(ann, 3, Color.WHITE, "bob")
+        with pytest.raises(IllegalAction):
+            svc.withdraw_game(carol, view.id)  # not hers
+        svc.withdraw_game(leaving, view.id)
+        with pytest.raises(NotFound):
+            svc.game(view.id)
+        assert not svc.my_games(ann) and not svc.my_games(bob)
 
 
 def test_review_steps_end_on_the_final_board(db_url):

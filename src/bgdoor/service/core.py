@@ -1001,17 +1001,22 @@ class Service(LeagueOps):
         return self.transaction(fn)
 
     def withdraw_game(self, player_id: int, game_id: int) -> None:
-        """Take back an open game the player began and nobody has joined.
+        """Take back an open game the player began and nobody has joined, or call off a match
+        of the player's own that nobody has rolled in yet (either player may: one named in a
+        game they did not want had no other way out).  The game goes, as if never begun.
 
-        Raises NotFound, IllegalAction (not theirs, or someone has joined).
+        Raises NotFound, IllegalAction (not theirs, or under way).
         """
 
         def fn(s: Session) -> None:
             g = game_row(s, game_id)
-            if g.creator_id != player_id:
-                raise IllegalAction("only the player who began a game can withdraw it")
-            if g.status != OPEN:
-                raise IllegalAction("someone has joined that game; it can no longer be withdrawn")
+            if g.status == OPEN:
+                if g.creator_id != player_id:
+                    raise IllegalAction("only the player who began a game can withdraw it")
+            elif player_id not in (g.white_id, g.black_id):
+                raise IllegalAction("only a player of a game can withdraw from it")
+            elif g.status != ACTIVE or g.event_count:
+                raise IllegalAction("the match is under way: it can be withdrawn only before its first roll")
             s.execute(delete(ReadMark).where(ReadMark.game_id == g.id))
             s.execute(delete(GameEvent).where(GameEvent.game_id == g.id))
             s.delete(g)

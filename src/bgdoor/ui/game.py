@@ -802,6 +802,9 @@ class GameScreen:
             await self.reload()
         except NotFound:
             self.gone = True  # withdrawn (or deleted by the sysop) while on screen
+            if self.me is not None:
+                # Back on the menu without a word, the game no longer in its lists.
+                self.s.menu_notice = f"Game #{self.game_id} is no longer there: withdrawn, or removed by the sysop."
             return
         assert self.view is not None
         if old is not None and self.view.version != old.version:
@@ -878,7 +881,7 @@ class GameScreen:
     def unavailable(self, state: State) -> dict[str, str]:
         """Actions of the state's table that are not possible just now, and why."""
         turn = self.turn
-        basis = (state, self.view, self.last, turn, turn.moves if turn is not None else (), self.hand)
+        basis = (state, self.view, self.last, turn, turn.moves if turn is not None else (), self.hand, self.events)
         kept = self._unavailable
         if kept is not None and kept[0] == basis:  # element by element, each `is` before `==`
             return dict(kept[1])
@@ -893,6 +896,8 @@ class GameScreen:
         out: dict[str, str] = {}
         if self.last is None:
             out["view_last"] = self.no_last_turn()
+        if state is State.OPENING and (st.game > 1 or self.events):
+            out["withdraw"] = keytable.WITHDRAWN_TOO_LATE  # a tie rolled, or a later game of the match
         if self.me is not None and v.name(self.me.other) in {handle for _, handle in self.rt.bot_levels()}:
             out["write_note"] = "The computer opponent reads no notes."
         if state in (State.OPENING, State.MOVING, State.WAITING) and (st.length == 1 or st.crawford):
@@ -1144,8 +1149,16 @@ class GameScreen:
         return ends_match(self.view.state, winner, won)
 
     async def do_withdraw(self, key: Key) -> None:
-        if not await self.confirm(f"Withdraw game #{self.game_id}? Nobody has joined it. (Y/N)"):
-            self.message = "The game stays open for someone to join."
+        assert self.view is not None
+        if self.me is not None and self.view.status != "open":
+            question = (f"Withdraw from game #{self.game_id} against {self.view.name(self.me.other)}? Nobody has "
+                        "rolled yet: the game goes, for you both. (Y/N)")
+            stays = "The game stays."
+        else:
+            question, stays = f"Withdraw game #{self.game_id}? Nobody has joined it. (Y/N)", \
+                "The game stays open for someone to join."
+        if not await self.confirm(question):
+            self.message = stays
             return
         await self.svc.withdraw_game(self.pid, self.game_id)
         self.s.menu_notice = f"Game #{self.game_id} is withdrawn."

@@ -72,18 +72,22 @@ PICK = _b("pick", "enter act", "Enter pick/drop",
 COMMIT = _b("commit", "enter", "Enter commits",
             "Enter, once the dice are played: send the play; U)ndo takes a move back first.")
 PASS = _b("pass_turn", "enter", "Enter passes", "Enter, when no checker can move with the roll: pass the turn.")
+# Either player may call a match off before anyone has rolled in it: a player named in a game
+# they did not want had no way out of it but G)ive up, which is not offered before the first
+# roll either.
+WITHDRAW = _b("withdraw", "w", "W)ithdraw",
+              "W: withdraw from a match nobody has rolled in yet, or take back a game nobody has joined "
+              "(asks Y/N).")
+
 # Bindings that share a key: the screen offers at most one of each group at a time.
 ALTERNATIVES = ({PICK.action, COMMIT.action, PASS.action},)
 
 TABLE: dict[State, tuple[Binding, ...]] = {
-    State.OPEN_SEAT: (
-        _b("withdraw", "w", "W)ithdraw", "W: withdraw this game, since nobody has joined it yet (asks Y/N)."),
-        ID, HELP, QUIT,
-    ),
+    State.OPEN_SEAT: (WITHDRAW, ID, HELP, QUIT),
     State.OPENING: (
         _b("roll", "p enter", "P)lay or Enter: roll for who starts",
            "P or Enter: roll one die each; the higher starts and plays both dice."),
-        VIEW, ID, HELP, QUIT,
+        WITHDRAW, VIEW, ID, HELP, QUIT,
     ),
     State.TO_ROLL: (
         _b("roll", "p enter", "P)lay or Enter: roll", "P or Enter: roll the dice."),
@@ -143,6 +147,7 @@ _DOUBLED = "Your double is waiting for your opponent's answer."
 _ANSWER_RESIGN = "Answer the offer first: A)ccept or N)o, play on."
 _RESIGNED = "You have offered to resign; your opponent must answer first."
 _WATCHING = "You are watching this game, not playing in it."
+WITHDRAWN_TOO_LATE = "The match is under way: it can be withdrawn only before its first roll."
 _OVER = "The match is over."
 
 
@@ -201,7 +206,7 @@ REASONS: dict[State, dict[str, str]] = {
     State.OVER: {**_all(_OVER, "p enter d g m u n t x a")},
 }
 for _state in (s for s in State if s not in (State.OPEN_SEAT, State.REPLAY, State.REVIEW, State.SPECTATING)):
-    REASONS[_state]["w"] = "Only a game nobody has joined can be withdrawn."
+    REASONS[_state]["w"] = WITHDRAWN_TOO_LATE
 REASONS[State.SPECTATING]["w"] = _WATCHING  # not a hint that a watcher could withdraw an open one
 
 MOVE_KEYS = ("up", "down", "left", "right", "home", "end", "pgup", "pgdn", "act")

@@ -1,0 +1,58 @@
+"""Withdrawing from a match before its first roll, from either seat."""
+
+from __future__ import annotations
+
+import pytest
+from harness import call, login, running_server
+from menus import begin, open_board
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.mark.parametrize("leaving", ["alice", "bob"])
+async def test_a_named_match_is_withdrawn_by_either_player_before_the_first_roll(tmp_path, leaving):
+    """alice began a match naming bob: W said 'Only a game nobody has joined can be withdrawn', and
+    bob, named in a game he had not asked for, had no key out of it at all."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3, opponent="bob")
+        await alice.wait_for("W)ithdraw")
+        await bob.wait_for("1 game waiting for your move")
+        await open_board(bob)
+        await bob.wait_for("W)ithdraw")
+        quitter, other = (alice, bob) if leaving == "alice" else (bob, alice)
+        name = "bob" if leaving == "alice" else "alice"
+        quitter.send("W")
+        await quitter.wait_words(f"Withdraw from game #1 against {name}? Nobody has rolled yet")
+        quitter.send("N")
+        await quitter.wait_words("The game stays.")
+        quitter.send("W")
+        await quitter.wait_for("(Y/N)")
+        quitter.send("Y")
+        await quitter.wait_words("Game #1 is withdrawn.")
+        await other.wait_words("Game #1 is no longer there: withdrawn, or removed by the sysop.")
+        for c in (alice, bob):
+            assert "No game is waiting for your move." in " ".join(c.text.split())
+            c.close()
+
+
+async def test_a_match_under_way_is_not_withdrawn(tmp_path):
+    """After the first roll W says why not; the key is no longer offered."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3, opponent="bob")
+        await alice.wait_for("W)ithdraw")
+        alice.send("P")
+        await alice.wait_until(lambda t: "roll for who starts" not in t or "tie" in t, "the opening roll")
+        await alice.settle(0.3)
+        assert "W)ithdraw" not in alice.text
+        alice.send("W")
+        await alice.wait_words("The match is under way: it can be withdrawn only before its first roll.")
+        alice.close()
+        bob.close()
