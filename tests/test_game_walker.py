@@ -164,6 +164,9 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await walk.refused(s, alice, "G", "once the game is under way")
         await walk.refused(s, alice, "V", "bob has not played a turn in this game yet")
         await walk.refused(s, alice, "D")
+        await walk.works(s, alice, "W", "Nobody has rolled yet")
+        alice.send("N")
+        await alice.wait_for("The game stays.")
         await common(walk, s, alice)
         await back_to_board(walk, s, alice)
         await walk.works(s, alice, "\r", "You start with 3-1")  # Enter rolls as P does

@@ -2165,9 +2165,11 @@ async def test_a_note_sent_from_another_session_is_not_kept_waiting(tmp_path):
             view = svc.game(1, alice)
             svc.submit_turn(alice, 1, view.version, "13/10 6/5", "See you later")
             assert svc.draft(alice, 1) is None or svc.draft(alice, 1).note is None
-        await a.wait_words("You played on in another session")
-        await a.wait_words("Your note is no longer waiting")
-        assert "as you left them" not in said(a) and 'Your note: "' not in said(a), said(a)
+        # Told as sent, with the play it went with; not as waiting.
+        await a.wait_words('In another session: Opening roll: alice 3, bob 1. You start with 3-1, playing 13/10 6/5. '
+                           'Your note: "See you later".')
+        await a.settle(0.3)
+        assert "as you left them" not in said(a) and said(a).count('"See you later"') == 1, said(a)
         a.close()
         b.close()
 
@@ -3392,7 +3394,8 @@ async def test_a_turn_played_in_another_session_says_the_moves_here_are_not_kept
             view = svc.submit_turn(alice, 1, svc.game(1, alice).version, "8/5 6/5")
             svc.roll(bob, 1, view.version)
         text = " ".join((await a.wait_words("bob rolled 4-2")).split())
-        assert "You played on in another session; your moves here (13/10) are not kept." in text, text
+        # The play sent is told; the board's own moves (13/10) went with it.
+        assert "In another session: Opening roll: alice 3, bob 1. You start with 3-1, playing 8/5 6/5." in text, text
         a.close()
         b.close()
 
@@ -3416,12 +3419,12 @@ async def test_at_40_columns_the_moves_played_elsewhere_stay_said_beside_the_ans
         await c.wait_words("Your moves so far are as")
         with Service(url, dice=ScriptedDice([4, 2])) as svc:
             v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        await c.wait_words("You played on in another session; your moves here (13/10) are not kept.")
+        await c.wait_words("In another session: Opening roll: alice 3, bob 1. You start with 3-1, playing 8/5 6/5.")
         with Service(url, dice=ScriptedDice([4, 2])) as svc:
             v = svc.roll(bob, v.id, v.version)
             svc.submit_turn(bob, v.id, v.version, "8/4 6/4", note="Too slow, alice, far too slow!")
         text = " ".join((await c.wait_for("? shows all")).split())
-        assert "You played on in another session" in text, text
+        assert "In another session: Opening roll" in text, text
         c.send("?")
         await c.wait_words("bob rolled 4-2 and played 8/4 6/4.")
         c.close()
@@ -3448,7 +3451,7 @@ async def test_a_roll_made_in_another_session_is_said_with_its_dice(tmp_path):
         await c.wait_for("P)lay")
         with Service(url, dice=ScriptedDice([4, 2])) as svc:
             svc.roll(alice, v.id, v.version)
-        await c.wait_words("You rolled 4-2 in another session.")
+        await c.wait_words("In another session, you rolled 4-2.")
         c.close()
 
 

@@ -6,9 +6,10 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
-from bgdoor.rules.game import Color, MatchState, OpeningRoll, Phase, RejectResign, Resign, Roll, Win
+from bgdoor.rules.game import Color, MatchState, Move, OpeningRoll, Phase, RejectResign, Resign, Win
 from bgdoor.rules.moves import legal_plays, notation, roll_text
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
@@ -74,6 +75,15 @@ def _only_play(dice: tuple[int, int], unused: tuple[int, ...]) -> str:
 
 
 ELSEWHERE_PLAYED = "You played on in another session"  # kept beside the news that follows it
+ELSEWHERE_DID = "In another session"  # what the player did there, told in another
+
+
+def done_elsewhere(line: NewsLine) -> NewsLine:
+    """A line of news of the player's own doing in another session, said to be so: 'In another
+    session, you rolled 4-3 and played ...'."""
+    if line.text.startswith("You "):
+        return replace(line, text=f"{ELSEWHERE_DID}, you {line.text[4:]}")
+    return replace(line, text=f"{ELSEWHERE_DID}: {line.text}")
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
@@ -555,12 +565,13 @@ class GameScreen:
         except ServiceError:
             pass  # told again next time; nothing is lost
 
-    async def catch_up(self, log: GameLog | None = None, mine: bool = False) -> list[NewsLine]:
+    async def catch_up(self, log: GameLog | None = None, mine: bool = False, own: bool = False) -> list[NewsLine]:
         """The news since the last look (in `log`, or the record read now); with `mine` (after
-        the player's own act), their results and opening rolls too."""
+        the player's own act), their results and opening rolls too; with `own` (what the player
+        did in another session), everything, their own doings told too."""
         log = log or await self.svc.game_log(self.game_id, self.pid)
-        lines = narrate(log, self.read, self.pid, everything=mine)
-        if mine:
+        lines = narrate(log, self.read, self.pid, everything=mine or own)
+        if mine and not own:
             # The other player's doings whole: the computer answers at once, and its play, read
             # here with the player's own and marked read, was never told ('Turn sent.' alone, and
             # a checker of theirs on the bar).
@@ -598,6 +609,10 @@ class GameScreen:
         elif self.held:
             # What follows a held result (the next game's opening roll): the latest of it, after it.
             latest = [n.text for n in lines][-1:] or [own]
+            if not latest[0]:
+                # Nothing new (the record was read to its end with the result, the opponent having
+                # answered at once): what follows the result stays; it had been wiped.
+                return
             self.after_result = self.with_turn(latest, turn)
             self.message = f"{self.result} {self.after_result}"
         else:
@@ -611,7 +626,7 @@ class GameScreen:
                 return
             keep = texts[-2:]
             then = [" ".join(turn).strip()] if turn is not None else []
-            if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith(ELSEWHERE_PLAYED):
+            if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith((ELSEWHERE_PLAYED, ELSEWHERE_DID)):
                 # What was told before gives way to the news (and to a watcher's whose turn it is
                 # now, and the score), rather than cut it; but not that the moves on this board
                 # went (the board's own turn, played elsewhere): ? shows it.
@@ -811,24 +826,23 @@ class GameScreen:
             if self.restored:
                 self.unkeyed = []  # the offer, answered: its three lines had cut off the moves' return
             log = await self.svc.game_log(self.game_id, self.pid)
-            lines = await self.catch_up(log)
-            st = self.view.state
             first = log.events[events] if len(log.events) > events else None
-            if self.me is not None and old.state.actor is self.me and first is not None \
-                    and first.player_id == self.pid:
+            elsewhere = self.me is not None and first is not None and first.player_id == self.pid
+            lines = await self.catch_up(log, own=elsewhere)
+            st = self.view.state
+            if elsewhere:
                 # The player went on in another session of theirs (a second door node, a second
-                # window): what this board said of its turn is no longer so, and the moves made
-                # here went without a word.
+                # window): what they did there is told here, in its own words; 'You played on in
+                # another session' had been said of a drop that lost the game (whose result went
+                # untold), of an offer to resign, of a play that took the moves made here.
                 self.unkeyed = []
-                if played:
-                    said = f"{ELSEWHERE_PLAYED}; your moves here ({played}) are not kept."
-                elif isinstance(first.event, Roll) and st.phase is Phase.MOVE and st.turn is self.me \
-                        and st.dice == first.event.dice:
-                    # At 40 columns the dice are past the screen's edge: the roll in words.
-                    said = f"You rolled {roll_text(st.dice)} in another session."
-                else:
-                    said = f"{ELSEWHERE_PLAYED}; the board shows the game as it stands."
-                lines = [NewsLine(-1, said), *lines]
+                mine = {e.seq for e in log.events[events:] if e.player_id == self.pid}
+                lines = [done_elsewhere(n) if n.seq in mine and not n.result else n for n in lines]
+                moved = any(isinstance(e.event, Move) and e.player_id == self.pid for e in log.events[events:])
+                if played and not moved:
+                    lines = [*lines, NewsLine(-1, f"Your moves here ({played}) are not kept.")]
+                if not lines:
+                    lines = [NewsLine(-1, f"{ELSEWHERE_PLAYED}; the board shows the game as it stands.")]
             elif played and st.resign_by is not self.me and self.kept_for_the_answer(self.view, old.version, moves):
                 # An offer to resign made mid-turn takes the turn back until it is answered: the
                 # moves wait for a refusal, as they do when the offer comes while away.
@@ -852,9 +866,11 @@ class GameScreen:
         except ServiceError:
             return
         if draft is None or draft.note != self.pending_note:
+            sent = f'"{self.pending_note}"' in self.message  # told with what went with it
             self.pending_note = self.draft_note = None
-            gone = "Your note is no longer waiting: your other session sent it or took it back."
-            self.message = f"{self.message} {gone}".strip()
+            if not sent:
+                gone = "Your note is no longer waiting: your other session sent it or took it back."
+                self.message = f"{self.message} {gone}".strip()
 
     # ------------------------------------------------------------ state and keys
 

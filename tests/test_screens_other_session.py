@@ -1,0 +1,90 @@
+"""What a player did in another session of theirs (a second window, a second door node), told on
+the board they left open: 'You played on in another session' had been said of a drop that lost
+the game, of an offer to resign, and of nothing at all for an opening roll."""
+
+from __future__ import annotations
+
+import pytest
+from harness import call, login, running_server
+from menus import open_board
+from test_screens_roll_words import board_at_40_columns
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Win
+from bgdoor.service import Service
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def alice_to_roll(url: str, bob_plays: bool = True) -> int:
+    """A 3-point match: alice 3, bob 1, alice plays 3-1, bob 4-2; alice to roll (or, without
+    `bob_plays`, bob).  The game's id."""
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        if bob_plays:
+            v = svc.roll(bob, v.id, v.version)
+            v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+        return v.id
+
+
+def said(c) -> str:  # type: ignore[no-untyped-def]
+    return " ".join(c.text.split())
+
+
+async def test_a_drop_in_another_session_tells_the_game_lost(tmp_path):
+    url = f"sqlite:///{tmp_path}/g.db"
+    game = alice_to_roll(url, bob_plays=False)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await open_board(c)
+        with Service(url) as svc:
+            alice, bob = svc.login("alice", "alice-pw").id, svc.login("bob", "bob-pw").id
+            v = svc.game(game, bob)
+            v = svc.double(bob, game, v.version)
+        await c.wait_words("bob doubles to 2.")
+        with Service(url) as svc:
+            svc.drop(alice, game, v.version)
+        await c.wait_words("In another session, you drop the double.")
+        await c.wait_words("bob wins a single game on a drop, 1 point. Score: alice 0, bob 1.")
+        assert "(Press a key; Q leaves the game.)" in c.text  # held, as on the board that dropped
+        assert "You played on" not in said(c), said(c)
+        c.close()
+
+
+async def test_an_offer_to_resign_in_another_session_is_told(tmp_path):
+    url = f"sqlite:///{tmp_path}/g.db"
+    game = alice_to_roll(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await open_board(c)
+        await c.wait_for("D)ouble")
+        with Service(url) as svc:
+            alice = svc.login("alice", "alice-pw").id
+            svc.resign(alice, game, svc.game(game, alice).version, Win.SINGLE)
+        await c.wait_words("In another session, you offer to resign, giving a single game (1 point).")
+        assert "You played on" not in said(c), said(c)
+        c.close()
+
+
+async def test_an_opening_roll_in_another_session_is_told_at_40_columns(tmp_path):
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("P")
+        await board_at_40_columns(c)
+        with Service(url, dice=ScriptedDice([1, 4])) as svc:
+            svc.roll(alice, v.id, svc.game(v.id, alice).version)
+        await c.wait_words("Opening roll: alice 1, bob 4. bob starts with 4-1.")
+        assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        c.close()
