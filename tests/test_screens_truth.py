@@ -2488,11 +2488,42 @@ async def test_a_wrong_key_at_give_up_says_so_and_asks_again(tmp_path):
         b.send("G")
         await b.wait_for("Give up")
         b.send("7")
-        said = " ".join((await b.wait_words("7 is not an answer: 1, 2 or 3, or Esc for no.")).split())
+        said = " ".join((await b.wait_words("7 is not an answer.")).split())  # the keys: on the help line
         assert "You did not offer to resign" not in said and "Give up: a single game" in said, said
         b.send("1")
         await b.wait_words("You offer to resign, giving a single game")
         await a.wait_words("bob offers to resign")
+        a.close()
+        b.close()
+
+
+async def test_the_give_up_question_cut_at_40_columns_is_whole_on_the_question_mark(tmp_path):
+    """At 40 columns a wrong key left the question cut, '(? shows all)', before what a gammon and a
+    backgammon cost; and ? was refused as no answer, the cut question said again."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await alice_moved_and_bob_to_play(srv.port, (40, 24))
+        b.send("G")
+        await b.wait_for("Give up")
+        b.send("x")
+        await b.wait_words("X is not an answer. Give up: a single game (1 point), a gammon (2 points) or a "
+                           "backgammon (3 points)?")  # whole: the keys are on the help line
+        assert "? shows all" not in said(b), said(b)
+        b.send("\x1b")
+        await b.wait_words("You did not offer to resign.")
+        # With a note to go, the question is cut: ? shows it whole, and the question stays.
+        b.send("N")
+        await b.wait_for("Note to your opponent")
+        b.send("Well played, a fine game all the same, thank you.\r")
+        await b.wait_words("Your note")
+        b.send("G")
+        await b.wait_for("? shows all")
+        b.send("?")
+        await b.wait_for("The message in full")
+        assert "a backgammon (3 points)?" in said(b), said(b)
+        b.send(" ")
+        await b.wait_for("1) single")
+        b.send("2")
+        await b.wait_words("You offer to resign, giving a gammon")
         a.close()
         b.close()
 

@@ -1144,9 +1144,13 @@ class GameScreen:
                 return
             if answer.char in wins:
                 break
-            # Any other key said 'You did not offer to resign', as Esc does: it asks again.
+            if await self.whole_question(answer):
+                continue
+            # Any other key said 'You did not offer to resign', as Esc does: it asks again.  Said
+            # short, the keys being on the help line: at 40 columns the points each answer costs
+            # had been cut to '? shows all'.
             shown = answer.char.upper() if answer.char.strip() else "That key"
-            self.message = f"{shown} is not an answer: 1, 2 or 3, or Esc for no.  {question}"
+            self.message = f"{shown} is not an answer.  {question}"
         win = wins[answer.char]
         offer = f"{WIN_WORDS[win]} ({cost(cube * win.multiplier)})"
         done = f"You offer to resign, giving {offer}.{ANSWER_HERE}"
@@ -1193,7 +1197,17 @@ class GameScreen:
                 return True
             if answer.name in ("n", "esc", "enter"):
                 return False
+            if await self.whole_question(answer):
+                continue
             self.message = f"{question}  Y answers yes; N or Esc, no."
+
+    async def whole_question(self, key: Key) -> bool:
+        """? (or H) while a question is asked, where the board cut it and says '? shows all': the
+        question whole, then the question again (? had been refused as no answer)."""
+        if keytable.key_name(key) not in ("?", "h") or not self.overflow:
+            return False
+        await show_whole(self.con, self.overflow, "Press a key to go back to the question.")
+        return True
 
     async def do_view_last(self, key: Key) -> None:
         last = await self.svc.last_turn(self.game_id, self.pid)
