@@ -179,3 +179,18 @@ async def test_news_of_another_game_keeps_the_roll_said_at_40_columns(tmp_path):
             assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
         finally:
             c.close()
+
+
+def test_the_last_checker_borne_off_is_the_only_play_not_a_die_lost() -> None:
+    """'You rolled 2-1; only the 2 can be played: 1/off.': either die bears the last checker off;
+    the other is unused because the game is won."""
+    from test_rules_support import board  # noqa: PLC0415 - a rules test's helper
+
+    from bgdoor.ui.game import one_play_said  # noqa: PLC0415
+
+    pos = board({1: 1}, {24: 2})
+    (play,) = legal_plays(pos, (2, 1))
+    assert one_play_said((2, 1), play, (1,)) == "You rolled 2-1; your only play is 1/off. Enter commits it."
+    pos = board({13: 1}, {2: 2})  # a die lost to the higher-die rule: said so
+    (play,) = legal_plays(pos, (6, 5))
+    assert one_play_said((6, 5), play, (5,)) == "You rolled 6-5; only the 6 can be played: 13/7. Enter commits it."

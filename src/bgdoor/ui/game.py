@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from bgdoor.rules.game import Color, MatchState, Move, OpeningRoll, Phase, RejectResign, Resign, Win
-from bgdoor.rules.moves import legal_plays, notation, roll_text
+from bgdoor.rules.moves import Play, legal_plays, notation, roll_text
 from bgdoor.rules.parse import IllegalPlay
 from bgdoor.rules.position import Position
 from bgdoor.rules.turn import Turn
@@ -84,6 +84,17 @@ def done_elsewhere(line: NewsLine) -> NewsLine:
     if line.text.startswith("You "):
         return replace(line, text=f"{ELSEWHERE_DID}, you {line.text[4:]}")
     return replace(line, text=f"{ELSEWHERE_DID}: {line.text}")
+
+
+def one_play_said(dice: tuple[int, int], play: Play, unused: tuple[int, ...]) -> str:
+    """A roll with one legal play, in words.  A play that bears off the last checker leaves a
+    die unused because the game is won, not because it cannot be played: 'only the 2 can be
+    played: 1/off' of 2-1 had not been so (either die bears it off)."""
+    if play.position.opponent_off == 15:  # the mover's checkers, the opponent now on roll
+        unused = ()
+    return f"You rolled {rolled(dice)}; {_only_play(dice, unused)} {play}. Enter commits it."
+
+
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
@@ -698,9 +709,7 @@ class GameScreen:
                 if len(plays) == 1:
                     for m in plays[0].moves:
                         self.turn.move(m.src, m.dst)
-                    self.message = self.roll_said = \
-                        f"You rolled {rolled(st.dice)}; {_only_play(st.dice, self.turn.remaining_dice)} {plays[0]}. " \
-                        "Enter commits it."
+                    self.message = self.roll_said = one_play_said(st.dice, plays[0], self.turn.remaining_dice)
                 elif not plays:
                     self.message = self.roll_said = \
                         f"You rolled {rolled(st.dice)} and cannot move. Enter passes the turn."
