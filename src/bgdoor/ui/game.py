@@ -612,7 +612,14 @@ class GameScreen:
             earlier = [self.result, f"Game {game}:" if game else "Then:"] if self.held and self.me is None else []
             self.held = True
             first = min(i for i, n in enumerate(lines) if n.result)
-            self.result = " ".join(earlier + [n.text for n in lines[:first]][-1:] + results)
+            before = [n.text for n in lines[:first]][-1:]
+            said = " ".join(results)
+            if before and '"' not in before[0] and (" on a drop" in said or " by resignation" in said) \
+                    and fit_message(self.with_notes(" ".join(earlier + before + results)), self.con.width)[1]:
+                # The answer that ended the game ('alice accepts the resignation.') is in the result's
+                # own words: where both do not fit, it gives way, not the score and the ratings.
+                before = []
+            self.result = " ".join(earlier + before + results)
             last = max(i for i, n in enumerate(lines) if n.result)
             after = [n.text for n in lines[last + 1 :]][-1:]
             self.after_result = " ".join(after)
