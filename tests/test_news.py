@@ -129,6 +129,25 @@ def test_either_player_withdraws_from_a_match_nobody_has_rolled_in(svc):
         with pytest.raises(NotFound):
             svc.game(view.id)
         assert not svc.my_games(ann) and not svc.my_games(bob)
+        # The other player is left a notice of it, told until cleared; the one who withdrew, none.
+        stays, went = (bob, "ann") if leaving == ann else (ann, "bob")
+        assert not svc.notices(leaving)
+        (notice,) = svc.notices(stays)
+        assert (notice.kind, notice.game_id, notice.length, notice.other) == ("withdrawn", view.id, 3, went)
+        assert svc.notices(stays) == [notice]
+        svc.clear_notices(stays, notice.id)
+        assert not svc.notices(stays)
+
+
+def test_a_game_removed_by_the_sysop_leaves_its_players_a_notice(svc):
+    from bgdoor.service.sysop import Sysop  # noqa: PLC0415
+
+    ann = svc.register("ann", "secret1").id
+    bob = svc.register("bob", "secret1").id
+    view = svc.begin_game(ann, 5, Color.WHITE, "bob")
+    Sysop(svc).delete_game(view.id)
+    assert [(n.kind, n.game_id, n.other) for n in svc.notices(ann)] == [("removed", view.id, "bob")]
+    assert [(n.kind, n.game_id, n.other) for n in svc.notices(bob)] == [("removed", view.id, "ann")]
 
 
 def test_review_steps_end_on_the_final_board(db_url):

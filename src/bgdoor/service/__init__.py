@@ -16,6 +16,7 @@ from bgdoor.service.types import (
     Draft as Draft,
     GameChanged as GameChanged,
     GameLog as GameLog,
+    GameNotice as GameNotice,
     GameSummary as GameSummary,
     GameView as GameView,
     HandleTaken as HandleTaken,

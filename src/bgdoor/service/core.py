@@ -49,6 +49,7 @@ from bgdoor.service.types import (
     BadPassword,
     GameChanged,
     GameLog,
+    GameNotice,
     GameSummary,
     GameView,
     HandleTaken,
@@ -68,7 +69,7 @@ from bgdoor.service.types import (
     Unread,
 )
 from bgdoor.store import db, handles
-from bgdoor.store.models import EVENTS, GAMES, Game, GameEvent, Player, RatingEntry, ReadMark
+from bgdoor.store.models import EVENTS, GAMES, Game, GameEvent, Notice, Player, RatingEntry, ReadMark
 from bgdoor.store.snapshot import state_from_dict, state_to_dict
 
 T = TypeVar("T")
@@ -1000,15 +1001,16 @@ class Service(LeagueOps):
 
         return self.transaction(fn)
 
-    def withdraw_game(self, player_id: int, game_id: int) -> None:
+    def withdraw_game(self, player_id: int, game_id: int) -> tuple[int, ...]:
         """Take back an open game the player began and nobody has joined, or call off a match
         of the player's own that nobody has rolled in yet (either player may: one named in a
-        game they did not want had no other way out).  The game goes, as if never begun.
+        game they did not want had no other way out).  The game goes, as if never begun; the
+        other player is left a notice (see notices).  The game's players.
 
         Raises NotFound, IllegalAction (not theirs, or under way).
         """
 
-        def fn(s: Session) -> None:
+        def fn(s: Session) -> tuple[int, ...]:
             g = game_row(s, game_id)
             if g.status == OPEN:
                 if g.creator_id != player_id:
@@ -1019,10 +1021,36 @@ class Service(LeagueOps):
                 raise IllegalAction("the match is under way: it can be withdrawn only before its first roll")
             s.execute(delete(ReadMark).where(ReadMark.game_id == g.id))
             s.execute(delete(GameEvent).where(GameEvent.game_id == g.id))
+            seats = tuple(pid for pid in (g.white_id, g.black_id) if pid is not None)
+            me = s.get(Player, player_id)
+            for other in seats:
+                if other != player_id and me is not None:
+                    self.leave_notice(s, other, "withdrawn", g, me.handle)
             s.delete(g)
             self._notify(s, g.id, None, g.white_id, g.black_id)
+            return seats
 
-        self.transaction(fn)
+        return self.transaction(fn)
+
+    def leave_notice(self, s: Session, player_id: int, kind: str, g: Game, other: str) -> None:
+        """A notice for `player_id` of what became of game `g` (see Notice), in the caller's transaction."""
+        s.add(Notice(player_id=player_id, kind=kind, game_id=g.id, length=g.length, other=other,
+                     created=self.clock()))
+
+    def notices(self, player_id: int) -> list[GameNotice]:
+        """The player's notices, oldest first, until clear_notices."""
+
+        def fn(s: Session) -> list[GameNotice]:
+            rows = s.scalars(select(Notice).where(Notice.player_id == player_id).order_by(Notice.id))
+            return [GameNotice(r.id, r.kind, r.game_id, r.length, r.other) for r in rows]
+
+        return self.transaction(fn, write=False)
+
+    def clear_notices(self, player_id: int, upto: int) -> None:
+        """The player has been told their notices up to (and including) the one numbered `upto`."""
+        self.transaction(
+            lambda s: s.execute(delete(Notice).where(Notice.player_id == player_id, Notice.id <= upto)) and None
+        )
 
     # ---------------------------------------------------------------- playing
 

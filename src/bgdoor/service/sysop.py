@@ -53,7 +53,7 @@ from bgdoor.service.core import (
 )
 from bgdoor.service.types import BadHandle, BadPassword, GameSummary, IllegalAction, NotFound
 from bgdoor.store import db, handles
-from bgdoor.store.models import Game, GameEvent, MemberBBS, Player, RatingEntry, ReadMark
+from bgdoor.store.models import Game, GameEvent, MemberBBS, Notice, Player, RatingEntry, ReadMark
 from bgdoor.store.snapshot import state_from_dict
 
 T = TypeVar("T")
@@ -443,6 +443,7 @@ class Sysop:
                 outcome.append((p.id, DELETED_NAME))
             else:
                 s.execute(delete(ReadMark).where(ReadMark.player_id == p.id))
+                s.execute(delete(Notice).where(Notice.player_id == p.id))
                 s.delete(p)
                 lines.append(f"player {name} (player {p.id}) {did('deleted')}; no games of theirs are on record")
                 outcome.append((p.id, None))
@@ -493,6 +494,11 @@ class Sysop:
             events = db.rowcount(s.execute(delete(GameEvent).where(GameEvent.game_id == g.id)))
             ratings = db.rowcount(s.execute(delete(RatingEntry).where(RatingEntry.game_id == g.id)))
             s.execute(delete(ReadMark).where(ReadMark.game_id == g.id))
+            if g.status in (OPEN, ACTIVE):
+                # Its players would find it gone from their lists without a word.
+                for pid, other in ((g.white_id, g.black_id), (g.black_id, g.white_id)):
+                    if pid is not None:
+                        self.service.leave_notice(s, pid, "removed", g, names.get(other or -1, ""))
             s.delete(g)
             s.flush()
             had = f" with its {_plural(events, 'event')}" if events else "; no events of it are on record"

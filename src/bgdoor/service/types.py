@@ -131,6 +131,17 @@ class GameView:
 
 
 @dataclass(frozen=True)
+class GameNotice:
+    """What became of a game of the player's that left no record to read (see store's Notice)."""
+
+    id: int
+    kind: str  # "withdrawn" (by `other`, before its first roll), "removed" (by the sysop)
+    game_id: int
+    length: int
+    other: str  # the other player's handle; "" for a game nobody else had sat down in
+
+
+@dataclass(frozen=True)
 class LastTurn:
     """The opponent's last turn, for View Last Moves: start position, dice and single moves."""
 

@@ -26,6 +26,7 @@ from bgdoor.rules.game import Color, Win
 from bgdoor.service import (
     Draft,
     GameLog,
+    GameNotice,
     GameSummary,
     GameView,
     LastTurn,
@@ -352,10 +353,19 @@ class Gateway:
     ) -> GameView:
         return await self._change(self.service.answer_resign, player_id, game_id, version, accept, note)
 
-    async def withdraw_game(self, player_id: int, game_id: int) -> None:
-        await self._write(self.service.withdraw_game, player_id, game_id)
-        self.note(game_id, None, (player_id,))
-        self.announce(game_id, None, (player_id,))
+    async def withdraw_game(self, player_id: int, game_id: int) -> tuple[int, ...]:
+        seats = await self._write(self.service.withdraw_game, player_id, game_id)
+        # The other player too: their menu counts the game no more, and has a notice of it.
+        players = (player_id, *(p for p in seats if p != player_id))
+        self.note(game_id, None, players)
+        self.announce(game_id, None, players)
+        return seats
+
+    async def notices(self, player_id: int) -> list[GameNotice]:
+        return await self._read(self.service.notices, player_id)
+
+    async def clear_notices(self, player_id: int, upto: int) -> None:
+        await self._write(self.service.clear_notices, player_id, upto)
 
     async def mark_read(self, player_id: int, game_id: int, upto: int) -> None:
         # Bookkeeping, not a move: it waits MARK_PATIENCE at most (on a worker of its own, so it
