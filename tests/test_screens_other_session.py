@@ -88,3 +88,56 @@ async def test_an_opening_roll_in_another_session_is_told_at_40_columns(tmp_path
         await c.wait_words("Opening roll: alice 1, bob 4. bob starts with 4-1.")
         assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
         c.close()
+
+
+async def test_an_offer_made_elsewhere_stays_said_with_the_moves_it_took_once_refused(tmp_path):
+    """alice had moved 13/10 in this window and offered to resign in another; bob refused: the
+    board said 'Your moves here (13/10) are not kept. bob refuses the resignation', the offer that
+    took them gone from it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game = alice_to_roll(url)
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        v = svc.roll(alice, game, svc.game(game, alice).version)
+        svc.save_draft(alice, game, v.version, ((13, 10),), None)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await open_board(c)
+        await c.wait_words("Your moves so far are as you left them: 13/10")
+        with Service(url) as svc:
+            bob = svc.login("bob", "bob-pw").id
+            v = svc.resign(alice, game, svc.game(game, alice).version, Win.SINGLE)
+            await c.wait_words("In another session, you offer to resign")
+            svc.answer_resign(bob, game, v.version, accept=False)
+        text = said(c) if "bob refuses" in said(c) else " ".join((await c.wait_words("bob refuses")).split())
+        assert "In another session, you offer to resign, giving a single game (1 point). " \
+            "Your moves here (13/10) are not kept." in text, text
+        c.close()
+
+
+async def test_a_wrong_key_at_give_up_at_40_columns_leaves_what_the_answers_cost(tmp_path):
+    """In a 1-point match every answer ends the match: 'Z is not an answer. Give up: a single game
+    (1 point, the match), a gammon... (? shows all)'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        bob = svc.login("bob", "bob-pw").id
+        svc.roll(bob, v.id, v.version)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "bob", "bob-pw", new=False)
+        c.send("P")
+        await board_at_40_columns(c)
+        c.send("G")
+        await c.wait_for("Esc: no")
+        c.send("Z")
+        await c.wait_words("Z is not an answer: 1) single 2) gammon 3) backgammon Esc: no")
+        await c.settle(0.2)
+        assert "(3 points, the match)?" in said(c) and "? shows all" not in said(c), said(c)
+        assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        c.close()

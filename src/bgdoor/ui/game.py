@@ -644,7 +644,7 @@ class GameScreen:
                 return
             keep = texts[-2:]
             then = [" ".join(turn).strip()] if turn is not None else []
-            if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith((ELSEWHERE_PLAYED, ELSEWHERE_DID)):
+            if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith(ELSEWHERE_PLAYED):
                 # What was told before gives way to the news (and to a watcher's whose turn it is
                 # now, and the score), rather than cut it; but not that the moves on this board
                 # went (the board's own turn, played elsewhere): ? shows it.
@@ -856,7 +856,13 @@ class GameScreen:
                 lines = [done_elsewhere(n) if n.seq in mine and not n.result else n for n in lines]
                 moved = any(isinstance(e.event, Move) and e.player_id == self.pid for e in log.events[events:])
                 if played and not moved:
-                    lines = [*lines, NewsLine(-1, f"Your moves here ({played}) are not kept.")]
+                    # Said with what took them (an offer to resign), so that both stay, or go, together.
+                    gone = f"Your moves here ({played}) are not kept."
+                    own = [i for i, n in enumerate(lines) if n.seq in mine and not n.result]
+                    if own:
+                        lines[own[-1]] = replace(lines[own[-1]], text=f"{lines[own[-1]].text} {gone}")
+                    else:
+                        lines = [*lines, NewsLine(-1, gone)]
                 if not lines:
                     lines = [NewsLine(-1, f"{ELSEWHERE_PLAYED}; the board shows the game as it stands.")]
             elif played and st.resign_by is not self.me and self.kept_for_the_answer(self.view, old.version, moves):
@@ -1149,8 +1155,10 @@ class GameScreen:
         )
         self.message = question
         wins = {"1": Win.SINGLE, "2": Win.GAMMON, "3": Win.BACKGAMMON}
+        keys = "1) single  2) gammon  3) backgammon  Esc: no"
+        help_text = keys
         while True:
-            self.draw(help_text="1) single  2) gammon  3) backgammon  Esc: no")
+            self.draw(help_text=help_text)
             await self.con.show()
             answer = await self.con.key_or_resize()
             if answer is WAKE:
@@ -1166,7 +1174,11 @@ class GameScreen:
             # short, the keys being on the help line: at 40 columns the points each answer costs
             # had been cut to '? shows all'.
             shown = answer.char.upper() if answer.char.strip() else "That key"
-            self.message = f"{shown} is not an answer.  {question}"
+            self.message = f"{shown} is not an answer. {question}"
+            if fit_message(self.with_notes(self.message), self.con.width)[1]:
+                # Said beside the keys instead: the question stays whole, not cut before what the
+                # answers cost (at 40 columns, where an answer ends the match).
+                self.message, help_text = question, f"{shown} is not an answer: {keys}"
         win = wins[answer.char]
         offer = f"{WIN_WORDS[win]} ({cost(cube * win.multiplier)})"
         done = f"You offer to resign, giving {offer}.{ANSWER_HERE}"
