@@ -56,3 +56,28 @@ async def test_a_match_under_way_is_not_withdrawn(tmp_path):
         await alice.wait_words("The match is under way: it can be withdrawn only before its first roll.")
         alice.close()
         bob.close()
+
+
+async def test_a_wrong_key_at_a_question_at_40_columns_leaves_the_question_whole(tmp_path):
+    """'Withdraw from game #1 against bob? Nobody has rolled yet: the game goes, for you both.
+    (Y/N)  Y answers yes; N or Esc, no.' is past three lines at 40 columns: its end was cut."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        bob.close()
+        alice = await call(srv.port, cols=40, rows=24)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3, opponent="bob")
+        await alice.wait_for("Enter goes on anyway")
+        alice.send("\r")
+        await alice.wait_for("W)ithdraw")
+        alice.send("W")
+        await alice.wait_for("(Y/N)")
+        alice.send("Z")
+        await alice.wait_words("Z is not an answer: Y)es N)o or Esc")
+        said = " ".join(alice.text.split())
+        assert "the game goes, for you both. (Y/N)" in said and "? shows all" not in said, said
+        assert all(len(line.rstrip()) <= 40 for line in alice.screen.display)
+        alice.send("N")
+        await alice.wait_words("The game stays.")
+        alice.close()

@@ -1214,9 +1214,10 @@ class GameScreen:
 
     async def confirm(self, question: str) -> bool:
         self.message = question
+        help_text = YES_NO
         while True:
             # The question's own keys on the help line: the state's keys do nothing meanwhile.
-            self.draw(help_text=YES_NO)
+            self.draw(help_text=help_text)
             await self.con.show()
             answer = await self.con.key_or_resize()
             if answer is WAKE:
@@ -1228,6 +1229,11 @@ class GameScreen:
             if await self.whole_question(answer):
                 continue
             self.message = f"{question}  Y answers yes; N or Esc, no."
+            if fit_message(self.with_notes(self.message), self.con.width)[1]:
+                # Said beside the keys, where with the question it would cut the question's end
+                # ('... the match? (Y/N)') off.
+                shown = answer.char.upper() if answer.char.strip() else "That key"
+                self.message, help_text = question, f"{shown} is not an answer: {YES_NO}"
 
     async def whole_question(self, key: Key) -> bool:
         """? (or H) while a question is asked, where the board cut it and says '? shows all': the
