@@ -162,3 +162,26 @@ async def test_a_watcher_at_40_columns_gets_a_match_won_on_a_resignation_whole(t
             assert "Ratings:" in said, said  # their figures, past three lines at 40 columns, on the ? page
         finally:
             c.close()
+
+
+async def test_a_watcher_holding_a_result_is_not_told_the_score_again_after_it(tmp_path):
+    """'... 1 point. Score: alice 0, bob 1. bob offers to resign, giving a gammon (2 points).
+    alice to answer. Score: alice 0, bob 1 (match to 3).': the score twice."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url) as srv:
+        c = await carol_watching_at_40_columns(srv.port)
+        try:
+            with Service(url, dice=ScriptedDice([1, 5])) as svc:
+                view = svc.double(bob, game, version)
+                view = svc.drop(alice, game, view.version)
+                await c.wait_words("Press a key")
+                view = svc.roll(alice, game, view.version)  # bob starts the second game with 5-1
+                svc.resign(bob, game, view.version, Win.GAMMON)
+            await c.settle(1.5)  # the offer told (cut, at 40 columns): the ? page has it all
+            c.send("?")
+            said = words(await c.wait_words("The message in full"))
+            assert said.count("Score:") == 1, said
+            assert "bob offers to resign, giving a gammon (2 points). alice to answer." in said, said
+        finally:
+            c.close()

@@ -81,3 +81,29 @@ async def test_a_wrong_key_at_a_question_at_40_columns_leaves_the_question_whole
         alice.send("N")
         await alice.wait_words("The game stays.")
         alice.close()
+
+
+async def test_the_notice_of_another_game_goes_when_that_game_is_withdrawn(tmp_path):
+    """bob on one board was told 'Your turn in game #2 too: ...'; alice withdrew #2, and the notice
+    stayed, sending bob to look for a game no longer there."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3, opponent="bob")
+        await alice.wait_for("W)ithdraw")
+        await open_board(bob, "#1")
+        await bob.wait_for("roll for who starts")
+        alice.send("Q")
+        await alice.wait_for("Your choice")
+        await begin(alice, 1, opponent="bob")
+        await alice.wait_for("W)ithdraw")
+        await bob.wait_words("Your turn in game #2 too")
+        alice.send("W")
+        await alice.wait_for("(Y/N)")
+        alice.send("Y")
+        await alice.wait_words("Game #2 is withdrawn.")
+        await bob.wait_until(lambda t: "game #2" not in " ".join(t.split()), "the notice of game #2 gone")
+        alice.close()
+        bob.close()

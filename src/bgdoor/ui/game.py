@@ -631,6 +631,8 @@ class GameScreen:
                 # Nothing new (the record was read to its end with the result, the opponent having
                 # answered at once): what follows the result stays; it had been wiped.
                 return
+            if turn is not None and "Score:" in self.result:
+                turn = (turn[0], "")  # the score once, with the result that made it
             self.after_result = self.with_turn(latest, turn)
             self.message = f"{self.result} {self.after_result}"
         else:
@@ -983,9 +985,13 @@ class GameScreen:
         if key.name == "redraw":
             self.con.redraw()
             return True
-        if self.held and keytable.key_name(key) in ("?", "h") and self.overflow:
-            # The board cut the result and says '? shows all': ? does, and the result stays.
-            await show_whole(self.con, self.overflow, "Press a key to go back to the board.")
+        if self.held and keytable.key_name(key) in ("?", "h"):
+            # The board cut the result and says '? shows all': ? does, and the result stays; shown
+            # whole, ? shows the keys, as it does elsewhere (it had cleared the result instead).
+            if self.overflow:
+                await show_whole(self.con, self.overflow, "Press a key to go back to the board.")
+            else:
+                await help_page(self.con, self.state(), self.unavailable(self.state()), "back to the board")
             return True
         if self.held:
             # A result stays until a key; that key only clears it (Q still leaves), and what came
@@ -1049,8 +1055,8 @@ class GameScreen:
 
     async def do_help(self, key: Key) -> None:
         state = self.state()
-        if self.overflow:
-            await show_whole(self.con, self.overflow)  # the message the board had to cut, before the keys
+        if self.overflow and await show_whole(self.con, self.overflow):  # the message cut, before the keys
+            return  # Esc there: back to the board, as from any page
         await help_page(self.con, state, self.unavailable(state), "back to the board")
 
     async def do_show_id(self, key: Key) -> None:

@@ -29,17 +29,18 @@ def fit_message(text: str, width: int) -> tuple[str, str]:
     return shown, "" if shown == text else text
 
 
-async def show_whole(con: Console, text: str, then: str = "Press a key for the keys.") -> None:
+async def show_whole(con: Console, text: str, then: str = "Press a key for the keys; Esc goes back.") -> bool:
     """A message the board had to cut, whole, until a key (`then` says what that key brings);
-    drawn again when the window changes size."""
+    drawn again when the window changes size.  Whether the key was Esc or Q (back, not on)."""
     while True:
         con.clear()
         con.put_wrapped(1, 2, "The message in full:", "title")
         con.put_wrapped(3, 2, text, right=con.width - 1)
         con.put_wrapped(con.height - 1, 2, then, "dim")
         await con.show()
-        if await con.key_or_resize() is not WAKE:
-            return
+        key = await con.key_or_resize()
+        if key is not WAKE:
+            return key.name == "esc" or key.char.upper() == "Q"
 
 
 def step_key(con_key: Key | None, state: State, unavailable: dict[str, str] | None = None) -> tuple[str, str]:
@@ -84,9 +85,8 @@ async def step(
     if action == "last":
         return last, note
     if action == "help":
-        if whole:
-            await show_whole(con, whole)
-        await help_page(con, state)
+        if not (whole and await show_whole(con, whole)):  # Esc there goes back, past the keys
+            await help_page(con, state)
     elif action == "leave":
         return None, note
     elif action == "redraw":
