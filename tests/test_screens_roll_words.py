@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness import Caller, call, login, running_server, seated
-from menus import NEWS_PAGE, open_game
+from menus import NEWS_PAGE, open_board, open_game
 
 from bgdoor.rules import game as rules
 from bgdoor.rules.dice import ScriptedDice
@@ -194,3 +194,27 @@ def test_the_last_checker_borne_off_is_the_only_play_not_a_die_lost() -> None:
     pos = board({13: 1}, {2: 2})  # a die lost to the higher-die rule: said so
     (play,) = legal_plays(pos, (6, 5))
     assert one_play_said((6, 5), play, (5,)) == "You rolled 6-5; only the 6 can be played: 13/7. Enter commits it."
+
+
+async def test_the_only_play_typed_again_over_itself_says_the_roll_is_played(tmp_path):
+    """The only play made for bob, M, and the play typed after it: 'Too many moves for the roll:
+    ... and you have 4-2 to play. The line began with the moves on the board, 21/15: Enter alone
+    commits it.', as if the roll were still to play."""
+    url, dice = bob_to_roll(tmp_path, lambda dice, plays: dice[0] != dice[1] and forced(plays, moves=1))
+    async with running_server(url, dice=ScriptedDice([*dice, 1, 2])) as srv:
+        bob = await call(srv.port)
+        try:
+            await login(bob, "bob", "bob-pw", new=False)
+            await open_board(bob)
+            await bob.wait_for("P)lay")
+            bob.send("P")
+            said = " ".join((await bob.wait_words("Enter commits it.")).split())
+            play = re.search(r"can be played: (\S+)\. Enter commits it\.", said)
+            assert play, said
+            bob.send("M")
+            await bob.wait_words("Enter sends, Esc cancels")
+            bob.send(f"{play.group(1)}\r")
+            await bob.wait_words(f"Too many moves: the line began with the moves on the board, {play.group(1)}, "
+                                 "which play the whole roll. Enter alone commits them.")
+        finally:
+            bob.close()

@@ -1587,9 +1587,14 @@ class GameScreen:
             # The whole play typed over the moves the line began with read 'too many moves for
             # the roll' with the line gone: say what was in it before the typing.
             turn = self.turn
-            after = ("Enter alone commits it." if turn is not None and turn.is_complete
-                     else "M and the rest of the play.")
-            self.message = f"{sentence(str(exc))} The line began with the moves on the board, {made}: {after}"
+            if turn is not None and turn.is_complete:
+                # Why not is the roll, played already by the moves the line began with: 'and you
+                # have 4-2 to play' read as if it were still to play.
+                self.message = (f"Too many moves: the line began with the moves on the board, {made}, "
+                                "which play the whole roll. Enter alone commits them.")
+                return
+            self.message = (f"{sentence(str(exc))} The line began with the moves on the board, {made}: "
+                            "M and the rest of the play.")
 
     async def send_turn(self, play: str) -> None:
         await self.act_noted(lambda p, g, v, n: self.svc.submit_turn(p, g, v, play, n), "Turn sent.")
