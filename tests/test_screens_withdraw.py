@@ -6,6 +6,10 @@ import pytest
 from harness import call, login, running_server
 from menus import begin, open_board
 
+from bgdoor.rules.game import Color
+from bgdoor.service import Service
+from bgdoor.service.sysop import Sysop
+
 pytestmark = pytest.mark.timeout(120)
 
 
@@ -33,7 +37,9 @@ async def test_a_named_match_is_withdrawn_by_either_player_before_the_first_roll
         await quitter.wait_for("(Y/N)")
         quitter.send("Y")
         await quitter.wait_words("Game #1 is withdrawn.")
-        await other.wait_words("Game #1 is no longer there: withdrawn, or removed by the sysop.")
+        # Back on the menu, told who withdrew it (the board knew only that the game was gone).
+        await other.wait_words(f"{leaving} withdrew from game #1, a 3-point match with you, before its first roll.")
+        assert "no longer there" not in " ".join(other.text.split())
         for c in (alice, bob):
             assert "No game is waiting for your move." in " ".join(c.text.split())
             c.close()
@@ -105,5 +111,51 @@ async def test_the_notice_of_another_game_goes_when_that_game_is_withdrawn(tmp_p
         alice.send("Y")
         await alice.wait_words("Game #2 is withdrawn.")
         await bob.wait_until(lambda t: "game #2" not in " ".join(t.split()), "the notice of game #2 gone")
+        alice.close()
+        bob.close()
+
+
+async def test_a_player_away_is_told_on_the_menu_the_match_was_withdrawn(tmp_path):
+    """bob, named in a match and away, found it gone from his lists without a word; at the menu he
+    is told once who withdrew it, and a sysop's removal likewise."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.register("carol", "carol-pw")
+        withdrawn = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        svc.withdraw_game(alice, withdrawn.id)
+        removed = svc.begin_game(alice, 5, Color.WHITE, "carol")
+        Sysop(svc).delete_game(removed.id)
+    async with running_server(url) as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=False)
+        await bob.wait_words(f"alice withdrew from game #{withdrawn.id}, a 3-point match with you, before its "
+                             "first roll.")
+        bob.send("Z")  # a key: the menu drawn again, the notice said once
+        await bob.wait_words("Z is not on the menu.")
+        assert "withdrew" not in bob.text
+        bob.close()
+        carol = await call(srv.port, cols=40, rows=24)
+        await login(carol, "carol", "carol-pw", new=False)
+        await carol.wait_words(f"The sysop removed game #{removed.id}, your 5-point match with alice.")
+        assert all(len(line.rstrip()) <= 40 for line in carol.screen.display)
+        carol.close()
+
+
+async def test_a_player_at_the_menu_is_told_at_once(tmp_path):
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3, opponent="bob")
+        await alice.wait_for("W)ithdraw")
+        await bob.wait_words("1 game waiting for your move.")
+        alice.send("W")
+        await alice.wait_for("(Y/N)")
+        alice.send("Y")
+        await bob.wait_words("alice withdrew from game #1, a 3-point match with you, before its first roll.")
+        await bob.wait_words("No game is waiting for your move.")
         alice.close()
         bob.close()

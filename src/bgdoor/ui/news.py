@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color, MatchState, Win
 from bgdoor.rules.moves import roll_text
-from bgdoor.service import GameLog, LoggedEvent, ServiceError, Unread
+from bgdoor.service import GameLog, GameNotice, LoggedEvent, ServiceError, Unread
 from bgdoor.term.console import WAKE
 from bgdoor.term.wrap import paged, wrap
 
@@ -28,6 +28,15 @@ def a_match(length: int) -> str:
 
 
 rolled = roll_text  # a roll as players say it: the higher die first ('5-2')
+
+
+def notice_text(notice: GameNotice) -> str:
+    """A notice (see GameNotice) as the menu says it."""
+    match = a_match(notice.length)
+    if notice.kind == "withdrawn":
+        return f"{notice.other} withdrew from game #{notice.game_id}, {match} with you, before its first roll."
+    with_whom = f" with {notice.other}" if notice.other else ""
+    return f"The sysop removed game #{notice.game_id}, your {match.split(' ', 1)[1]}{with_whom}."
 
 
 def points(n: int) -> str:

@@ -34,7 +34,7 @@ from bgdoor.term.wrap import first_fitting, fit, pages, sentence, shorten, wrap
 from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen
-from bgdoor.ui.news import a_match, gather, latest_first, news_page
+from bgdoor.ui.news import a_match, gather, latest_first, news_page, notice_text
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
@@ -511,6 +511,15 @@ class Session:
         while True:
             if self.menu_notice:
                 refused, self.menu_notice, style = self.menu_notice, "", "hot"
+            notices = await self.svc.notices(self.player.id)
+            if notices:
+                # A game gone without a record to read (withdrawn, removed): said once, here. It
+                # says who and why where the board could only say the game was no longer there.
+                notes = " ".join(notice_text(n) for n in notices)
+                gone = {f"Game #{n.game_id} is no longer there" for n in notices}
+                kept = "" if any(refused.startswith(g) for g in gone) else refused
+                refused, style = f"{kept} {notes}".strip(), "hot"
+                await self.svc.clear_notices(self.player.id, notices[-1].id)
             self.presence("menu")
             waiting = await self.svc.my_turn_games(self.player.id)
             news = await gather(self.svc, self.player.id)
