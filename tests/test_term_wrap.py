@@ -45,7 +45,8 @@ def test_key_lines_and_tables_stand_alone() -> None:
         "  D)ouble offers the cube",
         "          before you roll.",
         "  T)ake or D)rop answers a",
-        "        double.",
+        "          double.",  # under D)ouble's text: the list's column, not after 'T)ake'
+
     ]
     table = "      8 up      2 down      4 left      6 right\n      7 9 1 3 move diagonally"
     assert wrap(table, 40)[-1] == "      7 9 1 3 move diagonally"
@@ -81,16 +82,18 @@ def test_a_two_word_key_label_hangs_its_text_like_a_one_word_one() -> None:
     assert not wrap("Two words.  Then a sentence that is long enough to wrap here.", 30)[1].startswith(" ")
 
 
-def test_an_indented_key_with_one_space_hangs_its_text_after_the_key() -> None:
+def test_an_indented_key_with_one_space_hangs_its_text_at_its_lists_column() -> None:
     """At 40 columns the instructions' 'D)ouble offers ...', 'W)ithdraw takes ...' and 'G)ive up
     offers ...' went on under their key, at the line's own indent, while the 'P)lay   rolls ...'
     beside them hung under their text: the keys were hard to pick out.  (G)ive up's A)ccept line,
-    now a part of its text, hung at column 18 with this rule.)"""
+    now a part of its text, hung at column 18 with this rule.)  Hung after the key's own word,
+    'T)ake or X) drop' went on at column 8 and W)ithdraw's first line at 12 (its next, as
+    written, at 10), where every entry around them goes on at 10."""
     lines = wrap(load_text("instructions"), 40)
     for key in ("D)ouble", "W)ithdraw", "R)eview", "T)ake"):
         at = next(i for i, line in enumerate(lines) if line.startswith("  " + key))
-        hang = len("  " + key + " ")
-        assert lines[at + 1].startswith(" " * hang) and lines[at + 1][hang] != " ", lines[at : at + 2]
+        rest = lines[at + 1 : next(i for i in range(at + 1, len(lines)) if lines[i][:10].strip())]
+        assert rest and all(line.startswith(" " * 10) and line[10] != " " for line in rest), lines[at : at + 5]
     # A message that begins with a key, at no indent, is a sentence: its next line starts at 0.
     assert wrap("T)ake or X) drop: answer the double before anything else.", 30)[1][0] != " "
 

@@ -21,6 +21,8 @@ _ITEM = re.compile(r" *(\S\)\S|[-*] |\d+[.)] )")
 # An indented item that begins with a key and one space ('  D)ouble offers the cube'): its text
 # hangs after the key's word, like a label's, so the key stands out in a list of them.
 _KEY_ITEM = re.compile(r"( +)(\S\)\S*) (?=\S)")
+# The end of a sentence at the end of a line: '... as the table stands).'
+_SENTENCE_END = re.compile(r"[.!?][)\"']?$")
 
 
 def _text_column(line: str, indent: int) -> int:
@@ -32,20 +34,21 @@ def _text_column(line: str, indent: int) -> int:
     return m.end() if m else indent
 
 
-def _hang(line: str, indent: int, width: int) -> int:
-    """How far a line's continuation lines are indented."""
-    hang = _text_column(line, indent)
+def _hang(line: str, indent: int, width: int, column: int | None = None) -> int:
+    """How far a line's continuation lines are indented: `column` (its paragraph's, see
+    _paragraphs), else where its text starts."""
+    hang = _text_column(line, indent) if column is None else column
     if width - hang < max(12, width // 2):  # too little room left: fall back to the line's indent
         hang = indent if width - indent >= max(12, width // 2) else 0
     return hang
 
 
-def _wrap_line(line: str, width: int) -> list[str]:
+def _wrap_line(line: str, width: int, column: int | None = None) -> list[str]:
     line = line.rstrip()
     if len(line) <= width:
         return [line]
     indent = len(line) - len(line.lstrip(" "))
-    hang = _hang(line, indent, width)
+    hang = _hang(line, indent, width, column)
     if indent >= width // 2:
         indent = hang = 0
         line = line.lstrip(" ")
@@ -83,24 +86,58 @@ def _preformatted(line: str) -> bool:
     return "   " in body
 
 
-def _paragraphs(lines: list[str]) -> list[list[str]]:
-    """Source lines grouped: a line, then the lines that continue it (indented to its text)."""
-    out: list[list[str]] = []
-    hang = -1
+def _ends_sentence(line: str) -> bool:
+    return _SENTENCE_END.search(line) is not None
+
+
+def _paragraphs(lines: list[str]) -> list[tuple[list[str], int]]:
+    """Source lines grouped: a line, then the lines that continue it; with each group, the column
+    its continuation lines hang at.
+
+    A line continues the one before at the column its text starts (a label's or key's text), or,
+    after a key, anywhere from its indent to there: then the source's own continuation says where
+    the entry's text hangs.  A key's entry of one line hangs its text where the entry before it at
+    that indent did (the list's column), so that a short key ('T)ake') does not hang it two columns
+    left of its neighbours'.  A line that begins a sentence after one that ended one begins a
+    paragraph of its own, as it does where the text is shown as written."""
+    out: list[tuple[list[str], int]] = []
+    low = high = -1  # a line indented from low to high continues the last paragraph
+    entry = -1  # the indent of the last paragraph's first line, if it is an entry (a label or a key)
+    columns: dict[int, int] = {}  # the hang of the last entry at each indent, since a blank line
     for line in lines:
         indent = len(line) - len(line.lstrip(" "))
+        if not line.strip():
+            out.append(([line], 0))
+            low = high = entry = -1
+            columns.clear()
+            continue
         if (
             out
-            and line.strip()
-            and hang == indent
+            and low <= indent <= high
             and not _ITEM.match(line)
             and not _preformatted(line)
-            and not _preformatted(out[-1][0])
+            and not _preformatted(out[-1][0][0])
+            and not (_ends_sentence(out[-1][0][-1]) and line.lstrip()[:1].isupper())
         ):
-            out[-1].append(line)
+            para, hang = out[-1]
+            if indent != hang:
+                hang = indent  # where the source's own continuation starts
+                out[-1] = (para, hang)
+                if entry >= 0:
+                    columns[entry] = hang
+            para.append(line)
+            low = high = hang
             continue
-        out.append([line])
-        hang = _text_column(line, indent) if line.strip() else -1
+        column = _text_column(line, indent)
+        if column == indent:
+            low = high = hang = column  # a plain line: continued at its own indent
+            entry = -1
+        else:
+            key = _LABEL.match(line) is None
+            hang = columns.get(indent, column) if key else column
+            columns[indent] = hang
+            low, high, entry = indent + 1, max(column, hang), indent
+        out.append(([line], hang))
     return out
 
 
@@ -147,11 +184,11 @@ def _wrap(text: str, width: int) -> list[str]:
         text = _LONE_KEY.sub("?" + _KEPT_SPACE, text)
     lines = [line.replace("\r", "").rstrip() for line in text.expandtabs(8).split("\n")]
     out: list[str] = []
-    for para in _paragraphs(lines):
+    for para, column in _paragraphs(lines):
         if all(len(line) <= width for line in para):
             out.extend(para)
         else:
-            out.extend(_wrap_line(" ".join([para[0]] + [line.strip() for line in para[1:]]), width))
+            out.extend(_wrap_line(" ".join([para[0]] + [line.strip() for line in para[1:]]), width, column))
     return [line.replace(_KEPT_SPACE, " ") for line in out] if _KEPT_SPACE in text else out
 
 

@@ -1,0 +1,35 @@
+"""What a play-tester met on the menus: the games list, a notice beside the menu's prompt, W)ho,
+O)ptions, the login and the instructions at 40 columns."""
+
+from __future__ import annotations
+
+import pytest
+from harness import login, running_server
+from rawtelnet import RawCaller
+
+pytestmark = pytest.mark.timeout(120)
+
+
+async def test_the_instructions_at_40_columns_keep_their_lines_and_their_lists_column(tmp_path):
+    """At 40 columns 'Enter (or 5) picks up ...' ran on at the end of the paragraph before it
+    ('as the table stands). Enter (or 5)'), where at 80 it starts a line; and 'T)ake or X) drop'
+    went on at column 8 where every entry around it goes on at 10."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 25))
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("I")
+        await c.wait_for("INSTRUCTIONS")
+        seen: list[str] = []
+        for _ in range(12):
+            await c.settle(0.2)
+            page = [line.rstrip() for line in c.lines()]
+            seen += page[:-2]
+            if any(line.startswith("  T)ake") for line in page):
+                break
+            c.send(" ")
+            await c.wait_until(lambda t, before=c.text: t != before, "the next page")
+        assert any(line.startswith("  Enter (or 5) picks") for line in seen), "\n".join(seen)
+        assert not any(line.endswith("Enter (or 5)") for line in seen), "\n".join(seen)
+        take = next(i for i, line in enumerate(seen) if line.startswith("  T)ake"))
+        assert seen[take + 1] == "          opponent's double.", seen[take : take + 2]
+        c.close()
