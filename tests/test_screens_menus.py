@@ -10,6 +10,33 @@ from rawtelnet import RawCaller
 pytestmark = pytest.mark.timeout(120)
 
 
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+async def test_the_login_says_the_handle_limit_at_40_columns_and_why_a_17th_character_is_refused(tmp_path):
+    """At 40 columns the login left out '(up to 16 characters)', and the 17th character typed got
+    only a bell."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 25))
+        await c.wait_for("Handle:")
+        await c.settle(0.3)
+        assert "Enter your handle, or a new one (up to 16 characters) to create a player." in words(c.text), c.text
+        assert all(len(line.rstrip()) <= 39 for line in c.lines()), c.text
+        c.send("abcdefghijklmnop")
+        await c.wait_for("abcdefghijklmnop")
+        await c.settle(0.3)
+        assert "at most" not in c.text
+        c.send("q")
+        await c.wait_words("A handle has at most 16 characters.")
+        assert "abcdefghijklmnopq" not in c.text
+        c.send("\x7f")  # backspace: the reason goes with the character it was about
+        await c.wait_until(lambda t: "at most" not in t, "the reason gone")
+        c.send("x\r")
+        await c.wait_for("Create it?")
+        c.close()
+
+
 async def test_the_instructions_at_40_columns_keep_their_lines_and_their_lists_column(tmp_path):
     """At 40 columns 'Enter (or 5) picks up ...' ran on at the end of the paragraph before it
     ('as the table stands). Enter (or 5)'), where at 80 it starts a line; and 'T)ake or X) drop'

@@ -377,7 +377,7 @@ async def test_a_40_column_caller_reads_the_greeting_and_every_menu_item_whole(t
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
         c = await call(srv.port, cols=40, rows=24)
         await c.wait_for("Handle:")
-        assert "Enter your handle, or a new one to create a player." in " ".join(
+        assert "Enter your handle, or a new one (up to 16 characters) to create a player." in " ".join(
             line.strip() for line in c.screen.display
         ), c.text
         await login(c, "alice", "alice-pw", new=True)
@@ -1638,7 +1638,7 @@ async def test_the_login_screen_is_laid_out_again_when_the_window_narrows(tmp_pa
             await c.wait_for("Handle:")
             c.send("ali")
             c.send_size(40, 24)
-            await c.wait_words("Enter your handle, or a new one to create a player. Handle: ali")
+            await c.wait_words("Enter your handle, or a new one (up to 16 characters) to create a player. Handle: ali")
             lines = [line.rstrip() for line in c.lines()]
             box = [line for line in lines if "B G D O O R" in line]
             assert box and box[0].rstrip().endswith("║"), lines  # the whole box, both its sides

@@ -571,14 +571,16 @@ class Console:
 
     async def line(
         self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False,
-        wake: bool = False,
+        wake: bool = False, full: Callable[[bool], None] | None = None,
     ) -> str | None:
         """Read a line with echo at (row, col); None when the caller presses Esc.
 
         It shows the screen with its field drawn: a show() just before it would only send the
         same screen twice (for a crowd dialling in, a second write a caller).  With `wake`, a new
         window size raises Woken, for a screen that lays itself out again; any other wake is
-        kept for the screen's own next wait (key_or_resize)."""
+        kept for the screen's own next wait (key_or_resize).  `full(True)`: a character was
+        refused, the field being full (for the screen to say why; the bell alone told nothing);
+        `full(False)`: a backspace after that, for the screen to take it back."""
         text = initial
         rang = False
         try:
@@ -601,6 +603,8 @@ class Console:
                     return None
                 if key.name == "backspace":
                     text = text[:-1]
+                    if rang and full is not None:
+                        full(False)
                     rang = False
                 elif key.char and key.char.isprintable():
                     if len(text) < width:
@@ -610,6 +614,8 @@ class Console:
                         # that runs on, not one a character.
                         self.bell("error")
                         rang = True
+                        if full is not None:
+                            full(True)
         finally:
             self.text_cursor(None)
 

@@ -245,12 +245,15 @@ class Session:
     # ------------------------------------------------------------ login
 
     def login_intro(self) -> list[str]:
-        """The login's first lines: the handle's limit said where two lines have room for it, and
-        the sentence whole on three where it needs them (it lost 'player.' at 30 columns)."""
+        """The login's first lines: the handle's limit said where two lines have room for it, or
+        three on a screen tall enough for them and every question under them (at 40 columns it was
+        left out, and typing stopped at the limit with only a bell), and the sentence whole on
+        three where it needs them (it lost 'player.' at 30 columns)."""
         room = self.con.width - 4
         said = (f"Enter your handle, or a new one (up to {HANDLE_LIMIT} characters) to create a player.",
                 "Enter your handle, or a new one to create a player.")
-        return next((wrap(text, room) for text in said if len(wrap(text, room)) <= 2), wrap(said[-1], room)[:3])
+        most = 3 if self.con.height >= 12 else 2
+        return next((wrap(text, room) for text in said if len(wrap(text, room)) <= most), wrap(said[-1], room)[:3])
 
     def login_handle_row(self) -> int:
         """The handle's row, under the login's first lines; what follows goes from two under it."""
@@ -285,8 +288,20 @@ class Session:
         while True:
             below = handle_screen()
             told = self.con.put_wrapped(below, 4, notice, "error", right=self.con.width - 1) if notice else 0
+
+            def full(refused: bool, below: int = below) -> None:
+                """A character past the limit: why it was not taken, where a refusal goes (the
+                bell alone said nothing); a backspace takes it back."""
+                nonlocal told
+                for i in range(told):
+                    self.con.put(below + i, 4, " " * (self.con.width - 4))
+                told = 0
+                if refused:
+                    told = self.con.put_wrapped(below, 4, f"A handle has at most {HANDLE_LIMIT} characters.", "error",
+                                                right=self.con.width - 1)
+
             try:
-                handle = await self.con.line(below - 2, 12, HANDLE_LIMIT, initial=typed, wake=True)
+                handle = await self.con.line(below - 2, 12, HANDLE_LIMIT, initial=typed, wake=True, full=full)
             except Woken as woken:
                 typed = woken.text  # the window changed size: the screen again at the new width
                 continue
