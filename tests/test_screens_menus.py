@@ -3,15 +3,49 @@ O)ptions, the login and the instructions at 40 columns."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
-from harness import login, running_server
+from harness import call, login, running_server
 from rawtelnet import RawCaller
 
+from bgdoor.ui.texts import load_text
+
 pytestmark = pytest.mark.timeout(120)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def words(text: str) -> str:
     return " ".join(text.split())
+
+
+async def test_options_are_described_as_the_options_screen_offers_them(tmp_path):
+    """The menu said 'colours, character set and notes', the instructions 'colour theme,
+    character set, board and notes', and the README '(T, C and B change them)' over a screen that
+    offered N as well."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=True)
+        menu = next(line.strip() for line in c.text.splitlines() if "O)ptions" in line)
+        assert menu == "O)ptions: colour theme, character set, board and notes", menu
+        c.send("O")
+        await c.wait_for("Q or Enter goes back")
+        keys = re.findall(r"\((\w) changes it", c.text)
+        assert keys == ["T", "C", "B", "N"], c.text
+        c.close()
+        narrow = await RawCaller.connect(srv.port, term="xterm", size=(40, 25))
+        await login(narrow, "alice", "alice-pw", new=False)
+        assert all(len(line.rstrip()) <= 39 for line in narrow.lines()), narrow.text
+        assert "O)ptions" in narrow.text
+        narrow.close()
+    offered = menu.split(": ", 1)[1]
+    instructions = next(line for line in load_text("instructions").splitlines() if "O)ptions  " in line)
+    assert instructions.split()[1:] == offered.split(), instructions
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"The options \(([^;)]*) change them", readme)
+    assert said is not None and said.group(1) == "T, C, B and N", said
 
 
 async def test_the_login_says_the_handle_limit_at_40_columns_and_why_a_17th_character_is_refused(tmp_path):

@@ -140,7 +140,7 @@ async def test_every_screen_fits(
             c.send(PASSWORD + "\r")
             menu = ["View games in progress, or join one that needs a player", "Play a game where it is your turn",
                     "Begin a new game", "Instructions", "Rank the top players", "Who's online, on every node and board",
-                    "Options: colours, character set and notes"]
+                    "Options: colour theme, character set, board and notes"]
             await shows(c, "Your choice", f"Welcome, {ALICE}.", *(f"{m[0]}){m[1:]}" for m in menu))
 
             # Instructions, page by page: together they show every word of the text.

@@ -576,7 +576,7 @@ class Session:
                 ("W", "Who's online, on every node and board", "Who's online", "Who's online"),
                 ("M", "Matches you finished: review them", "Matches finished: review", "Matches"),
                 ("N", "News from your games since you last looked", "News from your games", "News"),
-                ("O", "Options: colours, character set and notes", "Options", "Options"),
+                ("O", "Options: colour theme, character set, board and notes", "Options", "Options"),
                 self.quit_item(),
             ]
             item_top = greet_row + 2
