@@ -3,6 +3,7 @@ O)ptions, the login and the instructions at 40 columns."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -10,6 +11,9 @@ import pytest
 from harness import call, login, running_server
 from rawtelnet import RawCaller
 
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Win
+from bgdoor.service import Service
 from bgdoor.ui.texts import load_text
 
 pytestmark = pytest.mark.timeout(120)
@@ -19,6 +23,63 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def words(text: str) -> str:
     return " ".join(text.split())
+
+
+def finished_match(url: str) -> None:
+    """alice and bob: a 1-point match, game #1, that bob resigned and alice won."""
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.resign(svc.login("bob", "bob-pw").id, view.id, view.version, Win.SINGLE)
+        svc.answer_resign(alice, view.id, view.version, True)
+
+
+async def test_who_says_what_a_caller_does_on_each_menu_page(tmp_path):
+    """W)ho said 'at the menu' of a caller reviewing a match from M)atches, reading the
+    instructions, or on R)ank, N)ews or O)ptions."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    finished_match(url)
+    async with running_server(url) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=False)
+        carl = await RawCaller.connect(srv.port, term="xterm", size=(40, 25))
+        await login(carl, "carl", "carl-pw", new=True)
+        carl.send("W")
+        await carl.wait_for("Enter looks again")
+
+        async def who_says(doing: str) -> None:
+            for _ in range(40):
+                lines = [line.rstrip() for line in carl.lines()]
+                if any(line.endswith(doing) for line in lines):
+                    assert all(len(line) <= 39 for line in lines), carl.text
+                    return
+                carl.send("\r")
+                await asyncio.sleep(0.25)
+                await carl.settle(0.1)
+            raise AssertionError(f"W)ho never said {doing!r}:\n{carl.text}")
+
+        alice.send("M")
+        await alice.wait_for("Game:")
+        alice.send("1\r")
+        await alice.wait_for("win the match")
+        await who_says("reviewing game #1")
+        alice.send("Q")
+        await alice.wait_for("Your finished matches")
+        await who_says("looking at past matches")
+        for key, page, doing in (("I", "INSTRUCTIONS", "reading the instructions"),
+                                 ("R", "Rank ", "looking at the ranks"),
+                                 ("N", "News from your games", "reading the news"),
+                                 ("O", "Colour theme", "choosing options")):
+            alice.send("Q")
+            await alice.wait_for("Your choice")
+            await who_says("at the menu")
+            alice.send(key)
+            await alice.wait_for(page)
+            await who_says(doing)
+        alice.close()
+        carl.close()
 
 
 async def test_options_are_described_as_the_options_screen_offers_them(tmp_path):

@@ -21,7 +21,10 @@ from bgdoor.store.models import Game, GameEvent, MemberBBS, Player, Presence, Re
 
 T = TypeVar("T")
 
-ACTIVITIES = ("menu", "playing", "waiting", "watching", "looking")  # waiting: for a player; looking: at a game over
+# waiting: for a player; looking: at a game over; reviewing: a finished match from M)atches; the
+# rest name the menu's pages (OnlineRow.doing says each).
+ACTIVITIES = ("menu", "playing", "waiting", "watching", "looking", "reviewing", "games", "matches", "news",
+              "instructions", "ranks", "options", "beginning")
 # What a player does (and may leave a note with); rolls and what the rules derive are not.
 ACTS = tuple(
     e.type

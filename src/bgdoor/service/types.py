@@ -238,17 +238,31 @@ class Draft:
     note: str | None
 
 
+# What a caller on one of the menu's pages is doing, as W)ho says it.
+PAGES = {
+    "games": "looking at the games",
+    "matches": "looking at past matches",
+    "news": "reading the news",
+    "instructions": "reading the instructions",
+    "ranks": "looking at the ranks",
+    "options": "choosing options",
+    "beginning": "beginning a game",
+}
+
+
 @dataclass(frozen=True)
 class OnlineRow:
     """A caller connected now, in any process."""
 
     name: str
     board: str  # member BBS tag, "" for this system's own callers
-    activity: str  # "menu", "playing", "waiting" (for a player), "watching", "looking" (at a game over)
+    activity: str  # "menu", "playing", "waiting" (for a player), "watching", "looking" (at a game over), ...
     game_id: int | None
     since: datetime
 
     def doing(self) -> str:
+        """What W)ho says the caller is doing: at most 24 columns and a game's number, so that it
+        fits beside 'here' on a 40-column screen."""
         if self.activity == "playing" and self.game_id is not None:
             return f"playing game #{self.game_id}"
         if self.activity == "waiting" and self.game_id is not None:
@@ -257,4 +271,7 @@ class OnlineRow:
             return f"watching game #{self.game_id}"
         if self.activity == "looking" and self.game_id is not None:
             return f"looking at finished game #{self.game_id}"
-        return "at the menu"
+        if self.activity == "reviewing" and self.game_id is not None:
+            return f"reviewing game #{self.game_id}"
+        return PAGES.get(self.activity, "at the menu")
+

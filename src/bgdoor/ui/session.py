@@ -60,6 +60,10 @@ def to_act(g: GameSummary, name: str | None) -> bool:
     """Is `name` the player a game waits for?  Either of them, for its opening roll."""
     return name is not None and (name == g.turn or g.opening)
 BANNER = "B G D O O R   B A C K G A M M O N"
+# What W)ho says a caller does on the page a menu key opens (see OnlineRow.doing); a game's
+# board says it itself, and M)atches says 'reviewing' over a review.
+PAGE_ACTIVITY = {"V": "games", "P": "games", "B": "beginning", "I": "instructions", "R": "ranks", "M": "matches",
+                 "N": "news", "O": "options"}
 
 
 def menu_time_left(deadline: float | None) -> float | None:
@@ -649,6 +653,9 @@ class Session:
     async def menu_choice(self, choice: str) -> bool:
         """Open what a main menu letter names; False for a key that is not on the menu."""
         assert self.player is not None
+        if choice in PAGE_ACTIVITY:
+            # W)ho had said 'at the menu' of a caller reading the instructions or the ranks.
+            self.presence(PAGE_ACTIVITY[choice])
         if choice == "M":
             await self.finished_list()
         elif choice == "N":
@@ -689,7 +696,9 @@ class Session:
             if g is None:
                 return
             if await self.room_for_board():  # the review is the board's screen: as big as the game's
+                self.presence("reviewing", g.id)  # not 'at the menu'
                 await review_match(self.con, self.svc, self.player.id, g.id)
+                self.presence("matches")
 
     def menu_news(self, lines: list[str], top: int) -> None:
         """The newest news under the menu (`lines` newest first), as much as fits; N shows all of it.
