@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from harness import call, login, running_server
+from menus import begin
 from rawtelnet import RawCaller
 
 from bgdoor.rules.dice import ScriptedDice
@@ -23,6 +24,35 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def words(text: str) -> str:
     return " ".join(text.split())
+
+
+async def withdraw(c) -> None:
+    """From the board of a game nobody has rolled in, W)ithdraw it; back at the menu."""
+    c.send("W")
+    await c.wait_for("(Y/N)")
+    c.send("Y")
+    await c.wait_words("is withdrawn.")
+
+
+async def test_a_notice_beside_the_menu_prompt_goes_when_news_redraws_the_menu(tmp_path):
+    """'Game #1 is withdrawn.' stood beside zed's prompt minutes later, after the menu had been
+    redrawn for a new match and its news."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        zed = await call(srv.port)
+        await login(zed, "zed", "zed-pw", new=True)
+        await begin(zed, 3)
+        await withdraw(zed)
+        await zed.settle(1.0)  # the withdrawal's own wake redraws the menu: the notice stays for it
+        assert "Your choice:  Game #1 is withdrawn." in zed.text, zed.text
+        amy = await call(srv.port)
+        await login(amy, "amy", "amy-pw", new=True)
+        await begin(amy, 3, opponent="zed")
+        text = await zed.wait_for("1 game waiting for your move")
+        await zed.settle(0.5)
+        assert "is withdrawn" not in zed.text, text
+        assert "amy" in zed.text, zed.text  # the news that redrew it
+        zed.close()
+        amy.close()
 
 
 def finished_match(url: str) -> None:

@@ -3506,7 +3506,9 @@ async def test_moves_left_half_played_come_back_after_an_offer_refused_since(tmp
 
 async def test_what_the_menu_said_stays_when_a_change_elsewhere_redraws_it(tmp_path):
     """'Game #1 is withdrawn.' was gone from the menu within a moment: the withdrawal itself, like
-    any change to the player's games, redraws the menu, and the notice was said only once."""
+    any change to the player's games, redraws the menu, and the notice was said only once.  It
+    stays for that redraw; news that redraws the menu takes it (it had stood beside the prompt
+    minutes later, among news of other games).  Why a key did nothing stays until the next key."""
     url = f"sqlite:///{tmp_path}/g.db"
     async with running_server(url) as srv:
         alice = await call(srv.port)
@@ -3517,14 +3519,16 @@ async def test_what_the_menu_said_stays_when_a_change_elsewhere_redraws_it(tmp_p
         await alice.wait_for("(Y/N)")
         alice.send("Y")
         await alice.wait_for("Game #1 is withdrawn.")
-        with Service(url) as svc:
-            bob = svc.register("bob", "bob-pw").id
-            svc.begin_game(bob, 3, Color.WHITE, "alice")
-        await alice.wait_for("bob began a 3-point match with you")
+        await alice.settle(1.0)
         assert "Game #1 is withdrawn." in alice.text, alice.text
         alice.send("Z")
         await alice.wait_for("Z is not on the menu.")
         assert "withdrawn" not in alice.text, alice.text  # said until the next key
+        with Service(url) as svc:
+            bob = svc.register("bob", "bob-pw").id
+            svc.begin_game(bob, 3, Color.WHITE, "alice")
+        await alice.wait_for("bob began a 3-point match with you")
+        assert "Z is not on the menu." in alice.text, alice.text
         with Service(url) as svc:
             bob = svc.login("bob", "bob-pw").id
             svc.begin_game(bob, 5, Color.WHITE, "alice")

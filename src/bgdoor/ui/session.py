@@ -527,9 +527,22 @@ class Session:
         assert self.player is not None
         refused = ""  # why the last key did nothing
         style = "error"
+        drawn: tuple[int, list[str]] | None = None  # the count and the news the menu showed
+        woken = False  # drawn again for a change elsewhere, not for a key
+        once = False  # what is said beside the prompt is what a screen left doing, not why a key did nothing
         while True:
             if self.menu_notice:
-                refused, self.menu_notice, style = self.menu_notice, "", "hot"
+                refused, self.menu_notice, style, once = self.menu_notice, "", "hot", True
+            self.presence("menu")
+            waiting = await self.svc.my_turn_games(self.player.id)
+            news = await gather(self.svc, self.player.id)
+            counted = (len(waiting), latest_first(news))
+            if woken and once and counted != drawn:
+                # News came: a notice of what a screen left doing ('Game #5 is withdrawn.') is
+                # said once, and had stood beside the prompt minutes later, among news of other
+                # games.  Why a key did nothing stays until the next key.
+                refused, once = "", False
+            woken, drawn = False, counted
             notices = await self.svc.notices(self.player.id)
             if notices:
                 # A game gone without a record to read (withdrawn, removed): said once, here. It
@@ -537,11 +550,8 @@ class Session:
                 notes = " ".join(notice_text(n) for n in notices)
                 gone = {f"Game #{n.game_id} is no longer there" for n in notices}
                 kept = "" if any(refused.startswith(g) for g in gone) else refused
-                refused, style = f"{kept} {notes}".strip(), "hot"
+                refused, style, once = f"{kept} {notes}".strip(), "hot", True
                 await self.svc.clear_notices(self.player.id, notices[-1].id)
-            self.presence("menu")
-            waiting = await self.svc.my_turn_games(self.player.id)
-            news = await gather(self.svc, self.player.id)
             # Under 22 rows the banner gives way; under 14, the items go in two columns.
             tall = self.con.height >= 22
             if tall:
@@ -609,7 +619,7 @@ class Session:
                     # under it, and the news below that.
                     news_top += min(3, self.con.put_wrapped(news_top, left, refused, style, right=right, rows=3))
                 refused = ""
-            self.menu_news(latest_first(news), news_top)
+            self.menu_news(counted[1], news_top)
             # The terminal's cursor waits after the prompt, as a BBS menu's does (it was left wherever
             # the last screen or the news under the menu ended).
             self.con.text_cursor((prompt_row, left + len("Your choice: ")))
@@ -628,10 +638,12 @@ class Session:
                 if timer is not None:
                     timer.cancel()
             if key.name == "wake":
-                # 'Game #1 is withdrawn.' went at once: the withdrawal itself redraws the menu.
+                # Kept, unless news came: 'Game #1 is withdrawn.' went at once, as the withdrawal
+                # itself redraws the menu.
                 refused, style = told
+                woken = True
                 continue
-            style = "error"
+            style, once = "error", False
             choice = key.char.upper()
             if choice in ("Q", "G"):
                 return
