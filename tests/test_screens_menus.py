@@ -34,6 +34,53 @@ async def withdraw(c) -> None:
     await c.wait_words("is withdrawn.")
 
 
+async def test_the_games_list_follows_the_games_and_reads_a_game_again_before_asking_to_join(tmp_path):
+    """carl's V)iew list was drawn once: a game withdrawn meanwhile was asked 'Join it?', and only
+    after Y said to be gone; a game begun meanwhile was not shown, and '#3' was refused as 'not
+    in this list'."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await begin(bob, 3)  # game #1, an open seat
+        zed = await call(srv.port)
+        await login(zed, "zed", "zed-pw", new=True)
+        await begin(zed, 3)  # game #2
+        amy = await call(srv.port)
+        await login(amy, "amy", "amy-pw", new=True)
+        carl = await call(srv.port)
+        await login(carl, "carl", "carl-pw", new=True)
+        carl.send("V")
+        await carl.wait_until(lambda t: "#2" in t and "#1" in t, "both games listed")
+
+        # zed withdraws #2: carl's list drops it with no key pressed.
+        await withdraw(zed)
+        await carl.wait_until(lambda t: "#2" not in t and " 1) #1" in t, "the list without #2")
+
+        # amy begins #3 while carl types a game number: '#3' opens it (not 'not in this list').
+        carl.send("#")
+        await carl.wait_for("Game: #")
+        await begin(amy, 3)
+        carl.send("3\r")
+        await carl.wait_for("Game #3 needs a player. Join it? (Y/N)")
+        carl.send("N")
+        await carl.wait_until(lambda t: "#3" in t and "#1" in t and "Join it?" not in t, "the list again")
+
+        # carl types line 1 (bob's #1); bob withdraws it before the Enter: said at once, over the
+        # list as it is now, with no 'Join it?' first.
+        line_one = next(line for line in carl.text.splitlines() if " 1) #" in line)
+        assert "#1" in line_one, carl.text
+        carl.send("1")
+        await carl.wait_for("Game: 1")
+        await withdraw(bob)
+        await carl.settle(0.5)
+        carl.send("\r")
+        text = await carl.wait_words("Game #1 is no longer there: withdrawn, or removed by the sysop.")
+        assert "Join it?" not in text and "#1 " not in text.replace("Game #1 is", ""), text
+        assert " 1) #3" in text, text
+        for c in (bob, zed, amy, carl):
+            c.close()
+
+
 async def test_a_notice_beside_the_menu_prompt_goes_when_news_redraws_the_menu(tmp_path):
     """'Game #1 is withdrawn.' stood beside zed's prompt minutes later, after the menu had been
     redrawn for a new match and its news."""

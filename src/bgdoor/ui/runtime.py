@@ -41,6 +41,7 @@ class Runtime:
         # Watchers in the order they came (dicts, not sets), so they are woken in a steady order.
         self._games: dict[int, dict[Wake, None]] = {}
         self._players: dict[int, dict[Wake, None]] = {}
+        self._everything: dict[Wake, None] = {}  # screens that list every game (V)iew's)
         self._versions: dict[int, int] = {}  # the newest version announced or read, per watched game
         self._announced: dict[int, int] = {}  # the newest version announced: each wakes its screens once
         self._follower: asyncio.Task[None] | None = None
@@ -97,6 +98,7 @@ class Runtime:
         for player_id in players:
             if player_id is not None:
                 wakes.update(self._players.get(player_id, {}))
+        wakes.update(self._everything)
         for wake in wakes:
             wake()
         if self.bot is not None:
@@ -140,6 +142,15 @@ class Runtime:
 
     def unwatch_player(self, player_id: int, wake: Wake) -> None:
         _drop(self._players, player_id, wake)
+
+    def watch_games(self, wake: Wake) -> None:
+        """Wake on a change to any game (a list of the games in progress): one begun, moved in,
+        joined, finished or withdrawn."""
+        self.start()
+        self._everything[wake] = None
+
+    def unwatch_games(self, wake: Wake) -> None:
+        self._everything.pop(wake, None)
 
     # ---- the computer opponent
 

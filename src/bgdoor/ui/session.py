@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from bgdoor.records.chart import rating_chart
 from bgdoor.rules.game import LONGEST_MATCH, Color
@@ -39,13 +39,14 @@ from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable
 
     from bgdoor.config import Config
     from bgdoor.term.screen import Cell
     from bgdoor.ui.runtime import Runtime
 
 log = logging.getLogger("bgdoor.session")
+T = TypeVar("T")
 
 LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 BEGIN_HEADER = "Every question has a default in [brackets]; Enter accepts it. Esc goes back to the menu."
@@ -845,18 +846,20 @@ class Session:
         return line
 
     async def list_answer(self, row: int, col: int, letters: str = "N", hint_row: int | None = None,
-                          answers: str = "a number and Enter, or Q", typed: str = "") -> str | None:
+                          answers: str = "a number and Enter, or Q", typed: str = "",
+                          follow: bool = False) -> str | None:
         """What a list's prompt was answered: digits (or '#' and digits) and Enter, or one of
         `letters` at once; None for Q or Esc, which need no Enter.  A key that is none of these
         says so on `hint_row`.  The window resized: Woken, with what was typed, for the list to
-        be laid out again."""
+        be laid out again; `follow`: any wake too (a list that follows the change feed), but
+        not while a number is typed, which names a line of the list as it stands."""
         text = typed
         try:
             while True:
                 self.con.put(row, col, text.ljust(7), "input")
                 self.con.text_cursor((row, col + min(len(text), 6)))
                 await self.con.show()
-                key = await self.con.key_or_resize()
+                key = await (self.con.key(idle=True, wake=True) if follow and not text else self.con.key_or_resize())
                 if key is WAKE:
                     raise Woken(text)
                 c = key.char.upper() if key.char else ""
@@ -881,10 +884,24 @@ class Session:
         finally:
             self.con.text_cursor(None)
 
-    async def pick(self, title: str, games: list[GameSummary], empty: str, note: str = "") -> GameSummary | None:
-        """A numbered list; returns the chosen game, or None to go back.  `note`: said under it first."""
+    async def pick(self, title: str, games: list[GameSummary], empty: str, note: str = "",
+                   fresh: Callable[[list[GameSummary]], Awaitable[list[GameSummary]]] | None = None,
+                   ) -> GameSummary | None:
+        """A numbered list; returns the chosen game, or None to go back.  `note`: said under it first.
+        `fresh`: the list as it is now, from the one shown; with it the list follows every change
+        to a game, and a game number typed that the list did not show is looked for in it."""
         page = 0
         typed = ""
+
+        async def answer(wait: Awaitable[T]) -> T:
+            """`wait`, with the list woken by a change to any game while it waits, if it follows them."""
+            if fresh is None:
+                return await wait
+            self.rt.watch_games(self.con.wake)
+            try:
+                return await wait
+            finally:
+                self.rt.unwatch_games(self.con.wake)
 
         def footer(first: int, more: str, listed: list[GameSummary]) -> str:
             # The '*' said only on a page that shows one.
@@ -907,8 +924,9 @@ class Session:
             top = head_row + (2 if narrow else 1)  # a narrow list's second heading, over the players
             # The footer whole: three lines on a narrow screen (at 40 columns 'Q goes back' and the
             # N)ext page key were cut off at two), taken from the list when it needs them.
-            def footer_rows(more_room: str, least: int = 1 if compact else 2) -> int:
-                longest = footer(max((g.id for g in games), default=0), more_room, games)
+            def footer_rows(more_room: str, least: int = 1 if compact else 2,
+                            listed: list[GameSummary] = games) -> int:
+                longest = footer(max((g.id for g in listed), default=0), more_room, listed)
                 return max(least, min(3, len(wrap(longest, self.con.width - 3))))
 
             foot_rows = footer_rows("")
@@ -924,8 +942,13 @@ class Session:
                 self.con.put_wrapped(head_row + 1, 5, empty, right=self.con.width - 1)
                 self.con.put(max(head_row + 2, bottom - 2), 3, "Press any key.", "dim")
                 await self.con.show()
-                await self.con.key(idle=True)
-                return None
+                if fresh is None:
+                    await self.con.key(idle=True)
+                    return None
+                if await answer(self.con.key(idle=True, wake=True)) is not WAKE:
+                    return None
+                games = await fresh(games)  # a game begun meanwhile shows
+                continue
             # The names under their headings; the '*' of the player to act goes before a name.
             wide_head = "    Game    White             Black            " + "Score".ljust(score_width)
             head = "    Game   Score" if narrow else wide_head
@@ -955,13 +978,16 @@ class Session:
                 self.con.put_wrapped(bottom - 1, 3, note, "error", right=self.con.width - 1, rows=2)
             else:
                 self.con.put(hint_row, 3, shorten(note, self.con.width - 3, 1, "..."), "error")
-            note = ""
+            told, note = note, ""
             self.con.put(prompt_row, 3, "Game: ", "prompt")
             try:
                 answers = "a number and Enter, N, or Q" if pages_n > 1 else "a number and Enter, or Q"
-                text = await self.list_answer(prompt_row, 9, hint_row=hint_row, answers=answers, typed=typed)
+                text = await answer(self.list_answer(prompt_row, 9, hint_row=hint_row, answers=answers,
+                                                     typed=typed, follow=fresh is not None))
             except Woken as woken:
-                typed = woken.text
+                typed, note = woken.text, told  # the note stands until a key
+                if fresh is not None:
+                    games = await fresh(games)  # drawn once, it had listed a game withdrawn minutes before
                 continue
             typed = ""
             if text is None or not text:
@@ -974,6 +1000,10 @@ class Session:
                 continue
             if text.startswith("#"):
                 found = next((g for g in games if str(g.id) == text[1:]), None)
+                if found is None and fresh is not None:
+                    # Begun since the list was drawn: read again, not refused.
+                    games = await fresh(games)
+                    found = next((g for g in games if str(g.id) == text[1:]), None)
                 if found is not None:
                     return found
                 note = f"Game {text} is not in this list."
@@ -984,7 +1014,15 @@ class Session:
 
     async def view_games(self) -> None:
         assert self.player is not None
-        games = await self.svc.games_in_progress(limit=100)
+
+        async def fresh(shown: list[GameSummary]) -> list[GameSummary]:
+            """The games in progress now: those shown keep their lines (a move in one does not move
+            the line numbers being read), and games begun since come after them."""
+            now = {g.id: g for g in await self.svc.games_in_progress(limit=100)}
+            kept = [now.pop(g.id) for g in shown if g.id in now]
+            return kept + list(now.values())
+
+        games = await fresh([])
         if not games:
             self.con.clear()
             self.con.put(2, 3, "Games in progress", "title")
@@ -997,13 +1035,28 @@ class Session:
             return
         note = ""
         while True:
-            g = await self.pick("Games in progress", games, "No games are in progress.", note)
+            g = await self.pick("Games in progress", games, "No games are in progress.", note, fresh)
             note = ""
             if g is None:
                 return
             if g.status != "open" or self.player.handle in (g.white, g.black):
                 await self.game_screen(g.id)
                 return
+            try:
+                # Read again before asking: withdrawn while the list was up, 'Join it?' had been asked,
+                # and only a Y told that the game was gone.
+                seat = await self.svc.game(g.id, self.player.id)
+            except NotFound:
+                seat = None
+                note = f"Game #{g.id} is no longer there: withdrawn, or removed by the sysop."
+            if seat is not None and seat.status != "open":
+                note = f"Game #{g.id}: someone else took that seat first."
+            if note:
+                games = await fresh(games)
+                if not games:
+                    await self.flash(min(24, self.con.height) - 2, note)
+                    return
+                continue
             self.con.put_wrapped(
                 min(24, self.con.height) - 2,
                 3,
@@ -1026,7 +1079,7 @@ class Session:
                                                     f"against {against}.")
                     return
             # No: back to the list (the question asked nothing about watching).
-            games = await self.svc.games_in_progress(limit=100)
+            games = await fresh(games)
             if not games:
                 if note:
                     await self.flash(min(24, self.con.height) - 2, note)
