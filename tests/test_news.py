@@ -512,3 +512,14 @@ def test_a_review_speaks_to_its_player_throughout_and_tells_the_opening_play_wit
     said = [f.text for f in frames(svc.game_log(view.id, bob))][1:]
     assert said[1] == "Opening roll: alice 6, bob 3. alice starts with 6-3, playing 24/18 13/10.", said
     assert said[2:4] == ["You double to 2.", "alice takes the double; the cube is at 2."], said
+
+
+def test_games_in_progress_follow_show_board(svc):
+    """V)iew's list ignored door.cfg's show_board = always: a return left in front of the one that
+    passed it on."""
+    ann = svc.enter_from_bbs("ABC", "ann").id
+    svc.register("bob", "secret1")
+    svc.begin_game(ann, 3, Color.WHITE, "bob")
+    assert [g.white for g in svc.games_in_progress()] == ["ann"]
+    svc.show_board = "always"
+    assert [g.white for g in svc.games_in_progress()] == ["ann@ABC"]

@@ -881,8 +881,6 @@ class Service(LeagueOps):
 
     def games_in_progress(self, limit: int = 50) -> list[GameSummary]:
         """Active and open games, most recent first (at most `limit`).  Raises nothing of its own."""
-        return self.transaction(lambda s: game_summaries(s, Game.status.in_((OPEN, ACTIVE)), limit=limit), write=False)
-        """Active and open games, most recent first."""
         return self.transaction(
             lambda s: game_summaries(s, Game.status.in_((OPEN, ACTIVE)), limit=limit, always=self.always), write=False
         )
