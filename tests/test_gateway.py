@@ -18,7 +18,7 @@ import pytest
 
 from bgdoor.config import Config
 from bgdoor.rules.game import Color
-from bgdoor.service import GameView, PlayerInfo, Preferences, RankRow, Service, StorageError
+from bgdoor.service import GameSummary, GameView, PlayerInfo, Preferences, RankRow, Service, StorageError
 from bgdoor.ui.gateway import Gateway, InternalError
 from bgdoor.ui.guard import LoginGuard
 from bgdoor.ui.runtime import Runtime
@@ -340,5 +340,32 @@ async def test_a_version_one_screen_has_read_still_wakes_the_others(service: Ser
         assert runtime.version(view.id) == view.version + 2
         runtime.changed(view.id, view.version + 2, (a, b))  # the feed brings it again: once is enough
         assert woken == ["first window", "second window"]
+    finally:
+        runtime.close()
+
+
+async def test_the_lists_of_games_a_change_wakes_read_the_games_once(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every change wakes every V)iew list in the process, and each read up to 100 games afresh:
+    one read serves them all, until the next change."""
+    runtime = Runtime(service, Config())
+    try:
+        a, _ = two_players(service)
+        reads: list[int] = []
+        real = service.games_in_progress
+
+        def counted(limit: int = 50) -> list[GameSummary]:
+            reads.append(limit)
+            return real(limit)
+
+        monkeypatch.setattr(service, "games_in_progress", counted)
+        view = await runtime.service.begin_game(a, 1, None, "bob")  # a change: announced
+        lists = await asyncio.gather(*(runtime.games_in_progress() for _ in range(5)))
+        assert [[g.id for g in games] for games in lists] == [[view.id]] * 5
+        assert len(reads) == 1
+        await runtime.service.withdraw_game(a, view.id)
+        assert await runtime.games_in_progress() == [] and len(reads) == 2
+        assert await runtime.games_in_progress() == [] and len(reads) == 2
     finally:
         runtime.close()

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from bgdoor.config import Config
-from bgdoor.service import GameView, Service
+from bgdoor.service import GameSummary, GameView, Service
 from bgdoor.ui.gateway import Gateway
 from bgdoor.ui.guard import LoginGuard
 from bgdoor.ui.presence import PresenceKeeper
@@ -46,6 +46,8 @@ class Runtime:
         self._announced: dict[int, int] = {}  # the newest version announced: each wakes its screens once
         self._follower: asyncio.Task[None] | None = None
         self.presence = PresenceKeeper(self.service, config.presence_ttl)
+        self._changes = 0  # change notices so far: the games listed are read again after one
+        self._listing: tuple[int, asyncio.Future[list[GameSummary]]] | None = None
 
     def start(self) -> None:
         """Follow the change feed (commits by other processes); inside the event loop."""
@@ -81,6 +83,7 @@ class Runtime:
 
     def changed(self, game_id: int, version: int | None, players: tuple[int | None, ...] = ()) -> None:
         """Game `game_id` is now at `version` (None: unknown, so wake regardless)."""
+        self._changes += 1
         if version is None:
             self._versions.pop(game_id, None)  # so the screens look again
             self._announced.pop(game_id, None)
@@ -151,6 +154,21 @@ class Runtime:
 
     def unwatch_games(self, wake: Wake) -> None:
         self._everything.pop(wake, None)
+
+    async def games_in_progress(self) -> list[GameSummary]:
+        """The games in progress (V)iew's list, up to 100), read once for all the lists a change
+        wakes: every change wakes every such list, and each had read them all afresh."""
+        if self._listing is None or self._listing[0] != self._changes:
+            read = asyncio.ensure_future(self.service.games_in_progress(limit=100))
+            read.add_done_callback(lambda done: done.cancelled() or done.exception())  # taken, if no list waits
+            self._listing = (self._changes, read)
+        listing = self._listing[1]
+        try:
+            return list(await asyncio.shield(listing))
+        except Exception:
+            if self._listing is not None and self._listing[1] is listing:
+                self._listing = None  # not kept: the next list reads again
+            raise
 
     # ---- the computer opponent
 

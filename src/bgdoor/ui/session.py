@@ -1018,7 +1018,7 @@ class Session:
         async def fresh(shown: list[GameSummary]) -> list[GameSummary]:
             """The games in progress now: those shown keep their lines (a move in one does not move
             the line numbers being read), and games begun since come after them."""
-            now = {g.id: g for g in await self.svc.games_in_progress(limit=100)}
+            now = {g.id: g for g in await self.rt.games_in_progress()}
             kept = [now.pop(g.id) for g in shown if g.id in now]
             return kept + list(now.values())
 
