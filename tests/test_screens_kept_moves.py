@@ -3,6 +3,8 @@ player is away, as the board promised."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import menus
 from harness import call, login, running_server
 from menus import open_board, open_game
@@ -85,11 +87,11 @@ async def test_a_roll_with_no_play_is_not_said_twice_coming_back_at_40_columns(t
     assert f"Your turn {roll}" not in said, said
 
 
-async def test_moves_kept_at_40_columns_are_not_cut_off_by_the_news_before_them(tmp_path):
-    """'Opening roll, after a tie at 1: alice 3, bob 6. bob starts with 6-3, playing... (? shows
-    all)': the moves kept after it, and the 2 left to play, were only on the ? page."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([1, 1, 3, 6, 3, 2])) as svc:  # a tie, then bob starts with 6-3
+def after_a_tie_moves_kept(folder: Path) -> str:
+    """A tie at 1, then bob starts with 6-3 and plays 13/7 8/5; alice rolls 3-2 and leaves 13/10
+    made.  The database."""
+    url = f"sqlite:///{folder}/g.db"
+    with Service(url, dice=ScriptedDice([1, 1, 3, 6, 3, 2])) as svc:
         alice = svc.register("alice", "alice-pw").id
         bob = svc.register("bob", "bob-pw").id
         view = svc.begin_game(alice, 3, Color.WHITE, "bob")
@@ -97,6 +99,13 @@ async def test_moves_kept_at_40_columns_are_not_cut_off_by_the_news_before_them(
         view = svc.submit_turn(bob, view.id, view.version, "13/7 8/5")
         view = svc.roll(alice, view.id, view.version)
         svc.save_draft(alice, view.id, view.version, ((13, 10),), None)
+    return url
+
+
+async def test_moves_kept_at_40_columns_are_not_cut_off_by_the_news_before_them(tmp_path):
+    """'Opening roll, after a tie at 1: alice 3, bob 6. bob starts with 6-3, playing... (? shows
+    all)': the moves kept after it, and the 2 left to play, were only on the ? page."""
+    url = after_a_tie_moves_kept(tmp_path)
     async with running_server(url) as srv:
         said = await at_40_columns(srv.port, "alice")
     assert "Your moves so far are as you left them: 13/10; the 2 to play." in said, said
@@ -132,15 +141,7 @@ async def test_moves_kept_stay_whole_when_the_window_narrows_to_40_columns(tmp_p
     """Come back at 80 columns to the news and the moves kept, then narrow the window: the message
     laid out for 80 was cut to '? shows all' at 40, the moves kept and what was left to play with
     it; arriving at 40, the news gives way to them."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([1, 1, 3, 6, 3, 2])) as svc:  # a tie, then bob starts with 6-3
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        view = svc.roll(alice, view.id, view.version)
-        view = svc.submit_turn(bob, view.id, view.version, "13/7 8/5")
-        view = svc.roll(alice, view.id, view.version)
-        svc.save_draft(alice, view.id, view.version, ((13, 10),), None)
+    url = after_a_tie_moves_kept(tmp_path)
     async with running_server(url) as srv:
         c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
         try:

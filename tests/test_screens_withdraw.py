@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from harness import call, login, running_server
+from harness import Caller, call, login, running_server
 from menus import begin, open_board
 
 from bgdoor.rules.game import Color
@@ -13,17 +13,24 @@ from bgdoor.service.sysop import Sysop
 pytestmark = pytest.mark.timeout(120)
 
 
+async def bob_named(port: int) -> tuple[Caller, Caller]:
+    """bob and alice dial in as new players; alice begins a 3-point match naming bob (game #1), and
+    her board offers W)ithdraw."""
+    bob = await call(port)
+    await login(bob, "bob", "bob-pw", new=True)
+    alice = await call(port)
+    await login(alice, "alice", "alice-pw", new=True)
+    await begin(alice, 3, opponent="bob")
+    await alice.wait_for("W)ithdraw")
+    return bob, alice
+
+
 @pytest.mark.parametrize("leaving", ["alice", "bob"])
 async def test_a_named_match_is_withdrawn_by_either_player_before_the_first_roll(tmp_path, leaving):
     """alice began a match naming bob: W said 'Only a game nobody has joined can be withdrawn', and
     bob, named in a game he had not asked for, had no key out of it at all."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        alice = await call(srv.port)
-        await login(alice, "alice", "alice-pw", new=True)
-        await begin(alice, 3, opponent="bob")
-        await alice.wait_for("W)ithdraw")
+        bob, alice = await bob_named(srv.port)
         await bob.wait_for("1 game waiting for your move")
         await open_board(bob)
         await bob.wait_for("W)ithdraw")
@@ -48,12 +55,7 @@ async def test_a_named_match_is_withdrawn_by_either_player_before_the_first_roll
 async def test_a_match_under_way_is_not_withdrawn(tmp_path):
     """After the first roll W says why not; the key is no longer offered."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        alice = await call(srv.port)
-        await login(alice, "alice", "alice-pw", new=True)
-        await begin(alice, 3, opponent="bob")
-        await alice.wait_for("W)ithdraw")
+        bob, alice = await bob_named(srv.port)
         alice.send("P")
         await alice.wait_until(lambda t: "roll for who starts" not in t or "tie" in t, "the opening roll")
         await alice.settle(0.3)
@@ -93,12 +95,7 @@ async def test_the_notice_of_another_game_goes_when_that_game_is_withdrawn(tmp_p
     """bob on one board was told 'Your turn in game #2 too: ...'; alice withdrew #2, and the notice
     stayed, sending bob to look for a game no longer there."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        alice = await call(srv.port)
-        await login(alice, "alice", "alice-pw", new=True)
-        await begin(alice, 3, opponent="bob")
-        await alice.wait_for("W)ithdraw")
+        bob, alice = await bob_named(srv.port)
         await open_board(bob, "#1")
         await bob.wait_for("roll for who starts")
         alice.send("Q")
@@ -145,12 +142,7 @@ async def test_a_player_away_is_told_on_the_menu_the_match_was_withdrawn(tmp_pat
 
 async def test_a_player_at_the_menu_is_told_at_once(tmp_path):
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        alice = await call(srv.port)
-        await login(alice, "alice", "alice-pw", new=True)
-        await begin(alice, 3, opponent="bob")
-        await alice.wait_for("W)ithdraw")
+        bob, alice = await bob_named(srv.port)
         await bob.wait_words("1 game waiting for your move.")
         alice.send("W")
         await alice.wait_for("(Y/N)")
