@@ -232,3 +232,19 @@ async def test_the_instructions_at_40_columns_keep_their_lines_and_their_lists_c
         take = next(i for i, line in enumerate(seen) if line.startswith("  T)ake"))
         assert seen[take + 1] == "          opponent's double.", seen[take : take + 2]
         c.close()
+
+
+async def test_the_empty_games_list_follows_the_games_too(tmp_path):
+    """'No games are in progress. B)egin one!' stayed while a game was begun; V again showed it."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        bob.send("V")
+        await bob.wait_words("No games are in progress. B)egin one!")
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 3)
+        await bob.wait_words("alice")  # the game begun, on the list
+        assert "No games are in progress" not in words(bob.text), bob.text
+        alice.close()
+        bob.close()

@@ -185,3 +185,26 @@ async def test_a_watcher_holding_a_result_is_not_told_the_score_again_after_it(t
             assert "bob offers to resign, giving a gammon (2 points). alice to answer." in said, said
         finally:
             c.close()
+
+
+async def test_a_watcher_at_40_columns_holding_a_result_sees_the_match_end_first(tmp_path):
+    """carol held the first game's result through the second, which ended the match: her board
+    showed the second game's last position under the first game's result and score, and the
+    match's end only on the ? page."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url) as srv:
+        c = await carol_watching_at_40_columns(srv.port)
+        try:
+            view = await next_game_begun(url, c, game, version, alice, bob)
+            with Service(url) as svc:
+                view = svc.resign(alice, game, view.version, Win.GAMMON)
+                svc.answer_resign(bob, game, view.version, accept=True)  # bob wins the match, 3-0
+            said = words(await c.wait_words("and the match 3-0"))
+            assert said.index("and the match 3-0") < said.find("Before it:") or "Before it:" not in said, said
+            c.send("?")
+            whole = words(await c.wait_words("The message in full"))
+            assert "Before it: alice drops the double." in whole or "Before it: bob wins a single game on a drop" \
+                in whole, whole
+        finally:
+            c.close()

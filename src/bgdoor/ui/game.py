@@ -194,6 +194,7 @@ class GameScreen:
         self.told_activity = ""  # what W)ho was last told this player does here
         self.drawn_at = (0, 0)  # the terminal's (columns, rows) when the board was last drawn
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
+        self.refused: tuple[str, str] = ("", "")  # the message a key's refusal replaced, and the refusal
         # A message of two parts, the later part alone, and what must fit for the whole to show:
         # where the window is too narrow for it (narrowed after, or widened), what came first
         # gives way, as it does when there is too little room as it is told.
@@ -619,7 +620,13 @@ class GameScreen:
                 # The answer that ended the game ('alice accepts the resignation.') is in the result's
                 # own words: where both do not fit, it gives way, not the score and the ratings.
                 before = []
-            self.result = " ".join(earlier + before + results)
+            if earlier and fit_message(self.with_notes(" ".join(earlier + before + results)), self.con.width)[1]:
+                # Too long for the lines (40 columns): the newest result first, the one held before
+                # it after it.  The older had stood alone over the newer game's last board, its
+                # score no longer so, and the match's end only on the ? page.
+                self.result = " ".join([*before, *results, "Before it:", earlier[0]])
+            else:
+                self.result = " ".join(earlier + before + results)
             last = max(i for i, n in enumerate(lines) if n.result)
             after = [n.text for n in lines[last + 1 :]][-1:]
             self.after_result = " ".join(after)
@@ -1011,12 +1018,15 @@ class GameScreen:
             found = keytable.binding(state, key, unavailable)
         if found is None:
             refused = keytable.refusal(state, key, unavailable)
+            if self.message != self.refused[1]:
+                self.refused = (self.message, "")  # what the refusal covers, for a look-only key after it
             if told:
                 # The news just told first: 'Answer the double first' had come before the double.
                 self.message = f"{self.message} {refused}".strip()
             else:
                 # A double or resignation waiting for an answer stays said beside why the key did nothing.
                 self.message = f"{refused} {self.pending_offer()}".rstrip()
+            self.refused = (self.refused[0], self.message)
             return True
         if found.action == "quit":
             return False
@@ -1027,6 +1037,9 @@ class GameScreen:
                 return True  # the news says what changed; the key was for the old state
         if found.action not in LOOK_ONLY:
             self.message = ""
+        elif self.message and self.message == self.refused[1]:
+            # A refusal stays until the next key: after the keys page it had come back, two keys on.
+            self.message = self.refused[0]
         handler: Callable[[Key], Awaitable[None]] = getattr(self, "do_" + found.action)
         try:
             await handler(key)
@@ -1124,7 +1137,8 @@ class GameScreen:
         lose = self.view.state.cube
         match = ", and the match" if self.me is not None and self.ends_match(self.me.other, lose) else ""
         if not await self.confirm(f"Drop the double and lose this game, {points(lose)}{match}? (Y/N)"):
-            self.message = "You did not drop. T)ake or X) drop."
+            # The double said again: at 40 columns nothing else on the screen says it, nor its cube.
+            self.message = f"You did not drop. {self.pending_offer()} T)ake or X) drop."
             return
         await self.act_noted(self.svc.drop, "You drop the double.")
 
@@ -1136,7 +1150,7 @@ class GameScreen:
         gain = st.cube * st.resign_win.multiplier
         match = " and the match" if self.me is not None and self.ends_match(self.me, gain) else ""
         if not await self.confirm(f"Accept, and win {WIN_WORDS[st.resign_win]} ({points(gain)}){match}? (Y/N)"):
-            self.message = "Not accepted. A)ccept or N)o, play on."
+            self.message = f"Not accepted. {self.pending_offer()} A)ccept or N)o, play on."
             return
         await self.act_noted(lambda p, g, v, n: self.svc.answer_resign(p, g, v, True, n), "You accept the resignation.")
 

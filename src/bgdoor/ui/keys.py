@@ -19,10 +19,10 @@ class State(StrEnum):
     TO_ROLL = "to roll"
     MOVING = "moving"
     WAITING = "waiting"  # the opponent rolls or moves
-    DOUBLE_TO_ME = "double offered to me"
-    DOUBLE_BY_ME = "double offered by me"
-    RESIGN_TO_ME = "resignation offered to me"
-    RESIGN_BY_ME = "resignation offered by me"
+    DOUBLE_TO_ME = "a double offered to you"
+    DOUBLE_BY_ME = "your double offered"
+    RESIGN_TO_ME = "a resignation offered to you"
+    RESIGN_BY_ME = "your resignation offered"
     REPLAY = "replay"  # V: the opponent's last turn, move by move
     REVIEW = "review"  # R: a match turn by turn
     SPECTATING = "spectating"

@@ -1023,14 +1023,23 @@ class Session:
             return kept + list(now.values())
 
         games = await fresh([])
-        if not games:
+        while not games:
             self.con.clear()
             self.con.put(2, 3, "Games in progress", "title")
             self.con.put_wrapped(5, 5, "No games are in progress. B)egin one!", right=self.con.width - 1)
             self.con.put_wrapped(min(24, self.con.height) - 2, 3, "B begins a game; any other key goes back.", "dim",
                                  right=self.con.width - 1)
             await self.con.show()
-            if (await self.con.key(idle=True)).char.upper() == "B":
+            # It follows the games as the list does: a game begun meanwhile had never shown.
+            self.rt.watch_games(self.con.wake)
+            try:
+                key = await self.con.key(idle=True, wake=True)
+            finally:
+                self.rt.unwatch_games(self.con.wake)
+            if key is WAKE:
+                games = await fresh([])
+                continue
+            if key.char.upper() == "B":
                 await self.begin_game()
             return
         note = ""
