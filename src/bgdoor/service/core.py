@@ -1031,12 +1031,13 @@ class Service(LeagueOps):
         return self.transaction(fn)
 
     def leave_notice(self, s: Session, player_id: int, kind: str, g: Game, other: str) -> None:
-        """A notice for `player_id` of what became of game `g` (see Notice), in the caller's transaction."""
+        """A notice for `player_id` of what became of game `g` (see Notice), in the caller's
+        transaction.  Raises nothing of its own."""
         s.add(Notice(player_id=player_id, kind=kind, game_id=g.id, length=g.length, other=other,
                      created=self.clock()))
 
     def notices(self, player_id: int) -> list[GameNotice]:
-        """The player's notices, oldest first, until clear_notices."""
+        """The player's notices, oldest first, until clear_notices.  Raises nothing of its own."""
 
         def fn(s: Session) -> list[GameNotice]:
             rows = s.scalars(select(Notice).where(Notice.player_id == player_id).order_by(Notice.id))
@@ -1045,7 +1046,8 @@ class Service(LeagueOps):
         return self.transaction(fn, write=False)
 
     def clear_notices(self, player_id: int, upto: int) -> None:
-        """The player has been told their notices up to (and including) the one numbered `upto`."""
+        """The player has been told their notices up to (and including) the one numbered `upto`.
+        Raises nothing of its own."""
         self.transaction(
             lambda s: s.execute(delete(Notice).where(Notice.player_id == player_id, Notice.id <= upto)) and None
         )
