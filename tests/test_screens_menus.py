@@ -248,3 +248,52 @@ async def test_the_empty_games_list_follows_the_games_too(tmp_path):
         assert "No games are in progress" not in words(bob.text), bob.text
         alice.close()
         bob.close()
+
+
+async def test_join_it_is_not_drawn_over_the_lists_note_at_40_columns(tmp_path):
+    """At 40 columns 'Game #1 is no longer there: ...' took the two rows under the prompt, and the
+    next game's 'Join it? (Y/N)' was drawn over it: '(Y/N)#1 is no longer there:'."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await begin(bob, 3)  # game #1, an open seat
+        amy = await call(srv.port)
+        await login(amy, "amy", "amy-pw", new=True)
+        await begin(amy, 3)  # game #2
+        carl = await call(srv.port, cols=40, rows=24)
+        await login(carl, "carl", "carl-pw", new=True)
+        carl.send("V")
+        await carl.wait_until(lambda t: "#2" in t and "#1" in t, "both games listed")
+        line = next(n for n in ("1", "2") if f" {n}) #1" in carl.text)
+        carl.send(line)
+        await carl.wait_for(f"Game: {line}")
+        await withdraw(bob)
+        await carl.settle(0.5)
+        carl.send("\r")
+        await carl.wait_words("Game #1 is no longer there")
+        carl.send("1\r")  # the list has only #2 now
+        await carl.wait_words("Game #2 needs a player. Join it? (Y/N)")
+        await carl.settle(0.2)
+        assert "no longer there" not in words(carl.text), carl.text
+        for c in (bob, amy, carl):
+            c.close()
+
+
+async def test_the_goodbye_says_games_wait_only_to_a_player_with_games(tmp_path):
+    """'Your games wait for you; come back soon.' was said to a player with no game at all."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        dora = await call(srv.port)
+        await login(dora, "dora", "dora-pw", new=True)
+        dora.send("Q")
+        await dora.wait_words("Thanks for playing bgdoor backgammon.")
+        await dora.wait_words("Come back soon.")
+        assert "Your games wait" not in words(dora.text)
+        dora.close()
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await begin(bob, 3)
+        bob.send("Q")
+        await bob.wait_for("Your choice")
+        bob.send("Q")
+        await bob.wait_words("Your games wait for you; come back soon.")
+        bob.close()

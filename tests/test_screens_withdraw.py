@@ -151,3 +151,18 @@ async def test_a_player_at_the_menu_is_told_at_once(tmp_path):
         await bob.wait_words("No game is waiting for your move.")
         alice.close()
         bob.close()
+
+
+async def test_the_beginner_of_a_named_match_is_not_told_the_named_player_joined(tmp_path):
+    """alice began a match naming bob, went to the menu and back: 'bob joined your game.', where
+    bob had done nothing (he was named; he never joined)."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob, alice = await bob_named(srv.port)
+        bob.close()
+        alice.send("Q")
+        await alice.wait_for("Your choice")
+        await open_board(alice, "#1")
+        await alice.wait_for("roll for who starts")
+        await alice.settle(0.3)
+        assert "joined" not in " ".join(alice.text.split()), alice.text
+        alice.close()

@@ -493,7 +493,10 @@ class GameScreen:
         v = self.view
         if v is None or self.me is None:
             return ""
-        told = narrate(log, -1, self.pid)
+        # Who sat down, told to the creator only while it is news (a game joined from V)iew): said
+        # again later, 'carol joined your game.' had been said of a match that named carol, who
+        # had done nothing yet.
+        told = narrate(log, -1 if log.creator_id != self.pid or log.read_upto < 0 else 0, self.pid)
         # (The record told again with the player's own doings only when it ends in an opening roll.)
         latest = narrate(log, -1, self.pid, everything=True) \
             if log.events and isinstance(log.events[-1].event, OpeningRoll) else []

@@ -230,9 +230,14 @@ class Session:
             pass
 
     async def goodbye(self) -> None:
-        self.con.clear()
         back = " Returning you to the BBS..." if self.door_alias is not None else ""
-        rest = "Your games wait for you; come back soon." + back
+        try:
+            games = self.player is not None and bool(await self.svc.my_games(self.player.id))
+        except ServiceError:
+            games = True  # as it was said before the games could be counted
+        # Said only to a player with games under way: it had been said to one with none.
+        rest = ("Your games wait for you; come back soon." if games else "Come back soon.") + back
+        self.con.clear()
         thanks = "Thanks for playing bgdoor backgammon."
         # Mid-screen, or as high as a short screen needs for all of it.
         needs = len(wrap(rest, self.con.width - 2)) + len(wrap(thanks, self.con.width - 2))
@@ -1066,8 +1071,15 @@ class Session:
                     await self.flash(min(24, self.con.height) - 2, note)
                     return
                 continue
+            bottom = min(24, self.con.height)
+            if self.con.height >= 20:  # the rows under the prompt (see pick)
+                for row in range(bottom - 2, bottom + 1):
+                    # The list's note (two lines under the prompt at 40 columns) goes with the key
+                    # that chose the game: the question had been drawn over it, '(Y/N)#11 is no
+                    # longer there'.
+                    self.con.put(row, 3, " " * (self.con.width - 3))
             self.con.put_wrapped(
-                min(24, self.con.height) - 2,
+                bottom - 2,
                 3,
                 f"Game #{g.id} needs a player. Join it? (Y/N)",
                 "prompt",
