@@ -86,6 +86,11 @@ def done_elsewhere(line: NewsLine) -> NewsLine:
     return replace(line, text=f"{ELSEWHERE_DID}: {line.text}")
 
 
+def key_said(key: Key) -> str:
+    """A key as a refusal names it: 'Z', or 'That key' for one with nothing to show."""
+    return key.char.upper() if key.char.strip() else "That key"
+
+
 def one_play_said(dice: tuple[int, int], play: Play, unused: tuple[int, ...]) -> str:
     """A roll with one legal play, in words.  A play that bears off the last checker leaves a
     die unused because the game is won, not because it cannot be played: 'only the 2 can be
@@ -1196,12 +1201,7 @@ class GameScreen:
             # Any other key said 'You did not offer to resign', as Esc does: it asks again.  Said
             # short, the keys being on the help line: at 40 columns the points each answer costs
             # had been cut to '? shows all'.
-            shown = answer.char.upper() if answer.char.strip() else "That key"
-            self.message = f"{shown} is not an answer. {question}"
-            if fit_message(self.with_notes(self.message), self.con.width)[1]:
-                # Said beside the keys instead: the question stays whole, not cut before what the
-                # answers cost (at 40 columns, where an answer ends the match).
-                self.message, help_text = question, f"{shown} is not an answer: {keys}"
+            help_text = self.not_an_answer(answer, question, keys, f"{key_said(answer)} is not an answer. {question}")
         win = wins[answer.char]
         offer = f"{WIN_WORDS[win]} ({cost(cube * win.multiplier)})"
         done = f"You offer to resign, giving {offer}.{ANSWER_HERE}"
@@ -1251,12 +1251,18 @@ class GameScreen:
                 return False
             if await self.whole_question(answer):
                 continue
-            self.message = f"{question}  Y answers yes; N or Esc, no."
-            if fit_message(self.with_notes(self.message), self.con.width)[1]:
-                # Said beside the keys, where with the question it would cut the question's end
-                # ('... the match? (Y/N)') off.
-                shown = answer.char.upper() if answer.char.strip() else "That key"
-                self.message, help_text = question, f"{shown} is not an answer: {YES_NO}"
+            help_text = self.not_an_answer(answer, question, YES_NO, f"{question}  Y answers yes; N or Esc, no.")
+
+    def not_an_answer(self, key: Key, question: str, keys: str, said: str) -> str:
+        """A key that answers no question on the board: `said` (the question with why not) where
+        the board's lines hold it, else the question alone and why not beside its `keys` on the
+        help line, where said with the question it would cut the question's end off (at 40
+        columns, '... the match? (Y/N)', or what each answer costs).  The help line's text."""
+        if not fit_message(self.with_notes(said), self.con.width)[1]:
+            self.message = said
+            return keys
+        self.message = question
+        return f"{key_said(key)} is not an answer: {keys}"
 
     async def whole_question(self, key: Key) -> bool:
         """? (or H) while a question is asked, where the board cut it and says '? shows all': the
