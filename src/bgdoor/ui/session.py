@@ -900,13 +900,7 @@ class Session:
 
         async def answer(wait: Awaitable[T]) -> T:
             """`wait`, with the list woken by a change to any game while it waits, if it follows them."""
-            if fresh is None:
-                return await wait
-            self.rt.watch_games(self.con.wake)
-            try:
-                return await wait
-            finally:
-                self.rt.unwatch_games(self.con.wake)
+            return await (wait if fresh is None else self.following_games(wait))
 
         def footer(first: int, more: str, listed: list[GameSummary]) -> str:
             # The '*' said only on a page that shows one.
@@ -1017,6 +1011,14 @@ class Session:
             else:
                 note = f"No line {text} here; a game number starts with #."
 
+    async def following_games(self, wait: Awaitable[T]) -> T:
+        """`wait`, this screen woken meanwhile by a change to any game (a list of them)."""
+        self.rt.watch_games(self.con.wake)
+        try:
+            return await wait
+        finally:
+            self.rt.unwatch_games(self.con.wake)
+
     async def view_games(self) -> None:
         assert self.player is not None
 
@@ -1036,11 +1038,7 @@ class Session:
                                  right=self.con.width - 1)
             await self.con.show()
             # It follows the games as the list does: a game begun meanwhile had never shown.
-            self.rt.watch_games(self.con.wake)
-            try:
-                key = await self.con.key(idle=True, wake=True)
-            finally:
-                self.rt.unwatch_games(self.con.wake)
+            key = await self.following_games(self.con.key(idle=True, wake=True))
             if key is WAKE:
                 games = await fresh([])
                 continue
