@@ -869,13 +869,12 @@ class GameScreen:
                 # another session' had been said of a drop that lost the game (whose result went
                 # untold), of an offer to resign, of a play that took the moves made here.
                 self.unkeyed = []
-                mine = {e.seq for e in log.events[events:] if e.player_id == self.pid}
-                lines = [done_elsewhere(n) if n.seq in mine and not n.result else n for n in lines]
-                moved = any(isinstance(e.event, Move) and e.player_id == self.pid for e in log.events[events:])
-                if played and not moved:
+                mine = [e for e in log.events[events:] if e.player_id == self.pid]
+                own = [i for i, n in enumerate(lines) if not n.result and any(e.seq == n.seq for e in mine)]
+                lines = [done_elsewhere(n) if i in own else n for i, n in enumerate(lines)]
+                if played and not any(isinstance(e.event, Move) for e in mine):
                     # Said with what took them (an offer to resign), so that both stay, or go, together.
                     gone = f"Your moves here ({played}) are not kept."
-                    own = [i for i, n in enumerate(lines) if n.seq in mine and not n.result]
                     if own:
                         lines[own[-1]] = replace(lines[own[-1]], text=f"{lines[own[-1]].text} {gone}")
                     else:
