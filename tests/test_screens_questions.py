@@ -80,3 +80,47 @@ def test_the_keys_page_speaks_to_the_player() -> None:
     """'Keys now (double offered to me):' over lines that all say 'you'."""
     assert "me" not in State.DOUBLE_TO_ME.split() and "you" in State.DOUBLE_TO_ME.split()
     assert all("me" not in s.value.split() for s in State)
+
+
+def panel(c) -> str:  # type: ignore[no-untyped-def]
+    """The panel beside the board, read as words."""
+    return " ".join(" ".join(line[57:] for line in c.screen.display[:18]).split())
+
+
+async def panel_says(c, words: str) -> None:  # type: ignore[no-untyped-def]
+    await c.wait_until(lambda _: words in panel(c), repr(words))
+
+
+def cube_box(c) -> tuple[int, str] | None:  # type: ignore[no-untyped-def]
+    """The cube box's middle row and what it shows (the board's first five columns)."""
+    for row, line in enumerate(c.screen.display, start=1):
+        if 2 <= row <= 18 and line[:1] in "│|" and line[4:5] in "│|" and line[1:4].strip():
+            return row, line[1:4].strip()
+    return None
+
+
+async def test_an_offered_double_shows_on_the_cube_from_both_sides(tmp_path):
+    """bob doubled: the message said 'bob doubles to 2' while the cube stayed centred at 64 and the
+    panel said nothing of it.  The cube now stands at 2 before alice, offered to her; bob sees it
+    before alice too; after the take it is hers at 2."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_offers(url, resign=False)
+    async with running_server(url) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=False)
+        await open_board(alice)
+        await panel_says(alice, "Cube 2 offered to you")
+        assert cube_box(alice) == (15, "2"), alice.text
+        bob = await call(srv.port, term="ansi", charset="cp437")
+        await login(bob, "bob", "bob-pw", new=False)
+        await open_board(bob)
+        await panel_says(bob, "Cube 2 offered to alice")
+        assert cube_box(bob) == (5, "2"), bob.text
+        alice.send("T")
+        await panel_says(alice, "Cube 2 yours")
+        assert "offered" not in panel(alice)
+        assert cube_box(alice) == (15, "2"), alice.text
+        await panel_says(bob, "Cube 2 alice")
+        assert cube_box(bob) == (5, "2"), bob.text
+        alice.close()
+        bob.close()

@@ -270,6 +270,9 @@ class BoardView:
     crawford: bool = False
     cube_value: int | None = 1  # None: no cube on the board (Crawford game, cubeless)
     cube_owner: Colour | None = None  # None: centred
+    # A double not yet answered: the cube shows its new value before the side doubled, whose it
+    # becomes if they take (it had stayed at its old value, centred, while the message said 'doubles').
+    cube_offered: bool = False
     dice: tuple[int, int] | None = None
     dice_left: tuple[int, ...] | None = None  # dice still to play (none once the play is complete); None: all
     turn: Colour | None = None  # whose turn it is; None: the side on roll
@@ -484,9 +487,13 @@ def _phrased(text: str, width: int) -> list[str]:
 
 
 def cube_words(v: BoardView) -> str:
-    """'Cube 2 yours', 'Cube 4 alice'; '' while the cube is at 1 (or there is none)."""
+    """'Cube 2 yours', 'Cube 4 alice', 'Cube 2 offered to you'; '' while the cube is at 1 (or
+    there is none)."""
     if v.cube_value is None or v.cube_value <= 1:
         return ""
+    if v.cube_offered and v.cube_owner is not None:
+        to = "you" if v.cube_owner == v.viewer and not v.spectator else v.name_of(v.cube_owner)
+        return f"Cube {v.cube_value} offered to {to}"
     if v.cube_owner is None:
         owner = "centred"
     elif v.cube_owner == v.viewer and not v.spectator:

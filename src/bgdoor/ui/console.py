@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bgdoor.rules.game import Color, MatchState
+from bgdoor.rules.game import Color, MatchState, Phase
 from bgdoor.service import GameView, Preferences
 from bgdoor.term.charset import charset_named, glyphs
 from bgdoor.term.console import WAKE, Console as Terminal, Hangup, Key, Link, Woken
@@ -67,6 +67,8 @@ class Console(Terminal):
         `fields` are further BoardView fields (the position, dice, cursor, notes).
         """
         crawford = match.crawford
+        offered = match.phase is Phase.DOUBLED and match.turn is not None
+        owner = match.turn.other if offered and match.turn else match.cube_owner
         view = boardmod.BoardView(
             on_roll=on_roll.value,
             viewer=(game.viewer_color or Color.WHITE).value,
@@ -76,8 +78,9 @@ class Console(Terminal):
             black_score=match.score[1],
             match_length=match.length,
             crawford=crawford and not match.over,  # the note is for the Crawford game while it is played
-            cube_value=None if crawford or match.length == 1 else match.cube,
-            cube_owner=match.cube_owner.value if match.cube_owner else None,
+            cube_value=None if crawford or match.length == 1 else match.cube * (2 if offered else 1),
+            cube_owner=owner.value if owner else None,
+            cube_offered=offered,
             turn=turn.value if turn else None,
             spectator=game.viewer_color is None,
             theme=self.theme,
