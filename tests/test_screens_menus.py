@@ -81,6 +81,42 @@ async def test_the_games_list_follows_the_games_and_reads_a_game_again_before_as
             c.close()
 
 
+async def test_join_it_goes_when_the_seat_is_taken_or_the_game_withdrawn_meanwhile(tmp_path):
+    """'Join it?' stayed up while someone else sat down (or the game was withdrawn), and only a Y
+    said so: now the question gives way at once to the list as it is, saying what became of it."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await begin(bob, 3)  # game #1
+        zed = await call(srv.port)
+        await login(zed, "zed", "zed-pw", new=True)
+        await begin(zed, 3)  # game #2
+        amy = await call(srv.port)
+        await login(amy, "amy", "amy-pw", new=True)
+        carl = await call(srv.port)
+        await login(carl, "carl", "carl-pw", new=True)
+        carl.send("V")
+        await carl.wait_until(lambda t: "#2" in t and "#1" in t, "both games listed")
+        carl.send("#1\r")
+        await carl.wait_for("Game #1 needs a player. Join it? (Y/N)")
+        amy.send("V")
+        await amy.wait_until(lambda t: "#2" in t and "#1" in t, "both games listed")
+        amy.send("#1\r")
+        await amy.wait_for("Game #1 needs a player. Join it? (Y/N)")
+        amy.send("Y")
+        await amy.wait_words("You joined game #1")
+        text = await carl.wait_words("Game #1: someone else took that seat first.")
+        assert "Join it?" not in text, text
+
+        carl.send("#2\r")
+        await carl.wait_for("Game #2 needs a player. Join it? (Y/N)")
+        await withdraw(zed)
+        text = await carl.wait_words("Game #2 is no longer there: withdrawn, or removed by the sysop.")
+        assert "Join it?" not in text, text
+        for c in (bob, zed, amy, carl):
+            c.close()
+
+
 async def test_a_notice_beside_the_menu_prompt_goes_when_news_redraws_the_menu(tmp_path):
     """'Game #1 is withdrawn.' stood beside zed's prompt minutes later, after the menu had been
     redrawn for a new match and its news."""

@@ -495,18 +495,23 @@ class Session:
 
     async def yes_no(self, default: bool) -> bool:
         while True:
-            key = await self.con.key()
-            answer: bool | None = None
-            if key.name == "enter":
-                answer = default
-            elif key.char.upper() == "Y":
-                answer = True
-            elif key.char.upper() in ("N",) or key.name == "esc":
-                answer = False
-            self.hint(None if answer is not None else key, "" if answer is not None else "Y or N.")
+            answer = await self.yes_no_key(await self.con.key(), default)
             if answer is not None:
                 return answer
+
+    async def yes_no_key(self, key: Key, default: bool) -> bool | None:
+        """The answer `key` gives to a Y/N question; None, said why, for any other key."""
+        answer: bool | None = None
+        if key.name == "enter":
+            answer = default
+        elif key.char.upper() == "Y":
+            answer = True
+        elif key.char.upper() in ("N",) or key.name == "esc":
+            answer = False
+        self.hint(None if answer is not None else key, "" if answer is not None else "Y or N.")
+        if answer is None:
             await self.con.show()
+        return answer
 
     # ------------------------------------------------------------ main menu
 
@@ -1054,15 +1059,9 @@ class Session:
             if g.status != "open" or self.player.handle in (g.white, g.black):
                 await self.game_screen(g.id)
                 return
-            try:
-                # Read again before asking: withdrawn while the list was up, 'Join it?' had been asked,
-                # and only a Y told that the game was gone.
-                seat = await self.svc.game(g.id, self.player.id)
-            except NotFound:
-                seat = None
-                note = f"Game #{g.id} is no longer there: withdrawn, or removed by the sysop."
-            if seat is not None and seat.status != "open":
-                note = f"Game #{g.id}: someone else took that seat first."
+            # Read again before asking: withdrawn while the list was up, 'Join it?' had been asked,
+            # and only a Y told that the game was gone.
+            note = await self.seat_gone(g.id)
             if note:
                 games = await fresh(games)
                 if not games:
@@ -1084,7 +1083,10 @@ class Session:
                 right=self.con.width - 1,
             )
             await self.con.show()
-            if await self.yes_no(default=True):
+            answer = await self.join_answer(g.id)
+            if isinstance(answer, str):
+                note = answer  # the seat went while the question was up: said over the list as it is now
+            elif answer:
                 try:
                     view = await self.svc.join_game(self.player.id, g.id)
                 except NotFound:
@@ -1103,6 +1105,28 @@ class Session:
                 if note:
                     await self.flash(min(24, self.con.height) - 2, note)
                 return
+
+    async def seat_gone(self, game_id: int) -> str:
+        """'' while game `game_id` still needs a player; else what became of it."""
+        assert self.player is not None
+        try:
+            seat = await self.svc.game(game_id, self.player.id)
+        except NotFound:
+            return f"Game #{game_id} is no longer there: withdrawn, or removed by the sysop."
+        return "" if seat.status == "open" else f"Game #{game_id}: someone else took that seat first."
+
+    async def join_answer(self, game_id: int) -> bool | str:
+        """The Y/N to 'Join it?', the game followed meanwhile: what became of it instead, once its
+        seat is taken or it is gone (the question had stayed up, and only a Y told)."""
+        while True:
+            key = await self.following_games(self.con.key(idle=True, wake=True))
+            if key is WAKE:
+                if note := await self.seat_gone(game_id):
+                    return note
+                continue
+            answer = await self.yes_no_key(key, default=True)
+            if answer is not None:
+                return answer
 
     async def play_games(self) -> None:
         assert self.player is not None
