@@ -270,8 +270,8 @@ async def test_joining_a_game_gone_meanwhile_says_so_and_keeps_the_call(tmp_path
         await alice.wait_for("(Y/N)")
         alice.send("Y")
         await alice.wait_for("withdrawn")
-        bob.send("Y")
-        await bob.wait_for("Game #1 was withdrawn before you could join it.")
+        # Said at once, the question gone with the game (it had waited for bob's Y to say so).
+        await bob.wait_words("Game #1 is no longer there: withdrawn, or removed by the sysop.")
         await bob.wait_for("Your choice")  # still on the line, at the menu
         assert not bob.closed
 
@@ -282,7 +282,6 @@ async def test_joining_a_game_gone_meanwhile_says_so_and_keeps_the_call(tmp_path
         await open_game(carol, expect="Join it?")
         carol.send("Y")
         await carol.wait_for("roll for who starts")
-        bob.send("Y")
         await bob.wait_for("Game #2: someone else took that seat first.")
         await bob.wait_for("Game:")  # the list again, with the game now under way
         assert not bob.closed
@@ -620,7 +619,7 @@ async def test_no_turn_marker_while_it_is_nobodys_turn(tmp_path):
 
 
 async def test_a_cut_result_is_shown_whole_by_question_mark(tmp_path):
-    """At 60 columns a result cut on the board ended '... (? shows all)', but ? only cleared the
+    """At 40 columns a result cut on the board ended '... (? shows all)', but ? only cleared the
     result; and the next game's opening roll, read together with the result on coming back, was
     never told."""
     long_a, long_b = "Longhandle_Alice", "Bartholomew_Bob1"
@@ -637,7 +636,7 @@ async def test_a_cut_result_is_shown_whole_by_question_mark(tmp_path):
         svc.mark_read(bob, v.id, seen + 1)  # bob has yet to read the result and the next opening roll
         v = svc.roll(alice, v.id, v.version)
     async with running_server(url) as srv:
-        c = await RawCaller.connect(srv.port, term="xterm", size=(60, 24))
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
         try:
             await menus.login(c, long_b, "bob-pw", new=False)
             await open_game(c, expect="needs 80 columns")
@@ -2513,7 +2512,8 @@ async def test_the_give_up_question_cut_at_40_columns_is_whole_on_the_question_m
         # With a note to go, the question is cut: ? shows it whole, and the question stays.
         b.send("N")
         await b.wait_for("Note to your opponent")
-        b.send("Well played, a fine game all the same, thank you.\r")
+        b.send("Well played, a fine game all the same, thank you; the dice were kind to you today, and I "
+               "shall want a rematch.\r")
         await b.wait_words("Your note")
         b.send("G")
         await b.wait_for("? shows all")

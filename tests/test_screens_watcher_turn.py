@@ -40,6 +40,15 @@ async def next_game_begun(url: str, c: Caller, game: int, version: int, alice: i
         return svc.submit_turn(bob, game, view.version, "13/8 6/5")
 
 
+async def whole_message(c: Caller) -> str:
+    """The board's message as words: from the ? page where the board had to cut it."""
+    whole = words(c.text)
+    if "? shows all" in whole:
+        c.send("?")
+        whole = words(await c.wait_words("The message in full"))
+    return whole
+
+
 async def carol_watching_at_40_columns(port: int) -> Caller:
     """carol opens the game to watch it at 40 columns, bob to play."""
     c = await call(port, cols=40, rows=24)
@@ -81,11 +90,10 @@ async def test_a_watcher_is_told_the_next_games_start_after_a_result(tmp_path):
         try:
             await next_game_begun(url, c, game, version, alice, bob)
             await c.settle(0.5)
-            c.send("?")  # the result is cut at 40 columns: ? shows it all, and what followed it
-            whole = words(await c.wait_words("The message in full"))
+            # The result with what followed it: whole in the rows the help leaves free at 40 columns.
+            whole = words(c.text)
+            assert "? shows all" not in whole, whole
             assert "bob wins a single game" in whole and "playing 13/8 6/5. alice to play." in whole, whole
-            c.send(" ")
-            await c.wait_words("Press a key")
             c.send(" ")  # the result goes
             said = words(await c.wait_until(lambda t: "Press a key" not in words(t), "the result to go"))
             assert "bob starts with 5-1, playing 13/8 6/5. alice to play." in said, said
@@ -132,10 +140,7 @@ async def test_a_watcher_holding_a_result_keeps_it_when_the_next_game_ends_too(t
                 svc.answer_resign(bob, game, view.version, accept=True)  # bob wins the second, 2-0
             await c.wait_words("by resignation")
             await c.settle(0.3)
-            whole = words(c.text)
-            if "? shows all" in whole:
-                c.send("?")
-                whole = words(await c.wait_words("The message in full"))
+            whole = await whole_message(c)
             assert "bob wins a single game on a drop, 1 point." in whole, whole
             assert "Score: alice 0, bob 1. Game 2: alice offers" in whole or \
                 "Score: alice 0, bob 1. Game 2: bob" in whole, whole  # which game the second result ends
@@ -159,7 +164,39 @@ async def test_a_watcher_at_40_columns_gets_a_match_won_on_a_resignation_whole(t
                 svc.answer_resign(alice, game, view.version, accept=True)
             said = words(await c.wait_words("Press a key"))
             assert "alice wins a backgammon by resignation, 3 points, and the match 3-0." in said, said
-            assert "Ratings:" in said, said  # their figures, past three lines at 40 columns, on the ? page
+            # The ratings whole: the help's one line leaves the message the rows under it (they had
+            # stood empty, the figures on the ? page).
+            assert "Ratings: alice 1517.3 (+17.3), bob 1482.7 (-17.3). (Press a key" in said, said
+            assert "? shows all" not in said, said
+        finally:
+            c.close()
+
+
+async def test_the_winner_at_40_columns_reads_the_match_s_result_and_ratings_whole(tmp_path):
+    """At 40x24 'You win a backgammon by resignation, 3 points, and the match 3-0. Ratings:
+    alice 1517.3 (+17.3),... (? shows all)' over two empty rows under the help."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(c, "alice", "alice-pw", new=False)
+            await open_game(c)
+            await c.wait_for("Enter goes on anyway")
+            c.send("\r")
+            await c.wait_words("bob to play.")
+            with Service(url) as svc:
+                svc.resign(bob, game, version, Win.BACKGAMMON)
+            await c.wait_words("bob offers to resign")
+            c.send("A")
+            await c.wait_for("(Y/N)")
+            c.send("Y")
+            await c.wait_words("Press a key")
+            await c.settle(0.3)
+            rows = c.screen.display
+            said = words("\n".join(rows[18:]))
+            assert said == ("You win a backgammon by resignation, 3 points, and the match 3-0. Ratings: "
+                            "alice 1517.3 (+17.3), bob 1482.7 (-17.3). (Press a key; Q leaves the game.)"), rows
         finally:
             c.close()
 
@@ -178,9 +215,8 @@ async def test_a_watcher_holding_a_result_is_not_told_the_score_again_after_it(t
                 await c.wait_words("Press a key")
                 view = svc.roll(alice, game, view.version)  # bob starts the second game with 5-1
                 svc.resign(bob, game, view.version, Win.GAMMON)
-            await c.settle(1.5)  # the offer told (cut, at 40 columns): the ? page has it all
-            c.send("?")
-            said = words(await c.wait_words("The message in full"))
+            await c.settle(1.5)  # the offer told, whole or (cut at 40 columns) on the ? page
+            said = await whole_message(c)
             assert said.count("Score:") == 1, said
             assert "bob offers to resign, giving a gammon (2 points). alice to answer." in said, said
         finally:
@@ -202,8 +238,7 @@ async def test_a_watcher_at_40_columns_holding_a_result_sees_the_match_end_first
                 svc.answer_resign(bob, game, view.version, accept=True)  # bob wins the match, 3-0
             said = words(await c.wait_words("and the match 3-0"))
             assert said.index("and the match 3-0") < said.find("Before it:") or "Before it:" not in said, said
-            c.send("?")
-            whole = words(await c.wait_words("The message in full"))
+            whole = await whole_message(c)
             assert "Before it: alice drops the double." in whole or "Before it: bob wins a single game on a drop" \
                 in whole, whole
         finally:

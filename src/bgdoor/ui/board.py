@@ -513,6 +513,18 @@ def score_words(white: str, white_score: int, black: str, black_score: int, leng
     return f"Score: {white} {white_score}, {black} {black_score} ({of}{', Crawford game' if crawford else ''})."
 
 
+def _help_room(width: int) -> int:
+    return 2 if width >= 80 else 3
+
+
+def message_rows(help: str, width: int) -> int:
+    """The lines a board's message has with `help` under it: three, and those of the help's rows
+    its keys leave free (a held result's one line of help had left two rows empty under it at 40
+    columns, while the result was cut, its ratings on the ? page)."""
+    rows = _help_room(width)
+    return 3 + rows - (len(help_rows(help, min(80, width) - 2, rows)) if help else 0)
+
+
 def help_rows(text: str, width: int, rows: int = 2) -> list[str]:
     """The help line in `rows` rows of `width`, broken between keys, never inside one ('V)iew'
     on one row and 'last' on the next).  Keys that do not fit (a narrow terminal) are left out
@@ -646,11 +658,13 @@ class _Painter:
             text = f"{turn_line(v)}. {score_line(v)}"
             if self.cube_left() + 4 > v.width and not self.cube_in_title() and (words := cube_words(v)):
                 text += f" {words}."  # Black's board as the table stands has its cube at the right
-        message = wrap(text, room)[:3] if text else []
+        helps = help_rows(v.help, room, _help_room(v.width)) if v.help else []
+        message = wrap(text, room)[: message_rows(v.help, v.width)] if text else []
+        top = MESSAGE_ROW - (len(message) >= 3)
         for i, line in enumerate(message):
-            self.c.put(MESSAGE_ROW - (len(message) == 3) + i, 2, line, t.message)
-        for i, line in enumerate(help_rows(v.help, room, 2 if v.width >= 80 else 3) if v.help else []):
-            self.c.put(HELP_ROW + i, 2, line, t.help)
+            self.c.put(top + i, 2, line, t.message)
+        for i, line in enumerate(helps):
+            self.c.put(max(HELP_ROW, top + len(message)) + i, 2, line, t.help)
 
     def title_bar(self) -> None:
         t, c = self.t, self.c

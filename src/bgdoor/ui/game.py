@@ -28,7 +28,7 @@ from bgdoor.service import (
 )
 from bgdoor.term.wrap import sentence, wrap
 from bgdoor.ui import keys as keytable
-from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc, score_words, to_play
+from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc, message_rows, score_words, to_play
 from bgdoor.ui.console import WAKE, Console, Key, Woken
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import (
@@ -1369,6 +1369,8 @@ class GameScreen:
         else:
             turn = won.winner if won is not None and won.winner is not None else on_roll
             marker = True
+        # A result stays (with what followed it) until a key: the help says so meanwhile.
+        help = help_text if help_text is not None else PRESS_A_KEY if self.held else self.help_line()
         self.con.board(
             v,
             then or st,
@@ -1390,9 +1392,8 @@ class GameScreen:
             # the match ended: a key that only cleared the line (?, a step of R)eview) lost it.
             message=note if note is not None else self.fitted(self.with_notes(
                 self.roomiest(self.shorter) if self.message and self.message in self.shorter[:2]
-                else self.message or self.pending_offer())),
-            # A result stays (with what followed it) until a key: the help says so meanwhile.
-            help=help_text if help_text is not None else PRESS_A_KEY if self.held else self.help_line(),
+                else self.message or self.pending_offer()), help),
+            help=help,
         )
 
     def roomiest(self, forms: tuple[str, str, str]) -> str:
@@ -1401,10 +1402,11 @@ class GameScreen:
         whole, part, measure = forms
         return part if fit_message(self.with_notes(measure), self.con.width)[1] else whole
 
-    def fitted(self, message: str) -> str:
-        """The message as the board's three lines hold it; a longer one (a note with a result, or
-        on a narrow screen) is cut between words and says where the rest is: the ? page."""
-        shown, self.overflow = fit_message(message, self.con.width)
+    def fitted(self, message: str, help: str) -> str:
+        """The message as the board's lines hold it over `help` (three, more where the help leaves
+        rows free); a longer one (a note with a result, or on a narrow screen) is cut between words
+        and says where the rest is: the ? page."""
+        shown, self.overflow = fit_message(message, self.con.width, message_rows(help, self.con.width))
         return shown
 
     def with_notes(self, message: str) -> str:

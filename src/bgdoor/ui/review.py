@@ -22,10 +22,11 @@ if TYPE_CHECKING:
 MORE = "... (? shows all)"
 
 
-def fit_message(text: str, width: int) -> tuple[str, str]:
-    """(what the board's three message lines hold, the whole text when it had to be cut, else ""):
-    a longer text (a long note, a narrow screen) is cut between words and says where the rest is."""
-    shown = shorten(text, min(80, width) - 2, 3, MORE)
+def fit_message(text: str, width: int, rows: int = 3) -> tuple[str, str]:
+    """(what the board's message lines hold, three or `rows`, the whole text when it had to be cut,
+    else ""): a longer text (a long note, a narrow screen) is cut between words and says where the
+    rest is."""
+    shown = shorten(text, min(80, width) - 2, rows, MORE)
     return shown, "" if shown == text else text
 
 
