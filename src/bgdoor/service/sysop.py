@@ -385,6 +385,9 @@ class Sysop:
                 raise err
             was = p.handle
             p.handle, p.handle_key, p.handle_skeleton = new, handles.key(new), handles.skeleton(new)[:64]
+            # Told at their menu (their own session kept greeting them by the old handle).
+            s.add(Notice(player_id=p.id, kind="renamed", game_id=0, length=0, other=was,
+                         created=self.service.clock()))
             if p.origin == "telnet":
                 p.login_name = new  # a telnet player is known by the handle they log in with
             renamed.append((p.id, new))

@@ -132,10 +132,13 @@ class GameView:
 
 @dataclass(frozen=True)
 class GameNotice:
-    """What became of a game of the player's that left no record to read (see store's Notice)."""
+    """What became of a game of the player's that left no record to read, or of the player's
+    handle (see store's Notice)."""
 
     id: int
-    kind: str  # "withdrawn" (by `other`, before its first roll), "removed" (by the sysop)
+    # "withdrawn" (by `other`, before its first roll), "removed" (by the sysop), "renamed" (by the
+    # sysop, from `other`; game 0)
+    kind: str
     game_id: int
     length: int
     other: str  # the other player's handle; "" for a game nobody else had sat down in

@@ -192,13 +192,14 @@ class ReadMark(Base):
 
 class Notice(Base):
     """What became of a game of the player's that left no record to read: withdrawn by the other
-    player before its first roll, or removed by the sysop.  Told once, on the player's menu."""
+    player before its first roll, or removed by the sysop; or that the sysop renamed the player
+    (game 0, `other` the handle before).  Told once, on the player's menu."""
 
     __tablename__ = "notices"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(16))  # withdrawn, removed
+    kind: Mapped[str] = mapped_column(String(16))  # withdrawn, removed, renamed
     game_id: Mapped[int]  # the game is gone: no foreign key
     length: Mapped[int]
     other: Mapped[str] = mapped_column(String(40), default="")  # the other player's handle, "" for none

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color, MatchState, Win
 from bgdoor.rules.moves import roll_text
-from bgdoor.service import GameLog, GameNotice, LoggedEvent, ServiceError, Unread
+from bgdoor.service import GameLog, GameNotice, LoggedEvent, PlayerInfo, ServiceError, Unread
 from bgdoor.term.console import WAKE
 from bgdoor.term.wrap import paged, wrap
 
@@ -30,8 +30,12 @@ def a_match(length: int) -> str:
 rolled = roll_text  # a roll as players say it: the higher die first ('5-2')
 
 
-def notice_text(notice: GameNotice) -> str:
-    """A notice (see GameNotice) as the menu says it."""
+def notice_text(notice: GameNotice, you: PlayerInfo | None = None) -> str:
+    """A notice (see GameNotice) as the menu says it to `you`, the player as they are now."""
+    if notice.kind == "renamed":
+        now = f" to {you.handle}" if you is not None else ""
+        how = f" Log in as {you.handle} from now on." if you is not None and you.origin == "telnet" else ""
+        return f"The sysop changed your handle from {notice.other}{now}.{how}"
     match = a_match(notice.length)
     if notice.kind == "withdrawn":
         return f"{notice.other} withdrew from game #{notice.game_id}, {match} with you, before its first roll."

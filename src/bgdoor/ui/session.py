@@ -558,7 +558,9 @@ class Session:
             if notices:
                 # A game gone without a record to read (withdrawn, removed): said once, here. It
                 # says who and why where the board could only say the game was no longer there.
-                notes = " ".join(notice_text(n) for n in notices)
+                if any(n.kind == "renamed" for n in notices):
+                    self.player = await self.svc.player(self.player.id)  # greeted by the new handle
+                notes = " ".join(notice_text(n, self.player) for n in notices)
                 gone = {f"Game #{n.game_id} is no longer there" for n in notices}
                 kept = "" if any(refused.startswith(g) for g in gone) else refused
                 refused, style, once = f"{kept} {notes}".strip(), "hot", True

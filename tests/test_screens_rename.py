@@ -1,0 +1,49 @@
+"""A player the sysop renames is told so, by their new handle, on their menu."""
+
+from __future__ import annotations
+
+import pytest
+from harness import call, login, running_server
+
+from bgdoor.service import Service
+from bgdoor.service.sysop import Sysop
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+async def test_a_renamed_caller_is_told_at_the_menu_and_greeted_by_the_new_handle(tmp_path):
+    """The sysop renamed bob robert while bob was on: his menu greeted him 'Welcome, bob.' minutes
+    later, nothing told him, and his next login as bob was offered a new player."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url) as srv:
+        bob = await call(srv.port, cols=40, rows=24)
+        await login(bob, "bob", "bob-pw", new=True)
+        await bob.wait_words("Welcome, bob.")
+        with Service(url) as svc:
+            Sysop(svc).rename("bob", "robert")
+        bob.send("Z")  # any key: the menu is drawn again
+        said = words(await bob.wait_words("The sysop changed your handle from bob to robert."))
+        assert "Log in as robert from now on." in said, said
+        assert "Welcome, robert." in said and "Welcome, bob" not in said, said
+        assert all(len(line.rstrip()) <= 40 for line in bob.screen.display)
+        bob.send("X")
+        said = words(await bob.wait_words("X is not on the menu."))
+        assert "changed your handle" not in said, said  # told once
+        bob.close()
+
+
+async def test_a_renamed_player_away_is_told_at_the_next_login(tmp_path):
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("bob", "bob-pw")
+        Sysop(svc).rename("bob", "robert")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "robert", "bob-pw", new=False)
+        said = words(await c.wait_words("The sysop changed your handle from bob to robert."))
+        assert "Welcome, robert." in said, said
+        c.close()
