@@ -281,3 +281,36 @@ def test_bearing_off_from_an_empty_place_says_why_nothing_can_come_off() -> None
     # All home: an empty point is the reason.
     turn = Turn(board({5: 4, 2: 11}), (5, 2))
     assert turn.refusal(4, 0) == "you have no checker on point 4"
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), dice_rolls, st.randoms(use_true_random=False))
+def test_leads_to_is_true_for_exactly_the_plays_that_carry_on_from_the_moves_made(
+        position: Position, dice: tuple[int, int], rnd: random.Random) -> None:
+    """After some moves, leads_to(a legal play's result) holds exactly when the turn can still be
+    finished there: checked against finishing it every way, one single move at a time, with no
+    board looked at twice skipped."""
+    turn = Turn(position, dice)
+    for _ in range(rnd.randint(0, 2)):
+        options = turn.legal_moves()
+        if not options or turn.is_complete:
+            break
+        m = rnd.choice(options)
+        turn.move(m.src, m.dst)
+    made = turn.moves
+
+    def ends(t: Turn) -> set[Position]:
+        if t.is_complete:
+            play = t.play
+            return {play.position} if play is not None else set()
+        found: set[Position] = set()
+        for m in t.legal_moves():
+            t.move(m.src, m.dst)
+            found |= ends(t)
+            t.undo()
+        return found
+
+    reachable = ends(turn)
+    for play in legal_plays(position, dice) or [no_play(position)]:
+        assert turn.leads_to(play.position) is (play.position in reachable), (made, play)
+    assert turn.moves == made  # looked, not moved

@@ -141,3 +141,28 @@ async def test_a_wrong_key_at_give_up_at_40_columns_leaves_what_the_answers_cost
         assert "(3 points, the match)?" in said(c) and "? shows all" not in said(c), said(c)
         assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
         c.close()
+
+
+@pytest.mark.parametrize("elsewhere, lost", [("8/5 6/5", True), ("13/10 6/5", False), ("13/9", False)])
+async def test_a_play_made_elsewhere_says_whether_the_moves_here_are_kept(tmp_path, elsewhere, lost):
+    """alice had moved 13/10 here and played 8/5 6/5 in another session: the board told the play
+    and nothing of the 13/10 gone.  A play that carries on from it (13/10 6/5, or 13/9 by
+    13/10/9) does not lose it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game = alice_to_roll(url)
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        v = svc.roll(alice, game, svc.game(game, alice).version)
+        svc.save_draft(alice, game, v.version, ((13, 10),), None)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await open_board(c)
+        await c.wait_words("Your moves so far are as you left them: 13/10")
+        with Service(url) as svc:
+            svc.submit_turn(alice, game, svc.game(game, alice).version, elsewhere)
+        text = " ".join((await c.wait_words("In another session, you rolled 3-1 and played")).split())
+        await c.settle(0.3)
+        text = said(c)
+        assert ("Your moves here (13/10) are not kept." in text) is lost, text
+        c.close()

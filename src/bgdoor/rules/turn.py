@@ -175,6 +175,30 @@ class Turn:
         reach[src] = best
         return best
 
+    def leads_to(self, after: Position) -> bool:
+        """Whether some way of finishing the turn from the moves made so far ends at `after` (a
+        play's result: the opponent on roll), as a play made elsewhere from the same start does."""
+        seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()  # boards with the dice left, looked at
+
+        def finishes() -> bool:
+            if self.is_complete:
+                play = self.play
+                return play is not None and play.position == after
+            here = (tuple(self._me), tuple(sorted(self._used)))
+            if here in seen:
+                return False
+            seen.add(here)
+            for move, die in list(self._legal()):
+                self._push(move, die)
+                try:
+                    if finishes():
+                        return True
+                finally:
+                    self._pop()
+            return False
+
+        return finishes()
+
     # ------------------------------------------------------------ acting
 
     def move(self, src: int, dst: int) -> Move:

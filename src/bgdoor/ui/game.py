@@ -20,6 +20,7 @@ from bgdoor.service import (
     GameView,
     IllegalAction,
     LastTurn,
+    LoggedEvent,
     NotFound,
     PlayerInfo,
     ServiceError,
@@ -843,6 +844,7 @@ class GameScreen:
 
     async def on_change(self) -> None:
         old = self.view
+        turn = self.turn
         moves = tuple((m.src, m.dst) for m in self.turn.moves) if self.turn is not None else ()
         played = notation(self.turn.moves) if self.turn is not None and moves else ""
         events = self.events
@@ -872,8 +874,9 @@ class GameScreen:
                 mine = [e for e in log.events[events:] if e.player_id == self.pid]
                 own = [i for i, n in enumerate(lines) if not n.result and any(e.seq == n.seq for e in mine)]
                 lines = [done_elsewhere(n) if i in own else n for i, n in enumerate(lines)]
-                if played and not any(isinstance(e.event, Move) for e in mine):
-                    # Said with what took them (an offer to resign), so that both stay, or go, together.
+                if played and not self.taken_on(turn, mine):
+                    # Said with what took them (an offer to resign, a play without them), so that
+                    # both stay, or go, together.
                     gone = f"Your moves here ({played}) are not kept."
                     if own:
                         lines[own[-1]] = replace(lines[own[-1]], text=f"{lines[own[-1]].text} {gone}")
@@ -893,6 +896,25 @@ class GameScreen:
         if self.restored:
             self.message = f"{self.message} {self.restored}".strip()
             self.restored = ""
+
+    @staticmethod
+    def taken_on(turn: Turn | None, mine: list[LoggedEvent]) -> bool:
+        """Whether the play made in another session (among `mine`) carries on from the moves made
+        on this board's `turn`: 24/21 13/9 from a 13/9 here does; 24/18 13/10 from a 13/7 does not,
+        and had gone without a word."""
+        made = next((e.event for e in mine if isinstance(e.event, Move)), None)
+        if made is None or turn is None:
+            return False
+        if not made.notation:
+            return not turn.moves
+        try:
+            after = Position.from_id(made.position)
+        except ValueError:
+            return False
+        again = Turn(turn.start, turn.dice)
+        for m in turn.moves:
+            again.move(m.src, m.dst)
+        return again.leads_to(after)
 
     async def forget_a_sent_note(self) -> None:
         """The note taken up from the draft is dropped once the draft no longer holds it: another
