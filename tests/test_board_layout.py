@@ -505,3 +505,20 @@ def test_the_panel_does_not_give_an_answer_the_mover_s_dice() -> None:
     answering = BoardView(START, dice=(5, 1), on_roll="white", turn="white", status="Your answer")
     assert turn_line(answering) == "Your answer"
     assert turn_line(BoardView(START, dice=(5, 1), on_roll="white", turn="white")) == "Your turn 5-1"
+
+
+@pytest.mark.parametrize("charset", ["ascii", "cp437", "utf8"])
+def test_a_narrow_board_says_in_its_title_which_checkers_are_the_player_s(charset: Charset) -> None:
+    """At 40 columns the panel, which shows whose checkers are which, is past the edge: nothing said
+    which were the player's (an open seat's board, a random colour)."""
+    g = glyphs(charset)
+    for viewer, glyph in (("white", g.white), ("black", g.black)):
+        view = BoardView(START, viewer=viewer, width=40, match_length=3)
+        cells = render_board(view, charset).cells
+        title = "".join(ch for ch, _ in cells[0][:40]).rstrip()
+        assert title.endswith(f"You {glyph} {g.dot} Match to 3"), title
+        at = title.index(f"You {glyph}") + 4
+        checker = theme(view.theme).white if viewer == "white" else theme(view.theme).black
+        assert cells[0][at][1] == checker  # drawn in the checker's colours, not the title's
+        assert "You" not in "".join(ch for ch, _ in render_board(replace(view, spectator=True), charset).cells[0])
+        assert "You" not in "".join(ch for ch, _ in render_board(replace(view, width=80), charset).cells[0])

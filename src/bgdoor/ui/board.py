@@ -678,6 +678,16 @@ class _Painter:
         # where its box is out of sight (Black's board as the table stands).
         if self.cube_in_title():
             info += f" {self.g.dot} {cube_words(v)}"
+        # The panel, which shows whose checkers are which, is past a narrow screen's edge: the
+        # title says the player's (at 40 columns nothing did, an open seat's board least of all).
+        glyph, attr = self.checker(v.viewer)
+        you = f"You {glyph} {self.g.dot} "
+        if not v.spectator and v.width <= PANEL_COL and len(you + info) <= min(80, v.width) - 13:
+            info = you + info
+            start = min(80, v.width) - len(info)
+            c.put(TITLE_ROW, start, info, t.title)
+            c.put(TITLE_ROW, start + 4, glyph, attr)
+            return
         c.put(TITLE_ROW, min(80, v.width) - len(info), info, t.title)
 
     def title_info(self) -> str:
