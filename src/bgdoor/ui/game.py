@@ -477,7 +477,7 @@ class GameScreen:
         if turn is None:
             return message
         whole = f"{turn[0]} {turn[1]}".strip()
-        if not fit_message(self.with_notes(f"{message} {whole}"), self.con.width)[1]:
+        if not self.cut(f"{message} {whole}"):
             return f"{message} {whole}"
         return f"{message} {turn[0]}".strip()
 
@@ -511,13 +511,28 @@ class GameScreen:
             # before playing it, had the board say nothing, or that the opponent had joined.
             return latest[-1].text
         if not told:
-            return ""
+            return self.own_last(log) if v.state.actor is not self.me else ""
         answered = any(e.player_id == self.pid and e.seq > told[-1].seq for e in log.events)
-        if answered and (v.state.actor is not self.me or self.offer_at(log, told[-1].seq)):
+        if answered and self.offer_at(log, told[-1].seq):
             # An offer to resign the player refused is no longer on the table: 'bob offers to
             # resign ...' over the move keys had sent them looking for A)ccept.
             return ""
+        if answered and v.state.actor is not self.me:
+            return self.own_last(log)
         return told[-1].text
+
+    def own_last(self, log: GameLog) -> str:
+        """The player's own last doing, waiting for the opponent: 'You rolled 3-2 and played 24/22
+        24/21. bob to play.'  (The message lines had been blank at 80 columns, the panel's 'bob to
+        play' alone saying anything.)"""
+        lines = narrate(log, -1, self.pid, everything=True)
+        mine = {e.seq for e in log.events if e.player_id == self.pid}
+        if not lines or lines[-1].seq not in mine or lines[-1].result:
+            return ""
+        turn = self.to_play()
+        if turn is not None and self.con.width >= 80:
+            turn = (turn[0], "")  # the panel shows the score
+        return self.with_turn([lines[-1].text], turn)
 
     @staticmethod
     def offer_at(log: GameLog, seq: int) -> bool:
@@ -625,11 +640,11 @@ class GameScreen:
             before = [n.text for n in lines[:first]][-1:]
             said = " ".join(results)
             if before and '"' not in before[0] and (" on a drop" in said or " by resignation" in said) \
-                    and fit_message(self.with_notes(" ".join(earlier + before + results)), self.con.width)[1]:
+                    and self.cut(" ".join(earlier + before + results)):
                 # The answer that ended the game ('alice accepts the resignation.') is in the result's
                 # own words: where both do not fit, it gives way, not the score and the ratings.
                 before = []
-            if earlier and fit_message(self.with_notes(" ".join(earlier + before + results)), self.con.width)[1]:
+            if earlier and self.cut(" ".join(earlier + before + results)):
                 # Too long for the lines (40 columns): the newest result first, the one held before
                 # it after it.  The older had stood alone over the newer game's last board, its
                 # score no longer so, and the match's end only on the ? page.
@@ -668,7 +683,7 @@ class GameScreen:
                 # went (the board's own turn, played elsewhere): ? shows it.
                 part = keep[1:]
                 short = self.own_roll_short()
-                if short and not fit_message(self.with_notes(" ".join([short, *part, *then])), self.con.width)[1]:
+                if short and not self.cut(" ".join([short, *part, *then])):
                     part = [short, *part]  # at 40 columns what went had been all that said the roll
                 self.shorter = (self.with_turn(keep, turn), self.with_turn(part, turn), " ".join(keep + then))
                 if self.roomiest(self.shorter) != self.shorter[0]:
@@ -1279,7 +1294,7 @@ class GameScreen:
         the board's lines hold it, else the question alone and why not beside its `keys` on the
         help line, where said with the question it would cut the question's end off (at 40
         columns, '... the match? (Y/N)', or what each answer costs).  The help line's text."""
-        if not fit_message(self.with_notes(said), self.con.width)[1]:
+        if not self.cut(said, keys):
             self.message = said
             return keys
         self.message = question
@@ -1422,7 +1437,18 @@ class GameScreen:
         """Of a message whole and its later part alone (see shorter), the whole where the board's
         lines hold it at this width, else the part."""
         whole, part, measure = forms
-        return part if fit_message(self.with_notes(measure), self.con.width)[1] else whole
+        return part if self.cut(measure) else whole
+
+    def cut(self, message: str, help: str | None = None) -> bool:
+        """Whether the board's lines would cut `message` (with the notes that go with it), over
+        `help` or the help it shows now."""
+        return bool(fit_message(self.with_notes(message), self.con.width, self.room(help))[1])
+
+    def room(self, help: str | None = None) -> int:
+        """The message's lines on the board as drawn over `help`, or over the help it shows now."""
+        if help is None:
+            help = PRESS_A_KEY if self.held else self.help_line()
+        return message_rows(help, self.con.width)
 
     def fitted(self, message: str, help: str) -> str:
         """The message as the board's lines hold it over `help` (three, more where the help leaves
@@ -1675,7 +1701,7 @@ class GameScreen:
             note = prompt + shown + "_"
             full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
             head = f"The note is full ({NOTE_LENGTH} characters)." if full else "Type the note."
-            self.draw(note=note, help_text=f"{head}  Enter keeps it  Esc cancels  Backspace")
+            self.draw(note=note, help_text=f"{head}  Enter keeps it  Esc cancels  Backspace erases")
             # The terminal's cursor on the '_' where the next character goes, as in other typed fields.
             lines = wrap(note, min(80, self.con.width) - 2)[:3]
             self.con.text_cursor((MESSAGE_ROW - (len(lines) == 3) + len(lines) - 1, 1 + len(lines[-1])))
