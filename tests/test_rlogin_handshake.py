@@ -128,6 +128,24 @@ def test_accepted_forms_and_charsets(config) -> None:
 
 
 @pytest.mark.parametrize(
+    "terminal, charset, cols",
+    [
+        ("dumb-80x25", "ascii", 80),
+        ("ascii-80x25", "ascii", 80),
+        ("TTY-40x24", "ascii", 40),
+        ("dumb", "ascii", 80),
+        ("ansi-bbs-80x25", "cp437", 80),
+        ("syncterm-80x25", "cp437", 80),
+        ("xterm-80x25", "utf8", 80),
+        ("80x25", "cp437", 80),
+    ],
+)
+def test_a_size_after_the_terminal_type_leaves_the_charset(config, terminal: str, charset: str, cols: int) -> None:
+    entry = authorize(Handshake("change-me", "[DEMO]erin", terminal, b""), "127.0.0.1", config)
+    assert (entry.charset, entry.cols) == (charset, cols)
+
+
+@pytest.mark.parametrize(
     "hs, address, line",
     [
         (Handshake("change-me", "[NOPE]alice", "ansi", b""), "127.0.0.1", "Unknown BBS tag"),

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
+from rawtelnet import RawCaller
 from rloginplay import RLoginCaller, handshake
 from serverproc import ServerProcess
 
@@ -210,6 +211,45 @@ async def test_caps_and_idle_timeout_hold_as_for_telnet(tmp_path: Path) -> None:
         for c in callers:
             c.close()
         srv.stop()
+
+
+async def test_a_terminal_type_with_a_size_keeps_its_charset(server: ServerProcess) -> None:
+    # A relaying gateway adds -80x25 for 25 lines: the size, not another charset.
+    port = server.rlogin_port
+    for n, (terminal, charset, corner) in enumerate(
+        (
+            ("dumb-80x25", "ascii", "+"),
+            ("ascii-80x25", "ascii", "+"),
+            ("tty-80x25", "ascii", "+"),
+            ("ansi-bbs-80x25", "cp437", "╔"),
+            ("xterm-80x25", "utf8", "╔"),
+        )
+    ):
+        caller = await RLoginCaller.connect(
+            port, handshake(SECRET, f"[DEMO]size{n}", f"{terminal}/38400"), charset=charset, rows=25
+        )
+        try:
+            await at_menu(caller, f"size{n}")
+            await caller.settle(0.3)
+            frame = caller.screen.display[1].strip()
+            assert frame[:1] == corner, f"{terminal}: {frame!r}"
+            if charset == "ascii":
+                assert "=" in frame, f"{terminal}: {frame!r}"
+                assert max(caller.data) < 0x80, f"{terminal}: bytes past ASCII"
+        finally:
+            caller.close()
+        assert f"term={terminal} charset={charset}" in server.stderr()
+
+
+async def test_a_telnet_terminal_type_with_a_size_keeps_its_charset(server: ServerProcess) -> None:
+    caller = await RawCaller.connect(server.port, term="dumb-80x25")
+    try:
+        await caller.wait_for("Handle:")
+        await caller.settle(0.3)
+        assert max(caller.data) < 0x80, "bytes past ASCII"
+    finally:
+        caller.close()
+    assert "term=dumb-80x25 charset=ascii" in server.stderr()
 
 
 def _menu_column(lines: list[str]) -> int | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -46,9 +47,19 @@ UTF8_TERMS = (
 )
 
 
+# A screen size a gateway adds to the type for callers it cannot ask (`dumb-80x25`): it says
+# how big, not which characters.
+_SIZE_SUFFIX = re.compile(r"-?\d{2,3}x\d{2,3}$")
+
+
+def terminal_name(term: str | None) -> str:
+    """The terminal type in lower case, without a screen size it ends in."""
+    return _SIZE_SUFFIX.sub("", (term or "").strip().lower())
+
+
 def named_charset(term: str | None) -> Charset | None:
     """The character set a terminal type names, if it is one we know."""
-    t = (term or "").lower()
+    t = terminal_name(term)
     if any(t == name or t.startswith(name + "-") for name in CP437_TERMS) or t.startswith("syncterm"):
         return "cp437"
     if any(t.startswith(name) for name in UTF8_TERMS):
@@ -61,7 +72,7 @@ def charset_for(term: str | None, lang: str | None) -> Charset:
     known = named_charset(term)
     if known is not None:
         return known
-    t = (term or "").lower()
+    t = terminal_name(term)
     if lang and "utf-8" in lang.lower().replace("utf8", "utf-8"):
         return "utf8"
     if t in ("dumb", "tty", "ascii"):
