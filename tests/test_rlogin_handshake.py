@@ -51,6 +51,14 @@ def test_config_reads_rlogin_and_member_bbses(config) -> None:
     assert demo.allows("127.0.0.5") and demo.allows("192.0.2.10") and not demo.allows("192.0.2.11")
     assert demo.allows("::ffff:127.0.0.1")  # an IPv4 caller on a dual-stack socket
     assert config.bbses["DP"].auth == "address" and config.bbses["DP"].secret == ""
+    # No max_callers of its own: only the server's limits the board's callers.
+    assert demo.max_callers is None
+
+
+def test_a_member_bbs_may_have_its_own_max_callers(tmp_path: Path) -> None:
+    path = tmp_path / "door.cfg"
+    path.write_text("[bbs DEMO]\nsecret = x\naddresses = 127.0.0.1\nmax_callers = 20\n")
+    assert load_config(path).bbses["DEMO"].max_callers == 20
 
 
 def test_rlogin_is_off_by_default(tmp_path: Path) -> None:
@@ -69,6 +77,8 @@ def test_rlogin_is_off_by_default(tmp_path: Path) -> None:
         ("[bbs TOOLONGTAG]\nsecret = x\naddresses = 127.0.0.1\n", "1 to 8"),
         ("[bbs DEMO]\nsecret = x\naddresses = 127.0.0.1\nauth = magic\n", "auth is"),
         ("[bbs DEMO]\nsecret = x\naddresses = 127.0.0.1\ncolour = red\n", "unknown key"),
+        ("[bbs DEMO]\nsecret = x\naddresses = 127.0.0.1\nmax_callers = 0\n", "max_callers must be at least 1"),
+        ("[bbs DEMO]\nsecret = x\naddresses = 127.0.0.1\nmax_callers = lots\n", "whole number"),
         ("[bbs]\nsecret = x\n", "[bbs TAG]"),
         ("[rlogin]\nshow_board = sometimes\n", "show_board"),
         (

@@ -182,7 +182,7 @@ async def test_caps_and_idle_timeout_hold_as_for_telnet(tmp_path: Path) -> None:
     srv = rlogin_server(
         tmp_path,
         f"sqlite:///{tmp_path / 'bg.db'}",
-        server={"host": "127.0.0.1", "max_per_address": 2, "max_callers": 3},
+        server={"host": "127.0.0.1", "max_per_address": 2, "max_callers": 5},
         session={"poll_interval": 0.5, "presence_ttl": 6, "idle_timeout": 4},
     ).start()
     port = srv.rlogin_port
@@ -191,25 +191,95 @@ async def test_caps_and_idle_timeout_hold_as_for_telnet(tmp_path: Path) -> None:
         for n in range(2):
             callers.append(await RLoginCaller.connect(port, handshake(SECRET, f"[DEMO]cap{n}")))
             await callers[-1].wait_for("Your choice")
-        # A third call from the same address is refused, as a telnet caller's would be.
-        third = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]cap2"))
+        # Connections no member BBS has vouched for yet count against their address: a third
+        # from one address while two have sent no handshake is refused.
+        for _ in range(2):
+            callers.append(await RLoginCaller.connect(port, source="127.0.0.5"))
+        await callers[-1].settle(0.5)
+        third = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]cap2"), source="127.0.0.5")
+        callers.append(third)
         assert await third.wait_closed(10)
-        assert "Too many connections from your address." in third.text
+        assert "Too many connections from this address at once." in third.text
         # The callers of both transports count together against max_callers.
-        fourth = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]cap3"), source="127.0.0.3")
-        await fourth.wait_for("Your choice")
-        fifth = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]cap4"), source="127.0.0.4")
-        assert await fifth.wait_closed(10)
-        assert "all lines are busy" in fifth.text
+        telnet = await RawCaller.connect(srv.port, source="127.0.0.3")
+        await telnet.wait_for("Handle:")
+        sixth = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]cap4"), source="127.0.0.4")
+        callers.append(sixth)
+        assert await sixth.wait_closed(10)
+        assert "all lines are busy" in sixth.text
+        telnet.close()
         # Idle: a caller who types nothing is disconnected after idle_timeout.
         start = time.monotonic()
         assert await callers[0].wait_closed(15)
         assert "No key was pressed for too long" in callers[0].text
         assert time.monotonic() - start < 10
-        callers += [third, fourth, fifth]
     finally:
         for c in callers:
             c.close()
+        srv.stop()
+
+
+async def test_a_member_boards_callers_count_against_the_board_not_its_gateways_address(tmp_path: Path) -> None:
+    # Every caller of a member BBS comes from its gateway's one address (127.0.0.1 here).
+    srv = rlogin_server(
+        tmp_path,
+        f"sqlite:///{tmp_path / 'bg.db'}",
+        server={"host": "127.0.0.1", "max_per_address": 2, "max_callers": 9},
+        **{"bbs OTHER": {**BBSES["bbs OTHER"], "max_callers": 2}},
+    ).start()
+    port = srv.rlogin_port
+    callers: list[RLoginCaller] = []
+    telnet: list[RawCaller] = []
+    try:
+        # DEMO sets no limit of its own: twice max_per_address of its callers get in.
+        for n in range(4):
+            callers.append(await RLoginCaller.connect(port, handshake(SECRET, f"[DEMO]many{n}")))
+            await at_menu(callers[-1], f"many{n}")
+        # Telnet callers from that same address are still held to max_per_address, and told so
+        # (the board's callers do not count against them).
+        for _ in range(2):
+            telnet.append(await RawCaller.connect(srv.port, source="127.0.0.1"))
+            await telnet[-1].wait_for("Handle:")
+        over = await RawCaller.connect(srv.port, source="127.0.0.1")
+        telnet.append(over)
+        await over.wait_for("Too many connections from your address.")
+        assert await over.wait_closed(20)
+        # OTHER has max_callers = 2: its third caller is told the board's lines are in use
+        # (not that their address has too many), within their 40 columns.
+        for n in range(2):
+            callers.append(await RLoginCaller.connect(port, handshake("other-secret", f"[OTHER]few{n}")))
+            await at_menu(callers[-1], f"few{n}")
+        third = await RLoginCaller.connect(
+            port, handshake("other-secret", "[OTHER]few2", "ansi-bbs-40x24/38400"), cols=40
+        )
+        callers.append(third)
+        assert await third.wait_closed(10)
+        said = " ".join(third.text.split())
+        assert "BBS OTHER: its 2 lines here are all in use. Please call again later." in said, third.text
+        assert "Too many connections" not in said
+        assert all(not row[39:].strip() for row in third.screen.display), third.text
+        assert "rlogin refused 127.0.0.1: OTHER: all 2 of its lines in use" in srv.stderr()
+        # max_callers still holds over all: 5 + 2 + 2 callers are in.
+        callers.append(await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]many4")))
+        await at_menu(callers[-1], "many4")
+        busy = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]many5"))
+        callers.append(busy)
+        assert await busy.wait_closed(10)
+        assert "all lines are busy" in busy.text
+        # A line the board gives back is its own again.
+        gone = srv.stderr().count("rlogin disconnect")
+        callers[4].close()
+        deadline = time.monotonic() + 15
+        while srv.stderr().count("rlogin disconnect") == gone and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        again = await RLoginCaller.connect(port, handshake("other-secret", "[OTHER]few3"))
+        callers.append(again)
+        await at_menu(again, "few3")
+    finally:
+        for c in callers:
+            c.close()
+        for t in telnet:
+            t.close()
         srv.stop()
 
 

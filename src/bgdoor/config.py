@@ -53,6 +53,7 @@ class MemberBBS:
     secret: str
     addresses: tuple[IPNetwork, ...]
     auth: str = "secret"  # "secret": Synchronet's form; "address": DoorParty's, the address list alone
+    max_callers: int | None = None  # most of its callers at once; None: only [server] max_callers
 
     def allows(self, address: str) -> bool:
         return address_in(address, self.addresses)
@@ -129,7 +130,7 @@ _KEYS = {
     ("rlogin", "proxy_from"): "rlogin_proxy_from",
 }
 
-_BBS_KEYS = ("name", "secret", "addresses", "auth")
+_BBS_KEYS = ("name", "secret", "addresses", "auth", "max_callers")
 
 
 def printable_problem(text: str) -> str | None:
@@ -158,7 +159,18 @@ def _member(path: Path, section: str, tag: str, items: dict[str, str]) -> Member
     if not networks:
         # An empty list would let anyone in; 0.0.0.0/0 says so on purpose.
         raise ConfigError(f"{where}: addresses lists where its gateway connects from (0.0.0.0/0 for anywhere)")
-    return MemberBBS(tag=tag.upper(), name=name, secret=secret, addresses=networks, auth=auth)
+    most = items.get("max_callers", "").strip()
+    max_callers = None
+    if most:
+        try:
+            max_callers = int(most)
+        except ValueError:
+            raise ConfigError(f"{where}: max_callers must be a whole number, not {most!r}") from None
+        if max_callers < 1:
+            raise ConfigError(f"{where}: max_callers must be at least 1, not {max_callers}")
+    return MemberBBS(
+        tag=tag.upper(), name=name, secret=secret, addresses=networks, auth=auth, max_callers=max_callers
+    )
 
 
 # Environment variables that override the file, read once at start-up like it.

@@ -30,6 +30,7 @@ from typing import Protocol
 from bgdoor.config import Config, MemberBBS, printable_problem
 from bgdoor.service import PlayerInfo, ServiceError
 from bgdoor.term.charset import Charset
+from bgdoor.term.wrap import wrap
 from bgdoor.transport.link import CallerServer, WriterLink
 from bgdoor.transport.proxy import HEADER_TIMEOUT, ProxyGate, ProxyRefused, looks_like_proxy
 from bgdoor.transport.telnet import charset_for
@@ -159,16 +160,14 @@ def authorize(hs: Handshake, address: str, config: Config) -> Entry:
 
 
 class CallerLines(Protocol):
-    """The callers counted across transports, so the caps hold for telnet and RLogin together."""
+    """The callers counted across transports, so max_callers holds for telnet and RLogin together."""
 
     active: int
-    per_address: Counter[str]
 
 
 class _OwnLines:
     def __init__(self) -> None:
         self.active = 0
-        self.per_address: Counter[str] = Counter()
 
 
 class WindowSizes:
@@ -334,6 +333,11 @@ class RLoginServer(CallerServer):
     ) -> None:
         super().__init__(runtime)
         self.lines: CallerLines = lines if lines is not None else _OwnLines()
+        # Every caller of a member BBS comes from its gateway's one address, so an address counts
+        # only the connections no BBS has vouched for yet (max_per_address of them); a caller
+        # in counts against their board (its max_callers), and with telnet's in lines.active.
+        self.unvouched: Counter[str] = Counter()
+        self.per_board: Counter[str] = Counter()
         self.handshake_timeout = handshake_timeout
 
     async def start(self, host: str | None = None, port: int | None = None) -> asyncio.Server:
@@ -354,10 +358,11 @@ class RLoginServer(CallerServer):
             # streams would log a cancelled connection task as an error with its traceback.
             return
 
-    async def _refuse(self, link: StreamLink, addr: str, refusal: Refused) -> None:
+    async def _refuse(self, link: StreamLink, addr: str, refusal: Refused, cols: int = 80) -> None:
         log.warning("rlogin refused %s: %s", addr, refusal.reason)
+        text = "\r\n".join(wrap(refusal.line, max(cols - 1, 20)))
         # The NUL first: a client shows nothing the server sends before it.
-        link.write(b"\0\r\n" + refusal.line.encode("ascii", "replace") + b"\r\n")
+        link.write(b"\0\r\n" + text.encode("ascii", "replace") + b"\r\n")
         await link.drain()
         link.close()
 
@@ -380,25 +385,29 @@ class RLoginServer(CallerServer):
                 Refused("Sorry, all lines are busy. Please call again later.", f"all {config.max_callers} lines busy"),
             )
             return
-        if lines.per_address[addr] >= config.max_per_address:
+        if self.unvouched[addr] >= config.max_per_address:
             await self._refuse(
                 link,
                 addr,
                 Refused(
-                    "Too many connections from your address.",
-                    f"{lines.per_address[addr]} connections from that address",
+                    "Too many connections from this address at once.",
+                    f"{self.unvouched[addr]} connections from that address still in their handshake",
                 ),
             )
             return
         lines.active += 1
-        lines.per_address[addr] += 1
+        self.unvouched[addr] += 1
+        board: str | None = None  # the member BBS whose line the caller holds, once it vouched
         try:
+            cols = 80
             try:
                 hs = await read_handshake(reader, self.handshake_timeout, early)
                 entry = authorize(hs, addr, config)
+                cols = entry.cols
+                board = self._take_board_line(entry.bbs, addr)
                 player = await self._enter(entry)
             except Refused as refusal:
-                await self._refuse(link, addr, refusal)
+                await self._refuse(link, addr, refusal, cols)
                 return
             link.pending = hs.rest
             link.write(b"\0")
@@ -433,11 +442,25 @@ class RLoginServer(CallerServer):
                 await console.stop()
         finally:
             lines.active -= 1
-            lines.per_address[addr] -= 1
-            if lines.per_address[addr] <= 0:
-                del lines.per_address[addr]
+            if board is None:
+                _give_back(self.unvouched, addr)
+            else:
+                _give_back(self.per_board, board)
             link.close()
             log.info("rlogin disconnect %s (%d callers)", addr, lines.active)
+
+    def _take_board_line(self, bbs: MemberBBS, addr: str) -> str:
+        """Count the caller against their BBS instead of its gateway's address (which all its
+        callers share); Refused when the board has all its lines in use."""
+        most = bbs.max_callers
+        if most is not None and self.per_board[bbs.tag] >= most:
+            said = f"its {most} lines here are all" if most > 1 else "its one line here is"
+            raise Refused(
+                f"BBS {bbs.tag}: {said} in use. Please call again later.", f"{bbs.tag}: all {most} of its lines in use"
+            )
+        _give_back(self.unvouched, addr)
+        self.per_board[bbs.tag] += 1
+        return bbs.tag
 
     async def _enter(self, entry: Entry) -> PlayerInfo:
         svc = self.runtime.service
@@ -448,6 +471,12 @@ class RLoginServer(CallerServer):
             raise Refused(_sentence(str(exc)), f"{entry.bbs.tag}: {exc}") from None
         return info
 
+
+
+def _give_back(counts: Counter[str], key: str) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
 
 
 def _sentence(text: str) -> str:
