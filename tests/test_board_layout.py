@@ -343,6 +343,52 @@ def test_handles_of_sixteen_are_shown_whole() -> None:
     assert text.count("Bartholomew_Bob1") == 3  # the name, whose turn, the cube's owner
 
 
+LONG = "TwentyCharAliasN@BIGBOARD"  # a member board's player: a handle of 16 and a tag of 8
+
+
+def panel_of(term: pyte.Screen) -> list[str]:
+    """The panel's rows from the turn marker's column (56), each stripped."""
+    return [line[PANEL_COL - 3 :].strip() for line in term.display]
+
+
+def test_a_member_board_player_s_name_is_shown_whole_in_the_panel() -> None:
+    """'● TwentyCharAliasN@BIGB': the name was cut at the screen's edge, and with it the tag that
+    tells two players apart.  It goes on two rows, broken before the '@', each block keeping its
+    score and pips under it; the viewer's '(you)' stays beside the name."""
+    view = BoardView(START, viewer="white", white_name=LONG, black_name=LONG.replace("N@", "M@"),
+                     on_roll="black", dice=(6, 5), match_length=3)
+    panel = panel_of(shown(view))
+    assert panel[3:7] == ["► ● TwentyCharAliasM", "@BIGBOARD", "Score 0/3", "Pips 167 Off 0"]
+    assert panel[12:16] == ["○ TwentyCharAliasN", "@BIGBOARD (you)", "Score 0/3", "Pips 167 Off 0"]
+    assert panel[8:11] == ["", "TwentyCharAliasM", "@BIGBOARD to play 6-5"]  # between the blocks
+    # One long name: the other block as it was.
+    panel = panel_of(shown(replace(view, black_name="bob")))
+    assert panel[3:6] == ["► ● bob", "Score 0/3", "Pips 167 Off 0"]
+    assert panel[12:14] == ["○ TwentyCharAliasN", "@BIGBOARD (you)"]
+
+
+def test_the_panel_s_status_never_breaks_a_name_in_the_middle() -> None:
+    """'TwentyCharAliasN@BIGBO' over 'ARD won the match'."""
+    view = BoardView(START, white_name=LONG, black_name="bob", status=f"{LONG} won the match", marker=False)
+    panel = panel_of(shown(view))
+    at = panel.index("TwentyCharAliasN")
+    assert panel[at + 1 : at + 3] == ["@BIGBOARD won the", "match"], panel
+
+
+def test_two_long_names_leave_the_cube_s_owner_to_its_box() -> None:
+    """A watcher's panel with two long names, one to play with a roll part played and owning the
+    cube: nothing is drawn over a player's block, and no name is cut; the cube's box on the board
+    shows whose it is."""
+    view = BoardView(START, viewer="black", spectator=True, white_name=LONG, black_name=LONG, on_roll="black",
+                     turn="black", dice=(5, 5), dice_left=(5, 5, 5), cube_value=2, cube_owner="black",
+                     match_length=3)
+    panel = panel_of(shown(view))
+    assert panel[3:16] == [
+        "○ TwentyCharAliasN", "@BIGBOARD", "Score 0/3", "Pips 167 Off 0", "",
+        "TwentyCharAliasN", "@BIGBOARD to play 5-5,", "three 5s to play", "Cube 2",
+        "► ● TwentyCharAliasN", "@BIGBOARD", "Score 0/3", "Pips 167 Off 0"], panel
+
+
 def test_message_and_help_lines() -> None:
     term = shown(BoardView(START, message="Blake doubles.", help="A accept  R refuse"))
     assert term.display[MESSAGE_ROW - 1].strip() == "Blake doubles."

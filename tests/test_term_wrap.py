@@ -122,3 +122,12 @@ def test_a_text_cut_after_a_sentence_has_three_dots_not_four():
     text = "alice wins a single game, 1 point, and the match 1-0. Ratings: alice 1510.0 (+10.0)."
     cut = shorten(text, 38, 2, "... (? shows all)")
     assert cut == "alice wins a single game, 1 point, and the match 1-0... (? shows all)"
+
+
+def test_a_member_board_players_name_wider_than_the_line_breaks_before_its_tag() -> None:
+    """'TwentyCharAliasN@BIGBO' over 'ARD won the match': the tag, which tells two players apart,
+    was cut in two.  A word wider than the line with no '@' is still cut where the line ends."""
+    assert wrap("TwentyCharAliasN@BIGBOARD won the match", 22) == [
+        "TwentyCharAliasN", "@BIGBOARD won the", "match"]
+    assert wrap("Cube 2 TwentyCharAliasN@BIGBOARD", 22) == ["Cube 2", "TwentyCharAliasN", "@BIGBOARD"]
+    assert wrap("x" * 25, 22) == ["x" * 22, "xxx"]

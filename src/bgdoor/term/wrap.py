@@ -1,7 +1,8 @@
 """Text broken into lines that fit a width, at word boundaries, and lines into pages.
 
 Every piece of prose a screen shows goes through `wrap`, so no screen writes past the caller's
-width and no word is cut in two (unless a single word is wider than the whole line).
+width and no word is cut in two (unless a single word is wider than the whole line; then a name
+such as handle@TAG breaks before its '@').
 """
 
 from __future__ import annotations
@@ -68,8 +69,12 @@ def _wrap_line(line: str, width: int, column: int | None = None) -> list[str]:
                 current = " " * hang
             room = width - len(current)
             while len(token) > room:  # a word wider than a whole line: the only thing ever split
-                out.append(current + token[:room])
-                token = token[room:]
+                # A member board's player, handle@TAG, breaks before the '@': the tag whole, and
+                # the handle's end not left dangling over the rest of the word.
+                cut = token.rfind("@", 1, room + 1)
+                cut = cut if cut > 0 else room
+                out.append(current + token[:cut])
+                token = token[cut:]
                 current = " " * hang
                 room = width - hang
             current += token

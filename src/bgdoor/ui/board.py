@@ -853,38 +853,56 @@ class _Painter:
         turn = v.turn or v.on_roll
         col = PANEL_COL
         room = 80 - col
-        for colour, row in ((other(v.viewer), 4), (v.viewer, 14)):
+        free = [0, 0]  # the first and last rows between the two players' blocks
+        for colour, top_block in ((other(v.viewer), True), (v.viewer, False)):
             glyph, attr = self.checker(colour)
             name = v.name_of(colour)
+            # A name wider than its 21 columns (a member board's handle@TAG) goes on two rows,
+            # broken before the '@', not cut at the edge, where the tag that tells two players
+            # apart was lost.
+            names = [name] if len(name) <= room - 1 else wrap(name, room - 1)[:2]
             you = colour == v.viewer and not v.spectator
             # A name is never cut: "(you)" goes after the score when it does not fit after the name.
-            mark_inline = you and len(name) + 6 <= room - 2
+            mark_inline = you and len(names[-1]) + 6 <= room - 2
+            # Each block from its side's edge of the board: the viewer's grows upwards.
+            row = TOP_ROWS[0] if top_block else BOTTOM_ROWS[0] - len(names) - 1
             c.put(row, col, glyph, attr)
-            c.put(row, col + 2, name + (" (you)" if mark_inline else ""), t.heading)
+            for i, part in enumerate(names):
+                last = i == len(names) - 1
+                c.put(row + i, col + 2, part + (" (you)" if mark_inline and last else ""), t.heading)
             score = f"Score {v.score_of(colour)}"
             if v.match_length and max(v.white_score, v.black_score) <= v.match_length:
                 # '4/3' read as a fraction: a match won past its length shows the points alone,
                 # both sides alike ('Score 5' beside 'Score 0/3' had mixed two forms), beside the
                 # title's 'Match to 3'.
                 score += f"/{v.match_length}"
-            c.put(row + 1, col + 2, score + (" (you)" if you and not mark_inline else ""), t.text)
+            below = row + len(names)
+            c.put(below, col + 2, score + (" (you)" if you and not mark_inline else ""), t.text)
             extra = f"Off {v.off_of(colour)}"
             if v.show_pips:
                 extra = f"Pips {v.pips_of(colour):<4}" + extra
-            c.put(row + 2, col + 2, extra, t.text)
+            c.put(below + 1, col + 2, extra, t.text)
             if colour == turn and v.marker:
                 c.put(row, col - 2, g.turn, t.heading)  # column 56, clear of a mirrored cube
+            if top_block:
+                free[0] = below + 2
+            else:
+                free[1] = row - 1
         # Whose turn, then the cube, wrapped between words in the panel's columns (rows 7-13 are
-        # free between the two players' blocks).
+        # free between the two players' blocks, fewer under a name on two rows).
         lines = [(text, t.heading) for text in _phrased(turn_line(v), room)]
         if words := cube_words(v):
             cube = f"Cube {v.cube_value}"
             # Too long for a line: the owner's name whole under 'Cube 2' ('Cube 2 Intermediate'
             # over 'Bot' read as the cube's owner 'Intermediate').
             parts = [words] if len(words) <= room else [cube, words.removeprefix(cube).strip()]
-            lines += [(text, t.text) for part in parts for text in wrap(part, room)]
-        top = MIDDLE_ROWS[1] - (len(lines) > 2)
-        for i, (text, attr) in enumerate(lines):
+            owner = [(text, t.text) for part in parts for text in wrap(part, room)]
+            if len(lines) + len(owner) > free[1] - free[0] + 1:
+                # Two long names fill the panel: the cube's box on the board shows whose it is.
+                owner = [(cube, t.text)]
+            lines += owner
+        top = max(free[0], min(MIDDLE_ROWS[1] - (len(lines) > 2), free[1] + 1 - len(lines)))
+        for i, (text, attr) in enumerate(lines[: free[1] + 1 - top]):
             c.put(top + i, col, text, attr)
 
 
