@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bgdoor.term.wrap import fit, pages, shorten, wrap
+from bgdoor.term.wrap import fit, fit_name, pages, shared, shorten, wrap
 from bgdoor.ui.texts import load_text
 
 
@@ -131,3 +131,15 @@ def test_a_member_board_players_name_wider_than_the_line_breaks_before_its_tag()
         "TwentyCharAliasN", "@BIGBOARD won the", "match"]
     assert wrap("Cube 2 TwentyCharAliasN@BIGBOARD", 22) == ["Cube 2", "TwentyCharAliasN", "@BIGBOARD"]
     assert wrap("x" * 25, 22) == ["x" * 22, "xxx"]
+
+
+def test_a_name_cut_for_a_column_keeps_its_board_s_tag() -> None:
+    """'TwentyCharAliasN@' in a column of 17: the tag that tells two players apart was cut off."""
+    assert fit_name("TwentyCharAliasN@BIGBOARD", 17) == "TwentyC~@BIGBOARD"
+    assert fit_name("TwentyCharAliasN@BIGBOARD", 25) == "TwentyCharAliasN@BIGBOARD"
+    assert fit_name("TwentyCharAliasN", 10) == fit("TwentyCharAliasN", 10) == "TwentyCha~"
+    assert fit_name("ab@BIGBOARD", 6) == "ab@BI~"  # no room for the tag: cut as any text
+    # Two columns share the room: both whole when they fit, else the narrower keeps its own.
+    assert shared(19, 25, 44) == (19, 25)
+    assert shared(19, 25, 33) == (16, 17)
+    assert shared(25, 10, 30) == (20, 10)

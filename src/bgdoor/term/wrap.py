@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import TypeVar
 
-__all__ = ["fit", "pages", "sentence", "wrap"]
+__all__ = ["fit", "fit_name", "pages", "sentence", "shared", "wrap"]
 
 _TOKENS = re.compile(r"\S+|\s+")
 # 'V)iew   games in progress': a one-word label (or a key's two words, 'W)ho's online'), two or
@@ -208,6 +208,29 @@ def fit(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     return text[: max(0, width - 1)] + "~" if width > 0 else ""
+
+
+def fit_name(name: str, width: int) -> str:
+    """A name in a column of `width`: a cut marked with '~' as fit() marks it, but a member board's
+    player's '@TAG' kept whole, as it tells two players apart ('TwentyC~@BIGBOARD', not
+    'TwentyCharAliasN@' or 'TwentyCharAliasN@BI~')."""
+    handle, at, tag = name.rpartition("@")
+    if len(name) <= width or not at or not handle or len(tag) + 3 > width:
+        return fit(name, width)
+    return fit(handle, width - len(tag) - 1) + at + tag
+
+
+def shared(first: int, second: int, room: int) -> tuple[int, int]:
+    """Widths for two columns that want `first` and `second` and have `room` between them: each
+    its own if both fit, else the narrower its own up to half the room, and the wider the rest."""
+    if first + second <= room:
+        return first, second
+    half = room // 2
+    if first <= second:
+        a = min(first, max(half, room - second))
+        return a, room - a
+    b = min(second, max(room - half, room - first))
+    return room - b, b
 
 
 def first_fitting(candidates: Sequence[str], width: int, otherwise: str) -> str:

@@ -30,7 +30,7 @@ from bgdoor.service import (
     tidy_handle,
 )
 from bgdoor.term.console import time_words
-from bgdoor.term.wrap import first_fitting, fit, pages, sentence, shorten, wrap
+from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shared, shorten, wrap
 from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen
@@ -838,21 +838,23 @@ class Session:
 
     # ------------------------------------------------------------ lists
 
-    def game_lines_narrow(self, g: GameSummary) -> tuple[str, str]:
-        """A game as two short lines: its number and score, then who plays ('*' on whose turn)."""
+    def game_lines_narrow(self, g: GameSummary, room: int = 80) -> tuple[str, str]:
+        """A game as two short lines: its number and score, then who plays ('*' on whose turn),
+        in `room` columns (two member boards' players, handle@TAG, are cut keeping their tags)."""
+        marks = ["*" if to_act(g, name) else "" for name in (g.white, g.black)]
+        names = [g.white or "(open seat)", g.black or "(open seat)"]
+        widths = shared(len(names[0]), len(names[1]), room - 3 - len("".join(marks)))
+        white, black = (mark + fit_name(name, w) for mark, name, w in zip(marks, names, widths, strict=True))
+        return f"#{g.id:<5} {list_score(g)}", f"{white} v {black}"
 
-        def seat(name: str | None) -> str:
-            return f"{'*' if to_act(g, name) else ''}{name or '(open seat)'}"
+    def game_line(self, g: GameSummary, score_width: int = 8, widths: tuple[int, int] = (16, 16)) -> str:
+        """One game in a list: the player to act marked with '*', the last move where it fits;
+        the players' names in columns of `widths` (a longer one cut, keeping a member board's tag)."""
 
-        return f"#{g.id:<5} {list_score(g)}", f"{seat(g.white)} v {seat(g.black)}"
+        def seat(name: str | None, width: int) -> str:
+            return f"{'*' if to_act(g, name) else ' '}{fit_name(name or '(open seat)', width):<{width}}"
 
-    def game_line(self, g: GameSummary, score_width: int = 8) -> str:
-        """One game in a list: the player to act marked with '*', the last move where it fits."""
-
-        def seat(name: str | None) -> str:
-            return f"{'*' if to_act(g, name) else ' '}{name or '(open seat)':<16}"
-
-        line = f"#{g.id:<5} {seat(g.white)} {seat(g.black)} {list_score(g):<{score_width}}"
+        line = f"#{g.id:<5} {seat(g.white, widths[0])} {seat(g.black, widths[1])} {list_score(g):<{score_width}}"
         if self.con.width >= 72:
             line += f" {g.updated.strftime('%m-%d %H:%M')}"
         return line
@@ -956,7 +958,15 @@ class Session:
                 games = await fresh(games)  # a game begun meanwhile shows
                 continue
             # The names under their headings; the '*' of the player to act goes before a name.
-            wide_head = "    Game    White             Black            " + "Score".ljust(score_width)
+            # The name columns widen for a member board's player (handle@TAG, up to 25) as far as
+            # the line allows, and cut a name past that keeping its tag: the score and the date
+            # had been pushed out from under their headings.
+            dated = 12 if self.con.width >= 72 else 0
+            widths = shared(max([16, *(len(g.white or "") for g in games)]),
+                            max([16, *(len(g.black or "") for g in games)]),
+                            self.con.width - 16 - score_width - dated)
+            wide_head = "    Game    " + "White".ljust(widths[0] + 2) + "Black".ljust(widths[1] + 1) + \
+                "Score".ljust(score_width)
             head = "    Game   Score" if narrow else wide_head
             self.con.put(head_row, 2, head + (" Last change" if self.con.width >= 72 else ""), "dim")
             shown = games[page * per : (page + 1) * per]
@@ -964,15 +974,16 @@ class Session:
                 # The players go under the game's number, as part of its entry, not under the line
                 # numbers as an entry of their own; 37 columns at most (two handles of 16, two
                 # marks), so the page's go further left if need be.
-                indent = max(2, min(6, self.con.width - max(len(self.game_lines_narrow(g)[1]) for g in shown)))
+                room = self.con.width - 2
+                indent = max(2, min(6, self.con.width - max(len(self.game_lines_narrow(g, room)[1]) for g in shown)))
                 self.con.put(head_row + 1, indent, "White v Black", "dim")
             for i, g in enumerate(shown):
                 if narrow:
-                    line, players = self.game_lines_narrow(g)
+                    line, players = self.game_lines_narrow(g, room)
                     self.con.put(top + 2 * i, 2, f"{i + 1:>2}) " + line)
                     self.con.put(top + 1 + 2 * i, indent, players)
                 else:
-                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width))
+                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width, widths))
             pages_n = (len(games) + per - 1) // per
             # From the last page N goes round to the first: said so, not "next".
             more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n})." if page < pages_n - 1
@@ -1222,13 +1233,20 @@ class Session:
             # The wide rows whole, and the last column free: at 58 the Gammons figures were cut off
             # under their heading, and at 59 a 12 read as 1.
             narrow = self.con.width < len(wide_head) + 2
-            head = "Rank Player            Rating Won Lost" if narrow else wide_head
+            # Without a Board column a member board's player is handle@TAG (up to 25): the column
+            # widens as far as the line allows, and a name past that is cut keeping its tag.
+            player = max(17, min(self.con.width - 23, max((len(r.handle) for r in rows), default=0)))
+            head = f"Rank {'Player':<{player + 1}}Rating Won Lost" if narrow else wide_head
             self.con.put(4, 2, head + ("  Exp.  Last played" if wide else ""), "dim")
             for i, r in enumerate(rows):
-                name = r.handle[: 16 if r.is_bot else 17] + ("*" if r.is_bot else "")
+                handle = r.handle
+                if not narrow and r.board and handle.endswith(f"@{r.board}"):
+                    # The Board column says the tag: 'TwentyCharAliasN@' had been left dangling.
+                    handle = handle.removesuffix(f"@{r.board}")
+                name = fit_name(handle, 16) + "*" if r.is_bot else fit_name(handle, player if narrow else 17)
                 if narrow:
                     # A space before the rating: a computer's 16 letters and '*' ran into it.
-                    line = f"{r.rank:>3}. {name:<17} {r.rating:>6.1f}{r.wins:>4}{r.losses:>5}"
+                    line = f"{r.rank:>3}. {name:<{player}} {r.rating:>6.1f}{r.wins:>4}{r.losses:>5}"
                 else:
                     board = (r.board or "here")[:8]
                     line = (f"{r.rank:>3}.  {name:<17} {board:<8} {r.rating:>6.1f} {r.wins:>4} {r.losses:>4}"
