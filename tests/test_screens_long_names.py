@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from harness import call, login, running_server
+from menus import open_board, open_game
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
@@ -87,4 +88,38 @@ async def test_the_games_list_keeps_its_columns_with_two_long_names(tmp_path):
             else:
                 at = next(i for i, line in enumerate(lines) if "1) #" in line)
                 assert lines[at + 1].strip() == "*TwentyCharAl~@DP v *TwentyC~@BIGBOARD", text
+            c.close()
+
+
+async def test_a_watcher_sees_both_long_names_whole_on_the_board(tmp_path):
+    """The panel cut 'TwentyCharAliasN@BIGB' at the screen's edge.  At 80x24 each name shows whole,
+    broken before its '@'; at 40 columns, where the panel is out of sight, the message line says
+    both names whole and nothing runs past the edge."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    long_named_players(url)
+    async with running_server(url) as srv:
+        for cols in (80, 40):
+            c = await call(srv.port, cols=cols, rows=24)
+            await login(c, "alice", "alice-pw", new=False)
+            if cols == 80:
+                await open_board(c)
+            else:
+                await open_game(c, expect="Enter goes on anyway")
+                c.send("\r")
+                await c.wait_for("Q)uit")
+            await c.settle(0.3)
+            lines = [line.rstrip() for line in c.screen.display]
+            text = "\n".join(lines)
+            assert all(len(line) <= cols for line in lines), text
+            if cols == 80:
+                panel = [line[55:].strip() for line in lines]
+                for name in (LONG, NUMBERED):
+                    handle, tag = name.split("@")
+                    found = [i for i, line in enumerate(panel) if line.endswith(handle) or line.endswith(name)]
+                    assert found, text
+                    at = found[0]
+                    assert panel[at].endswith(name) or panel[at + 1] == f"@{tag}", text
+            else:
+                words = " ".join(text.split())
+                assert LONG in words and NUMBERED in words, text
             c.close()
