@@ -857,8 +857,8 @@ async def test_the_last_turn_from_the_game_before_says_so(tmp_path):
         c.send(" ")  # the result of game 1 stays on the board until a key
         await c.wait_until(lambda t: "(Press a key; Q leaves the game.)" not in t, "the result to go")
         c.send("V")
-        text = " ".join((await c.wait_for("Replay: bob rolled 4-2")).split())
-        assert "Replay: bob rolled 4-2 in game 1: 8/4 6/4" in text, text
+        await c.wait_words("Replay: bob rolled 4-2 in game 1: the board before the first of 2 moves.")
+        await c.wait_words("Replay: bob rolled 4-2 in game 1: 8/4 6/4 (2 of 2 moves).")
         c.close()
 
 
@@ -1174,9 +1174,9 @@ async def test_replay_and_review_offer_no_step_past_their_ends(tmp_path):
         await open_game(c)
         await menus.to_board(c)
         c.send("V")
-        await c.wait_for("(move 0 of 2)")
+        await c.wait_words("the board before the first of 2 moves")
         assert "Enter next" in help_rows(c) and "4 back" not in help_rows(c), help_rows(c)
-        await c.wait_for("(move 2 of 2)")  # it plays itself to the end
+        await c.wait_for("(2 of 2 moves)")  # it plays itself to the end
         assert "Enter next" not in help_rows(c) and "4 back" in help_rows(c), help_rows(c)
         c.send("\r")
         await c.wait_words("That was the last move. Q goes back to the game.")

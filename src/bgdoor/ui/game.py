@@ -43,7 +43,7 @@ from bgdoor.ui.news import (
     rolled,
     told_again,
 )
-from bgdoor.ui.review import Frame, at_ends, fit_message, frames, help_page, review_match, show_whole, step
+from bgdoor.ui.review import Frame, at_ends, fit_message, frames, help_page, replay_text, review_match, show_whole, step
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
@@ -155,6 +155,7 @@ class Caller(Protocol):
 
 NOTE_LENGTH = 140
 REPLAY_PACE = 0.8  # seconds between the moves of a replay when no key is pressed
+REPLAY_HOLD = 2.0  # seconds on the board before the turn, before the first move plays
 
 
 class GameScreen:
@@ -1333,7 +1334,6 @@ class GameScreen:
             frames.append(frames[-1].apply(m))
         assert self.view is not None
         name = self.view.name(last.by)
-        play = last.notation or "no legal play"
         # The last turn may be the end of the game before this one: said so, not shown as this game's.
         game = last.before.game
         earlier = f" in game {game}" if game != self.view.state.game else ""
@@ -1344,14 +1344,15 @@ class GameScreen:
         said = self.message
         start = "That is the board before the first move."
         while True:
-            # 'no legal play (no move)' had said it twice.
-            where = f" (move {at} of {len(frames) - 1})" if len(frames) > 1 else ""
-            text = note or f"Replay: {name} rolled {rolled(last.dice)}{earlier}: {play}{where}."
+            text = note or replay_text(name, last.dice, earlier, last.moves, at)
             ends = at_ends(at, len(frames) - 1, end, start)
             self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
                       status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY, ends), then=last.before)
             await self.con.show()
-            key = await self.con.key_or_resize(REPLAY_PACE if auto and at < len(frames) - 1 else None)
+            # The board before the turn stays longer: a step after the usual pace had a caller
+            # who looked a moment late meet the replay already one move in.
+            pace = REPLAY_HOLD if at == 0 else REPLAY_PACE
+            key = await self.con.key_or_resize(pace if auto and at < len(frames) - 1 else None)
             if key is WAKE:
                 continue  # the board laid out for the new size
             auto = auto and key is None

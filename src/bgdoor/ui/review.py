@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color
+from bgdoor.rules.moves import (
+    Move as CheckerMove,  # one checker by one die; rules.Move is a play
+    roll_text,
+)
 from bgdoor.rules.position import Position
 from bgdoor.service import GameLog, ServiceError
 from bgdoor.term.wrap import paged, shorten, wrap
@@ -131,6 +136,19 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
             return
         else:
             page += 1
+
+
+def replay_text(name: str, dice: tuple[int, int], earlier: str, moves: Sequence[CheckerMove], shown: int) -> str:
+    """V)iew last's message with the first `shown` of a turn's single moves on the board: those
+    moves one by one and how many of all they are.  The play's notation would not do: 24/13 is
+    one move named where the board counts 24/18 and 18/13 as two."""
+    head = f"Replay: {name} rolled {roll_text(dice)}{earlier}:"
+    if not moves:
+        return f"{head} no legal play."
+    if shown == 0:
+        return f"{head} the board before {'the move' if len(moves) == 1 else f'the first of {len(moves)} moves'}."
+    done = " ".join(str(m) for m in moves[:shown])
+    return f"{head} {done} ({shown} of {len(moves)} move{'s' if len(moves) != 1 else ''})."
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,132 @@
+"""V)iew last, the replay of the last turn, from a play-tester's findings: it opens on the board
+before the turn and stays there a moment before the moves play themselves, and its message names
+the moves on the board so far, one by one, with a count of them."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from harness import Caller, call, login, running_server
+from menus import NEWS_PAGE, open_game
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color
+from bgdoor.rules.moves import Move
+from bgdoor.service import Service
+from bgdoor.ui.review import replay_text
+
+pytestmark = pytest.mark.timeout(120)
+
+SIZES = [(80, 25), (40, 24)]
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def bob_opens(url: str, drop: bool) -> None:
+    """bob against carol, a 3-point match, dave registered to watch.  Not `drop`: bob starts with
+    6-5 and plays 24/13 (one checker, 24/18 then 18/13); carol is to roll.  `drop`: bob starts
+    with 4-2, 8/4 6/4, carol doubles and bob drops, so game 2 waits for its opening roll and the
+    last turn played is game 1's."""
+    dice = [4, 2] if drop else [6, 5]
+    with Service(url, dice=ScriptedDice(dice)) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        carol = svc.register("carol", "carol-pw").id
+        svc.register("dave", "dave-pw")
+        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4" if drop else "24/13")
+        if drop:
+            v = svc.double(carol, v.id, v.version)
+            v = svc.drop(bob, v.id, v.version)
+            assert v.state.game == 2
+
+
+async def at_the_board(port: int, who: str, cols: int, rows: int) -> Caller:
+    """`who` opens game 1 at that size (past the width question, news pages and a result held)."""
+    c = await call(port, cols=cols, rows=rows)
+    await login(c, who, f"{who}-pw", new=False)
+    await open_game(c)
+    if cols < 80:
+        await c.wait_for("Enter goes on anyway")
+        c.send("\r")
+    while True:
+        text = words(await c.wait_until(
+            lambda t: "?)help" in t or NEWS_PAGE in words(t) or "(Press a key" in words(t), "the board, or news"))
+        if NEWS_PAGE in text:
+            c.send(" ")
+            await c.wait_until(lambda t, page=text: words(t) != page, "the news page to move on")
+        elif "(Press a key" in text:
+            c.send(" ")  # the result of game 1, held until a key
+            await c.wait_until(lambda t: "(Press a key" not in words(t), "the result to go")
+        else:
+            return c
+
+
+async def held(c: Caller, caption: str, seconds: float) -> None:
+    """`caption` shows, and shows still `seconds` later."""
+    await c.wait_words(caption)
+    await asyncio.sleep(seconds)
+    assert caption in words(c.text), c.text
+
+
+CASES = {
+    # The turn just played: one checker moved twice, which the news calls 24/13.
+    "ordinary": ("Replay: bob rolled 6-5:", ["24/18", "18/13"]),
+    # The first look at game 2: the last turn is the end of game 1's play.
+    "next game": ("Replay: bob rolled 4-2 in game 1:", ["8/4", "6/4"]),
+}
+
+
+@pytest.mark.parametrize(("cols", "rows"), SIZES, ids=[f"{c}x{r}" for c, r in SIZES])
+@pytest.mark.parametrize("who", ["carol", "dave"], ids=["player", "watcher"])
+@pytest.mark.parametrize("case", list(CASES))
+async def test_the_replay_starts_before_the_turn_and_names_the_moves_shown(
+    tmp_path: Path, case: str, who: str, cols: int, rows: int
+) -> None:
+    """V opened on '24/13 (move 0 of 2)' and went on by itself after 0.8 s, so what a caller saw
+    on opening depended on when they looked ('move 1 of 2' after one turn, 'move 0 of 1' at the
+    next game's start); and every step named the whole play, 24/13 for 24/18 18/13 counted as two
+    moves.  Now it opens on the board before the turn, held a moment, and then names the moves
+    shown so far with their count."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    head, moves = CASES[case]
+    bob_opens(url, drop=case == "next game")
+    async with running_server(url) as srv:
+        c = await at_the_board(srv.port, who, cols, rows)
+        try:
+            c.send("V")
+            before = f"{head} the board before the first of 2 moves."
+            await held(c, before, 1.2)
+            await c.wait_words(f"{head} {moves[0]} (1 of 2 moves).")
+            text = await c.wait_words(f"{head} {moves[0]} {moves[1]} (2 of 2 moves).")
+            assert "(move" not in words(text), text
+            c.send("4")
+            await c.wait_words(f"{head} {moves[0]} (1 of 2 moves).")
+            c.send("4")
+            await c.wait_words(before)
+            c.send("4")
+            await c.wait_words("That is the board before the first move.")
+            c.send("Q")
+            await c.wait_until(lambda t: "Replay" not in t and "V)iew last" in t, "the board again")
+        finally:
+            c.close()
+
+
+def test_the_replay_counts_one_move_and_the_four_of_a_double_as_it_names_them() -> None:
+    """The message at each step of a turn of one move (a last checker borne off with 2-2) and of
+    four: the moves named are the moves counted."""
+    one = [Move(1, 0)]
+    assert replay_text("alicia", (2, 2), " in game 1", one, 0) == (
+        "Replay: alicia rolled 2-2 in game 1: the board before the move.")
+    assert replay_text("alicia", (2, 2), " in game 1", one, 1) == (
+        "Replay: alicia rolled 2-2 in game 1: 1/off (1 of 1 move).")
+    four = [Move(13, 11), Move(13, 11), Move(6, 4, hit=True), Move(6, 4)]
+    said = [replay_text("bob", (2, 2), "", four, n) for n in range(5)]
+    assert said[0] == "Replay: bob rolled 2-2: the board before the first of 4 moves."
+    assert said[2] == "Replay: bob rolled 2-2: 13/11 13/11 (2 of 4 moves)."
+    assert said[4] == "Replay: bob rolled 2-2: 13/11 13/11 6/4* 6/4 (4 of 4 moves)."
+    assert replay_text("bob", (6, 5), "", [], 0) == "Replay: bob rolled 6-5: no legal play."
