@@ -117,6 +117,27 @@ async def test_join_it_goes_when_the_seat_is_taken_or_the_game_withdrawn_meanwhi
             c.close()
 
 
+@pytest.mark.parametrize("size", [(80, 24), (40, 24)])
+async def test_a_refused_answer_goes_when_a_game_is_picked(tmp_path, size):
+    """'No line 5 here; a game number starts with #.' stood over 'Game #1 needs a player. Join it?'
+    after #1 was typed."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        await begin(bob, 3)
+        carl = await call(srv.port, cols=size[0], rows=size[1])
+        await login(carl, "carl", "carl-pw", new=True)
+        carl.send("V")
+        await carl.wait_for("#1")
+        carl.send("5\r")
+        await carl.wait_words("No line 5 here")
+        carl.send("#1\r")
+        said = words(await carl.wait_words("Join it? (Y/N)"))
+        assert "No line 5" not in said, said
+        bob.close()
+        carl.close()
+
+
 async def test_a_notice_beside_the_menu_prompt_goes_when_news_redraws_the_menu(tmp_path):
     """'Game #1 is withdrawn.' stood beside zed's prompt minutes later, after the menu had been
     redrawn for a new match and its news."""

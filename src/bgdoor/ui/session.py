@@ -1022,12 +1022,18 @@ class Session:
                     games = await fresh(games)
                     found = next((g for g in games if str(g.id) == text[1:]), None)
                 if found is not None:
-                    return found
+                    return self.picked(found, hint_row)
                 note = f"Game {text} is not in this list."
             elif text.isdigit() and 1 <= int(text) <= len(shown):
-                return shown[int(text) - 1]
+                return self.picked(shown[int(text) - 1], hint_row)
             else:
                 note = f"No line {text} here; a game number starts with #."
+
+    def picked(self, game: GameSummary, hint_row: int) -> GameSummary:
+        """A game picked from a list: why an earlier answer was refused goes ('No line 5 here'
+        had stood over the 'Join it?' that #5 brought)."""
+        self.con.put(hint_row, 3, " " * (self.con.width - 3))
+        return game
 
     async def following_games(self, wait: Awaitable[T]) -> T:
         """`wait`, this screen woken meanwhile by a change to any game (a list of them)."""
