@@ -404,3 +404,19 @@ async def test_a_password_typed_on_after_a_mistyped_handle_answers_no_question(t
         await c.wait_until(lambda t: "Create it?" not in t, "the handle asked again")
         await menus.login(c, "bob", "npass-1", new=False)
         c.close()
+
+
+@pytest.mark.parametrize("size", [(80, 25), (40, 24)])
+async def test_esc_or_an_empty_enter_at_the_handle_says_what_to_do(tmp_path, size):
+    """At the Handle: prompt Esc and an empty Enter did nothing and said nothing."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=size)
+        await c.wait_for("Handle:")
+        c.send("\r")
+        await c.wait_words("Type a handle first, then Enter.")
+        c.send("\x1b")
+        await c.wait_words("Esc: nothing comes before this. Type a handle and Enter, or hang up to leave.")
+        within(c, *size)
+        c.send("walker\r")  # and the login goes on
+        await c.wait_words("Create it?")
+        c.close()

@@ -319,7 +319,12 @@ class Session:
             for i in range(told):
                 self.con.put(below + i, 4, " " * (self.con.width - 4))
             notice = ""
-            if handle is None or not handle.strip():
+            if handle is None:
+                # Esc had done nothing and said nothing, as had an empty Enter.
+                notice = "Esc: nothing comes before this. Type a handle and Enter, or hang up to leave."
+                continue
+            if not handle.strip():
+                notice = "Type a handle first, then Enter."
                 continue
             handle = handle.strip()
             problem = handle_problem(handle)
