@@ -188,6 +188,17 @@ async def test_the_instructions_footer_says_where_each_key_goes(tmp_path):
         await alice.wait_for("Page 1 of")
         alice.send("B")
         await alice.wait_for("This is the first page.")
+        # The last page: any key but B goes back, and says so (X had gone back under 'Enter: back
+        # to the menu').
+        text = alice.text
+        while "Any other key: back to the menu" not in " ".join(text.split()):
+            alice.send(" ")
+            text = await alice.wait_until(lambda t, was=text: t != was, "the next page")
+        assert "B: page back Any other key: back to the menu" in " ".join(text.split()), text
+        alice.send("X")
+        await alice.wait_for("Your choice")
+        alice.send("I")
+        await alice.wait_for("Page 1 of")
         alice.send("Q")
         await alice.wait_for("Your choice")
         alice.close()

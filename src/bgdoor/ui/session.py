@@ -1437,8 +1437,11 @@ class Session:
             last = page == len(book) - 1
             # 'B: back' beside 'back to the menu' read as the same thing; B turns a page back,
             # offered where there is a page before.
-            more = "Enter: back to the menu" if last else "Enter/Space: next page"
-            keys = more + ("  B: page back" if page else "") + ("" if last else "  Q: menu")
+            if last:
+                # Any key but B goes back (X had, under 'Enter: back to the menu'), as on the ? pages.
+                keys = "B: page back  Any other key: back to the menu" if page else "Any key: back to the menu"
+            else:
+                keys = "Enter/Space: next page" + ("  B: page back" if page else "") + "  Q: menu"
             footer = f"Page {page + 1} of {len(book)}.  {keys}"
             if first_page_note:
                 footer, first_page_note = f"This is the first page.  {keys}", False
