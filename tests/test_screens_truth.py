@@ -3621,3 +3621,22 @@ async def test_the_promise_of_an_answer_goes_once_the_answer_comes(tmp_path):
         await a.wait_words("You offer the cube at 2. bob takes the double; the cube is at 2.")
         assert "You will see the answer" not in a.text, a.text
         a.close()
+
+
+@pytest.mark.parametrize("size", [(80, 25), (40, 24)])
+async def test_a_third_character_in_the_match_length_says_why_it_was_not_taken(tmp_path, size):
+    """'abc' and Enter was answered 'ab is not a match length': the c had gone unsaid."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port, cols=size[0], rows=size[1])
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("B")
+        await c.wait_for("Match length")
+        c.send("123")
+        await c.wait_words("A match length has at most two digits (1 to 25).")
+        assert all(len(line.rstrip()) <= size[0] for line in c.screen.display)
+        c.send("\x08")  # taken back with the character
+        await c.wait_until(lambda t: "at most two digits" not in t, "the note gone")
+        c.send("\x08\x08")
+        c.send("5\r")
+        await c.wait_for("R)andom")
+        c.close()

@@ -1552,8 +1552,15 @@ class Session:
         while True:
             where = layout(length_prompt, 2)
             self.hint(None, wrong)
+
+            def full(refused: bool, wrong: str = wrong) -> None:
+                """A third character: why it was not taken (it went unsaid, and 'abc' was refused as
+                'ab'); a backspace takes it back."""
+                self.hint(None, f"A match length has at most two digits (1 to {LONGEST_MATCH})." if refused else wrong)
+
             try:
-                text = await self.con.line(where[0], where[1], 2, initial=typed, wake=True)  # right after its prompt
+                text = await self.con.line(where[0], where[1], 2, initial=typed, wake=True,  # right after its prompt
+                                           full=full)
             except Woken as woken:
                 typed = woken.text
                 continue
