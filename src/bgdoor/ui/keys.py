@@ -54,6 +54,8 @@ QUIT = _b("quit", "q esc", "Q)uit", "Q or Esc: back to the menu. The game waits 
 LEAVE = _b("quit", "q esc", "Q)uit", "Q or Esc: back to the menu.")
 ID = _b("show_id", "i", "I)D",
         "I: the GNU Backgammon Position ID and Match ID of the board (while you move, of the turn's start).")
+# Nobody moves on a watcher's board or a finished match's: the ID is of the board shown.
+ID_SHOWN = _b("show_id", "i", "I)D", "I: the GNU Backgammon Position ID and Match ID of the board.")
 VIEW = _b("view_last", "v", "V)iew last", "V: replay the opponent's last turn, move by move.")
 # A watcher has no opponent: V shows the last turn played, whoever played it.
 VIEW_WATCHING = _b("view_last", "v", "V)iew last", "V: replay the last turn played, move by move.")
@@ -129,8 +131,8 @@ TABLE: dict[State, tuple[Binding, ...]] = {
         _b("leave", "q esc", "Q)uit review", "Q or Esc: back."),
         HELP,
     ),
-    State.SPECTATING: (VIEW_WATCHING, REVIEW, ID, HELP, LEAVE),
-    State.OVER: (REVIEW, VIEW, ID, HELP, LEAVE),
+    State.SPECTATING: (VIEW_WATCHING, REVIEW, ID_SHOWN, HELP, LEAVE),
+    State.OVER: (REVIEW, VIEW, ID_SHOWN, HELP, LEAVE),
 }
 
 # Why a key that is not offered does nothing, where a general answer would not help.  Every
