@@ -98,9 +98,7 @@ def test_a_watcher_is_not_told_how_a_game_is_withdrawn() -> None:
 
 def test_nobody_is_told_of_their_move_where_they_do_not_move() -> None:
     """A watcher's keys page said I showed the ID 'while you move, of the turn's start'."""
-    from bgdoor.ui.keys import State, offered  # noqa: PLC0415
-
     for state in (State.SPECTATING, State.OVER):
-        said = " ".join(b.does for b in offered(state))
+        said = " ".join(b.does for b in keys.offered(state))
         assert "I: the GNU Backgammon Position ID and Match ID of the board." in said, said
         assert "you move" not in said, said
