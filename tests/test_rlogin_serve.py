@@ -119,9 +119,10 @@ async def test_each_refusal_gets_its_line_and_a_closed_connection(server: Server
         caller = await RLoginCaller.connect(port, data, source=source)
         try:
             assert await caller.wait_closed(15), f"{what}: still open"
-            assert line in caller.text, f"{what}: {caller.text!r}"
-            shown = [row for row in caller.screen.display if row.strip()]
-            assert len(shown) == 1, f"{what}: one line, not {shown}"
+            assert line in " ".join(caller.text.split()), f"{what}: {caller.text!r}"
+            # Wrapped for 40 columns, the narrowest caller's, as the width is not known yet.
+            shown = [row.rstrip() for row in caller.screen.display if row.strip()]
+            assert len(shown) <= 2 and all(len(row) <= 40 for row in shown), f"{what}: {shown}"
         finally:
             caller.close()
         log = server.stderr()
@@ -139,9 +140,10 @@ async def test_silent_and_unfinished_handshakes_are_cut_after_10_seconds(server:
         took = time.monotonic() - start
         assert list(closed) == [True, True]
         assert 9.5 <= took <= 14, took
-        assert "No RLogin handshake within 10 seconds." in silent.text
+        assert "No RLogin handshake within 10 seconds." in " ".join(silent.text.split())
         # Not 'No RLogin handshake': one came, with fields missing.
-        assert "The RLogin handshake was cut short: not all of it came within 10 seconds." in unfinished.text
+        said = " ".join(unfinished.text.split())
+        assert "The RLogin handshake was cut short: not all of it came within 10 seconds." in said
     finally:
         silent.close()
         unfinished.close()
@@ -199,7 +201,7 @@ async def test_caps_and_idle_timeout_hold_as_for_telnet(tmp_path: Path) -> None:
         third = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]cap2"), source="127.0.0.5")
         callers.append(third)
         assert await third.wait_closed(10)
-        assert "Too many connections from this address at once." in third.text
+        assert "Too many connections from this address at once." in " ".join(third.text.split())
         # The callers of both transports count together against max_callers.
         telnet = await RawCaller.connect(srv.port, source="127.0.0.3")
         await telnet.wait_for("Handle:")

@@ -358,7 +358,9 @@ class RLoginServer(CallerServer):
             # streams would log a cancelled connection task as an error with its traceback.
             return
 
-    async def _refuse(self, link: StreamLink, addr: str, refusal: Refused, cols: int = 80) -> None:
+    async def _refuse(self, link: StreamLink, addr: str, refusal: Refused, cols: int = 40) -> None:
+        """Before the terminal type names a width, 40 columns, the narrowest a caller may have
+        (at 80, a 40-column caller read 'Please call a' over 'gain later.')."""
         log.warning("rlogin refused %s: %s", addr, refusal.reason)
         text = "\r\n".join(wrap(refusal.line, max(cols - 1, 20)))
         # The NUL first: a client shows nothing the server sends before it.
@@ -399,7 +401,7 @@ class RLoginServer(CallerServer):
         self.unvouched[addr] += 1
         board: str | None = None  # the member BBS whose line the caller holds, once it vouched
         try:
-            cols = 80
+            cols = 40  # until the handshake names a width
             try:
                 hs = await read_handshake(reader, self.handshake_timeout, early)
                 entry = authorize(hs, addr, config)

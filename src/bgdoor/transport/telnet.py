@@ -441,7 +441,8 @@ class TelnetDoorServer(CallerServer):
             return
         if self.active >= self.config.max_callers:
             log.info("refused %s: all %d lines busy", addr, self.config.max_callers)
-            link.write(b"\r\nSorry, all lines are busy. Please call again later.\r\n")
+            # Two lines, before the caller's width is known: whole at 40 columns too.
+            link.write(b"\r\nSorry, all lines are busy.\r\nPlease call again later.\r\n")
             await link.drain()
             link.close()
             return
