@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from harness import running_server
@@ -40,6 +41,23 @@ async def test_charset_cycles_back_to_automatic(tmp_path: Path) -> None:
         xterm.send("O")
         await xterm.wait_for("Character set: automatic (now utf8)")
         xterm.close()
+
+
+async def test_esc_then_o_a_moment_apart_goes_back_and_opens_options(tmp_path: Path) -> None:
+    """On W)ho, Esc then O a tenth of a second apart (back, then O)ptions): the Who screen stayed,
+    both keys lost, nothing said (ESC O had begun a keypad key that never came)."""
+    async with running_server(f"sqlite:///{tmp_path / 'bg.db'}") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        try:
+            await login(c, "alice", "alice-secret", new=True)
+            c.send("W")
+            await c.wait_for("Who's online")
+            c.send("\x1b")
+            await asyncio.sleep(0.1)
+            c.send("O")
+            await c.wait_for("Character set:", timeout=5)
+        finally:
+            c.close()
 
 
 async def test_a_key_that_changes_nothing_says_which_do(tmp_path: Path) -> None:

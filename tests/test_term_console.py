@@ -372,6 +372,26 @@ async def test_an_escape_sequence_split_or_alone_still_becomes_its_key() -> None
     await con.stop()
 
 
+async def test_esc_then_o_or_p_a_moment_apart_are_both_keys_and_f1_still_comes_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Esc then O (Options) a tenth of a second apart: both keys were lost, nothing said; ESC O
+    had begun a keypad key, ESC P a terminal's string.  The pause is made short here."""
+    monkeypatch.setattr(console_mod, "ESC_PAUSE", 0.1)
+    for second in (b"O", b"P", b"]"):
+        for con, link in (await started(), await offering_console()):
+            offering = isinstance(link, OfferingFakeLink)
+            (link.arrive if offering else link.send)(b"\x1b")
+            await asyncio.sleep(0.05)  # within the pause
+            (link.arrive if offering else link.send)(second)
+            got = [await con.key(timeout=1) for _ in range(2)]
+            assert [k.name if k else None for k in got] == ["esc", second.decode().lower()], (second, offering)
+            link.send(b"\x1bOP")  # a real F1 in one read
+            key = await con.key(timeout=1)
+            assert key is not None and key.name == "f1"
+            await con.stop()
+
+
 async def test_a_paste_or_a_flood_is_left_to_the_paced_read_loop() -> None:
     con, link = await offering_console()
     assert not link.arrive(b"x" * 100), "more keys than the allowance: the read loop paces them"

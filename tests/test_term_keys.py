@@ -202,11 +202,59 @@ def test_sequence_split_across_reads() -> None:
     assert not d.pending
 
 
-def test_partial_sequence_dropped_on_pause() -> None:
+def test_a_sequence_unfinished_at_the_pause_was_typed() -> None:
     d = KeyDecoder()
     d.feed(b"\x1b[1")
-    assert d.flush_timeout() == []
+    assert d.flush_timeout() == [Key("esc"), Key("[", "["), Key("end", "1")]
     assert [k.name for k in d.feed(b"8")] == ["up"]
+
+
+@pytest.mark.parametrize("second", ["O", "P", "X", "]", "_", "^", "["])
+def test_esc_then_a_key_that_begins_a_sequence_gives_both_keys_at_the_pause(second: str) -> None:
+    """Esc then O (Options) a tenth of a second apart: both keys were lost, and nothing was said.
+    ESC O began an SS3 key, ESC P, X, ], _ and ^ a terminal's string, swallowed to its end."""
+    d = KeyDecoder()
+    assert d.feed(b"\x1b") == []
+    assert d.feed(second.encode()) == []  # the line has not gone quiet yet: maybe the terminal
+    assert d.pending
+    assert d.flush_timeout() == [Key("esc"), Key(second.lower(), second)]
+    assert not d.pending
+    assert d.feed(b"q") == [Key("q", "q")], "the next key is read as itself"
+
+
+def test_keys_typed_on_after_esc_p_come_back_in_order_at_the_pause() -> None:
+    d = KeyDecoder()
+    assert d.feed(b"\x1bP") == [] and d.feed(b"1") == [] and d.feed(b"w") == []
+    assert d.flush_timeout() == [Key("esc"), Key("p", "P"), Key("end", "1"), Key("w", "w")]
+
+
+def test_enter_or_esc_after_esc_o_or_esc_p_is_typing_at_once() -> None:
+    assert keys(b"\x1bO\r") == [Key("esc"), Key("o", "O"), Key("enter")]
+    assert keys(b"\x1bPx\x08") == [Key("esc"), Key("p", "P"), Key("x", "x"), Key("backspace")]
+    d = KeyDecoder()
+    assert d.feed(b"\x1b]\x1bv") == [Key("esc"), Key("]", "]"), Key("esc"), Key("v", "v")]
+    assert d.feed(b"\x1bX\x1b") == []  # the ESC might begin the string's terminator
+    assert d.flush_timeout() == [Key("esc"), Key("x", "X"), Key("esc")]
+
+
+def test_real_sequences_arriving_together_or_split_within_the_pause_are_still_keys() -> None:
+    assert keys(b"\x1bOP\x1bOA\x1bOq\x1bOM") == [Key("f1"), Key("up"), Key("end", "1"), Key("enter")]
+    d = KeyDecoder()
+    # Each part within the pause (no flush_timeout between): F1, as if in one read.
+    assert d.feed(b"\x1b") == [] and d.feed(b"O") == [] and d.feed(b"P") == [Key("f1")]
+    assert not d.pending
+    d = KeyDecoder()
+    assert d.feed(b"\x1b]11;rgb:00") == [] and d.feed(b"00/0000/0000\x07") == []
+    assert d.feed(b"\x1bP1$r0") == [] and d.feed(b"m\x1b") == [] and d.feed(b"\\") == []
+    assert not d.pending and d.flush_timeout() == []
+
+
+def test_an_overlong_unfinished_sequence_is_not_given_back() -> None:
+    d = KeyDecoder()
+    d.feed(b"\x1b]" + b"x" * (MAX_SEQUENCE + 1))
+    assert d.flush_timeout() == []
+    d.feed(b"\x1b[" + b"1" * (MAX_SEQUENCE + 1) + b"\r")
+    assert d.feed(b"") == [] and not d.pending
 
 
 def test_esc_esc() -> None:
@@ -220,9 +268,9 @@ def test_esc_then_letter_is_both() -> None:
     assert keys(b"\x1bq") == [Key("esc"), Key("q", "q")]
 
 
-def test_sequence_broken_by_a_control_character() -> None:
-    assert names(b"\x1b[12\r") == ["enter"]
-    assert names(b"\x1bO\r") == ["enter"]
+def test_sequence_broken_by_a_control_character_was_typed() -> None:
+    assert names(b"\x1b[12\r") == ["esc", "[", "end", "down", "enter"]
+    assert names(b"\x1bO\r") == ["esc", "o", "enter"]
 
 
 # -- garbage ---------------------------------------------------------------------

@@ -5,7 +5,11 @@ returned and gives back the keys completed so far, keeping half-received
 escape sequences, UTF-8 characters and CR/LF pairs for the next read.  A lone
 ESC cannot be told from the start of a sequence until the line goes quiet, so
 the caller arms a short timer while `pending` is true and calls
-`flush_timeout()` when it fires.
+`flush_timeout()` when it fires.  A terminal sends a sequence (and a report
+string) in one go; one still unfinished when the line goes quiet, or broken
+off by a control character, was typed: Esc, then O (or P, X, [...]) and
+whatever followed, each given back as its key.  Only what is too long for
+anyone's typing (MAX_SEQUENCE) is dropped.
 
 Digits carry two meanings at once: with NUM LOCK on, the keypad is the
 door's cursor pad (8 up, 2 down, 4 left, 6 right, 7 9 1 3 diagonals, 5 acts),
@@ -20,8 +24,8 @@ from dataclasses import dataclass
 
 from bgdoor.term.charset import Charset
 
-# A parameter string longer than any real key or report is garbage: keep
-# swallowing it, but stop storing it.
+# A sequence or string longer than this is neither a key nor typing: keep
+# swallowing it, but stop storing it (nothing of it is given back).
 MAX_SEQUENCE = 32
 
 # Ask the terminal who it is; CTerm (SyncTERM) answers CSI = 67;84;101;114;109;... c
@@ -156,7 +160,8 @@ class KeyDecoder:
         else:
             self._decoder = None
         self._state = _GROUND
-        self._params: list[str] = []
+        self._intro = ""  # what followed the ESC: '[', 'O', or a string's ']', 'P', 'X', '_', '^'
+        self._params: list[str] = []  # what came after it, for a CSI's meaning or to give back
         self._overflow = False
         self._after_cr = False
 
@@ -178,15 +183,37 @@ class KeyDecoder:
         return out
 
     def flush_timeout(self) -> list[Key]:
-        """The line went quiet: a lone ESC was the Esc key; any partial sequence is dropped."""
-        was = self._state
+        """The line went quiet: a lone ESC was the Esc key, and a sequence still unfinished was
+        typed (Esc, then O within the pause had lost both keys): its keys are given back."""
+        out: list[Key] = []
+        while self._state != _GROUND:  # twice at most: a string, then the ESC that followed it
+            self._give_back(out)
+        return out
+
+    def _give_back(self, out: list[Key]) -> None:
+        """The sequence begun was the caller's typing, not the terminal's: Esc and each key after
+        it, unless it grew too long for typing.  An ESC that followed a string begins anew."""
+        was, overflow = self._state, self._overflow
+        typed = self._intro + "".join(self._params)
         self._reset()
-        return [Key("esc")] if was == _ESC else []
+        if not overflow:
+            out.append(Key("esc"))
+            for ch in typed:
+                self._ground(ch, out)
+        if was == _STRING_ESC:
+            self._state = _ESC
 
     def _reset(self) -> None:
         self._state = _GROUND
+        self._intro = ""
         self._params.clear()
         self._overflow = False
+
+    def _store(self, ch: str) -> None:
+        if len(self._params) < MAX_SEQUENCE:
+            self._params.append(ch)
+        else:
+            self._overflow = True
 
     def _step(self, ch: str, out: list[Key]) -> None:
         state = self._state
@@ -194,11 +221,11 @@ class KeyDecoder:
             self._ground(ch, out)
         elif state == _ESC:
             if ch == "[":
-                self._state = _CSI
+                self._state, self._intro = _CSI, ch
             elif ch == "O":
-                self._state = _SS3
+                self._state, self._intro = _SS3, ch
             elif ch in "]P_^X":
-                self._state = _STRING  # OSC, DCS, APC, PM, SOS: swallowed whole
+                self._state, self._intro = _STRING, ch  # OSC, DCS, APC, PM, SOS: swallowed whole
             elif ch == "\x1b":
                 out.append(Key("esc"))  # ESC ESC: the first was the key
             else:
@@ -208,10 +235,7 @@ class KeyDecoder:
                 self._ground(ch, out)
         elif state == _CSI:
             if "0" <= ch <= "?" or " " <= ch <= "/":
-                if len(self._params) < MAX_SEQUENCE:
-                    self._params.append(ch)
-                else:
-                    self._overflow = True
+                self._store(ch)
             elif "@" <= ch <= "~":
                 if not self._overflow:
                     key = self._csi("".join(self._params), ch)
@@ -219,30 +243,37 @@ class KeyDecoder:
                         out.append(key)
                 self._reset()
             else:
-                # A control or 8-bit character cannot be inside a CSI: the
-                # sequence was broken off; drop it and read the character.
-                self._reset()
+                # A control or 8-bit character cannot be inside a CSI: it was
+                # typed, as was what came before it.
+                self._give_back(out)
                 self._ground(ch, out)
         elif state == _SS3:
-            self._reset()
             if " " <= ch <= "~":
+                self._reset()
                 key = self._ss3(ch)
                 if key is not None:
                     out.append(key)
             else:
+                self._give_back(out)
                 self._ground(ch, out)
         elif state == _STRING:
-            # Nothing is stored, so an endless string costs no memory.
+            # Only MAX_SEQUENCE characters are stored, so an endless string costs no memory.
             if ch in "\x07\x9c":
                 self._reset()
             elif ch == "\x1b":
                 self._state = _STRING_ESC
+            elif ch < " ":
+                # No terminal puts Enter or Backspace in a report: typed, all of it.
+                self._give_back(out)
+                self._ground(ch, out)
+            else:
+                self._store(ch)
         else:  # _STRING_ESC
             if ch == "\\":
                 self._reset()
             else:
-                self._reset()
-                self._state = _ESC
+                # Not ST: the string was typed, and this ESC begins something new.
+                self._give_back(out)
                 self._step(ch, out)
 
     def _ground(self, ch: str, out: list[Key]) -> None:
