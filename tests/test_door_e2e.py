@@ -367,3 +367,21 @@ def test_a_malformed_drop_file_is_said_within_a_narrow_terminal(tmp_path: Path) 
     lines = [line.strip("\r") for line in said.decode("ascii").split("\n") if line.strip("\r")]
     assert lines and all(len(line) <= 40 for line in lines), lines
     assert "drop file could not be read" in " ".join(lines)
+
+
+def test_the_ptys_size_wins_over_a_longer_page_length_in_door_sys(tmp_path: Path) -> None:
+    """DOOR.SYS said a page of 25 lines on a 24-line pty: the time warning was drawn on rows 24-25,
+    the screen scrolled up a line, and everything after was one line off."""
+    url = f"sqlite:///{tmp_path}/bg.db"
+    lines = doorsys_lines(alias="Stud", minutes="2")  # two minutes left: the time warning at once
+    lines[20] = "25"  # line 21, the page length
+    door = PtyDoor(write(tmp_path, "DOOR.SYS", lines), url, tmp_path / "door.log", size=(40, 24), glass=(40, 30))
+    try:
+        door.wait_for("left on this call")
+        door.settle()
+        screen = door.view.screen.display
+        assert not any(line.strip() for line in screen[24:]), f"drawn below the pty's 24 rows:\n{door.view.text}"
+        assert "B G D O O R" in screen[3], f"the screen scrolled:\n{door.view.text}"
+        assert "left on this call" in "".join(screen[20:24]), door.view.text
+    finally:
+        door.close()

@@ -132,7 +132,8 @@ def door_deadline(now: float, minutes_left: int, goodbye_wait: float) -> float:
 
 
 async def _caller(info: DropInfo, link: FdLink, config: Config, runtime: Runtime, started: float) -> None:
-    # The drop file's screen size where it gives one, else the pseudo-terminal's, else 80x25.
+    # The pseudo-terminal's size where it has one, else the drop file's, else 80x25: a DOOR.SYS
+    # page length of 25 on a 24-line pty drew a notice below the bottom and scrolled the screen.
     tty_cols, tty_rows = link.terminal_size() if isinstance(link, StdioLink) else (0, 0)
     if info.minutes_left <= 0:
         log.warning("the drop file gives %s no time left on this call: back to the BBS at once", info.alias)
@@ -142,8 +143,8 @@ async def _caller(info: DropInfo, link: FdLink, config: Config, runtime: Runtime
         idle_timeout=config.door_idle_timeout,
         deadline=door_deadline(started, info.minutes_left, config.door_goodbye_wait),
         time_warning=config.time_warning * 60,
-        width=info.cols or tty_cols,
-        height=info.rows or tty_rows,
+        width=tty_cols or info.cols or 0,
+        height=tty_rows or info.rows or 0,
         door=True,
     )
     # The BBS's terminal resized during the call (the pty's size is the truth now, drop file or not).
