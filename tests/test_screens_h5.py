@@ -146,13 +146,13 @@ async def test_a_time_warning_already_due_stays_up_over_a_screen_redrawn_under_i
     board_like(con)  # a change elsewhere: the screen is drawn again, with no key pressed
     await con.show()
     said = words(shown(bytes(link.out), 40, 24))
-    assert "You have less than a minute left on this call; then you go back to the BBS." in said, said
+    assert "Back to the BBS in less than a minute." in said, said
     # The next key takes it away, and it does not come again.
     link.send(b"x")
     assert (await con.key(timeout=1)).char == "x"  # type: ignore[union-attr]
     await con.show()
     assert await con.key(timeout=0.1) is None
-    assert "You have" not in words(shown(bytes(link.out), 40, 24))
+    assert "Back to the BBS" not in words(shown(bytes(link.out), 40, 24))
     await con.stop()
 
 
@@ -184,7 +184,7 @@ async def test_a_time_warning_already_due_waits_for_keys_typed_ahead() -> None:
     await con.show()
     assert await con.key(timeout=0.1) is None
     said = words(shown(bytes(link.out), 40, 24))
-    assert "You have less than a minute left on this call" in said, said
+    assert "Back to the BBS in less than a minute." in said, said
     await con.stop()
 
 
@@ -199,7 +199,7 @@ def test_a_door_call_with_a_minute_left_is_warned_at_the_menu(tmp_path: Path) ->
         door.wait_for("Your choice")
         door.settle(1.0)
         said = words(door.view.screen.display)
-        assert "You have less than a minute left on this call; then you go back to the BBS." in said, said
+        assert "Back to the BBS in less than a minute." in said, said
         door.send("Q")
         assert door.wait_exit() == 0
     finally:

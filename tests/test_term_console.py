@@ -275,6 +275,57 @@ async def test_the_time_warning_gives_back_what_it_covered_at_the_next_key() -> 
     await con.stop()
 
 
+async def test_the_time_warning_at_40_columns_keeps_to_one_row_and_the_margin_and_goes_by_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 40x24 the warning took rows 23-24 from column 1, over the board's key help ('?)help',
+    'Q)uit'), said nothing of how it would go, and went only at a key, which acted as well."""
+    monkeypatch.setattr(console_mod, "TIME_WARNING_SHOWN", 0.4)
+    con, link = await started(width=40, height=24, deadline=time.monotonic() + 110.0, time_warning=120.0)
+    con.door = True
+    help_rows = ["P)lay or Enter: roll  D)ouble", "G)ive up  V)iew last  I)D  ?)help", "Q)uit"]
+    for row, text in enumerate(help_rows, start=22):
+        con.put(row, 2, text)
+    await con.show()
+    assert await con.key(timeout=0.1) is None
+    screen = shown(bytes(link.out), cols=40, rows=24)
+    assert screen[23].rstrip() == " You go back to the BBS in 2 minutes.", screen
+    assert [line.strip() for line in screen[21:23]] == help_rows[:2], screen
+    assert await con.key(timeout=0.5) is None  # no key: the warning's time passes
+    screen = shown(bytes(link.out), cols=40, rows=24)
+    assert [line.strip() for line in screen[21:24]] == help_rows, screen
+    await con.stop()
+
+    for left, door, words in (
+        (50.0, True, " Back to the BBS in less than a minute."),
+        (50.0, False, " Less than a minute left on this call."),
+        (110.0, False, " You have 2 minutes left on this call."),
+    ):
+        con, link = await started(width=40, height=24, deadline=time.monotonic() + left, time_warning=120.0)
+        con.door = door
+        assert await con.key(timeout=0.1) is None
+        assert shown(bytes(link.out), cols=40, rows=24)[23].rstrip() == words
+        await con.stop()
+
+
+async def test_the_idle_warning_keeps_the_margin_and_the_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(console_mod, "IDLE_WARNING", 0.15)
+    con, link = await started(width=40, height=24, idle_timeout=0.3)
+    con.door = True
+    waiting = asyncio.ensure_future(con.key())
+    while "Are you there?" not in "".join(shown(bytes(link.out), cols=40, rows=24)):
+        await asyncio.sleep(0.02)
+    screen = shown(bytes(link.out), cols=40, rows=24)
+    said = [line for line in screen if line.strip()]
+    assert said[0].startswith(" Are you there?") and all(line.startswith(" ") for line in said), said
+    assert "Press a key" in " ".join(" ".join(said).split())
+    link.send(b"x")
+    assert (await waiting).name == "x"
+    await con.show()
+    assert not any(line.strip() for line in shown(bytes(link.out), cols=40, rows=24))
+    await con.stop()
+
+
 async def test_the_idle_notice_goes_once_a_key_answers_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """On a prompt that only echoes what is typed (B)egin's match length), 'Are you there? Press a
     key within a minute...' stayed on the screen after the key that answered it."""

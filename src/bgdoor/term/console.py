@@ -38,6 +38,9 @@ QUEUE_FULL_WAIT = 0.05
 MAX_HELD_KEYS = 4096
 IDLE_WARNING = 60.0
 LAST_WARNING = 60.0  # a door caller is warned again when a minute is left on the call
+# Seconds the time warning stays up (a key takes it away sooner, and acts as ever): it covers
+# the bottom row, often the board's key help, and a caller was left to guess a key would clear it.
+TIME_WARNING_SHOWN = 10.0
 MIN_COLS, MIN_ROWS = 20, 10  # smaller terminals are drawn as if this big
 WAKE = Key("wake")
 RESIZED = Key("resized")  # queued by resize(): the waiting screen is shown again at the new size
@@ -163,7 +166,8 @@ class Console:
         self._under: list[tuple[int, list[Cell]]] = []  # the rows the idle notice covers, as they were
         self._notice: list[list[Cell]] = []  # those rows with the notice on them
         self._notice_text = ""  # what the notice says, put back over a screen redrawn under it
-        self._notice_lasting = False  # the time warning: only a key takes it away, not a resize
+        self._notice_lasting = False  # the time warning: a key or its time takes it away, not a resize
+        self._notice_until = 0.0  # time.monotonic() at which the time warning goes by itself
         self._whole: Canvas | None = None  # see whole_canvas()
         self._held: collections.deque[Key] = collections.deque()  # decoded, waiting for room in the queue
         self.dropped_keys = 0
@@ -467,11 +471,15 @@ class Console:
                 if self._warn_at and time_left <= self._warn_at[0] and self._early is None and self.keys.empty():
                     while self._warn_at and time_left <= self._warn_at[0]:
                         self._warn_at.pop(0)
-                    left = f"{time_words(time_left)} left on this call"
-                    self._cover(f"You have {left}{'; then you go back to the BBS' if self.door else ''}.", lasting=True)
+                    self._cover(self._time_warning(time_left), lasting=True)
+                    self._notice_until = now + TIME_WARNING_SHOWN
                     self.bell("error")
                     await self.show()
+                elif self._under and self._notice_lasting and now >= self._notice_until:
+                    await self.show()  # the warning's time is up: what it covered comes back
                 waits.append(time_left - self._warn_at[0] if self._warn_at else time_left)
+                if self._under and self._notice_lasting:
+                    waits.append(self._notice_until - now)
             key: Key | None
             if self._early is not None:
                 key, self._early = self._early, None
@@ -533,13 +541,28 @@ class Console:
         if not (resized and self._notice_lasting):
             self._uncover()
 
+    def _time_warning(self, time_left: float) -> str:
+        """The time warning, on one line where a shorter sentence fits (at 40 columns the whole
+        one took two rows, the board's key help among them)."""
+        words = time_words(time_left)
+        if self.door:
+            said = [
+                f"You have {words} left on this call; then you go back to the BBS.",
+                f"You go back to the BBS in {words}.",
+                f"Back to the BBS in {words}.",
+            ]
+        else:
+            said = [f"You have {words} left on this call.", f"{words[:1].upper()}{words[1:]} left on this call."]
+        return next((text for text in said if len(text) <= self.width - 2), said[-1])
+
     def _idle_lead(self) -> float:
         """How long before the idle timeout the warning comes: a minute, or half the timeout when
         that is two minutes or less (a sysop's 30 s timeout would otherwise never warn)."""
         return min(IDLE_WARNING, self.idle_timeout / 2)
 
     def _cover(self, text: str, lasting: bool = False) -> None:
-        """A notice over the bottom rows (message_line); what it covers comes back at the next key."""
+        """A notice over the bottom rows (message_line); what it covers comes back at the next key
+        (which acts as ever), or for a `lasting` one (the time warning) also once its time is up."""
         self._uncover()  # a notice already up gives way: what it covered is what this one covers
         self._notice_lasting = lasting
         cells = self.screen.canvas.cells
@@ -554,10 +577,13 @@ class Console:
         board redrawn for a change elsewhere wiped the time warning before it was read)."""
         if not self._under:
             return
+        if self._notice_lasting and time.monotonic() >= self._notice_until:
+            self._uncover()
+            return
         cells = self.screen.canvas.cells
         rows = [cells[r - 1] if r <= len(cells) else [] for r, _ in self._under]
         if rows != self._notice:
-            self._cover(self._notice_text, self._notice_lasting)
+            self._cover(self._notice_text, self._notice_lasting)  # (its time runs on)
 
     def _uncover(self) -> None:
         if not self._under:
@@ -661,13 +687,14 @@ class Console:
     def message_line(self, text: str, *, last: bool = False) -> range:
         """A notice across the bottom of whatever screen is showing, wrapped to fit; the rows it took.
 
+        It keeps the margin of one column every screen's text has (it had started at column 1).
         `last`: the call's last words, kept off the screen's bottom row, so the fresh line stop()
         leaves the terminal on does not scroll them (and the screen) up."""
-        lines = wrap(text, self.width - 1)
+        lines = wrap(text, self.width - 2)
         bottom = self.height - 1 if last and self.height > 2 else self.height
         top = min(24, bottom) if len(lines) == 1 else max(1, bottom - len(lines) + 1)
         for i, line in enumerate(lines):
-            self.put(top + i, 1, line.ljust(self.width - 1), "error")
+            self.put(top + i, 1, (" " + line).ljust(self.width - 1), "error")
         return range(top, top + len(lines))
 
     def last_words(self, text: str) -> None:
