@@ -492,11 +492,17 @@ def test_the_cube_is_in_sight_at_40_columns_on_either_board(orientation: Orienta
         assert box and "Cube" not in lines[0], lines  # the box shows it, at the left
         assert lines[0].rstrip().endswith("Match to 3"), lines
     assert said == "alice to play. Score: alice 0, bob 0 (match to 3).", said
-    # No room in the title: the message line.
+    # The title in place of 'BACKGAMMON' where beside it there is no room.
     view = replace(view, match_length=0, white_name="alexandrina", orientation="table")
     lines = [line[:40] for line in shown(view).display]
-    said = " ".join(" ".join(lines[MESSAGE_ROW - 2 : HELP_ROW - 1]).split())
-    assert "Cube" not in lines[0] and said.endswith("(unlimited match). Cube 2 yours."), lines
+    assert lines[0].strip() == "You ● · Unlimited match · Cube 2 yours", lines
+    # A watcher, the owner's name too long for the title: 'Cube 2' there, and who owns it on the
+    # message line.
+    view = replace(view, spectator=True, black_name="Bartholomew_Bob1")
+    lines = [line[:40] for line in shown(view).display]
+    said = " ".join(" ".join(lines[MESSAGE_ROW - 2 :]).split())  # no help under it: its rows too
+    assert lines[0].rstrip().endswith("Unlimited match · Cube 2"), lines
+    assert said.endswith("(unlimited match). Cube 2 Bartholomew_Bob1."), lines
 
 
 @pytest.mark.parametrize("charset", ["ascii", "cp437", "utf8"])
@@ -568,3 +574,18 @@ def test_a_narrow_board_says_in_its_title_which_checkers_are_the_player_s(charse
         assert cells[0][at][1] == checker  # drawn in the checker's colours, not the title's
         assert "You" not in "".join(ch for ch, _ in render_board(replace(view, spectator=True), charset).cells[0])
         assert "You" not in "".join(ch for ch, _ in render_board(replace(view, width=80), charset).cells[0])
+
+
+def test_the_narrow_title_keeps_the_player_s_checker_in_a_crawford_game_and_with_the_cube() -> None:
+    """At 40 columns 'You ■' gave way to 'Crawford' and to the cube; and a double offered on Black's
+    board as the table stands (its cube box past the edge) was said nowhere once the message
+    line moved on."""
+    g = glyphs("utf8")
+    base = BoardView(START, viewer="black", width=40, match_length=3, white_name="ed", black_name="dot")
+    crawford = shown(replace(base, crawford=True, cube_value=None)).display[0][:40].strip()
+    assert crawford == f"You {g.black} · Match to 3 · Crawford", crawford
+    offered = replace(base, orientation="table", cube_value=4, cube_owner="black", cube_offered=True)
+    title = shown(offered).display[0][:40].strip()
+    assert title == f"You {g.black} · Match to 3 · Cube 4 offered", title
+    owned = shown(replace(offered, cube_offered=False, cube_value=2, cube_owner="white")).display[0][:40].strip()
+    assert owned == f"You {g.black} · Match to 3 · Cube 2 ed", owned

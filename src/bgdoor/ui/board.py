@@ -673,22 +673,40 @@ class _Painter:
 
     def title(self) -> None:
         v, t, c = self.v, self.t, self.c
+        text, beside, _ = self.title_layout()
+        width = min(80, v.width)
+        if not beside:
+            c.fill(TITLE_ROW, 1, width, " ", t.title)  # 'BACKGAMMON' gives way to what the player needs
+        start = width - len(text)
+        c.put(TITLE_ROW, start, text, t.title)
+        if text.startswith("You "):
+            glyph, attr = self.checker(v.viewer)
+            c.put(TITLE_ROW, start + 4, glyph, attr)  # in the checker's own colours
+
+    def title_layout(self) -> tuple[str, bool, str]:
+        """The title row's words, whether they go beside 'BACKGAMMON' (else in its place), and
+        what they say of the cube.  Narrower than the panel, the player's checker ('You ○': the
+        panel that shows it is past the edge); where the cube's box is out of sight (Black's board
+        as the table stands), the cube, in fewer words where need be; then the match length.  At
+        40 columns 'You ○' had given way to 'Crawford' or the cube, and an offered double to
+        nothing at all."""
+        v = self.v
+        width = min(80, v.width)
         info = self.title_info()
-        # Narrower than 80 columns, at the edge of what shows (it stood past it), with the cube
-        # where its box is out of sight (Black's board as the table stands).
-        if self.cube_in_title():
-            info += f" {self.g.dot} {cube_words(v)}"
-        # The panel, which shows whose checkers are which, is past a narrow screen's edge: the
-        # title says the player's (at 40 columns nothing did, an open seat's board least of all).
-        glyph, attr = self.checker(v.viewer)
-        you = f"You {glyph} {self.g.dot} "
-        if not v.spectator and v.width <= PANEL_COL and len(you + info) <= min(80, v.width) - 13:
-            info = you + info
-            start = min(80, v.width) - len(info)
-            c.put(TITLE_ROW, start, info, t.title)
-            c.put(TITLE_ROW, start + 4, glyph, attr)
-            return
-        c.put(TITLE_ROW, min(80, v.width) - len(info), info, t.title)
+        you = [f"You {self.checker(v.viewer)[0]}", ""] if not v.spectator and v.width <= PANEL_COL else [""]
+        cubes = [""]
+        if self.cube_left() + 4 > v.width and (words := cube_words(v)):
+            short = f"Cube {v.cube_value} offered" if v.cube_offered else f"Cube {v.cube_value}"
+            cubes = [words, short, ""] if short != words else [words, ""]
+        sep = f" {self.g.dot} "
+        for mine in you:
+            for cube in cubes:
+                text = sep.join(part for part in (mine, info, cube) if part)
+                if len(text) <= width - 13:
+                    return text, True, cube
+                if len(text) <= width - 2:
+                    return text, False, cube
+        return info, len(info) <= width - 13, ""
 
     def title_info(self) -> str:
         v = self.v
@@ -697,12 +715,10 @@ class _Painter:
         return f"Match to {v.match_length}" + (f" {self.g.dot} Crawford" if v.crawford else "")
 
     def cube_in_title(self) -> bool:
-        """The cube's box is past the caller's width, and the title row has room to say it."""
-        v = self.v
-        words = cube_words(v)
-        if not words or self.cube_left() + 4 <= v.width:
-            return False
-        return len(self.title_info()) + 3 + len(words) <= min(80, v.width) - 13  # clear of 'BACKGAMMON'
+        """The cube's box is past the caller's width, and the title row says it whole (a shorter
+        'Cube 2' leaves the owner to the message line)."""
+        words = self.title_layout()[2]
+        return bool(words) and words == cube_words(self.v)
 
     def frame(self) -> None:
         g, t, c = self.g, self.t, self.c
