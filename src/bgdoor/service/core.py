@@ -81,7 +81,7 @@ OVER = (FINISHED, ABANDONED)
 
 # Retries on a busy database, on top of SQLite's own busy timeout: ~0.02 s doubling to 1 s.
 ATTEMPTS = 10
-HANDLE_CACHE_SECONDS = 60.0  # how long a renamed player may still show under the old handle
+HANDLE_CACHE_SECONDS = 10.0  # how long a renamed player may still show under the old handle
 FIRST_DELAY = 0.02
 MAX_DELAY = 1.0
 REOPEN_WAIT = 0.3  # seconds: longer than the change feed's interval (service.feed)
