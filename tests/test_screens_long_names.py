@@ -55,7 +55,7 @@ async def test_rank_shows_a_member_board_players_handle_under_its_board(tmp_path
                 assert "TwentyCharAliasN  BIGBOARD" in big and "TwentyCharAlia~2  DP" in dp, text
                 assert big.index("BIGBOARD") == dp.index("DP") == head.index("Board"), text
             else:
-                assert "TwentyC~@BIGBOARD" in big and "TwentyCharAli~@DP" in dp, text
+                assert "Twenty..@BIGBOARD" in big and "TwentyChar..~2@DP" in dp, text
             # The ratings under their heading, whatever the names.
             end = head.index("Rating") + len("Rating")
             assert big[end - 6 : end].strip()[0].isdigit() and dp[end - 6 : end].strip()[0].isdigit(), text
@@ -87,7 +87,7 @@ async def test_the_games_list_keeps_its_columns_with_two_long_names(tmp_path):
                     [head.index("White"), head.index("Black"), head.index("Score"), head.index("Last change")], text
             else:
                 at = next(i for i, line in enumerate(lines) if "1) #" in line)
-                assert lines[at + 1].strip() == "*TwentyCharAl~@DP v *TwentyC~@BIGBOARD", text
+                assert lines[at + 1].strip() == "*TwentyCha..~2@DP v *Twenty..@BIGBOARD", text
             c.close()
 
 

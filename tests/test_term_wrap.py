@@ -134,8 +134,13 @@ def test_a_member_board_players_name_wider_than_the_line_breaks_before_its_tag()
 
 
 def test_a_name_cut_for_a_column_keeps_its_board_s_tag() -> None:
-    """'TwentyCharAliasN@' in a column of 17: the tag that tells two players apart was cut off."""
-    assert fit_name("TwentyCharAliasN@BIGBOARD", 17) == "TwentyC~@BIGBOARD"
+    """'TwentyCharAliasN@' in a column of 17: the tag that tells two players apart was cut off; and
+    'SixteenCharA~@TAG' lost the '~3' that told it from '~4', its cut mark read as a handle's own."""
+    assert fit_name("TwentyCharAliasN@BIGBOARD", 17) == "Twenty..@BIGBOARD"
+    # The number that tells a handle from another of the same alias stays, with the tag.
+    assert fit_name("SixteenCharAli~3@TAG", 16) == "SixteenC..~3@TAG"
+    assert fit_name("SixteenCharAli~4@TAG", 16) != fit_name("SixteenCharAli~3@TAG", 16)
+    assert fit_name("SixteenCharAli~3", 12) == "SixteenC..~3"
     assert fit_name("TwentyCharAliasN@BIGBOARD", 25) == "TwentyCharAliasN@BIGBOARD"
     assert fit_name("TwentyCharAliasN", 10) == fit("TwentyCharAliasN", 10) == "TwentyCha~"
     assert fit_name("ab@BIGBOARD", 6) == "ab@BI~"  # no room for the tag: cut as any text

@@ -211,13 +211,21 @@ def fit(text: str, width: int) -> str:
 
 
 def fit_name(name: str, width: int) -> str:
-    """A name in a column of `width`: a cut marked with '~' as fit() marks it, but a member board's
-    player's '@TAG' kept whole, as it tells two players apart ('TwentyC~@BIGBOARD', not
-    'TwentyCharAliasN@' or 'TwentyCharAliasN@BI~')."""
+    """A name in a column of `width`, cut as fit() cuts it, but what tells two players apart kept
+    whole: a member board's '@TAG' and a handle's number ('~3'), the cut marked '..' before them
+    ('SixteenC..~3@TAG', where 'SixteenCharA~@TAG' read as a handle of its own and lost the
+    number that told it from '~4')."""
+    if len(name) <= width:
+        return name
     handle, at, tag = name.rpartition("@")
-    if len(name) <= width or not at or not handle or len(tag) + 3 > width:
+    if not at or not handle:
+        handle, at, tag = name, "", ""
+    number = re.search(r"~\d+$", handle)
+    base, kept = (handle[: number.start()], number.group() + at + tag) if number else (handle, at + tag)
+    room = width - len(kept) - 2
+    if not kept or room < 1:
         return fit(name, width)
-    return fit(handle, width - len(tag) - 1) + at + tag
+    return base[:room] + ".." + kept
 
 
 def shared(first: int, second: int, room: int) -> tuple[int, int]:
