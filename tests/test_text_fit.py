@@ -77,14 +77,16 @@ async def shows(caller: RawCaller, needle: str, *sources: str) -> None:
     assert not cut, f"{caller.size}: cut words {cut}\n{text}"
 
 
-def fits_on_board(text: str, cols: int, *, help_line: bool = False) -> list[str]:
-    """`text` drawn as the board's message (or help line) at `cols` columns: the problems, if any."""
+def fits_on_board(text: str, cols: int, *, help_line: bool = False, under: str | None = None) -> list[str]:
+    """`text` drawn as the board's message (in its three lines, or over the help `under`, whose
+    free rows it may take) or help line at `cols` columns: the problems, if any."""
     if help_line:
         view = boardmod.BoardView(position=Position.start(), help=text, width=cols)
         where = range(boardmod.HELP_ROW, boardmod.HELP_ROW + 2)
     else:
-        view = boardmod.BoardView(position=Position.start(), message=text, width=cols)
-        where = range(boardmod.MESSAGE_ROW - 1, boardmod.MESSAGE_ROW + 2)
+        view = boardmod.BoardView(position=Position.start(), message=text, help=under or "", width=cols)
+        rows = 3 if under is None else boardmod.message_rows(under, cols)
+        where = range(boardmod.MESSAGE_ROW - 1, boardmod.MESSAGE_ROW - 1 + rows)
     canvas = boardmod.render_board(view, "utf8")
     rows = [canvas.row_text(r) for r in where]
     problems = [f"past column {cols}: {row!r}" for row in rows if row[cols:].strip()]
@@ -237,12 +239,12 @@ async def test_a_whole_match_at_60_columns(tmp_path: Path, monkeypatch: pytest.M
     """Two callers on 60x24 terminals play a match to its end; every screen fits, and every
     message and help line the game screen drew, and all the match's news, fit each size whole."""
     url = f"sqlite:///{tmp_path / 'bg.db'}"
-    messages: set[str] = set()
+    messages: set[tuple[str, str]] = set()  # each with the help it was drawn over
     helps: set[str] = set()
     board = Console.board
 
     def recording(self: Console, *args: Any, **fields: Any) -> None:
-        messages.add(str(fields.get("message") or ""))
+        messages.add((str(fields.get("message") or ""), str(fields.get("help") or "")))
         helps.add(str(fields.get("help") or ""))
         board(self, *args, **fields)
 
@@ -322,11 +324,14 @@ async def test_a_whole_match_at_60_columns(tmp_path: Path, monkeypatch: pytest.M
     finally:
         db.close()
     assert len(news) > 5 and any("wins" in line for line in news)
-    texts = sorted(t for t in messages | set(news) if t)
+    # The news in three lines, as on a board with a full help line.
+    drawn: list[tuple[str, str | None]] = sorted(m for m in messages if m[0])
+    texts = drawn + [(line, None) for line in news if line]
     assert len(texts) > 5 and len(helps) > 2
     for cols, _ in SIZES:
-        for text in texts:
-            assert not fits_on_board(text, cols), (cols, text, fits_on_board(text, cols))
+        for text, under in texts:
+            problems = fits_on_board(text, cols, under=under)
+            assert not problems, (cols, text, under, problems)
         for text in sorted(t for t in helps if t):
             problems = fits_on_board(text, cols, help_line=True)
             assert not problems, (cols, text, problems)
