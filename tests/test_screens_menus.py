@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from harness import call, login, running_server
+from harness import Caller, call, login, running_server
 from menus import begin
 from rawtelnet import RawCaller
 
@@ -34,23 +34,30 @@ async def withdraw(c) -> None:
     await c.wait_words("is withdrawn.")
 
 
+async def carl_viewing_two_open_games(port: int) -> tuple[Caller, Caller, Caller, Caller]:
+    """bob and zed each begin a game with an open seat (#1, #2); amy logs in; carl's V)iew lists
+    both.  (bob, zed, amy, carl)"""
+    bob = await call(port)
+    await login(bob, "bob", "bob-pw", new=True)
+    await begin(bob, 3)  # game #1, an open seat
+    zed = await call(port)
+    await login(zed, "zed", "zed-pw", new=True)
+    await begin(zed, 3)  # game #2
+    amy = await call(port)
+    await login(amy, "amy", "amy-pw", new=True)
+    carl = await call(port)
+    await login(carl, "carl", "carl-pw", new=True)
+    carl.send("V")
+    await carl.wait_until(lambda t: "#2" in t and "#1" in t, "both games listed")
+    return bob, zed, amy, carl
+
+
 async def test_the_games_list_follows_the_games_and_reads_a_game_again_before_asking_to_join(tmp_path):
     """carl's V)iew list was drawn once: a game withdrawn meanwhile was asked 'Join it?', and only
     after Y said to be gone; a game begun meanwhile was not shown, and '#3' was refused as 'not
     in this list'."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        await begin(bob, 3)  # game #1, an open seat
-        zed = await call(srv.port)
-        await login(zed, "zed", "zed-pw", new=True)
-        await begin(zed, 3)  # game #2
-        amy = await call(srv.port)
-        await login(amy, "amy", "amy-pw", new=True)
-        carl = await call(srv.port)
-        await login(carl, "carl", "carl-pw", new=True)
-        carl.send("V")
-        await carl.wait_until(lambda t: "#2" in t and "#1" in t, "both games listed")
+        bob, zed, amy, carl = await carl_viewing_two_open_games(srv.port)
 
         # zed withdraws #2: carl's list drops it with no key pressed.
         await withdraw(zed)
@@ -85,18 +92,7 @@ async def test_join_it_goes_when_the_seat_is_taken_or_the_game_withdrawn_meanwhi
     """'Join it?' stayed up while someone else sat down (or the game was withdrawn), and only a Y
     said so: now the question gives way at once to the list as it is, saying what became of it."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=True)
-        await begin(bob, 3)  # game #1
-        zed = await call(srv.port)
-        await login(zed, "zed", "zed-pw", new=True)
-        await begin(zed, 3)  # game #2
-        amy = await call(srv.port)
-        await login(amy, "amy", "amy-pw", new=True)
-        carl = await call(srv.port)
-        await login(carl, "carl", "carl-pw", new=True)
-        carl.send("V")
-        await carl.wait_until(lambda t: "#2" in t and "#1" in t, "both games listed")
+        bob, zed, amy, carl = await carl_viewing_two_open_games(srv.port)
         carl.send("#1\r")
         await carl.wait_for("Game #1 needs a player. Join it? (Y/N)")
         amy.send("V")

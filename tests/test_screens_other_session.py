@@ -5,7 +5,7 @@ the game, of an offer to resign, and of nothing at all for an opening roll."""
 from __future__ import annotations
 
 import pytest
-from harness import call, login, running_server
+from harness import Caller, call, login, running_server
 from menus import open_board
 from test_screens_roll_words import board_at_40_columns
 
@@ -29,6 +29,25 @@ def alice_to_roll(url: str, bob_plays: bool = True) -> int:
             v = svc.roll(bob, v.id, v.version)
             v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
         return v.id
+
+
+def alice_left_13_10(url: str) -> tuple[int, int]:
+    """alice_to_roll, then alice rolls 3-1 and leaves 13/10 on her board.  (game, alice)"""
+    game = alice_to_roll(url)
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        v = svc.roll(alice, game, svc.game(game, alice).version)
+        svc.save_draft(alice, game, v.version, ((13, 10),), None)
+    return game, alice
+
+
+async def alice_back_at_13_10(port: int) -> Caller:
+    """alice's board, her 13/10 on it again."""
+    c = await call(port)
+    await login(c, "alice", "alice-pw", new=False)
+    await open_board(c)
+    await c.wait_words("Your moves so far are as you left them: 13/10")
+    return c
 
 
 def said(c) -> str:  # type: ignore[no-untyped-def]
@@ -95,16 +114,9 @@ async def test_an_offer_made_elsewhere_stays_said_with_the_moves_it_took_once_re
     board said 'Your moves here (13/10) are not kept. bob refuses the resignation', the offer that
     took them gone from it."""
     url = f"sqlite:///{tmp_path}/g.db"
-    game = alice_to_roll(url)
-    with Service(url, dice=ScriptedDice([3, 1])) as svc:
-        alice = svc.login("alice", "alice-pw").id
-        v = svc.roll(alice, game, svc.game(game, alice).version)
-        svc.save_draft(alice, game, v.version, ((13, 10),), None)
+    game, alice = alice_left_13_10(url)
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await open_board(c)
-        await c.wait_words("Your moves so far are as you left them: 13/10")
+        c = await alice_back_at_13_10(srv.port)
         with Service(url) as svc:
             bob = svc.login("bob", "bob-pw").id
             v = svc.resign(alice, game, svc.game(game, alice).version, Win.SINGLE)
@@ -149,19 +161,12 @@ async def test_a_play_made_elsewhere_says_whether_the_moves_here_are_kept(tmp_pa
     and nothing of the 13/10 gone.  A play that carries on from it (13/10 6/5, or 13/9 by
     13/10/9) does not lose it."""
     url = f"sqlite:///{tmp_path}/g.db"
-    game = alice_to_roll(url)
-    with Service(url, dice=ScriptedDice([3, 1])) as svc:
-        alice = svc.login("alice", "alice-pw").id
-        v = svc.roll(alice, game, svc.game(game, alice).version)
-        svc.save_draft(alice, game, v.version, ((13, 10),), None)
+    game, alice = alice_left_13_10(url)
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await open_board(c)
-        await c.wait_words("Your moves so far are as you left them: 13/10")
+        c = await alice_back_at_13_10(srv.port)
         with Service(url) as svc:
             svc.submit_turn(alice, game, svc.game(game, alice).version, elsewhere)
-        text = " ".join((await c.wait_words("In another session, you rolled 3-1 and played")).split())
+        await c.wait_words("In another session, you rolled 3-1 and played")
         await c.settle(0.3)
         text = said(c)
         assert ("Your moves here (13/10) are not kept." in text) is lost, text
