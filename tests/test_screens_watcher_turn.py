@@ -49,10 +49,10 @@ async def whole_message(c: Caller) -> str:
     return whole
 
 
-async def carol_watching_at_40_columns(port: int) -> Caller:
-    """carol opens the game to watch it at 40 columns, bob to play."""
+async def carol_watching_at_40_columns(port: int, who: str = "carol") -> Caller:
+    """carol (or one of its players, `who`) opens the game at 40 columns, bob to play."""
     c = await call(port, cols=40, rows=24)
-    await login(c, "carol", "carol-pw", new=False)
+    await login(c, who, f"{who}-pw", new=False)
     await open_game(c)
     await c.wait_for("Enter goes on anyway")
     c.send("\r")
@@ -178,13 +178,8 @@ async def test_the_winner_at_40_columns_reads_the_match_s_result_and_ratings_who
     url = f"sqlite:///{tmp_path}/g.db"
     game, version, alice, bob = opened(url)
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=40, rows=24)
+        c = await carol_watching_at_40_columns(srv.port, "alice")
         try:
-            await login(c, "alice", "alice-pw", new=False)
-            await open_game(c)
-            await c.wait_for("Enter goes on anyway")
-            c.send("\r")
-            await c.wait_words("bob to play.")
             with Service(url) as svc:
                 svc.resign(bob, game, version, Win.BACKGAMMON)
             await c.wait_words("bob offers to resign")
