@@ -1455,7 +1455,7 @@ class GameScreen:
         """The message as the board's lines hold it over `help` (three, more where the help leaves
         rows free); a longer one (a note with a result, or on a narrow screen) is cut between words
         and says where the rest is: the ? page."""
-        shown, self.overflow = fit_message(message, self.con.width, message_rows(help, self.con.width))
+        shown, self.overflow = fit_message(message, self.con.width, self.room(help))
         return shown
 
     def with_notes(self, message: str) -> str:
