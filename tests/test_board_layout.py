@@ -589,3 +589,22 @@ def test_the_narrow_title_keeps_the_player_s_checker_in_a_crawford_game_and_with
     assert title == f"You {g.black} · Match to 3 · Cube 4 offered", title
     owned = shown(replace(offered, cube_offered=False, cube_value=2, cube_owner="white")).display[0][:40].strip()
     assert owned == f"You {g.black} · Match to 3 · Cube 2 ed", owned
+
+
+@pytest.mark.parametrize("charset", ["ascii", "cp437", "utf8"])
+def test_a_watcher_s_narrow_board_says_whose_checkers_are_whose(charset: Charset) -> None:
+    """A watcher at 40 columns had the names only in the messages: nothing said which checkers were
+    whose (the panel that shows it is past the edge)."""
+    g, colours = glyphs(charset), theme("classic")
+    view = BoardView(START, viewer="white", width=40, match_length=3, white_name="hal40", black_name="buser",
+                     spectator=True)
+    cells = render_board(view, charset).cells
+    title = "".join(ch for ch, _ in cells[0][:40]).rstrip()
+    assert title.endswith(f"hal40 {g.white} {g.dot} buser {g.black} {g.dot} Match to 3"), title
+    assert cells[0][title.index("hal40") + 6][1] == colours.white
+    assert cells[0][title.index("buser") + 6][1] == colours.black
+    # Names too long to go with the match: the match alone, as before.
+    long = replace(view, white_name="Alexandrina_Anne", black_name="Bartholomew_Bob1")
+    assert "Bartholomew" not in "".join(ch for ch, _ in render_board(long, charset).cells[0])
+    # At 80 columns the panel says it.
+    assert "hal40" not in "".join(ch for ch, _ in render_board(replace(view, width=80), charset).cells[0])

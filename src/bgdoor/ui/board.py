@@ -679,13 +679,30 @@ class _Painter:
             c.fill(TITLE_ROW, 1, width, " ", t.title)  # 'BACKGAMMON' gives way to what the player needs
         start = width - len(text)
         c.put(TITLE_ROW, start, text, t.title)
-        if text.startswith("You "):
-            glyph, attr = self.checker(v.viewer)
-            c.put(TITLE_ROW, start + 4, glyph, attr)  # in the checker's own colours
+        for offset, colour in self.title_checkers(text):
+            glyph, attr = self.checker(colour)
+            c.put(TITLE_ROW, start + offset, glyph, attr)  # in the checker's own colours
+
+    def whose(self) -> tuple[str, list[tuple[int, Colour]]]:
+        """Whose checkers are whose, for a board narrower than the panel that says it: 'You ○', and
+        for a watcher 'alice ○ · bob ●' (a watcher at 40 columns had only the names in the
+        messages); with where in it each checker stands.  ('', []) where the panel shows."""
+        v = self.v
+        if v.width > PANEL_COL:
+            return "", []
+        if not v.spectator:
+            return f"You {self.checker(v.viewer)[0]}", [(4, v.viewer)]
+        first = f"{v.white_name} {self.checker('white')[0]}"
+        text = f"{first} {self.g.dot} {v.black_name} {self.checker('black')[0]}"
+        return text, [(len(first) - 1, "white"), (len(text) - 1, "black")]
+
+    def title_checkers(self, text: str) -> list[tuple[int, Colour]]:
+        words, checkers = self.whose()
+        return checkers if words and text.startswith(words) else []
 
     def title_layout(self) -> tuple[str, bool, str]:
         """The title row's words, whether they go beside 'BACKGAMMON' (else in its place), and
-        what they say of the cube.  Narrower than the panel, the player's checker ('You ○': the
+        what they say of the cube.  Narrower than the panel, whose checkers are whose ('You ○': the
         panel that shows it is past the edge); where the cube's box is out of sight (Black's board
         as the table stands), the cube, in fewer words where need be; then the match length.  At
         40 columns 'You ○' had given way to 'Crawford' or the cube, and an offered double to
@@ -693,7 +710,7 @@ class _Painter:
         v = self.v
         width = min(80, v.width)
         info = self.title_info()
-        you = [f"You {self.checker(v.viewer)[0]}", ""] if not v.spectator and v.width <= PANEL_COL else [""]
+        you = [self.whose()[0], ""] if self.whose()[0] else [""]
         cubes = [""]
         if self.cube_left() + 4 > v.width and (words := cube_words(v)):
             short = f"Cube {v.cube_value} offered" if v.cube_offered else f"Cube {v.cube_value}"
