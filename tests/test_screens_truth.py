@@ -6,6 +6,7 @@ import asyncio
 import random
 import re
 import time
+from typing import Any
 
 import menus
 import pytest
@@ -19,10 +20,11 @@ from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.rules.moves import legal_plays
 from bgdoor.rules.parse import parse_play
+from bgdoor.rules.turn import Turn
 from bgdoor.service import Service, StorageError
 from bgdoor.service.sysop import Sysop
 from bgdoor.service.types import GameView
-from bgdoor.ui.board import HELP_ROW
+from bgdoor.ui.board import HELP_ROW, label_cell
 from bgdoor.ui.review import frames
 
 pytestmark = pytest.mark.timeout(120)
@@ -2438,6 +2440,24 @@ async def test_a_window_shorter_than_the_board_is_told_what_it_would_lose(tmp_pa
             c.close()
 
 
+def before_the_winning_play(svc: Service, match_length: int) -> tuple[dict[Color, int], Any, Any, Any]:
+    """alice and bob run home; stopped before the play that wins the game: (ids, view, state, play)."""
+    ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
+    v = svc.begin_game(ids[Color.WHITE], match_length, Color.WHITE, "bob")
+    v = svc.roll(ids[Color.WHITE], v.id, v.version)
+    while True:
+        st = v.state
+        assert st.turn is not None
+        if st.phase is rules.Phase.ROLL:
+            v = svc.roll(ids[st.turn], v.id, v.version)
+            continue
+        plays = legal_plays(st.position, st.dice) if st.dice else []
+        play = min(plays, key=lambda p: sum(n * (i + 1) for i, n in enumerate(p.position.opponent)), default=None)
+        if play is not None and play.position.opponent_off == 15:
+            return ids, v, st, play
+        v = svc.submit_turn(ids[st.turn], v.id, v.version, str(play) if play is not None else "")
+
+
 @pytest.mark.parametrize("size", [(80, 25), (40, 24)])
 async def test_a_game_won_by_bearing_off_is_told_with_its_play_on_the_board_it_was_won_on(tmp_path, size):
     """Watching live, the loser was told 'alice rolled 6-4.' and then who won: the play that bore
@@ -2447,20 +2467,7 @@ async def test_a_game_won_by_bearing_off_is_told_with_its_play_on_the_board_it_w
     rng = random.Random(5)
     svc = Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)]))
     with svc:
-        ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
-        v = svc.begin_game(ids[Color.WHITE], 3 if size[0] == 80 else 1, Color.WHITE, "bob")  # 1: with ratings
-        v = svc.roll(ids[Color.WHITE], v.id, v.version)
-        while True:  # both run home; stop before the play that wins the game
-            st = v.state
-            assert st.turn is not None
-            if st.phase is rules.Phase.ROLL:
-                v = svc.roll(ids[st.turn], v.id, v.version)
-                continue
-            plays = legal_plays(st.position, st.dice) if st.dice else []
-            play = min(plays, key=lambda p: sum(n * (i + 1) for i, n in enumerate(p.position.opponent)), default=None)
-            if play is not None and play.position.opponent_off == 15:
-                break
-            v = svc.submit_turn(ids[st.turn], v.id, v.version, str(play) if play is not None else "")
+        ids, v, st, play = before_the_winning_play(svc, 3 if size[0] == 80 else 1)  # 1: with ratings
         winner = st.turn
         loser = {Color.WHITE: "alice", Color.BLACK: "bob"}[winner.other]
         async with running_server(url) as srv:
@@ -2487,6 +2494,96 @@ async def test_a_game_won_by_bearing_off_is_told_with_its_play_on_the_board_it_w
             assert all(len(line.rstrip()) <= size[0] for line in c.lines()), c.lines()
             c.send(" ")
             await c.wait_until(lambda t: "Off 15" not in t and "(Press a key;" not in t, "the next game's board")
+            c.close()
+
+
+def in_sight_at_40(point: int) -> bool:
+    return label_cell(point if point else "off")[1] + 3 <= 40
+
+
+async def test_a_checker_picked_up_whose_marks_are_all_past_the_edge_says_where_it_can_go(tmp_path):
+    """At 40 columns, a checker on 6 whose only move was to 3 said 'move to a marked point' with no
+    mark in sight; only walking the cursor into the edge told of M)ove typed."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    rng = random.Random(7)
+    svc = Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)]))
+    with svc:
+        ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
+        v = svc.begin_game(ids[Color.WHITE], 3, Color.WHITE, "bob")
+        v = svc.roll(ids[Color.WHITE], v.id, v.version)
+        while True:  # both run home; stop at alice's turn with such a checker (on 4 to 12)
+            st = v.state
+            assert st.turn is not None and not st.over
+            if st.phase is rules.Phase.ROLL:
+                v = svc.roll(ids[st.turn], v.id, v.version)
+                continue
+            assert st.dice is not None
+            if st.turn is Color.WHITE:
+                turn = Turn(st.position, st.dice)
+                far = [s for s in turn.sources() if 4 <= s <= 12 and turn.destinations(s)
+                       and not any(in_sight_at_40(d) for d in turn.destinations(s))]
+                if far:
+                    source, dests = far[0], turn.destinations(far[0])
+                    break
+            plays = legal_plays(st.position, st.dice)
+            play = min(plays, key=lambda p: sum(n * (i + 1) for i, n in enumerate(p.position.opponent)), default=None)
+            v = svc.submit_turn(ids[st.turn], v.id, v.version, str(play) if play is not None else "")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        try:
+            await menus.login(c, "alice", "alice-pw", new=False)
+            await menus.open_game(c)
+            await c.wait_for("needs 80 columns")
+            c.send("\r")
+            while "last looked" in await c.wait_until(lambda t: "last looked" in t or "BAR" in t, "news or board"):
+                page = c.text
+                c.send(" ")
+                await c.wait_until(lambda t, page=page: t != page, "the next page")
+            await c.settle()
+            c.send("2" + "6" * 14)  # the bottom row's last point in sight, 4
+            await c.wait_words("past the 40 columns your screen shows")
+            c.send("4" * (source - 4) + "\r")
+            said = " ".join((await c.wait_words("Checker in hand")).split())
+            where = " or ".join("the tray" if d == 0 else f"point {d}" for d in sorted(dests, reverse=True))
+            assert f"it can go only to {where}, past the 40 columns your screen shows:" in said, said
+            assert "columns your screen shows: M)ove typed plays it." in said, said
+            assert "marked point" not in said, said
+        finally:
+            c.close()
+
+
+async def test_the_winner_is_told_the_play_that_won(tmp_path):
+    """At 40 columns the winner read 'You win a single game, 1 point.' over a board whose tray is
+    past the edge: nothing said how; the loser and the watchers were told the play."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    rng = random.Random(5)
+    svc = Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)]))
+    with svc:
+        ids, v, st, play = before_the_winning_play(svc, 3)
+        name = {Color.WHITE: "alice", Color.BLACK: "bob"}[st.turn]
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        try:
+            await menus.login(c, name, f"{name}-pw", new=False)
+            await menus.open_game(c)
+            await c.wait_for("needs 80 columns")
+            c.send("\r")
+            while "last looked" in await c.wait_until(lambda t: "last looked" in t or "BAR" in t, "news or board"):
+                page = c.text
+                c.send(" ")
+                await c.wait_until(lambda t, page=page: t != page, "the next page")
+            await c.settle()
+            if len(legal_plays(st.position, st.dice)) == 1:
+                c.send("\r")  # the only play: on the board already
+            else:
+                c.send("M")
+                await c.wait_for("Your play")
+                c.send(f"{play}\r")
+            said = " ".join((await c.wait_words("You win a single game")).split())
+            dice = f"{max(st.dice)}-{min(st.dice)}"
+            assert f"You rolled {dice} and played {play}. You win a single game" in said, said
+            assert all(len(line.rstrip()) <= 40 for line in c.lines()), c.lines()
+        finally:
             c.close()
 
 

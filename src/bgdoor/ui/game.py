@@ -612,8 +612,13 @@ class GameScreen:
             # The other player's doings whole: the computer answers at once, and its play, read
             # here with the player's own and marked read, was never told ('Turn sent.' alone, and
             # a checker of theirs on the bar).
-            theirs = {n.seq for n in narrate(log, self.read, self.pid)}
-            lines = [n for n in lines if n.result or n.opening or n.seq in theirs]
+            told = {n.seq for n in narrate(log, self.read, self.pid)}
+            # And the player's own play that won, before its result: at 40 columns, where the
+            # tray is past the edge, 'You win' had come with nothing to say how.
+            first = next((i for i, n in enumerate(lines) if n.result), 0)
+            plays = {e.seq for e in log.events if isinstance(e.event, Move)}
+            told |= {lines[first - 1].seq} & plays if first else set()
+            lines = [n for n in lines if n.result or n.opening or n.seq in told]
         if any(n.result for n in lines):
             # The last game won, as it stood when won: drawn behind its result, not the next
             # game's opening position (the bear-off that won it was never on the board).
@@ -1556,9 +1561,17 @@ class GameScreen:
         if self.hand is None:
             if point in turn.sources():
                 self.hand = point
-                if not turn.destinations(point):
+                dests = turn.destinations(point)
+                viewer = self.me or Color.WHITE
+                if not dests:
                     self.hand = None
                     self.message = "That checker has nowhere to go."
+                elif not any(self.con.in_sight(_point_to_loc(p), viewer) for p in dests):
+                    # Every mark past a narrow screen's edge: 'move to a marked point' over none.
+                    where = " or ".join("the tray" if p == 0 else f"point {p}" for p in sorted(dests, reverse=True))
+                    bear = " R)emove bears it off," if 0 in dests else ""
+                    self.message = (f"Checker in hand: it can go only to {where}, past the {self.con.width} "
+                                    f"columns your screen shows:{bear} M)ove typed plays it.")
                 else:
                     self.message = "Checker in hand: move to a marked point, Enter puts it down."
             else:
