@@ -148,3 +148,17 @@ def test_a_name_cut_for_a_column_keeps_its_board_s_tag() -> None:
     assert shared(19, 25, 44) == (19, 25)
     assert shared(19, 25, 33) == (16, 17)
     assert shared(25, 10, 30) == (20, 10)
+
+
+def test_a_key_label_stays_with_its_word() -> None:
+    """'Answer the double first: T)ake or X)' over 'drop.': the key's label and its word parted."""
+    text = "Answer the double first: T)ake or X) drop. ? lists the keys."
+    assert wrap(text, 38) == ["Answer the double first: T)ake or", "X) drop. ? lists the keys."]
+    assert " ".join(wrap(text, 38)).split() == text.split()
+
+
+def test_a_word_wider_than_the_line_breaks_after_a_hyphen() -> None:
+    """A long hyphenated word in a note was cut mid-part: '...expialidocious-wor' over 'ds!'."""
+    word = "Supercalifragilisticexpialidocious-words!"
+    assert wrap(word, 38) == ["Supercalifragilisticexpialidocious-", "words!"]
+    assert wrap("a-" + "x" * 40, 38) == ["a-", "x" * 38, "xx"]

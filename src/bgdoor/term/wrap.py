@@ -13,7 +13,8 @@ from typing import TypeVar
 
 __all__ = ["fit", "fit_name", "pages", "sentence", "shared", "wrap"]
 
-_TOKENS = re.compile(r"\S+|\s+")
+# A lone key label and its word are one: 'X) drop' had broken into 'X)' over 'drop'.
+_TOKENS = re.compile(r"(?<!\S)\S\) \S+|\S+|\s+")
 # 'V)iew   games in progress': a one-word label (or a key's two words, 'W)ho's online'), two or
 # more spaces, then text.
 _LABEL = re.compile(r"( *)(\S{1,16}|\S{0,3}\)\S{0,10} \S{1,10})( {2,})\S")
@@ -71,8 +72,9 @@ def _wrap_line(line: str, width: int, column: int | None = None) -> list[str]:
             while len(token) > room:  # a word wider than a whole line: the only thing ever split
                 # A member board's player, handle@TAG, breaks before the '@': the tag whole, and
                 # the handle's end not left dangling over the rest of the word.
+                # Else after its last hyphen that fits ('...expialidocious-' over 'words!').
                 cut = token.rfind("@", 1, room + 1)
-                cut = cut if cut > 0 else room
+                cut = cut if cut > 0 else token.rfind("-", 1, room) + 1 or room
                 out.append(current + token[:cut])
                 token = token[cut:]
                 current = " " * hang
