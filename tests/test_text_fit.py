@@ -24,11 +24,14 @@ from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.rules.position import Position
 from bgdoor.service import Service
+from bgdoor.term.keys import Key
 from bgdoor.term.wrap import wrap
 from bgdoor.ui import board as boardmod
 from bgdoor.ui.console import Console
 from bgdoor.ui.game import GameScreen
+from bgdoor.ui.keys import State
 from bgdoor.ui.news import narrate
+from bgdoor.ui.review import help_page
 from bgdoor.ui.texts import load_text
 
 SIZES = [(80, 25), (80, 24), (60, 24)]
@@ -337,23 +340,26 @@ async def test_a_whole_match_at_60_columns(tmp_path: Path, monkeypatch: pytest.M
             assert not problems, (cols, text, problems)
 
 
+class Nowhere:
+    """A transport that shows nothing and sends no key: for drawing a screen to read its canvas."""
+
+    async def read(self) -> bytes:
+        return b""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    async def drain(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 @pytest.mark.parametrize("size", SIZES, ids=[f"{c}x{r}" for c, r in SIZES])
 def test_notices_fit(size: tuple[int, int]) -> None:
     """The console's own notices (idle, time, server going down) across the bottom of any screen."""
     cols, rows = size
-
-    class Nowhere:
-        async def read(self) -> bytes:
-            return b""
-
-        def write(self, data: bytes) -> None:
-            pass
-
-        async def drain(self) -> None:
-            pass
-
-        def close(self) -> None:
-            pass
 
     con = Console(Nowhere(), charset="utf8", width=cols, height=rows, door=True)
     for text in ("Are you there? Press a key within a minute or you will go back to the BBS.",
@@ -366,6 +372,27 @@ def test_notices_fit(size: tuple[int, int]) -> None:
         shown = " ".join(lines).split()
         assert shown == text.split(), (size, lines)
     assert wrap("x" * 100, cols - 1)  # the helper itself never returns nothing
+
+
+@pytest.mark.parametrize("state", [State.TO_ROLL, State.DOUBLE_TO_ME])
+async def test_a_keys_page_that_fits_the_screen_is_one_page(state: State) -> None:
+    """At 40x24 the keys to roll took two pages: the first left two rows free, the second held the
+    last key alone (Q), where all of them and 'Press a key' fit on one."""
+
+    con = Console(Nowhere(), charset="utf8", width=40, height=24, door=True)
+    pressed: list[Key] = []
+
+    async def one_key(timeout: float | None = None) -> Key:
+        assert not pressed, "a second key asked for: the page turned over"
+        pressed.append(Key("x", "x"))
+        return pressed[-1]
+
+    con.key_or_resize = one_key  # type: ignore[method-assign]
+    await help_page(con, state, None, "back to the board")
+    lines = [con.screen.canvas.row_text(r).rstrip() for r in range(1, 25)]
+    said = " ".join(" ".join(lines).split())
+    assert "Page 1 of" not in said and said.endswith("Press a key to go back to the board."), lines
+    assert "Q or Esc" in said, lines
 
 
 def test_the_panel_status_names_a_long_handle_whole(tmp_path: Path) -> None:

@@ -106,9 +106,16 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
     `back` says where a key goes ('back to the board')."""
     page = 0
     while True:
-        body = con.height - 7  # rows 3 on, a blank, then up to three for the footer
+        paras = [wrap(text, con.width - 2) for text in keytable.help_page(state, unavailable)]
+        # One page where it all fits over the one-page footer (at 40x24, moving, the last key
+        # alone had been turned over to a second page, with two rows free on the first).
+        single = wrap(f"Press a key to go {back}.", con.width - 2)
+        body = con.height - 3 - len(single)  # rows 3 on, a blank, the footer
         # A key's paragraph is not split between pages.
-        book = paged([wrap(text, con.width - 2) for text in keytable.help_page(state, unavailable)], body)
+        book = paged(paras, body)
+        if len(book) > 1:
+            body = con.height - 7  # a blank, then up to three rows for the pages' footer
+            book = paged(paras, body)
         page = min(page, len(book) - 1)
         last = page == len(book) - 1
         con.clear()
@@ -116,7 +123,7 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
         for i, line in enumerate(book[page][:body]):
             con.put(3 + i, 2, line)
         if len(book) == 1:
-            footer, row = wrap(f"Press a key to go {back}.", con.width - 2), 4 + len(book[0])
+            footer, row = single, 4 + len(book[0])
         else:
             # "Any key" beside "B: page back" was not so: B turns back.
             keys = ["B: page back", f"Any other key: {back}"] if last else ["Enter/Space: next page", f"Q: {back}"]
