@@ -289,8 +289,9 @@ async def test_the_time_warning_at_40_columns_keeps_to_one_row_and_the_margin_an
     await con.show()
     assert await con.key(timeout=0.1) is None
     screen = shown(bytes(link.out), cols=40, rows=24)
-    assert screen[23].rstrip() == " You go back to the BBS in 2 minutes.", screen
-    assert [line.strip() for line in screen[21:23]] == help_rows[:2], screen
+    # On the free row over the help, which stays whole (it had covered Q)uit for ten seconds).
+    assert screen[20].rstrip() == " You go back to the BBS in 2 minutes.", screen
+    assert [line.strip() for line in screen[21:24]] == help_rows, screen
     assert await con.key(timeout=0.5) is None  # no key: the warning's time passes
     screen = shown(bytes(link.out), cols=40, rows=24)
     assert [line.strip() for line in screen[21:24]] == help_rows, screen
@@ -306,6 +307,28 @@ async def test_the_time_warning_at_40_columns_keeps_to_one_row_and_the_margin_an
         assert await con.key(timeout=0.1) is None
         assert shown(bytes(link.out), cols=40, rows=24)[23].rstrip() == words
         await con.stop()
+
+
+async def test_the_time_warning_covers_no_page_s_keys_where_a_row_is_free() -> None:
+    """At 80x25 the warning went over row 24, an I)nstructions page's keys ('Page 1 of 6. Enter/Space:
+    next page  Q: menu'), with row 25 free under it; on a screen full to the bottom it takes the
+    bottom row, as before."""
+    con, link = await started(width=80, height=25, deadline=time.monotonic() + 110.0, time_warning=120.0)
+    con.put(24, 2, "Page 1 of 6.  Enter/Space: next page  Q: menu")
+    await con.show()
+    assert await con.key(timeout=0.1) is None
+    screen = shown(bytes(link.out), cols=80, rows=25)
+    assert screen[23].strip() == "Page 1 of 6.  Enter/Space: next page  Q: menu", screen
+    assert screen[24].strip() == "You have 2 minutes left on this call.", screen
+    await con.stop()
+    con, link = await started(width=80, height=24, deadline=time.monotonic() + 110.0, time_warning=120.0)
+    for row in range(1, 25):
+        con.put(row, 2, f"row {row}")
+    await con.show()
+    assert await con.key(timeout=0.1) is None
+    screen = shown(bytes(link.out), cols=80, rows=24)
+    assert screen[23].strip() == "You have 2 minutes left on this call." and screen[22].strip() == "row 23", screen
+    await con.stop()
 
 
 async def test_the_idle_warning_keeps_the_margin_and_the_width(monkeypatch: pytest.MonkeyPatch) -> None:

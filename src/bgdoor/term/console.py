@@ -692,10 +692,21 @@ class Console:
         leaves the terminal on does not scroll them (and the screen) up."""
         lines = wrap(text, self.width - 2)
         bottom = self.height - 1 if last and self.height > 2 else self.height
-        top = min(24, bottom) if len(lines) == 1 else max(1, bottom - len(lines) + 1)
+        top = self._free_row(min(24, bottom), bottom) if len(lines) == 1 else max(1, bottom - len(lines) + 1)
         for i, line in enumerate(lines):
             self.put(top + i, 1, (" " + line).ljust(self.width - 1), "error")
         return range(top, top + len(lines))
+
+    def _free_row(self, row: int, bottom: int) -> int:
+        """`row`, or a row near it where a one-row notice covers nothing: one below it (the 25th
+        of a 25-row screen, where the 24th holds a page's keys), else one of the three above it.
+        The time warning had covered a page's keys, or a field being typed in, for ten seconds."""
+        canvas = self.screen.canvas
+        near: list[int] = [row, *range(row + 1, bottom + 1), *range(row - 1, max(0, row - 4), -1)]
+        for r in near:
+            if not canvas.row_text(r).strip():
+                return r
+        return row
 
     def last_words(self, text: str) -> None:
         """The call's goodbye (time used up, idle too long, the server going down), alone on the
