@@ -502,7 +502,7 @@ def test_the_cube_is_in_sight_at_40_columns_on_either_board(orientation: Orienta
     lines = [line[:40] for line in shown(view).display]
     said = " ".join(" ".join(lines[MESSAGE_ROW - 2 :]).split())  # no help under it: its rows too
     assert lines[0].rstrip().endswith("Unlimited match · Cube 2"), lines
-    assert said.endswith("(unlimited match). Cube 2 Bartholomew_Bob1."), lines
+    assert said.endswith("(unlimited match). Cube 2 Bartholomew_Bob1's."), lines
 
 
 @pytest.mark.parametrize("charset", ["ascii", "cp437", "utf8"])
@@ -547,9 +547,9 @@ def test_a_long_cube_owner_s_name_is_not_split_from_itself() -> None:
     term = shown(BoardView(START, viewer="white", black_name="Intermediate Bot", cube_value=2, cube_owner="black"))
     panel = [line[PANEL_COL - 1 :].strip() for line in term.display]
     at = panel.index("Cube 2")
-    assert panel[at + 1] == "Intermediate Bot", panel
+    assert panel[at + 1] == "Intermediate Bot's", panel
     term = shown(BoardView(START, viewer="white", black_name="bob", cube_value=2, cube_owner="black"))
-    assert "Cube 2 bob" in [line[PANEL_COL - 1 :].strip() for line in term.display]
+    assert "Cube 2 bob's" in [line[PANEL_COL - 1 :].strip() for line in term.display]
 
 
 def test_the_panel_does_not_give_an_answer_the_mover_s_dice() -> None:
@@ -588,7 +588,7 @@ def test_the_narrow_title_keeps_the_player_s_checker_in_a_crawford_game_and_with
     title = shown(offered).display[0][:40].strip()
     assert title == f"You {g.black} · Match to 3 · Cube 4 offered", title
     owned = shown(replace(offered, cube_offered=False, cube_value=2, cube_owner="white")).display[0][:40].strip()
-    assert owned == f"You {g.black} · Match to 3 · Cube 2 ed", owned
+    assert owned == f"You {g.black} · Match to 3 · Cube 2 ed's", owned
 
 
 @pytest.mark.parametrize("charset", ["ascii", "cp437", "utf8"])

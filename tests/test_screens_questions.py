@@ -120,7 +120,7 @@ async def test_an_offered_double_shows_on_the_cube_from_both_sides(tmp_path):
         await panel_says(alice, "Cube 2 yours")
         assert "offered" not in panel(alice)
         assert cube_box(alice) == (15, "2"), alice.text
-        await panel_says(bob, "Cube 2 alice")
+        await panel_says(bob, "Cube 2 alice's")
         assert cube_box(bob) == (5, "2"), bob.text
         alice.close()
         bob.close()

@@ -487,7 +487,7 @@ def _phrased(text: str, width: int) -> list[str]:
 
 
 def cube_words(v: BoardView) -> str:
-    """'Cube 2 yours', 'Cube 4 alice', 'Cube 2 offered to you'; '' while the cube is at 1 (or
+    """'Cube 2 yours', 'Cube 4 alice's', 'Cube 2 offered to you'; '' while the cube is at 1 (or
     there is none)."""
     if v.cube_value is None or v.cube_value <= 1:
         return ""
@@ -499,7 +499,7 @@ def cube_words(v: BoardView) -> str:
     elif v.cube_owner == v.viewer and not v.spectator:
         owner = "yours"
     else:
-        owner = v.name_of(v.cube_owner)
+        owner = f"{v.name_of(v.cube_owner)}'s"  # 'Cube 2 bob' did not say bob owned it
     return f"Cube {v.cube_value} {owner}"
 
 
