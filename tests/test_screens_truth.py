@@ -488,9 +488,9 @@ async def test_a_40_column_caller_reads_every_game_of_the_list_whole(tmp_path):
         c.send("V")
         await c.wait_for("Game:")
         lines = [line.rstrip() for line in c.screen.display]
-        assert "  1) #2     0-0/7" in lines, c.text
+        assert any(line.startswith("  1) #2     0-0/7  ") for line in lines), c.text  # then the last change
         assert "  *carol-sixteen-ch v *bob-the-longname" in lines, c.text  # either may make the opening roll
-        assert "  2) #1     0-0/5" in lines, c.text
+        assert any(line.startswith("  2) #1     0-0/5  ") for line in lines), c.text
         assert "  bob-the-longname v (open seat)" in lines, c.text
         assert all(len(line) <= 39 for line in lines), c.text
         c.send("2\r")  # the line numbers still pick the games
@@ -1951,9 +1951,12 @@ async def test_a_narrow_list_puts_the_players_under_their_game(tmp_path):
         c.send("M")
         await c.wait_for("Game:")
         lines = [line.rstrip() for line in c.screen.display]
-        at = lines.index("  1) #1     1-0/1")
+        at = next(i for i, line in enumerate(lines) if line.startswith("  1) #1     1-0/1"))
         assert lines[at + 1] == "     alice v bob", c.text
         assert lines[at - 1] == "     White v Black", c.text
+        # The last change, which the wide list shows, after the score (it had gone at 40 columns).
+        assert lines[at - 2] == "     Game   Score    Last change", c.text
+        assert re.fullmatch(r"  1\) #1     1-0/1    \d\d-\d\d \d\d:\d\d", lines[at]), c.text
         c.close()
 
 

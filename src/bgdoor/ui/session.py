@@ -843,14 +843,18 @@ class Session:
 
     # ------------------------------------------------------------ lists
 
-    def game_lines_narrow(self, g: GameSummary, room: int = 80) -> tuple[str, str]:
-        """A game as two short lines: its number and score, then who plays ('*' on whose turn),
-        in `room` columns (two member boards' players, handle@TAG, are cut keeping their tags)."""
+    def game_lines_narrow(self, g: GameSummary, room: int = 80, score_width: int = 0) -> tuple[str, str]:
+        """A game as two short lines: its number and score (and with `score_width`, the score's
+        column, the last change after it), then who plays ('*' on whose turn), in `room` columns
+        (two member boards' players, handle@TAG, are cut keeping their tags)."""
         marks = ["*" if to_act(g, name) else "" for name in (g.white, g.black)]
         names = [g.white or "(open seat)", g.black or "(open seat)"]
         widths = shared(len(names[0]), len(names[1]), room - 3 - len("".join(marks)))
         white, black = (mark + fit_name(name, w) for mark, name, w in zip(marks, names, widths, strict=True))
-        return f"#{g.id:<5} {list_score(g)}", f"{white} v {black}"
+        first = f"#{g.id:<5} {list_score(g)}"
+        if score_width:
+            first = f"#{g.id:<5} {list_score(g):<{score_width}} {g.updated.strftime('%m-%d %H:%M')}"
+        return first, f"{white} v {black}"
 
     def game_line(self, g: GameSummary, score_width: int = 8, widths: tuple[int, int] = (16, 16)) -> str:
         """One game in a list: the player to act marked with '*', the last move where it fits;
@@ -972,8 +976,14 @@ class Session:
                             self.con.width - 16 - score_width - dated)
             wide_head = "    Game    " + "White".ljust(widths[0] + 2) + "Black".ljust(widths[1] + 1) + \
                 "Score".ljust(score_width)
-            head = "    Game   Score" if narrow else wide_head
-            self.con.put(head_row, 2, head + (" Last change" if self.con.width >= 72 else ""), "dim")
+            # A narrow list's first lines have room for the last change (at 40 columns it had
+            # gone, with nothing to show it).
+            narrow_dated = 4 + 7 + score_width + 12 <= self.con.width - 2
+            if narrow:
+                head = "    Game   " + ("Score".ljust(score_width) + " Last change" if narrow_dated else "Score")
+            else:
+                head = wide_head + (" Last change" if self.con.width >= 72 else "")
+            self.con.put(head_row, 2, head, "dim")
             shown = games[page * per : (page + 1) * per]
             if narrow:
                 # The players go under the game's number, as part of its entry, not under the line
@@ -984,7 +994,7 @@ class Session:
                 self.con.put(head_row + 1, indent, "White v Black", "dim")
             for i, g in enumerate(shown):
                 if narrow:
-                    line, players = self.game_lines_narrow(g, room)
+                    line, players = self.game_lines_narrow(g, room, score_width if narrow_dated else 0)
                     self.con.put(top + 2 * i, 2, f"{i + 1:>2}) " + line)
                     self.con.put(top + 1 + 2 * i, indent, players)
                 else:
