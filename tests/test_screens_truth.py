@@ -1930,6 +1930,8 @@ async def test_news_under_the_menu_that_leaves_an_item_out_says_so(tmp_path):
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
         a, b = await alice_played(srv.port, (80, 24))
         await b.wait_for("playing 13/11")
+        # Both items in: the menu is drawn afresh for each (a loaded machine can be between them).
+        await b.wait_until(lambda t: "News (2), the latest first:" in b.lines()[20], "both news items counted")
         await b.settle()
         lines = [line.rstrip() for line in b.lines()]
         assert "News (2), the latest first:" in lines[20], b.text
