@@ -710,7 +710,8 @@ class _Painter:
         v = self.v
         width = min(80, v.width)
         info = self.title_info()
-        you = [self.whose()[0], ""] if self.whose()[0] else [""]
+        whose = self.whose()[0]
+        you = [whose, ""] if whose else [""]
         cubes = [""]
         if self.cube_left() + 4 > v.width and (words := cube_words(v)):
             short = f"Cube {v.cube_value} offered" if v.cube_offered else f"Cube {v.cube_value}"

@@ -107,8 +107,8 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
     page = 0
     while True:
         paras = [wrap(text, con.width - 2) for text in keytable.help_page(state, unavailable)]
-        # One page where it all fits over the one-page footer (at 40x24, moving, the last key
-        # alone had been turned over to a second page, with two rows free on the first).
+        # One page where it all fits over the one-page footer (at 40x24 the keys to roll had
+        # taken two pages, the second holding the last key alone, two rows free on the first).
         single = wrap(f"Press a key to go {back}.", con.width - 2)
         body = con.height - 3 - len(single)  # rows 3 on, a blank, the footer
         # A key's paragraph is not split between pages.
