@@ -350,3 +350,19 @@ async def test_the_goodbye_says_games_wait_only_to_a_player_with_games(tmp_path)
         bob.send("Q")
         await bob.wait_words("Your games wait for you; come back soon.")
         bob.close()
+
+
+async def test_q_and_esc_go_back_from_a_list_with_a_number_half_typed(tmp_path):
+    """V, 5, then Q: 'Q: type a number and Enter, or Q.' (the key refused named as the answer), and
+    Esc the same (and R)ank's 'Rank: 1', the same prompt).  Only Backspace to an empty field let
+    them go back."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        bob, zed, amy, carl = await carl_viewing_two_open_games(srv.port)
+        for keys in ("5Q", "5\x1b", "#1q"):
+            carl.send(keys)
+            await carl.wait_for("Your choice")
+            assert "not an answer" not in carl.text and "type a number" not in carl.text, carl.text
+            carl.send("V")
+            await carl.wait_until(lambda t: "#2" in t and "#1" in t, "both games listed")
+        for c in (bob, zed, amy, carl):
+            c.close()

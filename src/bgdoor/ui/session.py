@@ -886,8 +886,8 @@ class Session:
                 if key is WAKE:
                     raise Woken(text)
                 c = key.char.upper() if key.char else ""
-                if not text and (c == "Q" or key.name == "esc"):
-                    return None
+                if c == "Q" or key.name == "esc":
+                    return None  # with a number half typed too: refused, it was named as the way back
                 if not text and c and c in letters:
                     return c
                 if key.name == "enter":
