@@ -1054,6 +1054,34 @@ async def test_the_computers_opening_roll_is_told_in_every_game(tmp_path):
         alice.close()
 
 
+async def test_at_40_columns_the_result_stands_whole_and_the_next_game_says_which_it_is(tmp_path):
+    """At 40x24 against the computer: the result went on into the next game's opening roll, cut
+    ('Opening roll: kay 2, Beginner Bot 6... (? shows all)'), and after a key the new game's board
+    said only 'Opening roll: ...': not which game, nor the score, which the panel past the edge holds."""
+    dice = ScriptedDice([3, 1, 1, 3] + [6, 5] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice, bot=True) as srv:
+        alice = await call(srv.port, cols=40, rows=24)
+        await login(alice, "alice", "alice-pw", new=True)
+        await menus.to_computer_levels(alice, "3")
+        alice.send("1\r")
+        await alice.wait_for("needs 80 columns")
+        alice.send("\r")
+        await alice.wait_words("You start with 3-1")
+        alice.send("G")
+        await alice.wait_for("Give up: a single game")
+        alice.send("1")
+        await alice.wait_words("Beginner Bot wins a single game by resignation")
+        await alice.settle()
+        said = " ".join(alice.text.split())
+        assert "Score: alice 0, Beginner Bot 1." in said and "(Press a key; Q leaves the game.)" in said, said
+        assert "? shows all" not in said and "Opening roll" not in said, said
+        alice.send(" ")
+        said = " ".join((await alice.wait_words("Opening roll: alice 1, Beginner Bot 3.")).split())
+        assert "Game 2 of the match." in said, said
+        assert all(len(line.rstrip()) <= 40 for line in alice.screen.display), alice.text
+        alice.close()
+
+
 async def test_the_computer_levels_wrap_on_a_narrow_screen(tmp_path):
     """On 40 columns B)egin's computer levels ran off the edge: '4) World class (GNU Backgammon
     2-pl'.  A long label now goes on under itself."""

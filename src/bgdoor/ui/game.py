@@ -482,6 +482,29 @@ class GameScreen:
             return f"{message} {whole}"
         return f"{message} {turn[0]}".strip()
 
+    def result_and(self, after: str) -> str:
+        """The held result, and what came after it where both fit the lines: at 40 columns the
+        next game's opening roll had pushed the result's end to ? ('...Beginner Bot 6... (? shows
+        all)'); it is told once a key lets the result go (headed)."""
+        whole = f"{self.result} {after}".strip()
+        return whole if not after or not self.cut(whole) else self.result
+
+    def headed(self, after: str) -> str:
+        """What came after a held result, once it goes: the next game's opening, under which game
+        of the match it is and the score, where they fit (against the computer, which rolls at
+        once, the new game's board had said only 'Opening roll: ...', and at 40 columns the score
+        was nowhere)."""
+        v = self.view
+        if v is None or v.state.over or v.state.game < 2:
+            return after
+        st = v.state
+        score = score_words(v.name(Color.WHITE), st.score[0], v.name(Color.BLACK), st.score[1], st.length,
+                            st.crawford)
+        for text in (f"Game {st.game} of the match. {score} {after}", f"Game {st.game} of the match. {after}"):
+            if not self.cut(text):
+                return text
+        return after
+
     def next_game(self) -> str:
         """A match's next game, before its opening roll: which, and the score (the message line
         had been blank)."""
@@ -660,7 +683,7 @@ class GameScreen:
             last = max(i for i, n in enumerate(lines) if n.result)
             after = [n.text for n in lines[last + 1 :]][-1:]
             self.after_result = " ".join(after)
-            self.message = " ".join([self.result, *after])
+            self.message = self.result_and(self.after_result)
         elif self.held:
             # What follows a held result (the next game's opening roll): the latest of it, after it.
             latest = [n.text for n in lines][-1:] or [own]
@@ -671,7 +694,7 @@ class GameScreen:
             if turn is not None and "Score:" in self.result:
                 turn = (turn[0], "")  # the score once, with the result that made it
             self.after_result = self.with_turn(latest, turn)
-            self.message = f"{self.result} {self.after_result}"
+            self.message = self.result_and(self.after_result)
         else:
             fresh = [n.text for n in lines]
             before = [own] if own else self.unkeyed
@@ -1054,7 +1077,8 @@ class GameScreen:
             # A result stays until a key; that key only clears it (Q still leaves), and what came
             # after it (who won the next opening roll) stays.
             self.held, self.held_frame = False, None
-            self.message, self.after_result = self.after_result or self.pending_offer() or self.next_game(), ""
+            after, self.after_result = self.after_result, ""
+            self.message = self.headed(after) if after else self.pending_offer() or self.next_game()
             return not (key.name == "esc" or key.name == "q")
         state = self.state()
         unavailable = self.unavailable(state)
