@@ -261,6 +261,13 @@ async def test_a_member_boards_callers_count_against_the_board_not_its_gateways_
         assert "Too many connections" not in said
         assert all(not row[39:].strip() for row in third.screen.display), third.text
         assert "rlogin refused 127.0.0.1: OTHER: all 2 of its lines in use" in srv.stderr()
+        # A terminal type naming no width: laid out for 40 columns too (it had been 80).
+        fourth = await RLoginCaller.connect(port, handshake("other-secret", "[OTHER]few3", "ansi-bbs/38400"), cols=40)
+        callers.append(fourth)
+        assert await fourth.wait_closed(10)
+        said = " ".join(fourth.text.split())
+        assert "BBS OTHER: its 2 lines here are all in use. Please call again later." in said, fourth.text
+        assert all(not row[39:].strip() for row in fourth.screen.display), fourth.text
         # max_callers still holds over all: 5 + 2 + 2 callers are in.
         callers.append(await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]many4")))
         await at_menu(callers[-1], "many4")
@@ -404,3 +411,26 @@ async def test_the_way_down_tells_rlogin_callers_and_logs_no_traceback(tmp_path:
         srv.stop()
     log = srv.stderr()
     assert "Traceback" not in log and "Exception in callback" not in log, log[-3000:]
+
+
+async def test_the_first_visit_notice_is_laid_out_again_for_the_window_size(server: ServerProcess) -> None:
+    """A second board's carol, on a 40-column window told after the notice was drawn: 'Another
+    player of board DEMO is call' ran off her screen, laid out for 80 columns, and stayed so."""
+    port = server.rlogin_port
+    first = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]carol"))
+    second: RLoginCaller | None = None
+    try:
+        await at_menu(first, "carol")
+        second = await RLoginCaller.connect(port, handshake("other-secret", "[OTHER]carol"), cols=40)
+        await second.wait_for("Press any key")
+        second.send_window(40, 24)
+        said = " ".join((await second.wait_until(
+            lambda t: all(not row[39:].strip() for row in t.splitlines()) and "Press any key" in t,
+            "the notice within 40 columns")).split())
+        assert "Another player of board DEMO is called carol, so you are carol~2" in said, said
+        second.send(" ")
+        await at_menu(second, "carol~2")
+    finally:
+        first.close()
+        if second is not None:
+            second.close()

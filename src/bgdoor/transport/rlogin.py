@@ -405,7 +405,10 @@ class RLoginServer(CallerServer):
             try:
                 hs = await read_handshake(reader, self.handshake_timeout, early)
                 entry = authorize(hs, addr, config)
-                cols = entry.cols
+                if _SIZE.search(entry.terminal):
+                    # Else 40 still: a board's lines in use, or the board suspended, had been laid
+                    # out for 80 ('...in use. Ple' over 'ase call again later.').
+                    cols = entry.cols
                 board = self._take_board_line(entry.bbs, addr)
                 player = await self._enter(entry)
             except Refused as refusal:

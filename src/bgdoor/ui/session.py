@@ -491,12 +491,17 @@ class Session:
             self.con.put(row + i, 4, " " * (self.con.width - 4))
 
     async def tell(self, text: str) -> None:
-        """A message the caller must see once (a handle they did not choose): shown until a key."""
-        self.title_screen()
-        rows = self.con.put_wrapped(9, 4, text, right=self.con.width - 1, rows=6)
-        self.con.put_wrapped(10 + min(rows, 6), 4, "Press any key to go on.", "prompt", right=self.con.width - 1)
-        await self.con.show()
-        await self.con.key(timeout=60)
+        """A message the caller must see once (a handle they did not choose): shown until a key (a
+        minute at most), laid out again when the window's size comes or changes (an RLogin
+        caller's, learned after it was drawn for 80 columns on a 40-column screen)."""
+        until = time.monotonic() + 60
+        while True:
+            self.title_screen()
+            rows = self.con.put_wrapped(9, 4, text, right=self.con.width - 1, rows=6)
+            self.con.put_wrapped(10 + min(rows, 6), 4, "Press any key to go on.", "prompt", right=self.con.width - 1)
+            await self.con.show()
+            if await self.con.key_or_resize(max(0.0, until - time.monotonic())) is not WAKE:
+                return
 
     async def yes_no(self, default: bool) -> bool:
         while True:
