@@ -603,8 +603,14 @@ def test_a_watcher_s_narrow_board_says_whose_checkers_are_whose(charset: Charset
     assert title.endswith(f"hal40 {g.white} {g.dot} buser {g.black} {g.dot} Match to 3"), title
     assert cells[0][title.index("hal40") + 6][1] == colours.white
     assert cells[0][title.index("buser") + 6][1] == colours.black
-    # Names too long to go with the match: the match alone, as before.
+    # Names too long to go with the match whole: cut, a member board's tag and a handle's number
+    # kept where they fit (a watcher of two long names had been told nothing).
+    long = replace(view, white_name="Sir Reginald L~3@ALPHA", black_name="alicia@DP")
+    title = "".join(ch for ch, _ in render_board(long, charset).cells[0][:40]).rstrip()
+    assert title.endswith(f"Sir Regi~ {g.white} {g.dot} alicia@DP {g.black} {g.dot} Match to 3"), title
+    assert render_board(long, charset).cells[0][title.index("alicia") - 4][1] == colours.white
     long = replace(view, white_name="Alexandrina_Anne", black_name="Bartholomew_Bob1")
-    assert "Bartholomew" not in "".join(ch for ch, _ in render_board(long, charset).cells[0])
+    title = "".join(ch for ch, _ in render_board(long, charset).cells[0][:40]).rstrip()
+    assert title.endswith(f"Alexandr~ {g.white} {g.dot} Bartholo~ {g.black} {g.dot} Match to 3"), title
     # At 80 columns the panel says it.
     assert "hal40" not in "".join(ch for ch, _ in render_board(replace(view, width=80), charset).cells[0])

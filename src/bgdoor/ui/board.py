@@ -65,7 +65,7 @@ from bgdoor.term.screen import (
     Attr,
     Canvas,
 )
-from bgdoor.term.wrap import wrap
+from bgdoor.term.wrap import fit_name, shared, wrap
 
 Colour = Literal["white", "black"]
 Orientation = Literal["own", "table"]
@@ -683,22 +683,34 @@ class _Painter:
             glyph, attr = self.checker(colour)
             c.put(TITLE_ROW, start + offset, glyph, attr)  # in the checker's own colours
 
-    def whose(self) -> tuple[str, list[tuple[int, Colour]]]:
+    def whose(self, room: int = 80) -> tuple[str, list[tuple[int, Colour]]]:
         """Whose checkers are whose, for a board narrower than the panel that says it: 'You ○', and
         for a watcher 'alice ○ · bob ●' (a watcher at 40 columns had only the names in the
-        messages); with where in it each checker stands.  ('', []) where the panel shows."""
+        messages), the names cut to go in `room` where need be; with where in it each checker
+        stands.  ('', []) where the panel shows, or the names have no room."""
         v = self.v
         if v.width > PANEL_COL:
             return "", []
         if not v.spectator:
             return f"You {self.checker(v.viewer)[0]}", [(4, v.viewer)]
-        first = f"{v.white_name} {self.checker('white')[0]}"
-        text = f"{first} {self.g.dot} {v.black_name} {self.checker('black')[0]}"
+        names = (v.white_name, v.black_name)
+        widths = shared(len(names[0]), len(names[1]), room - 7)  # ' ○', ' · ', ' ●'
+        if min(widths) < min(8, *map(len, names)):
+            return "", []
+        white, black = (fit_name(name, w) for name, w in zip(names, widths, strict=True))
+        first = f"{white} {self.checker('white')[0]}"
+        text = f"{first} {self.g.dot} {black} {self.checker('black')[0]}"
         return text, [(len(first) - 1, "white"), (len(text) - 1, "black")]
 
     def title_checkers(self, text: str) -> list[tuple[int, Colour]]:
-        words, checkers = self.whose()
-        return checkers if words and text.startswith(words) else []
+        for words, checkers in (self.whose(), self.whose(self.names_room())):
+            if words and text.startswith(words):
+                return checkers
+        return []
+
+    def names_room(self) -> int:
+        """The columns a watcher's names and checkers have beside the match on the title row."""
+        return min(80, self.v.width) - 2 - len(f" {self.g.dot} {self.title_info()}")
 
     def title_layout(self) -> tuple[str, bool, str]:
         """The title row's words, whether they go beside 'BACKGAMMON' (else in its place), and
@@ -710,8 +722,7 @@ class _Painter:
         v = self.v
         width = min(80, v.width)
         info = self.title_info()
-        whose = self.whose()[0]
-        you = [whose, ""] if whose else [""]
+        you = list(dict.fromkeys([self.whose()[0], self.whose(self.names_room())[0], ""]))
         cubes = [""]
         if self.cube_left() + 4 > v.width and (words := cube_words(v)):
             short = f"Cube {v.cube_value} offered" if v.cube_offered else f"Cube {v.cube_value}"
