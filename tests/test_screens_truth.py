@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import menus
@@ -2534,17 +2536,18 @@ def in_sight_at_40(point: int) -> bool:
     return label_cell(point if point else "off")[1] + 3 <= 40
 
 
-async def test_a_checker_picked_up_whose_marks_are_all_past_the_edge_says_where_it_can_go(tmp_path):
-    """At 40 columns, a checker on 6 whose only move was to 3 said 'move to a marked point' with no
-    mark in sight; only walking the cursor into the edge told of M)ove typed."""
+@contextlib.asynccontextmanager
+async def alice_holds_at_40(tmp_path, want, seed: int = 7) -> AsyncIterator[tuple[RawCaller, list[int]]]:
+    """alice and bob run home until alice's turn has a checker on 4 to 12 whose destinations
+    satisfy `want(dests)`; alice, at 40x24, picks it up.  (alice's caller, its destinations)"""
     url = f"sqlite:///{tmp_path}/g.db"
-    rng = random.Random(7)
+    rng = random.Random(seed)
     svc = Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)]))
     with svc:
         ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
         v = svc.begin_game(ids[Color.WHITE], 3, Color.WHITE, "bob")
         v = svc.roll(ids[Color.WHITE], v.id, v.version)
-        while True:  # both run home; stop at alice's turn with such a checker (on 4 to 12)
+        while True:
             st = v.state
             assert st.turn is not None and not st.over
             if st.phase is rules.Phase.ROLL:
@@ -2553,10 +2556,9 @@ async def test_a_checker_picked_up_whose_marks_are_all_past_the_edge_says_where_
             assert st.dice is not None
             if st.turn is Color.WHITE:
                 turn = Turn(st.position, st.dice)
-                far = [s for s in turn.sources() if 4 <= s <= 12 and turn.destinations(s)
-                       and not any(in_sight_at_40(d) for d in turn.destinations(s))]
-                if far:
-                    source, dests = far[0], turn.destinations(far[0])
+                found = [s for s in turn.sources() if 4 <= s <= 12 and (d := turn.destinations(s)) and want(d)]
+                if found:
+                    source, dests = found[0], turn.destinations(found[0])
                     break
             plays = legal_plays(st.position, st.dice)
             play = min(plays, key=lambda p: sum(n * (i + 1) for i, n in enumerate(p.position.opponent)), default=None)
@@ -2576,13 +2578,33 @@ async def test_a_checker_picked_up_whose_marks_are_all_past_the_edge_says_where_
             c.send("2" + "6" * 14)  # the bottom row's last point in sight, 4
             await c.wait_words("past the 40 columns your screen shows")
             c.send("4" * (source - 4) + "\r")
-            said = " ".join((await c.wait_words("Checker in hand")).split())
-            where = " or ".join("the tray" if d == 0 else f"point {d}" for d in sorted(dests, reverse=True))
-            assert f"it can go only to {where}, past the 40 columns your screen shows:" in said, said
-            assert "columns your screen shows: M)ove typed plays it." in said, said
-            assert "marked point" not in said, said
+            yield c, dests
         finally:
             c.close()
+
+
+async def test_a_checker_picked_up_whose_marks_are_all_past_the_edge_says_where_it_can_go(tmp_path):
+    """At 40 columns, a checker on 6 whose only move was to 3 said 'move to a marked point' with no
+    mark in sight; only walking the cursor into the edge told of M)ove typed."""
+    async with alice_holds_at_40(tmp_path, lambda dests: not any(in_sight_at_40(d) for d in dests)) as (c, dests):
+        said = " ".join((await c.wait_words("Checker in hand")).split())
+        where = " or ".join("the tray" if d == 0 else f"point {d}" for d in sorted(dests, reverse=True))
+        assert f"it can go only to {where}, past the 40 columns your screen shows:" in said, said
+        assert "columns your screen shows: M)ove typed plays it." in said, said
+        assert "marked point" not in said, said
+
+
+async def test_a_checker_picked_up_with_some_marks_past_the_edge_names_those(tmp_path):
+    """Entering from the bar at 40 columns with 4-1: 21 marked, and 24, past the edge, said nowhere
+    ('move to a marked point' as if 21 were all)."""
+    async with alice_holds_at_40(
+        tmp_path, lambda dests: any(in_sight_at_40(d) for d in dests) and not all(in_sight_at_40(d) for d in dests)
+    ) as (c, dests):
+        said = " ".join((await c.wait_words("Checker in hand")).split())
+        hidden = [d for d in sorted(dests, reverse=True) if not in_sight_at_40(d)]
+        where = " or ".join("the tray" if d == 0 else f"point {d}" for d in hidden)
+        assert f"move to a marked point, Enter puts it down (or to {where}, past your 40 columns:" in said, said
+        assert all(len(line.rstrip()) <= 40 for line in c.lines()), c.lines()
 
 
 async def test_the_winner_is_told_the_play_that_won(tmp_path):

@@ -1590,12 +1590,19 @@ class GameScreen:
                 if not dests:
                     self.hand = None
                     self.message = "That checker has nowhere to go."
-                elif not any(self.con.in_sight(_point_to_loc(p), viewer) for p in dests):
+                    return
+                hidden = sorted((p for p in dests if not self.con.in_sight(_point_to_loc(p), viewer)), reverse=True)
+                where = " or ".join("the tray" if p == 0 else f"point {p}" for p in hidden)
+                if len(hidden) == len(dests):
                     # Every mark past a narrow screen's edge: 'move to a marked point' over none.
-                    where = " or ".join("the tray" if p == 0 else f"point {p}" for p in sorted(dests, reverse=True))
                     bear = " R)emove bears it off," if 0 in dests else ""
                     self.message = (f"Checker in hand: it can go only to {where}, past the {self.con.width} "
                                     f"columns your screen shows:{bear} M)ove typed plays it.")
+                elif hidden:
+                    # Some past it (from the bar at 40 columns, 24 unmarked beside a marked 21).
+                    how = "R)emove or M)ove typed" if 0 in hidden else "M)ove typed"
+                    self.message = (f"Checker in hand: move to a marked point, Enter puts it down (or to {where}, "
+                                    f"past your {self.con.width} columns: {how}).")
                 else:
                     self.message = "Checker in hand: move to a marked point, Enter puts it down."
             else:
