@@ -633,10 +633,10 @@ async def test_no_turn_marker_while_it_is_nobodys_turn(tmp_path):
         bob.close()
 
 
-async def test_a_cut_result_is_shown_whole_by_question_mark(tmp_path):
+async def test_a_result_read_on_coming_back_stands_whole_and_the_next_opening_follows(tmp_path):
     """At 40 columns a result cut on the board ended '... (? shows all)', but ? only cleared the
     result; and the next game's opening roll, read together with the result on coming back, was
-    never told."""
+    never told.  Now the result stands whole, ? keeps it, and the opening roll follows it."""
     long_a, long_b = "Longhandle_Alice", "Bartholomew_Bob1"
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([3, 1, 3, 1, 3, 1])) as svc:
@@ -656,16 +656,18 @@ async def test_a_cut_result_is_shown_whole_by_question_mark(tmp_path):
             await menus.login(c, long_b, "bob-pw", new=False)
             await open_game(c, expect="needs 80 columns")
             c.send("\r")
-            await c.wait_for("(? shows all)")
-            assert "(Press a key; Q leaves the game.)" in c.text
+            # The result whole, alone: the next game's opening roll had cut it ('(? shows all)').
+            text = " ".join((await c.wait_for("(Press a key; Q leaves the game.)")).split())
+            assert f"{long_a} wins a gammon by resignation" in text and "? shows all" not in text, text
+            assert "starts with 3-1" not in text, text
             c.send("?")
-            text = " ".join((await c.wait_for("The message in full")).split())
-            assert f"{long_a} wins a gammon by resignation" in text and f"{long_a} starts with 3-1." in text
+            await c.wait_for("Keys now")
             c.send(" ")
             await c.wait_for("(Press a key; Q leaves the game.)")  # the result is still held
             c.send(" ")
             text = await c.wait_until(lambda t: "(Press a key; Q leaves the game.)" not in t, "the result cleared")
-            assert "starts with 3-1" in " ".join(text.split())
+            said = " ".join(text.split())
+            assert "Game 2 of the match." in said and f"{long_a} starts with 3-1" in said, said
         finally:
             c.close()
 
@@ -915,6 +917,20 @@ def test_the_review_s_win_step_is_not_yet_the_crawford_game(tmp_path):
         shots = frames(svc.game_log(1))
     won = next(f for f in shots if "wins" in f.text)
     assert won.state.score == (1, 0) and not won.state.crawford, won.state
+
+
+def test_the_review_opens_each_later_game_with_which_it_is_and_the_score(tmp_path):
+    """At 60 columns no review step said the score: the panel saying it was cut, and the next
+    game began at 'Opening roll: alice 3, bob 1.' with no word of which game or the score."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.SINGLE, length=3)
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        v = svc.game(1)
+        svc.roll(svc.player_page("alice").player.id, 1, v.version)  # game 2's opening roll
+        shots = frames(svc.game_log(1))
+    openings = [f.text for f in shots if "Opening roll" in f.text]
+    assert len(openings) == 2 and not openings[0].startswith("Game"), openings
+    assert openings[1].startswith("Game 2 of the match. Score: alice 1, bob 0 (match to 3). Opening roll:"), openings
 
 
 def test_the_review_shows_a_play_on_the_side_of_the_player_who_made_it(tmp_path):
