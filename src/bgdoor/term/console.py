@@ -496,9 +496,7 @@ class Console:
                 idle_left = self.idle_timeout - (now - self._last_key)
                 if use_idle and not self._warned and idle_left <= self._idle_lead():
                     self._warned = True
-                    gone = "go back to the BBS" if self.door else "be disconnected"
-                    within = "a minute" if idle_left > IDLE_WARNING - 1 else _seconds(idle_left)
-                    self._cover(f"Are you there? Press a key within {within} or you will {gone}.")
+                    self._cover(self._idle_warning(idle_left))
                     self.bell("error")
                     await self.show()
                 continue
@@ -540,6 +538,16 @@ class Console:
         self._warned = False
         if not (resized and self._notice_lasting):
             self._uncover()
+
+    def _idle_warning(self, idle_left: float) -> str:
+        """'Are you there?', on one line where a shorter sentence fits (at 40 columns the whole
+        one took two rows of the board's key help)."""
+        gone = "go back to the BBS" if self.door else "be disconnected"
+        within = "a minute" if idle_left > IDLE_WARNING - 1 else _seconds(idle_left)
+        said = [f"Are you there? Press a key within {within} or you will {gone}.",
+                f"Are you there? Press a key within {within}.", f"Press a key within {within} to stay.",
+                f"Press a key within {within}."]
+        return next((text for text in said if len(text) <= self.width - 2), said[0])
 
     def _time_warning(self, time_left: float) -> str:
         """The time warning, on one line where a shorter sentence fits (at 40 columns the whole
