@@ -240,6 +240,13 @@ def test_ascii_fallbacks() -> None:
     assert encode("snow ☃", "ascii") == b"snow ?"
 
 
+def test_an_accented_letter_a_charset_lacks_shows_its_base_letter() -> None:
+    """A member board's 'Jörg Müller' read 'J?rg M?ller' on an ASCII terminal, on their own screens."""
+    assert encode("Jörg Müller", "ascii") == b"Jorg Muller"
+    assert encode("Łódź Ørsted", "ascii") == b"?odz ?rsted"  # Ł and Ø have no base letter: still "?"
+    assert encode("Jörg Łukasz", "cp437") == b"J\x94rg ?ukasz"  # CP437 has ö; Ł stays "?"
+
+
 # -- random edits, replayed --------------------------------------------------------------
 
 _attrs = st.builds(

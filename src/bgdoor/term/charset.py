@@ -13,6 +13,7 @@ characters to everything else (and to Python's cp437 codec).
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -128,7 +129,12 @@ for _chars, _plain in (
 
 
 def _fallback(ch: str) -> str:
-    return _ASCII_FALLBACK.get(ch, "?")
+    """A look-alike: a box or checker glyph's plain form, else an accented letter's base ('Jörg'
+    had read 'J?rg' on an ASCII terminal), else '?'."""
+    if ch in _ASCII_FALLBACK:
+        return _ASCII_FALLBACK[ch]
+    base = unicodedata.normalize("NFKD", ch)[:1]
+    return base if base.isascii() and base.isalpha() else "?"
 
 
 def encode(text: str, charset: str) -> bytes:
