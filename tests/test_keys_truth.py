@@ -7,11 +7,12 @@ import random
 import menus
 import pytest
 from harness import call, login, running_server, seated
+from racehome import race_home
 from test_rules_support import board
 
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.game import Color, Phase
-from bgdoor.rules.moves import Move, legal_plays
+from bgdoor.rules.game import Color, MatchState
+from bgdoor.rules.moves import Move, Play
 from bgdoor.rules.parse import IllegalPlay, parse_play
 from bgdoor.rules.position import Position
 from bgdoor.service import Service
@@ -72,24 +73,13 @@ def alice_to_bear_off(url: str) -> GameView:
     """alice (White) and bob race home; returns once alice has rolled with all her checkers home
     and a checker she can bear off."""
     rng = random.Random(7)
+
+    def bearing_off(st: MatchState, plays: list[Play]) -> bool | None:
+        bears = any(m.dst == 0 for p in plays for m in p.moves)
+        return (st.turn is Color.WHITE and bears and st.position.player[-1] == 0 and len(plays) > 1) or None
+
     with Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)])) as svc:
-        ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
-        v = svc.begin_game(ids[Color.WHITE], 3, Color.WHITE, "bob")
-        v = svc.roll(ids[Color.WHITE], v.id, v.version)
-        while True:
-            st = v.state
-            assert st.turn is not None and not st.over
-            if st.phase is Phase.ROLL:
-                v = svc.roll(ids[st.turn], v.id, v.version)
-                continue
-            assert st.dice is not None
-            plays = legal_plays(st.position, st.dice)
-            bears = any(m.dst == 0 for p in plays for m in p.moves)
-            if st.turn is Color.WHITE and bears and st.position.player[-1] == 0 and len(plays) > 1:
-                return v
-            # The fastest race home: the play leaving the mover the fewest pips.
-            play = min(plays, key=lambda p: sum(n * (i + 1) for i, n in enumerate(p.position.opponent)), default=None)
-            v = svc.submit_turn(ids[st.turn], v.id, v.version, str(play) if play is not None else "")
+        return race_home(svc, 3, bearing_off)[1]
 
 
 async def test_r_and_enter_on_the_tray_say_to_put_the_cursor_on_a_checker(tmp_path):

@@ -14,6 +14,7 @@ import menus
 import pytest
 from harness import Caller, call, login, running_server, seated
 from menus import begin, open_game
+from racehome import fastest, race_home
 from rawtelnet import RawCaller
 
 from bgdoor.config import MemberBBS
@@ -2493,20 +2494,21 @@ async def test_a_window_shorter_than_the_board_is_told_what_it_would_lose(tmp_pa
 
 def before_the_winning_play(svc: Service, match_length: int) -> tuple[dict[Color, int], Any, Any, Any]:
     """alice and bob run home; stopped before the play that wins the game: (ids, view, state, play)."""
-    ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
-    v = svc.begin_game(ids[Color.WHITE], match_length, Color.WHITE, "bob")
-    v = svc.roll(ids[Color.WHITE], v.id, v.version)
-    while True:
-        st = v.state
-        assert st.turn is not None
-        if st.phase is rules.Phase.ROLL:
-            v = svc.roll(ids[st.turn], v.id, v.version)
-            continue
-        plays = legal_plays(st.position, st.dice) if st.dice else []
-        play = min(plays, key=lambda p: sum(n * (i + 1) for i, n in enumerate(p.position.opponent)), default=None)
-        if play is not None and play.position.opponent_off == 15:
-            return ids, v, st, play
-        v = svc.submit_turn(ids[st.turn], v.id, v.version, str(play) if play is not None else "")
+    return race_home(svc, match_length, lambda st, plays: p if (p := fastest(plays)) and p.position.opponent_off == 15
+                     else None)
+
+
+async def through_the_news_to_the_board(c: RawCaller) -> None:
+    """From the menu at 40 columns: the game opened, on past 'needs 80 columns' and the news pages
+    to the board."""
+    await menus.open_game(c)
+    await c.wait_for("needs 80 columns")
+    c.send("\r")
+    while "last looked" in await c.wait_until(lambda t: "last looked" in t or "BAR" in t, "news or board"):
+        page = c.text
+        c.send(" ")
+        await c.wait_until(lambda t, page=page: t != page, "the next page")
+    await c.settle()
 
 
 @pytest.mark.parametrize("size", [(80, 25), (40, 24)])
@@ -2558,39 +2560,20 @@ async def alice_holds_at_40(tmp_path, want, seed: int = 7) -> AsyncIterator[tupl
     satisfy `want(dests)`; alice, at 40x24, picks it up.  (alice's caller, its destinations)"""
     url = f"sqlite:///{tmp_path}/g.db"
     rng = random.Random(seed)
-    svc = Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)]))
-    with svc:
-        ids = {Color.WHITE: svc.register("alice", "alice-pw").id, Color.BLACK: svc.register("bob", "bob-pw").id}
-        v = svc.begin_game(ids[Color.WHITE], 3, Color.WHITE, "bob")
-        v = svc.roll(ids[Color.WHITE], v.id, v.version)
-        while True:
-            st = v.state
-            assert st.turn is not None and not st.over
-            if st.phase is rules.Phase.ROLL:
-                v = svc.roll(ids[st.turn], v.id, v.version)
-                continue
-            assert st.dice is not None
-            if st.turn is Color.WHITE:
-                turn = Turn(st.position, st.dice)
-                found = [s for s in turn.sources() if 4 <= s <= 12 and (d := turn.destinations(s)) and want(d)]
-                if found:
-                    source, dests = found[0], turn.destinations(found[0])
-                    break
-            plays = legal_plays(st.position, st.dice)
-            play = min(plays, key=lambda p: sum(n * (i + 1) for i, n in enumerate(p.position.opponent)), default=None)
-            v = svc.submit_turn(ids[st.turn], v.id, v.version, str(play) if play is not None else "")
+
+    def holding(st, plays):
+        if st.turn is not Color.WHITE:
+            return None
+        turn = Turn(st.position, st.dice)
+        return next(((s, d) for s in turn.sources() if 4 <= s <= 12 and (d := turn.destinations(s)) and want(d)), None)
+
+    with Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)])) as svc:
+        source, dests = race_home(svc, 3, holding)[3]
     async with running_server(url) as srv:
         c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
         try:
             await menus.login(c, "alice", "alice-pw", new=False)
-            await menus.open_game(c)
-            await c.wait_for("needs 80 columns")
-            c.send("\r")
-            while "last looked" in await c.wait_until(lambda t: "last looked" in t or "BAR" in t, "news or board"):
-                page = c.text
-                c.send(" ")
-                await c.wait_until(lambda t, page=page: t != page, "the next page")
-            await c.settle()
+            await through_the_news_to_the_board(c)
             c.send("2" + "6" * 14)  # the bottom row's last point in sight, 4
             await c.wait_words("past the 40 columns your screen shows")
             c.send("4" * (source - 4) + "\r")
@@ -2636,14 +2619,7 @@ async def test_the_winner_is_told_the_play_that_won(tmp_path):
         c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
         try:
             await menus.login(c, name, f"{name}-pw", new=False)
-            await menus.open_game(c)
-            await c.wait_for("needs 80 columns")
-            c.send("\r")
-            while "last looked" in await c.wait_until(lambda t: "last looked" in t or "BAR" in t, "news or board"):
-                page = c.text
-                c.send(" ")
-                await c.wait_until(lambda t, page=page: t != page, "the next page")
-            await c.settle()
+            await through_the_news_to_the_board(c)
             if len(legal_plays(st.position, st.dice)) == 1:
                 c.send("\r")  # the only play: on the board already
             else:
