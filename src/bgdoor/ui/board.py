@@ -53,6 +53,7 @@ from operator import attrgetter
 from typing import Literal, get_args
 
 from bgdoor.rules import Position, roll_text
+from bgdoor.rules.game import MatchState
 from bgdoor.term.charset import Charset, Glyphs, glyphs
 from bgdoor.term.screen import (
     BLACK,
@@ -511,6 +512,17 @@ def score_line(v: BoardView) -> str:
 def score_words(white: str, white_score: int, black: str, black_score: int, length: int, crawford: bool) -> str:
     of = f"match to {length}" if length else "unlimited match"
     return f"Score: {white} {white_score}, {black} {black_score} ({of}{', Crawford game' if crawford else ''})."
+
+
+def match_score(white: str, black: str, st: MatchState) -> str:
+    """score_words for a match as it stands, its players named."""
+    return score_words(white, st.score[0], black, st.score[1], st.length, st.crawford)
+
+
+def game_heading(white: str, black: str, st: MatchState) -> str:
+    """'Game 2 of the match. Score: alice 1, bob 0 (match to 3).': a game after the first, before
+    its opening roll is told (the game screen, and R)eview)."""
+    return f"Game {st.game} of the match. {match_score(white, black, st)}"
 
 
 def _help_room(width: int) -> int:

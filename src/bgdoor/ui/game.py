@@ -29,7 +29,7 @@ from bgdoor.service import (
 )
 from bgdoor.term.wrap import sentence, wrap
 from bgdoor.ui import keys as keytable
-from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc, message_rows, score_words, to_play
+from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc, game_heading, match_score, message_rows, to_play
 from bgdoor.ui.console import WAKE, Console, Key, Woken
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import (
@@ -450,8 +450,7 @@ class GameScreen:
         st = v.state
         if st.actor is None or st.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED, Phase.RESIGNED):
             return None
-        score = score_words(v.name(Color.WHITE), st.score[0], v.name(Color.BLACK), st.score[1], st.length,
-                            st.crawford)
+        score = match_score(v.name(Color.WHITE), v.name(Color.BLACK), st)
         if st.phase in (Phase.DOUBLED, Phase.RESIGNED):
             return f"{v.name(st.actor)} to answer.", score
         dice = f" {roll_text(st.dice)}" if st.dice is not None and st.phase is Phase.MOVE else ""
@@ -497,10 +496,8 @@ class GameScreen:
         v = self.view
         if v is None or v.state.over or v.state.game < 2:
             return after
-        st = v.state
-        score = score_words(v.name(Color.WHITE), st.score[0], v.name(Color.BLACK), st.score[1], st.length,
-                            st.crawford)
-        for text in (f"Game {st.game} of the match. {score} {after}", f"Game {st.game} of the match. {after}"):
+        heading = game_heading(v.name(Color.WHITE), v.name(Color.BLACK), v.state)
+        for text in (f"{heading} {after}", f"Game {v.state.game} of the match. {after}"):
             if not self.cut(text):
                 return text
         return after
@@ -511,10 +508,7 @@ class GameScreen:
         v = self.view
         if v is None or v.state.phase is not Phase.OPENING or v.state.game < 2:
             return ""
-        st = v.state
-        score = score_words(v.name(Color.WHITE), st.score[0], v.name(Color.BLACK), st.score[1], st.length,
-                            st.crawford)
-        return f"Game {st.game} of the match. {score}"
+        return game_heading(v.name(Color.WHITE), v.name(Color.BLACK), v.state)
 
     def told_before(self, log: GameLog) -> str:
         """With no news (read on N)ews, or at an earlier look): what the opponent did last, which

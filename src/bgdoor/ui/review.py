@@ -16,7 +16,7 @@ from bgdoor.rules.position import Position
 from bgdoor.service import GameLog, ServiceError
 from bgdoor.term.wrap import paged, shorten, wrap
 from bgdoor.ui import keys as keytable
-from bgdoor.ui.board import HELP_GAP, help_rows, score_words
+from bgdoor.ui.board import HELP_GAP, game_heading, help_rows
 from bgdoor.ui.console import WAKE, Console, Key
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import Step, a_match, decided_opening, steps, tell
@@ -193,9 +193,7 @@ def frames(log: GameLog) -> list[Frame]:
             # Each game after the first opens with which it is and the score, as the game screen
             # tells it: at 60 columns, the panel with the score cut, no step had said it.
             headed.add(st.game)
-            score = score_words(g.name(Color.WHITE), st.score[0], g.name(Color.BLACK), st.score[1], st.length,
-                                st.crawford)
-            text = f"Game {st.game} of the match. {score} {text}"
+            text = f"{game_heading(g.name(Color.WHITE), g.name(Color.BLACK), st)} {text}"
         if isinstance(ev, rules.Move) and step.before.turn is not None:
             # The board after the play, still on the mover's side with their dice, as V)iew last shows
             # it (the record's Position ID has the next player on roll).
