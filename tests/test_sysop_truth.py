@@ -130,6 +130,22 @@ def test_game_names_a_member_boards_player_one_way(
     assert players == {"carol~2@OTHER", "alice"}, out
 
 
+def test_a_removed_game_s_notice_names_a_member_boards_player_as_the_lists_do(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
+    """'The sysop removed game #2, your 3-point match with Sir Reginald L~3.': everywhere else he
+    was Sir Reginald L~3@ALPHA."""
+    with Service(world.url) as svc:
+        carol2 = svc.enter_from_bbs("OTHER", "carol").id
+        alice = svc.login("alice", "alice-pw").id
+        game = svc.begin_game(carol2, 3, Color.WHITE, opponent="alice").id
+    code, out = run(capsys, monkeypatch, world, "delete-game", str(game), "--yes")
+    assert code == 0, out
+    with Service(world.url) as svc:
+        assert [n.other for n in svc.notices(alice)] == ["carol~2@OTHER"]
+        assert [n.other for n in svc.notices(carol2)] == ["alice"]
+
+
 def test_a_forfeit_is_nobodys_move(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
 ) -> None:

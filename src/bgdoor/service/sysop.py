@@ -498,10 +498,12 @@ class Sysop:
             ratings = db.rowcount(s.execute(delete(RatingEntry).where(RatingEntry.game_id == g.id)))
             s.execute(delete(ReadMark).where(ReadMark.game_id == g.id))
             if g.status in (OPEN, ACTIVE):
-                # Its players would find it gone from their lists without a word.
+                # Its players would find it gone from their lists without a word; the opponent named
+                # as the lists name them (a member board's player had lost their @TAG there).
+                shown = player_names(s, {g.white_id, g.black_id}, self.service.always)
                 for pid, other in ((g.white_id, g.black_id), (g.black_id, g.white_id)):
                     if pid is not None:
-                        self.service.leave_notice(s, pid, "removed", g, names.get(other or -1, ""))
+                        self.service.leave_notice(s, pid, "removed", g, shown.get(other or -1, ""))
             s.delete(g)
             s.flush()
             had = f" with its {_plural(events, 'event')}" if events else "; no events of it are on record"
