@@ -159,7 +159,10 @@ async def test_a_member_bbs_caller_and_a_telnet_caller_share_one_league(tmp_path
         assert suspended.returncode == 0 and "BBS DEMO suspended" in suspended.stdout, suspended
         again = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]alice"))
         assert await again.wait_closed(15)
-        assert "BBS DEMO is suspended from this game server: spam." in again.text, again.text
+        # Laid out for 40 columns: the terminal type names no width, and no window size has come.
+        said = " ".join(again.text.split())
+        assert "BBS DEMO is suspended from this game server: spam." in said, again.text
+        assert all(not row[39:].strip() for row in again.screen.display), again.text
         assert "rlogin refused 127.0.0.1: DEMO: BBS DEMO is suspended" in srv.stderr()
         assert db.game(game_id).status == "finished" and db.player_page("alice").player.bbs_tag == "DEMO"
         listed = run("sysop", "bbses")
