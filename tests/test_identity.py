@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
-from bgdoor.service import BadHandle, HandleTaken, Service
+from bgdoor.service import BadHandle, HandleTaken, NotFound, Service
 from bgdoor.service.sysop import Sysop
 from bgdoor.store import db, handles
 from bgdoor.store.models import Player
@@ -380,3 +380,16 @@ def test_a_bbs_name_told_why_it_changed_reads_as_one_sentence(svc: Service) -> N
         '16 characters, so here you are "Yetanotherlong a".', long.handle_note
     dotted = svc.enter_from_door("Mr.Smith@home.")
     assert dotted.handle_note.endswith("so here you are Mr.Smith_home."), dotted.handle_note
+
+
+def test_a_member_board_s_player_is_found_by_the_alias_their_board_knows(svc: Service) -> None:
+    """B)egin naming 'alice@DP' (DP's alice, alice~2 here, DEMO's alice having the handle first)
+    said 'There is no player called alice@DP'; only 'alice~2@DP' was found."""
+    demo = svc.enter_from_bbs("DEMO", "alice")
+    dp = svc.enter_from_bbs("DP", "alice")
+    assert (demo.handle, dp.handle) == ("alice", "alice~2")
+    view = svc.begin_game(demo.id, 3, Color.WHITE, opponent="alice@DP")
+    assert view.black_id == dp.id
+    assert svc.begin_game(dp.id, 3, Color.WHITE, opponent="Alice@demo").black_id == demo.id
+    with pytest.raises(NotFound):
+        svc.begin_game(demo.id, 3, Color.WHITE, opponent="bob@DP")

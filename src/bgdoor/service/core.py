@@ -255,7 +255,8 @@ def player_names(s: Session, ids: Iterable[int | None], always: bool) -> dict[in
 
 def player_by_handle(s: Session, handle: str) -> Player | None:
     """The player whose handle is `handle` without regard to case, or None; a member BBS's player
-    also by the name lists show (handle@TAG)."""
+    also by the name lists show (handle@TAG), or by the alias their board knows (alice@DP for
+    DP's alice, alice~2 here: refused as nobody, with no word of the handle)."""
     if not isinstance(handle, str):
         return None
     found = _by_key(s, handle)
@@ -266,6 +267,13 @@ def player_by_handle(s: Session, handle: str) -> Player | None:
                 Player.handle_key == handles.key(bare), Player.origin == "bbs", Player.bbs_tag == tag.upper()
             )
         ).one_or_none()
+        if found is None and bare:
+            known = s.scalars(
+                select(Player).where(
+                    func.lower(Player.login_name) == bare.lower(), Player.origin == "bbs", Player.bbs_tag == tag.upper()
+                ).limit(2)
+            ).all()
+            found = known[0] if len(known) == 1 else None
     return found
 
 
