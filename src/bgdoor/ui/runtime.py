@@ -75,6 +75,11 @@ class Runtime:
 
     # ---- change notices
 
+    @property
+    def changes(self) -> int:
+        """Change notices so far: a screen that reads, then watches, can tell one came between."""
+        return self._changes
+
     def announce(self, view: GameView) -> None:
         """A change committed here outside the gateway (the computer opponent's)."""
         players = (view.white_id, view.black_id)

@@ -555,6 +555,7 @@ class Session:
             if self.menu_notice:
                 refused, self.menu_notice, style, once = self.menu_notice, "", "hot", True
             self.presence("menu")
+            seen = self.rt.changes
             waiting = await self.svc.my_turn_games(self.player.id)
             news = await gather(self.svc, self.player.id)
             counted = (len(waiting), latest_first(news))
@@ -651,6 +652,10 @@ class Session:
             # does the time left on a door call changing its words (Q)uit's '2 minutes' stood
             # beside the warning 'less than a minute left').
             self.rt.watch_player(self.player.id, self.con.wake)
+            if self.rt.changes != seen:
+                # A change came while the menu read and drew, before it watched: looked at again (a
+                # play made then had stood unsaid under the menu until a key).
+                self.con.wake()
             retell = self.quit_item_changes()
             timer = asyncio.get_running_loop().call_later(retell, self.con.wake) if retell is not None else None
             try:
