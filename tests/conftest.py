@@ -15,19 +15,13 @@ import itertools
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from ports import free_port
 
 
 @pytest.fixture(scope="session")
@@ -47,7 +41,7 @@ def pg_server() -> Iterator[str]:
         nobody = pwd.getpwnam("nobody")
         os.chown(base, nobody.pw_uid, nobody.pw_gid)
         as_user = [runuser, "-u", "nobody", "--"]
-    data, port = os.path.join(base, "data"), _free_port()
+    data, port = os.path.join(base, "data"), free_port()
 
     def run(*args: str) -> None:
         done = subprocess.run([*as_user, *args], cwd=base, capture_output=True, text=True, timeout=120)

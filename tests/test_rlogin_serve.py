@@ -4,12 +4,12 @@ BBS's gateway sends (Synchronet's form and DoorParty's), and each refusal gets i
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
+from ports import free_port
 from rawtelnet import RawCaller
 from rloginplay import RLoginCaller, handshake
 from serverproc import ServerProcess
@@ -25,12 +25,6 @@ BBSES: dict[str, dict[str, object]] = {
     # DoorParty's form: no secret, trusted by its address alone (only 127.0.0.2 here).
     "bbs DP": {"name": "DoorParty", "auth": "address", "addresses": "127.0.0.2"},
 }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def rlogin_server(folder: Path, url: str, **extra: Mapping[str, object]) -> ServerProcess:
