@@ -69,7 +69,7 @@ async def test_a_drop_in_another_session_tells_the_game_lost(tmp_path):
         with Service(url) as svc:
             svc.drop(alice, game, v.version)
         await c.wait_words("In another session, you drop the double.")
-        await c.wait_words("bob wins a single game on a drop, 1 point. Score: alice 0, bob 1.")
+        await c.wait_words("bob wins a single game on a drop, 1 point. Score: bob 1, alice 0.")
         assert "(Press a key; Q leaves the game.)" in c.text  # held, as on the board that dropped
         assert "You played on" not in said(c), said(c)
         c.close()

@@ -1092,7 +1092,7 @@ async def test_at_40_columns_the_result_stands_whole_and_the_next_game_says_whic
         await alice.wait_words("Beginner Bot wins a single game by resignation")
         await alice.settle()
         said = " ".join(alice.text.split())
-        assert "Score: alice 0, Beginner Bot 1." in said and "(Press a key; Q leaves the game.)" in said, said
+        assert "Score: Beginner Bot 1, alice 0." in said and "(Press a key; Q leaves the game.)" in said, said
         assert "? shows all" not in said and "Opening roll" not in said, said
         alice.send(" ")
         said = " ".join((await alice.wait_words("Opening roll: alice 1, Beginner Bot 3.")).split())

@@ -142,8 +142,8 @@ async def test_a_watcher_holding_a_result_keeps_it_when_the_next_game_ends_too(t
             await c.settle(0.3)
             whole = await whole_message(c)
             assert "bob wins a single game on a drop, 1 point." in whole, whole
-            assert "Score: alice 0, bob 1. Game 2: alice offers" in whole or \
-                "Score: alice 0, bob 1. Game 2: bob" in whole, whole  # which game the second result ends
+            assert "Score: bob 1, alice 0. Game 2: alice offers" in whole or \
+                "Score: bob 1, alice 0. Game 2: bob" in whole, whole  # which game the second result ends
             assert "bob wins a single game by resignation, 1 point." in whole, whole
         finally:
             c.close()
