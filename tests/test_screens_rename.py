@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from harness import call, login, running_server
 
+from bgdoor.rules.game import Color
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop
 
@@ -46,4 +47,38 @@ async def test_a_renamed_player_away_is_told_at_the_next_login(tmp_path):
         await login(c, "robert", "bob-pw", new=False)
         said = words(await c.wait_words("The sysop changed your handle from bob to robert."))
         assert "Welcome, robert." in said, said
+        c.close()
+
+
+async def test_the_opponents_of_a_renamed_player_are_told_once_for_all_their_games(tmp_path):
+    """The sysop renamed alice alicia: bob's boards and lists showed him a stranger, alicia, in
+    his games with alice, without a word."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        carol = svc.register("carol", "carol-pw").id
+        one = svc.begin_game(alice, 3, Color.WHITE, "bob").id
+        two = svc.begin_game(bob, 5, Color.WHITE, "alice").id
+        svc.begin_game(alice, 3, Color.WHITE, "carol")
+        finished = svc.begin_game(carol, 1, Color.WHITE, "bob")
+        svc.withdraw_game(carol, finished.id)  # gone before alice was renamed: no word of her in it
+        Sysop(svc).rename("alice", "alicia")
+        told = [n for n in svc.notices(bob)]
+        assert [(n.kind, n.game_id, n.other, n.now) for n in told] == [
+            ("withdrawn", finished.id, "carol", ""),
+            ("opponent_renamed", one, "alice", "alicia"),
+            ("opponent_renamed", two, "alice", "alicia"),
+        ], told
+        assert [n.kind for n in svc.notices(carol)] == ["opponent_renamed"]
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "bob", "bob-pw", new=False)
+        told = f"The sysop renamed alice, your opponent in games #{one} and #{two}, to alicia."
+        said = words(await c.wait_words(told))
+        assert said.count("The sysop renamed") == 1, said
+        assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        c.send("X")
+        said = words(await c.wait_words("X is not on the menu."))
+        assert "renamed" not in said, said  # told once
         c.close()

@@ -1049,7 +1049,7 @@ class Service(LeagueOps):
 
         def fn(s: Session) -> list[GameNotice]:
             rows = s.scalars(select(Notice).where(Notice.player_id == player_id).order_by(Notice.id))
-            return [GameNotice(r.id, r.kind, r.game_id, r.length, r.other) for r in rows]
+            return [GameNotice(r.id, r.kind, r.game_id, r.length, r.other, r.now) for r in rows]
 
         return self.transaction(fn, write=False)
 

@@ -44,6 +44,7 @@ from bgdoor.service.core import (
     ACTIVE,
     OPEN,
     Service,
+    display_name,
     game_row,
     game_summaries,
     handle_refusal,
@@ -384,10 +385,19 @@ class Sysop:
             if err is not None:
                 raise err
             was = p.handle
+            shown_was = display_name(was, p.origin, p.bbs_tag, p.login_name, self.service.always)
             p.handle, p.handle_key, p.handle_skeleton = new, handles.key(new), handles.skeleton(new)[:64]
             # Told at their menu (their own session kept greeting them by the old handle).
             s.add(Notice(player_id=p.id, kind="renamed", game_id=0, length=0, other=was,
                          created=self.service.clock()))
+            # And their opponents, at theirs: the board had shown them a stranger's name without a word.
+            shown_now = display_name(new, p.origin, p.bbs_tag, p.login_name, self.service.always)
+            seated = or_(Game.white_id == p.id, Game.black_id == p.id)
+            for g in s.scalars(select(Game).where(seated, Game.status.in_((OPEN, ACTIVE))).order_by(Game.id)):
+                other = g.black_id if g.white_id == p.id else g.white_id
+                if other is not None and other != p.id:
+                    s.add(Notice(player_id=other, kind="opponent_renamed", game_id=g.id, length=g.length,
+                                 other=shown_was, now=shown_now, created=self.service.clock()))
             if p.origin == "telnet":
                 p.login_name = new  # a telnet player is known by the handle they log in with
             renamed.append((p.id, new))

@@ -137,11 +137,12 @@ class GameNotice:
 
     id: int
     # "withdrawn" (by `other`, before its first roll), "removed" (by the sysop), "renamed" (by the
-    # sysop, from `other`; game 0)
+    # sysop, from `other`; game 0), "opponent_renamed" (by the sysop, from `other` to `now`)
     kind: str
     game_id: int
     length: int
     other: str  # the other player's handle; "" for a game nobody else had sat down in
+    now: str = ""  # opponent_renamed: the opponent's name now
 
 
 @dataclass(frozen=True)

@@ -193,16 +193,19 @@ class ReadMark(Base):
 class Notice(Base):
     """What became of a game of the player's that left no record to read: withdrawn by the other
     player before its first roll, or removed by the sysop; or that the sysop renamed the player
-    (game 0, `other` the handle before).  Told once, on the player's menu."""
+    (game 0, `other` the handle before), or the player's opponent in game `game_id` (`other` the
+    name before, `now` the name after).  Told once, on the player's menu."""
 
     __tablename__ = "notices"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(16))  # withdrawn, removed, renamed
-    game_id: Mapped[int]  # the game is gone: no foreign key
+    kind: Mapped[str] = mapped_column(String(16))  # withdrawn, removed, renamed, opponent_renamed
+    game_id: Mapped[int]  # the game may be gone: no foreign key
     length: Mapped[int]
     other: Mapped[str] = mapped_column(String(40), default="")  # the other player's handle, "" for none
+    # opponent_renamed: the opponent's new name
+    now: Mapped[str] = mapped_column(String(40), default="", server_default="")
     created: Mapped[datetime]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -36,11 +37,34 @@ def notice_text(notice: GameNotice, you: PlayerInfo | None = None) -> str:
         now = f" to {you.handle}" if you is not None else ""
         how = f" Log in as {you.handle} from now on." if you is not None and you.origin == "telnet" else ""
         return f"The sysop changed your handle from {notice.other}{now}.{how}"
+    if notice.kind == "opponent_renamed":
+        return _renamed(notice.other, notice.now, [notice.game_id])
     match = a_match(notice.length)
     if notice.kind == "withdrawn":
         return f"{notice.other} withdrew from game #{notice.game_id}, {match} with you, before its first roll."
     with_whom = f" with {notice.other}" if notice.other else ""
     return f"The sysop removed game #{notice.game_id}, your {match.split(' ', 1)[1]}{with_whom}."
+
+
+def notices_text(notices: Sequence[GameNotice], you: PlayerInfo | None = None) -> str:
+    """The notices as the menu says them, an opponent's new name once for all their games ('in
+    games #3 and #5'), where each game had said it again."""
+    said: list[str | tuple[str, str]] = []
+    games: dict[tuple[str, str], list[int]] = {}
+    for n in notices:
+        if n.kind != "opponent_renamed":
+            said.append(notice_text(n, you))
+            continue
+        if (n.other, n.now) not in games:
+            said.append((n.other, n.now))  # said where its first game comes, once all are known
+        games.setdefault((n.other, n.now), []).append(n.game_id)
+    return " ".join(_renamed(*item, games[item]) if isinstance(item, tuple) else item for item in said)
+
+
+def _renamed(was: str, now: str, games: list[int]) -> str:
+    listed = f"game #{games[0]}" if len(games) == 1 else \
+        "games " + ", ".join(f"#{g}" for g in games[:-1]) + f" and #{games[-1]}"
+    return f"The sysop renamed {was}, your opponent in {listed}, to {now}."
 
 
 def points(n: int) -> str:

@@ -34,7 +34,7 @@ from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shar
 from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen
-from bgdoor.ui.news import a_match, gather, latest_first, news_page, notice_text
+from bgdoor.ui.news import a_match, gather, latest_first, news_page, notices_text
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
@@ -571,13 +571,33 @@ class Session:
                 # says who and why where the board could only say the game was no longer there.
                 if any(n.kind == "renamed" for n in notices):
                     self.player = await self.svc.player(self.player.id)  # greeted by the new handle
-                notes = " ".join(notice_text(n, self.player) for n in notices)
+                notes = notices_text(notices, self.player)
                 gone = {f"Game #{n.game_id} is no longer there" for n in notices}
                 kept = "" if any(refused.startswith(g) for g in gone) else refused
                 refused, style, once = f"{kept} {notes}".strip(), "hot", True
                 await self.svc.clear_notices(self.player.id, notices[-1].id)
-            # Under 22 rows the banner gives way; under 14, the items go in two columns.
-            tall = self.con.height >= 22
+            sound = "ON" if self.con.sound else "OFF"
+            # Each item as said on 80 columns, in at most 36 for a 40-column terminal, and in at
+            # most 16 for two columns of them on a short one.
+            items = [
+                ("V", "View games in progress, or join one that needs a player", "View games, or join one",
+                 "View games"),
+                ("P", "Play a game where it is your turn", "Play where it is your turn", "Play"),
+                ("B", "Begin a new game", "Begin a new game", "Begin a game"),
+                ("S", f"Sound effects on or off (now {sound})", f"Sound on or off (now {sound})", f"Sound ({sound})"),
+                ("I", "Instructions", "Instructions", "Instructions"),
+                ("R", "Rank the top players", "Rank the top players", "Rank players"),
+                ("W", "Who's online, on every node and board", "Who's online", "Who's online"),
+                ("M", "Matches you finished: review them", "Matches finished: review", "Matches"),
+                ("N", "News from your games since you last looked", "News from your games", "News"),
+                ("O", "Options: colour theme, character set, board and notes", "Options", "Options"),
+                self.quit_item(),
+            ]
+            # Under 22 rows the banner gives way; under 14, the items go in two columns.  So it does
+            # to a message longer than the rows under the menu (several notices at 40 columns had
+            # been cut after three lines).
+            tall = self.con.height >= 22 and (not refused or len(wrap(refused, self.con.width - (
+                16 if self.con.width >= 74 else 2))) <= self.con.height - (7 + 2 + len(items) + 1))
             if tall:
                 self.title_screen()
             else:
@@ -600,23 +620,6 @@ class Session:
                                      right=self.con.width - 1, rows=1)
                 welcome = msg
             self.con.put_wrapped(greet_row + 1, min(12, left), welcome, right=self.con.width - 1, rows=1)
-            sound = "ON" if self.con.sound else "OFF"
-            # Each item as said on 80 columns, in at most 36 for a 40-column terminal, and in at
-            # most 16 for two columns of them on a short one.
-            items = [
-                ("V", "View games in progress, or join one that needs a player", "View games, or join one",
-                 "View games"),
-                ("P", "Play a game where it is your turn", "Play where it is your turn", "Play"),
-                ("B", "Begin a new game", "Begin a new game", "Begin a game"),
-                ("S", f"Sound effects on or off (now {sound})", f"Sound on or off (now {sound})", f"Sound ({sound})"),
-                ("I", "Instructions", "Instructions", "Instructions"),
-                ("R", "Rank the top players", "Rank the top players", "Rank players"),
-                ("W", "Who's online, on every node and board", "Who's online", "Who's online"),
-                ("M", "Matches you finished: review them", "Matches finished: review", "Matches"),
-                ("N", "News from your games since you last looked", "News from your games", "News"),
-                ("O", "Options: colour theme, character set, board and notes", "Options", "Options"),
-                self.quit_item(),
-            ]
             item_top = greet_row + 2
             columns = 1 if item_top + len(items) < self.con.height else 2
             per = -(-len(items) // columns)
@@ -640,8 +643,9 @@ class Session:
                     self.con.put(prompt_row, left + 14, refused, style)
                 else:
                     # Too long for the prompt's line (a storage refusal, a narrow screen): whole,
-                    # under it, and the news below that.
-                    news_top += min(3, self.con.put_wrapped(news_top, left, refused, style, right=right, rows=3))
+                    # under it, and the news below that (in the rows left: see tall).
+                    rows = max(3, min(len(wrap(refused, right - left + 1)), self.con.height - news_top))
+                    news_top += self.con.put_wrapped(news_top, left, refused, style, right=right, rows=rows)
                 refused = ""
             self.menu_news(counted[1], news_top)
             # The terminal's cursor waits after the prompt, as a BBS menu's does (it was left wherever
