@@ -3784,3 +3784,29 @@ async def test_a_third_character_in_the_match_length_says_why_it_was_not_taken(t
         c.send("5\r")
         await c.wait_for("R)andom")
         c.close()
+
+
+async def test_a_note_at_40_columns_leaves_the_roll_said_after_a_cursor_key(tmp_path):
+    """At 40 columns, with bob's note on the board, a cursor key took 'You rolled 3-2.' off the
+    message line and left the note alone: one die past the edge, nothing said the roll."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 3, 1, 3, 2])) as svc:
+        alice, bob = svc.register("alice", "alice-pw").id, svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(bob, v.id, v.version)  # alice 3, bob 1: alice starts with 3-1
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        svc.submit_turn(bob, v.id, v.version, "8/5 6/5", note="hello from bob")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        try:
+            await menus.login(c, "alice", "alice-pw", new=False)
+            await through_the_news_to_the_board(c)
+            c.send("p")
+            roll = re.search(r"You rolled (\d-\d)\.", " ".join((await c.wait_words("You rolled")).split()))
+            assert roll is not None, c.text
+            c.send("4")
+            said = " ".join((await c.wait_words(f"Your turn {roll[1]}.")).split())
+            assert 'bob says: "hello from bob"' in said, said
+        finally:
+            c.close()

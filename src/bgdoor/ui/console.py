@@ -66,10 +66,19 @@ class Console(Terminal):
 
         `fields` are further BoardView fields (the position, dice, cursor, notes).
         """
+        self.show_board(self.board_view(game, match, on_roll=on_roll, turn=turn, **fields))
+
+    def show_board(self, view: boardmod.BoardView) -> None:
+        """The whole screen becomes the board `view` (see board_view)."""
+        self.show_whole(boardmod.render_board(view, self.charset, into=self.whole_canvas()))
+
+    def board_view(self, game: GameView, match: MatchState, *, on_roll: Color, turn: Color | None,
+                   **fields: Any) -> boardmod.BoardView:
+        """The board `board` would draw, to draw with show_board."""
         crawford = match.crawford
         offered = match.phase is Phase.DOUBLED and match.turn is not None
         owner = match.turn.other if offered and match.turn else match.cube_owner
-        view = boardmod.BoardView(
+        return boardmod.BoardView(
             on_roll=on_roll.value,
             viewer=(game.viewer_color or Color.WHITE).value,
             white_name=game.name(Color.WHITE),
@@ -88,7 +97,6 @@ class Console(Terminal):
             width=self.width,
             **fields,
         )
-        self.show_whole(boardmod.render_board(view, self.charset, into=self.whole_canvas()))
 
     def in_sight(self, loc: Loc, viewer: Color) -> bool:
         """Is the label of `loc` (where the board's cursor shows) within the caller's width?"""

@@ -29,7 +29,17 @@ from bgdoor.service import (
 )
 from bgdoor.term.wrap import sentence, wrap
 from bgdoor.ui import keys as keytable
-from bgdoor.ui.board import HELP_ROW, MESSAGE_ROW, Loc, game_heading, match_score, message_rows, to_play
+from bgdoor.ui.board import (
+    HELP_ROW,
+    MESSAGE_ROW,
+    Loc,
+    game_heading,
+    match_score,
+    message_rows,
+    score_line,
+    to_play,
+    turn_line,
+)
 from bgdoor.ui.console import WAKE, Console, Key, Woken
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import (
@@ -1432,7 +1442,11 @@ class GameScreen:
             marker = True
         # A result stays (with what followed it) until a key: the help says so meanwhile.
         help = help_text if help_text is not None else PRESS_A_KEY if self.held else self.help_line()
-        self.con.board(
+        # With nothing else to say, a double or resignation waiting for its answer, or how the
+        # match ended: a key that only cleared the line (?, a step of R)eview) lost it.
+        said = "" if note is not None else self.roomiest(self.shorter) \
+            if self.message and self.message in self.shorter[:2] else self.message or self.pending_offer()
+        view = self.con.board_view(
             v,
             then or st,
             position=position,
@@ -1449,13 +1463,19 @@ class GameScreen:
             turn=turn,
             marker=marker,
             status=status,
-            # With nothing else to say, a double or resignation waiting for its answer, or how
-            # the match ended: a key that only cleared the line (?, a step of R)eview) lost it.
-            message=note if note is not None else self.fitted(self.with_notes(
-                self.roomiest(self.shorter) if self.message and self.message in self.shorter[:2]
-                else self.message or self.pending_offer()), help),
+            message=note if note is not None else self.fitted(self.with_notes(said), help),
             help=help,
         )
+        if note is None and not said and self.con.width < 80 and self.with_notes(""):
+            # Under 80 columns the message line says whose turn it is and the roll where the cut
+            # panel cannot, when it has nothing else to say: a note had taken its place, and at
+            # 40 columns, a die past the edge, nothing said the roll.
+            turn_said = f"{turn_line(view)}."
+            for said in (f"{turn_said} {score_line(view)}", turn_said):
+                if not self.cut(said, help):
+                    break
+            view = replace(view, message=self.fitted(self.with_notes(said), help))
+        self.con.show_board(view)
 
     def roomiest(self, forms: tuple[str, str, str]) -> str:
         """Of a message whole and its later part alone (see shorter), the whole where the board's
