@@ -3810,3 +3810,27 @@ async def test_a_note_at_40_columns_leaves_the_roll_said_after_a_cursor_key(tmp_
             assert 'bob says: "hello from bob"' in said, said
         finally:
             c.close()
+
+
+async def test_b_egin_takes_a_member_boards_alias_with_its_tag_whole(tmp_path):
+    """The opponent's field took 16 characters: 'LongAliasName123B@ADR' was cut to
+    'LongAliasName123', the handle of another player of that board, and a game began with them."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        first = svc.enter_from_bbs("ADR", "LongAliasName123A")
+        named = svc.enter_from_bbs("ADR", "LongAliasName123B")
+        assert (first.handle, named.handle) == ("LongAliasName123", "LongAliasName1~2")
+        svc.register("carol", "carol-pw")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        try:
+            await menus.login(c, "carol", "carol-pw", new=False)
+            await begin(c, 3, "LongAliasName123B@ADR")
+            await c.wait_for("needs 80 columns")
+            c.send("\r")
+            said = " ".join((await c.wait_words("begun")).split())
+            assert "against LongAliasName1~2@ADR." in said, said
+        finally:
+            c.close()
+    with Service(url) as svc:
+        assert svc.game(1, named.id).black_id == named.id

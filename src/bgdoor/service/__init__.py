@@ -3,7 +3,11 @@
 Each name is imported `as` itself: that marks it exported, without a second list in __all__.
 """
 
-from bgdoor.service.core import Service as Service
+from bgdoor.service.core import (
+    MAX_BBS_ALIAS as MAX_BBS_ALIAS,
+    NAME_LIMIT as NAME_LIMIT,
+    Service as Service,
+)
 from bgdoor.service.passwords import (
     HANDLE_LIMIT as HANDLE_LIMIT,
     handle_problem as handle_problem,

@@ -118,6 +118,9 @@ def _storage_error(err: BaseException) -> StorageError:
 
 
 MAX_BBS_TAG = 32
+MAX_BBS_ALIAS = 40  # longer than any BBS's alias field; the identity keeps it exactly
+# The longest name a player is found by: a member board's alias and its @TAG.
+NAME_LIMIT = MAX_BBS_ALIAS + 1 + MAX_BBS_TAG
 MAX_LOGIN_NAME = 255
 _LEGACY_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # what the door removed from an alias before identities were exact
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bgdoor.config import Config, MemberBBS, printable_problem
-from bgdoor.service import PlayerInfo, ServiceError
+from bgdoor.service import MAX_BBS_ALIAS, PlayerInfo, ServiceError
 from bgdoor.term.charset import Charset
 from bgdoor.term.wrap import wrap
 from bgdoor.transport.link import CallerServer, WriterLink
@@ -42,7 +42,6 @@ log = logging.getLogger("bgdoor.rlogin")
 
 MAX_HANDSHAKE = 1024
 HANDSHAKE_TIMEOUT = 10.0
-MAX_ALIAS = 40  # longer than any BBS's alias field; the identity keeps it exactly
 _TAGGED = re.compile(r"\[([^\]]*)\](.*)", re.DOTALL)
 _SIZE = re.compile(r"(\d{2,3})x(\d{2,3})$")
 WINDOW_REQUEST = b"\x80"  # urgent control byte: "send me your window sizes"
@@ -147,8 +146,8 @@ def authorize(hs: Handshake, address: str, config: Config) -> Entry:
         raise Refused("No alias given: the BBS sent an empty name.", f"{tag}: empty alias")
     # Each problem said as what it is: 'control characters or is too long' left the BBS's sysop
     # guessing which.
-    if len(alias) > MAX_ALIAS:
-        raise Refused(f"That alias cannot be used here: it is longer than {MAX_ALIAS} characters.",
+    if len(alias) > MAX_BBS_ALIAS:
+        raise Refused(f"That alias cannot be used here: it is longer than {MAX_BBS_ALIAS} characters.",
                       f"{tag}: alias too long {alias[:60]!r}")
     if printable_problem(alias):
         raise Refused("That alias cannot be used here: it has control characters in it.",

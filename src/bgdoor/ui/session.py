@@ -17,6 +17,7 @@ from bgdoor.records.chart import rating_chart
 from bgdoor.rules.game import LONGEST_MATCH, Color
 from bgdoor.service import (
     HANDLE_LIMIT,
+    NAME_LIMIT,
     GameSummary,
     GameView,
     LoginFailed,
@@ -1650,11 +1651,13 @@ class Session:
         typed = said = ""
         row = form()
         while True:
-            self.con.put(row, 3, prompt + " " * 17, "prompt")
+            self.con.put(row, 3, prompt, "prompt")
             if said:
                 self.hint(None, said, rows=3)  # the form leaves the bottom line free: a narrow screen needs it
             try:
-                name = await self.con.line(row, 3 + len(prompt), 16, initial=typed, wake=True)
+                # A member board's player by the alias their board knows, with its @TAG: the field
+                # had taken 16 characters and begun a game with whoever the cut name was.
+                name = await self.con.line(row, 3 + len(prompt), NAME_LIMIT, initial=typed, wake=True)
             except Woken as woken:
                 typed, row = woken.text, form()
                 continue
