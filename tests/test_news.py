@@ -440,7 +440,7 @@ def test_the_game_that_brings_the_crawford_game_says_so(svc):
     view = svc.answer_resign(bob, view.id, view.version, True)  # 2-1: the game after Crawford
     assert not view.state.crawford and not view.state.over
     told = [line.text for line in narrate(svc.game_log(view.id, ann), 0, ann, everything=True)]
-    assert told[-1] == "bob wins a single game by resignation, 1 point. Score: bob 1, ann 2.", told
+    assert told[-1] == "bob wins a single game by resignation, 1 point. Score: ann 2, bob 1.", told
 
 
 def test_a_forfeit_is_told_to_its_loser_in_the_second_person_and_as_the_match_it_is(db_url):

@@ -40,10 +40,10 @@ async def test_coming_back_between_games_says_which_game_and_the_score(tmp_path,
         for handle in ("alice", "bob"):
             if cols == 40:
                 words = await at_40_columns(srv.port, handle)
-                assert "Game 2 of the match. Score: alice 0, bob 1 (match to 3)." in words
+                assert "Game 2 of the match. Score: bob 1, alice 0 (match to 3)." in words
                 continue
             c = await call(srv.port, cols=cols, rows=24)
             await login(c, handle, f"{handle}-pw", new=False)
             await open_board(c)
-            await c.wait_words("Game 2 of the match. Score: alice 0, bob 1 (match to 3).")
+            await c.wait_words("Game 2 of the match. Score: bob 1, alice 0 (match to 3).")
             c.close()

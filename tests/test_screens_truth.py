@@ -100,7 +100,7 @@ async def test_the_next_opening_roll_stays_once_the_result_is_dismissed(tmp_path
         alice.send(" ")
         await alice.wait_for("roll for who starts")
         # The next game, before its opening roll, said so (the message line was blank).
-        await alice.wait_words("Game 2 of the match. Score: alice 0, bob 1 (match to 3).")
+        await alice.wait_words("Game 2 of the match. Score: bob 1, alice 0 (match to 3).")
         alice.send("P")
         await alice.wait_for("bob starts with 5-2")
         await bob.wait_for("You start with 5-2")  # after the result, while it is held

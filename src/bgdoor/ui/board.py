@@ -509,9 +509,19 @@ def score_line(v: BoardView) -> str:
     return score_words(v.white_name, v.white_score, v.black_name, v.black_score, v.match_length, v.crawford)
 
 
+def leader_first(white: str, white_score: int, black: str, black_score: int) -> str:
+    """'alice 2, bob 1': the score as players say it, the one ahead first (White on a tie).  White
+    first had told a Black winner 'Score: bob 0, alice 4', and the next game's heading had put
+    the players the other way round from the result above it."""
+    if black_score > white_score:
+        return f"{black} {black_score}, {white} {white_score}"
+    return f"{white} {white_score}, {black} {black_score}"
+
+
 def score_words(white: str, white_score: int, black: str, black_score: int, length: int, crawford: bool) -> str:
     of = f"match to {length}" if length else "unlimited match"
-    return f"Score: {white} {white_score}, {black} {black_score} ({of}{', Crawford game' if crawford else ''})."
+    score = leader_first(white, white_score, black, black_score)
+    return f"Score: {score} ({of}{', Crawford game' if crawford else ''})."
 
 
 def match_score(white: str, black: str, st: MatchState) -> str:

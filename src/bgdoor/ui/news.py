@@ -14,6 +14,7 @@ from bgdoor.rules.moves import roll_text
 from bgdoor.service import GameLog, GameNotice, LoggedEvent, PlayerInfo, ServiceError, Unread
 from bgdoor.term.console import WAKE
 from bgdoor.term.wrap import paged, wrap
+from bgdoor.ui.board import leader_first
 
 if TYPE_CHECKING:
     from bgdoor.ui.console import Console
@@ -105,13 +106,8 @@ def steps(log: GameLog) -> list[Step]:
     return out
 
 
-def _score(log: GameLog, score: tuple[int, int], winner: Color) -> str:
-    """'alice 4, bob 0': the winner first, as the match result puts them ('4-0'); White first
-    had told a Black winner 'Score: bob 0, alice 4'."""
-    names = [(log.game.name(Color.WHITE), score[0]), (log.game.name(Color.BLACK), score[1])]
-    if winner is Color.BLACK:
-        names.reverse()
-    return ", ".join(f"{name} {points}" for name, points in names)
+def _score(log: GameLog, score: tuple[int, int]) -> str:
+    return leader_first(log.game.name(Color.WHITE), score[0], log.game.name(Color.BLACK), score[1])
 
 
 def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: bool = False) -> list[NewsLine]:
@@ -288,7 +284,7 @@ def _tell(log: GameLog, step: Step, viewer_id: int | None = None) -> str:
         why = FORFEIT_WHY.get(ev.reason, f" ({ev.reason})")
         return f"{_does(log, ev.loser, viewer_id, 'forfeits')} the match{why}."
     if isinstance(ev, rules.GameWon):
-        score, wins = _score(log, after.score, ev.winner), _does(log, ev.winner, viewer_id, "wins")
+        score, wins = _score(log, after.score), _does(log, ev.winner, viewer_id, "wins")
         if ev.how == "forfeit":
             # The points are what the match still needed: 'a single game ..., 3 points' was no game won.
             return f"{wins} by forfeit. Score: {score}."
