@@ -3834,3 +3834,34 @@ async def test_b_egin_takes_a_member_boards_alias_with_its_tag_whole(tmp_path):
             c.close()
     with Service(url) as svc:
         assert svc.game(1, named.id).black_id == named.id
+
+
+async def test_a_drop_that_ends_the_game_says_the_note_went_with_it(tmp_path):
+    """bob dropped alice's double with a note: the result said nothing of it, where every other
+    answer says 'Your note went with it.' (alice did get it)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice, bob = svc.register("alice", "alice-pw").id, svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(bob, v.id, v.version)  # alice starts with 3-1
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "8/5 6/5")
+        svc.double(alice, v.id, v.version)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        try:
+            await login(c, "bob", "bob-pw", new=False)
+            await menus.open_board(c)
+            await c.wait_for("X) drop")
+            c.send("N")
+            await c.wait_for("Note to your")
+            c.send("Too strong for me.\r")
+            await c.wait_for("Your note goes with")
+            c.send("X")
+            await c.wait_for("(Y/N)")
+            c.send("Y")
+            said = " ".join((await c.wait_words("Your note went with it.")).split())
+            assert "wins a single game" in said, said
+        finally:
+            c.close()

@@ -164,6 +164,7 @@ class Caller(Protocol):
 
 
 NOTE_LENGTH = 140
+NOTE_WENT = " Your note went with it."
 REPLAY_PACE = 0.8  # seconds between the moves of a replay when no key is pressed
 REPLAY_HOLD = 2.0  # seconds on the board before the turn, before the first move plays
 
@@ -1735,8 +1736,13 @@ class GameScreen:
         the opponent's note, now answered, leaves the board."""
         note = self.pending_note
         if note and done:
-            done += " Your note went with it."  # the board no longer shows it: said where it went
+            done += NOTE_WENT  # the board no longer shows it: said where it went
         await self.act(lambda p, g, v: method(p, g, v, note), done)
+        if note and done and self.held and not self.message.endswith(NOTE_WENT):
+            # An answer that ended the game (a drop): the result takes the message lines, and
+            # had said nothing of the note.
+            self.result = f"{self.result}{NOTE_WENT}"
+            self.message = self.result_and(self.after_result)
         self.pending_note = None
         self.their_note = None
 
