@@ -13,7 +13,6 @@ import asyncio
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from harness import running_server
@@ -123,13 +122,13 @@ async def test_every_screen_fits(
     url, open_game = world
     cols, rows = size
     drawn: list[tuple[str, str]] = []
-    board = Console.board
+    show_board = Console.show_board
 
-    def recording(self: Console, *args: Any, **fields: Any) -> None:
-        drawn.append((str(fields.get("message") or ""), str(fields.get("help") or "")))
-        board(self, *args, **fields)
+    def recording(self: Console, view: boardmod.BoardView) -> None:
+        drawn.append((view.message or "", view.help or ""))
+        show_board(self, view)
 
-    monkeypatch.setattr(Console, "board", recording)
+    monkeypatch.setattr(Console, "show_board", recording)
     async with running_server(url, bot=True) as srv:
         c = await RawCaller.connect(srv.port, term="xterm", size=size, glass=GLASS)
         try:
@@ -244,14 +243,14 @@ async def test_a_whole_match_at_60_columns(tmp_path: Path, monkeypatch: pytest.M
     url = f"sqlite:///{tmp_path / 'bg.db'}"
     messages: set[tuple[str, str]] = set()  # each with the help it was drawn over
     helps: set[str] = set()
-    board = Console.board
+    show_board = Console.show_board
 
-    def recording(self: Console, *args: Any, **fields: Any) -> None:
-        messages.add((str(fields.get("message") or ""), str(fields.get("help") or "")))
-        helps.add(str(fields.get("help") or ""))
-        board(self, *args, **fields)
+    def recording(self: Console, view: boardmod.BoardView) -> None:
+        messages.add((view.message or "", view.help or ""))
+        helps.add(view.help or "")
+        show_board(self, view)
 
-    monkeypatch.setattr(Console, "board", recording)
+    monkeypatch.setattr(Console, "show_board", recording)
     rng = random.Random(4)
     db = Service(url)
     try:
@@ -364,7 +363,7 @@ def test_notices_fit(size: tuple[int, int]) -> None:
     con = Console(Nowhere(), charset="utf8", width=cols, height=rows, door=True)
     for text in ("Are you there? Press a key within a minute or you will go back to the BBS.",
                  "The server is going down now. Your games are saved; please call again later.",
-                 "No key was pressed for too long: back to the BBS."):
+                 "No key was pressed for too long. Your games wait for you as you left them. Back to the BBS."):
         con.clear()
         con.message_line(text)
         lines = [con.screen.canvas.row_text(r) for r in range(1, rows + 1)]
