@@ -70,7 +70,7 @@ async def test_the_last_words_stand_on_a_screen_that_offers_nothing_else(why: st
         await con.key()
     await con.stop()
     said = ("Your time for this call is used up. Back to the BBS." if why == "time"
-            else "No key was pressed for too long: back to the BBS.")
+            else "No key was pressed for too long. Back to the BBS.")
     only(shown(bytes(link.out), cols, rows), said)
 
 
@@ -111,7 +111,8 @@ def test_a_door_call_whose_time_runs_out_mid_play_ends_on_the_goodbye_alone(
         door.send("8/5")
         door.wait_for("used up", timeout=30)
         door.settle()
-        only(door.view.screen.display, "Your time for this call is used up. Back to the BBS.")
+        only(door.view.screen.display,
+             "Your time for this call is used up. Your games wait for you as you left them. Back to the BBS.")
         door.send(" ")  # the goodbye's wait ends at a key
         assert door.wait_exit() == 0
     finally:

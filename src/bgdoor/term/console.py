@@ -145,6 +145,10 @@ class Console:
         self.syncterm = syncterm
         self.idle_timeout = idle_timeout
         self.idle_notice: str | None = None  # said instead of the idle notice (e.g. while logging in)
+        # Said in the goodbye of a call its clock ends (time used up, idle), before where the caller
+        # goes: the screens' word on what is kept ('Your time ... is used up. Back to the BBS.'
+        # had said nothing of the turn half played, kept for the next call).
+        self.parting = ""
         self.deadline = deadline  # time.monotonic() at which the caller's time is up (doors)
         self.time_warning = time_warning
         # Seconds left at which the caller is warned (again): the sysop's warning, then the last
@@ -453,8 +457,7 @@ class Console:
             if use_idle:
                 idle_left = self.idle_timeout - (now - self._last_key)
                 if idle_left <= 0:
-                    gone = "back to the BBS." if self.door else "goodbye."
-                    self.last_words(self.idle_notice or f"No key was pressed for too long: {gone}")
+                    self.last_words(self.idle_notice or self._timed_out("No key was pressed for too long"))
                     await self.show()
                     raise Hangup("idle")
                 warn_in = idle_left - self._idle_lead()
@@ -462,8 +465,7 @@ class Console:
             if self.deadline is not None:
                 time_left = self.deadline - now
                 if time_left <= 0:
-                    gone = "Back to the BBS." if self.door else "Goodbye!"
-                    self.last_words(f"Your time for this call is used up. {gone}")
+                    self.last_words(self._timed_out("Your time for this call is used up"))
                     await self.show()
                     raise Hangup("time")
                 # Not while keys typed ahead wait: the first of them would take the warning away
@@ -715,6 +717,11 @@ class Console:
             if not canvas.row_text(r).strip():
                 return r
         return row
+
+    def _timed_out(self, why: str) -> str:
+        """The goodbye of a call ended by its clock: why, the screens' `parting` word, where to."""
+        gone = "Back to the BBS." if self.door else "Goodbye!"
+        return f"{why}. {self.parting} {gone}" if self.parting else f"{why}. {gone}"
 
     def last_words(self, text: str) -> None:
         """The call's goodbye (time used up, idle too long, the server going down), alone on the

@@ -174,6 +174,7 @@ class Session:
                 self.ended = self.ended or "not logged in"
                 return
             log.info("login %s from %s", self.player.handle, self.peer)
+            self.con.parting = "Your games wait for you as you left them."
             self.presence("menu")  # W)ho counts the caller from here, on a notice before the menu too
             if self.player.handle_note:
                 await self.tell(self.player.handle_note)
