@@ -3865,3 +3865,28 @@ async def test_a_drop_that_ends_the_game_says_the_note_went_with_it(tmp_path):
             assert "wins a single game" in said, said
         finally:
             c.close()
+
+
+async def test_a_result_come_while_away_stands_on_the_board_it_was_won_on(tmp_path):
+    """alice doubled and left; bob dropped.  Back, alice read the result over the next game's
+    starting position (Pips 167 each), not the board the game ended on."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice, bob = svc.register("alice", "alice-pw").id, svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(bob, v.id, v.version)  # alice starts with 3-1
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "8/5 6/5")
+        v = svc.double(alice, v.id, v.version)
+        svc.drop(bob, v.id, v.version)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        try:
+            await login(c, "alice", "alice-pw", new=False)
+            await menus.open_board(c)
+            said = " ".join((await c.wait_words("You win a single game on a drop")).split())
+            assert said.count("Pips 163") == 2 and "Pips 167" not in said, c.text
+            assert "(Press a key; Q leaves the game.)" in said, said
+        finally:
+            c.close()

@@ -396,6 +396,7 @@ class GameScreen:
             replay = await self.news_page(lines)
             lines = lines[-1:]
         await self.mark(log)
+        self.won_on(log, lines)
         self.tell(lines)
         if not self.message:
             # On a narrow screen, where the panel is cut, the board says whose turn and the score
@@ -647,12 +648,16 @@ class GameScreen:
             plays = {e.seq for e in log.events if isinstance(e.event, Move)}
             told |= {lines[first - 1].seq} & plays if first else set()
             lines = [n for n in lines if n.result or n.opening or n.seq in told]
-        if any(n.result for n in lines):
-            # The last game won, as it stood when won: drawn behind its result, not the next
-            # game's opening position (the bear-off that won it was never on the board).
-            self.held_frame = next((f for f in reversed(frames(log)) if f.winner is not None), None)
+        self.won_on(log, lines)
         await self.mark(log)
         return lines
+
+    def won_on(self, log: GameLog, lines: list[NewsLine]) -> None:
+        """Where `lines` tell a result: the last game won, as it stood when won, to draw behind it,
+        not the next game's opening position (the bear-off that won it was never on the board;
+        coming back to a result, the opening position stood under it too)."""
+        if any(n.result for n in lines):
+            self.held_frame = next((f for f in reversed(frames(log)) if f.winner is not None), None)
 
     def tell(self, lines: list[NewsLine], own: str = "", turn: tuple[str, str] | None = None) -> None:
         """Put news on the message lines (and a watcher's `turn`, see with_turn); a result holds
