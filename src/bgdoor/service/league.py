@@ -172,9 +172,9 @@ class LeagueOps:
 
     def opponent_note(self, game_id: int, viewer_id: int) -> TurnNote | None:
         """The note the viewer's opponent left with what they did last (a play, a double, a take, a
-        drop, a resignation or its answer), until the viewer has done something of their own since,
-        and unless the viewer turned notes off.  Raises nothing of its own (None for an unknown game
-        or player)."""
+        drop, a resignation or its answer), until the viewer has done something of their own since
+        or the game it was left in is over, and unless the viewer turned notes off.  Raises nothing
+        of its own (None for an unknown game or player)."""
 
         def fn(s: Session) -> TurnNote | None:
             viewer = s.get(Player, viewer_id)
@@ -194,6 +194,13 @@ class LeagueOps:
             ).first()
             if answered is not None:
                 return None  # the viewer has answered it: it is history (news and review keep it)
+            ended = s.execute(
+                select(GameEvent.seq).where(
+                    GameEvent.game_id == game_id, GameEvent.type == rules.GameWon.type, GameEvent.seq > last.seq
+                ).limit(1)
+            ).first()
+            if ended is not None:
+                return None  # said in a game now over (a drop's): the next game's board had kept it
             names = self._handles(s, last.player_id)
             return TurnNote(
                 game_id=game_id, seq=last.seq, by=names.get(last.player_id, "?"), text=last.note, when=last.created
