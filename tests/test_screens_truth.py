@@ -1775,6 +1775,9 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
         await c.wait_words(f"N: page 1 ({pages} of {pages}). Q goes back.")
         c.send("N")
         await c.wait_words(f"N)ext page (1 of {pages}). Q goes back.")
+        c.send("1N")  # a number half typed: N turns the page all the same (it was refused, named N)
+        await c.wait_words(f"N)ext page (2 of {pages}). Q goes back." if pages > 2 else "N: page 1 (2 of 2).")
+        assert "not an answer" not in c.text and "type a number" not in c.text, c.text
         c.close()
 
 

@@ -904,8 +904,8 @@ class Session:
                 c = key.char.upper() if key.char else ""
                 if c == "Q" or key.name == "esc":
                     return None  # with a number half typed too: refused, it was named as the way back
-                if not text and c and c in letters:
-                    return c
+                if c and c in letters:
+                    return c  # a number half typed goes: refused, the key was named as an answer
                 if key.name == "enter":
                     return text
                 if key.name == "backspace":
