@@ -123,6 +123,10 @@ for _chars, _plain in (
     ("“”", '"'),
     ("‘’", "'"),
     ("–—", "-"),
+    # Letters Unicode gives no base letter: the nearest one, one cell each as the screen counts
+    # them ('Strauß' had read 'Strau?', the same as a player called 'Strau?').
+    ("ßſ", "s"), ("Æ", "A"), ("æ", "a"), ("ŒØ", "O"), ("œø", "o"), ("ĐÐ", "D"), ("đð", "d"),
+    ("Ł", "L"), ("ł", "l"), ("Þ", "P"), ("þ", "p"), ("Ħ", "H"), ("ħ", "h"), ("ı", "i"), ("Ŧ", "T"), ("ŧ", "t"),
 ):
     for _c in _chars:
         _ASCII_FALLBACK[_c] = _plain
