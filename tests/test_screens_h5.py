@@ -234,16 +234,15 @@ async def test_whos_online_says_once_that_a_player_is_in_on_two_nodes(tmp_path: 
         c.close()
 
 
-def test_whos_lines_keep_apart_what_differs() -> None:
-    """Only lines that would read the same are made one: the same player doing two things, or
-    on two boards, keeps a line for each."""
+def test_whos_lines_are_one_a_player() -> None:
+    """One line a player, what each session does said once: the same player on two lines, one
+    playing and one at the menu, read as two players.  A player of another board is another."""
     now = datetime.now(UTC)
     rows = [OnlineRow("alice", "", "playing", 3, now), OnlineRow("bob", "", "menu", None, now),
             OnlineRow("alice", "", "playing", 3, now), OnlineRow("alice", "", "watching", 4, now),
             OnlineRow("alice", "DP", "playing", 3, now)]
     assert [(r.name, r.board, doing, n) for r, doing, n in who_lines(rows)] == [
-        ("alice", "", "playing game #3 (2 sessions)", 2),
+        ("alice", "", "playing game #3; watching game #4 (3 sessions)", 3),
         ("bob", "", "at the menu", 1),
-        ("alice", "", "watching game #4", 1),
         ("alice", "DP", "playing game #3", 1),
     ]

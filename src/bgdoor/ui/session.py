@@ -95,14 +95,18 @@ def list_score(g: GameSummary) -> str:
 
 
 def who_lines(rows: list[OnlineRow]) -> list[tuple[OnlineRow, str, int]]:
-    """W)ho's lines: each caller, what they are doing, and how many callers the line stands for.
-    A player in on several lines at once (two door nodes) doing the same is one line that says
-    so: 'alice  here  playing game #3' stood twice, with nothing to tell the two apart."""
-    lines: dict[tuple[str, str, str], list[OnlineRow]] = {}
+    """W)ho's lines: each player, what they are doing, and how many callers the line stands for.
+    A player in on several lines at once (two door nodes) is one line that says so: 'alice  here
+    playing game #3' stood twice, and 'alice  here  at the menu' beside it, nothing telling one
+    player's sessions from two players."""
+    lines: dict[tuple[str, str], list[OnlineRow]] = {}
     for r in rows:
-        lines.setdefault((r.name, r.board, r.doing()), []).append(r)
-    return [(same[0], doing if len(same) == 1 else f"{doing} ({len(same)} sessions)", len(same))
-            for (_, _, doing), same in lines.items()]
+        lines.setdefault((r.name, r.board), []).append(r)
+    said = []
+    for same in lines.values():
+        doing = "; ".join(dict.fromkeys(r.doing() for r in same))
+        said.append((same[0], doing if len(same) == 1 else f"{doing} ({len(same)} sessions)", len(same)))
+    return said
 
 
 class Session:
