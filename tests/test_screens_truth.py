@@ -3893,3 +3893,34 @@ async def test_a_result_come_while_away_stands_on_the_board_it_was_won_on(tmp_pa
             assert "(Press a key; Q leaves the game.)" in said, said
         finally:
             c.close()
+
+
+async def test_going_on_at_40_columns_still_asks_when_the_window_is_made_short(tmp_path):
+    """Enter at 'The board needs 80 columns' covered every cut after it: a window made 20 lines
+    tall later lost the message and the keys off its bottom without a word."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        svc.roll(alice, v.id, v.version)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24), glass=(80, 25))
+        try:
+            await menus.login(c, "alice", "alice-pw", new=False)
+            await menus.open_game(c)
+            await c.wait_for("needs 80 columns")
+            c.send("\r")
+            await c.wait_for("BAR")
+            c.send_size(40, 20)
+            await c.wait_words("The board needs 80 columns and 23 lines")
+            assert "only its top 20 lines would show" in " ".join(c.text.split()), c.text
+            c.send("\r")
+            await c.wait_for("BAR")
+            c.send("Q")
+            await c.wait_for("Your choice")
+            await menus.open_game(c)  # both cuts chosen: not asked again this call
+            await c.wait_for("BAR")
+            assert "needs 80" not in c.text, c.text
+        finally:
+            c.close()

@@ -130,7 +130,9 @@ class Session:
         self.player: PlayerInfo | None = player
         self._under: list[tuple[int, list[Cell]]] = []  # the bottom lines under a "Saving..." notice
         self.ended = ""  # why the session ended, for the log
-        self.narrow_ok = False  # the caller chose to play on a terminal narrower than the board
+        # What the caller chose to lose of the board to play on their terminal ("narrow": its right
+        # side, "short": its bottom lines); a cut not chosen yet is asked about when it comes.
+        self.cuts_ok: set[str] = set()
         self.board = board
         self.presence_key = runtime.presence.new_key()
         self.menu_notice = ""  # said once beside the menu's prompt (what a screen left doing)
@@ -1752,13 +1754,19 @@ class Session:
         breaks the help into three lines)."""
         return self.con.width >= 80 and self.con.height >= board_rows(self.con.width)
 
+    def board_cuts(self) -> set[str]:
+        """What the terminal's size cuts off the board (see cuts_ok)."""
+        return {*(["narrow"] if self.con.width < 80 else []), *(["short"] if self.con.height < board_rows(80) else [])}
+
     async def room_for_board(self) -> bool:
         """The board needs 80 columns and its rows: on a smaller terminal say so, with its size, and
-        let the caller enlarge the window, go on anyway (asked once a call), or go back."""
-        if self.board_fits() or self.narrow_ok:
+        let the caller enlarge the window, go on anyway (asked once a call for each cut: going on at
+        40 columns had let a window made shorter later lose the message and keys without a word),
+        or go back."""
+        if self.board_fits() or self.board_cuts() <= self.cuts_ok:
             return True
         shown = (0, 0)
-        while not self.board_fits():
+        while not self.board_fits() and not self.board_cuts() <= self.cuts_ok:
             if shown != (self.con.width, self.con.height):
                 shown = (self.con.width, self.con.height)
                 # What it needs is said for 80 columns (23 lines); narrower, the help takes a 24th.
@@ -1820,7 +1828,7 @@ class Session:
                                      "error", right=right, rows=2)
                 await self.con.show()
                 continue
-            self.narrow_ok = True
+            self.cuts_ok |= self.board_cuts()
             break
         return True
 
