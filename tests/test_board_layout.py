@@ -612,5 +612,9 @@ def test_a_watcher_s_narrow_board_says_whose_checkers_are_whose(charset: Charset
     long = replace(view, white_name="Alexandrina_Anne", black_name="Bartholomew_Bob1")
     title = "".join(ch for ch, _ in render_board(long, charset).cells[0][:40]).rstrip()
     assert title.endswith(f"Alexandr~ {g.white} {g.dot} Bartholo~ {g.black} {g.dot} Match to 3"), title
+    # Both of one member board: the tag goes before the names are cut ('Lo..@ADR' each).
+    long = replace(view, white_name="LongAliasName123@ADR", black_name="LongAliasName1~2@ADR", match_length=25)
+    title = "".join(ch for ch, _ in render_board(long, charset).cells[0][:40]).rstrip()
+    assert title.endswith(f"LongAli~ {g.white} {g.dot} LongA..~2 {g.black} {g.dot} Match to 25"), title
     # At 80 columns the panel says it.
     assert "hal40" not in "".join(ch for ch, _ in render_board(replace(view, width=80), charset).cells[0])

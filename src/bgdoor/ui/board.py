@@ -716,6 +716,10 @@ class _Painter:
         if not v.spectator:
             return f"You {self.checker(v.viewer)[0]}", [(4, v.viewer)]
         names = (v.white_name, v.black_name)
+        tags = {name[name.rfind("@"):] if "@" in name else "" for name in names}
+        if len(tags) == 1 and (tag := tags.pop()) and sum(map(len, names)) > room - 7:
+            # Both of one member board: the tag said twice had cut each name to 'Lo..@ADR'.
+            names = (names[0][: -len(tag)], names[1][: -len(tag)])
         widths = shared(len(names[0]), len(names[1]), room - 7)  # ' ○', ' · ', ' ●'
         if min(widths) < min(8, *map(len, names)):
             return "", []
