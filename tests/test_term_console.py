@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 import pyte
@@ -526,4 +527,22 @@ async def test_a_resize_counts_as_someone_there() -> None:
     await asyncio.sleep(0.6)  # 1.3 s after the last key, 0.6 s after the resize: still here
     assert not waiting.done(), waiting
     waiting.cancel()
+    await con.stop()
+
+
+async def test_the_idle_warning_counts_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'Press a key within 45 seconds to stay.' stood 20 s later, when 25 were left."""
+    monkeypatch.setattr(console_mod, "IDLE_STEP", 1.0)
+    con, link = await started(width=80, height=24, idle_timeout=8.0)
+    con.door = True
+    waiting = asyncio.ensure_future(con.key())
+    counts: list[int] = []
+    while not waiting.done():
+        found = re.search(r"within (\d+) second", " ".join(shown(bytes(link.out), cols=80, rows=24)))
+        if found and (not counts or int(found[1]) != counts[-1]):
+            counts.append(int(found[1]))
+        await asyncio.sleep(0.05)
+    with pytest.raises(Hangup, match="idle"):
+        await waiting
+    assert len(counts) >= 3 and counts == sorted(counts, reverse=True), counts
     await con.stop()

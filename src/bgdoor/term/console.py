@@ -37,6 +37,7 @@ QUEUE_FULL_WAIT = 0.05
 # characters keeps its end and its Enter.
 MAX_HELD_KEYS = 4096
 IDLE_WARNING = 60.0
+IDLE_STEP = 5.0  # the idle warning's count, said again as it runs down
 LAST_WARNING = 60.0  # a door caller is warned again when a minute is left on the call
 # Seconds the time warning stays up (a key takes it away sooner, and acts as ever): it covers
 # the bottom row, often the board's key help, and a caller was left to guess a key would clear it.
@@ -167,6 +168,7 @@ class Console:
         self._early: Key | None = None  # a key that ended a pause, for the next read
         self._last_key = time.monotonic()
         self._warned = False
+        self._idle_said = ""  # the idle warning as shown now
         self._under: list[tuple[int, list[Cell]]] = []  # the rows the idle notice covers, as they were
         self._notice: list[list[Cell]] = []  # those rows with the notice on them
         self._notice_text = ""  # what the notice says, put back over a screen redrawn under it
@@ -462,6 +464,8 @@ class Console:
                     raise Hangup("idle")
                 warn_in = idle_left - self._idle_lead()
                 waits.append(warn_in if not self._warned and warn_in > 0 else idle_left)
+                if self._warned and idle_left > IDLE_STEP:
+                    waits.append(idle_left % IDLE_STEP or IDLE_STEP)  # its count said again as it runs down
             if self.deadline is not None:
                 time_left = self.deadline - now
                 if time_left <= 0:
@@ -498,8 +502,16 @@ class Console:
                 idle_left = self.idle_timeout - (now - self._last_key)
                 if use_idle and not self._warned and idle_left <= self._idle_lead():
                     self._warned = True
-                    self._cover(self._idle_warning(idle_left))
+                    self._idle_said = self._idle_warning(idle_left)
+                    self._cover(self._idle_said)
                     self.bell("error")
+                    await self.show()
+                elif use_idle and self._warned and self._under and not self._notice_lasting \
+                        and (said := self._idle_warning(idle_left)) \
+                        != self._idle_said:
+                    # 'within 45 seconds' had stood 20 s later, when 25 were left.
+                    self._idle_said = said
+                    self._cover(said)
                     await self.show()
                 continue
             if key is None:
@@ -545,7 +557,9 @@ class Console:
         """'Are you there?', on one line where a shorter sentence fits (at 40 columns the whole
         one took two rows of the board's key help)."""
         gone = "go back to the BBS" if self.door else "be disconnected"
-        within = "a minute" if idle_left > IDLE_WARNING - 1 else _seconds(idle_left)
+        # In steps of IDLE_STEP seconds, down: the count is said again at each (see key).
+        within = "a minute" if idle_left > IDLE_WARNING - 1 else _seconds(
+            idle_left if idle_left < IDLE_STEP else IDLE_STEP * (idle_left // IDLE_STEP))
         said = [f"Are you there? Press a key within {within} or you will {gone}.",
                 f"Are you there? Press a key within {within}.", f"Press a key within {within} to stay.",
                 f"Press a key within {within}."]
