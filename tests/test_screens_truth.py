@@ -3924,3 +3924,32 @@ async def test_going_on_at_40_columns_still_asks_when_the_window_is_made_short(t
             assert "needs 80" not in c.text, c.text
         finally:
             c.close()
+
+
+async def test_a_board_says_when_the_opponent_logs_off_and_comes_on_again(tmp_path):
+    """Live, bob hung up on his turn: alice's board went on saying 'alice rolled 3-1 ...' with
+    nothing to tell her she now waited for his next visit (only W)ho said he had gone)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice starts with 3-1
+        svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    async with running_server(url, presence_ttl=3.0) as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=False)
+        a = await call(srv.port)
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_board(a)
+            await a.settle(1.5)  # the first look at who is on: nothing to say yet
+            assert "logged off" not in a.text and "on again" not in a.text, a.text
+            bob.close()
+            await a.wait_words("bob has logged off; the game waits for their next visit.", 15)
+            bob = await call(srv.port)
+            await login(bob, "bob", "bob-pw", new=False)
+            await a.wait_words("bob is on again.", 15)
+        finally:
+            a.close()
+            bob.close()

@@ -134,6 +134,17 @@ class LeagueOps:
 
         return self.transaction(fn, write=False)
 
+    def online_players(self, ttl: float) -> frozenset[int]:
+        """The players with a caller connected now, in any process (see who_online).
+
+        Raises nothing of its own."""
+
+        def fn(s: Session) -> frozenset[int]:
+            cutoff = self.clock() - timedelta(seconds=ttl)
+            return frozenset(s.scalars(select(Presence.player_id).where(Presence.seen >= cutoff).distinct()))
+
+        return self.transaction(fn, write=False)
+
     # ------------------------------------------------------------ notes
 
     def draft(self, player_id: int, game_id: int) -> Draft | None:

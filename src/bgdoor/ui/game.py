@@ -211,6 +211,8 @@ class GameScreen:
         self.gone = False  # the game was withdrawn
         self.told_activity = ""  # what W)ho was last told this player does here
         self.drawn_at = (0, 0)  # the terminal's (columns, rows) when the board was last drawn
+        self.opponent_watched: int | None = None  # the opponent whose coming and going wakes this board
+        self.opponent_on: bool | None = None  # whether they were on, as last told
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
         self.refused: tuple[str, str] = ("", "")  # the message a key's refusal replaced, and the refusal
         # A message of two parts, the later part alone, and what must fit for the whole to show:
@@ -266,6 +268,8 @@ class GameScreen:
         finally:
             self.rt.unwatch(self.game_id, self.con.wake)
             self.rt.unwatch_player(self.pid, self.con.wake)
+            if self.opponent_watched is not None:
+                self.rt.unwatch_online(self.opponent_watched, self.con.wake)
             await self.keep_draft()
 
     async def keep_draft(self) -> None:
@@ -818,9 +822,41 @@ class GameScreen:
         self.told_activity = self.activity()
         self.s.presence(self.told_activity, self.game_id)
 
+    def follow_opponent(self) -> None:
+        """Be woken when the opponent comes on or goes (see opponent_news); a seat taken changes who."""
+        v = self.view
+        opponent = None if v is None or self.me is None else v.black_id if self.me is Color.WHITE else v.white_id
+        if opponent != self.opponent_watched:
+            if self.opponent_watched is not None:
+                self.rt.unwatch_online(self.opponent_watched, self.con.wake)
+            self.opponent_watched, self.opponent_on = opponent, None
+            if opponent is not None:
+                self.rt.watch_online(opponent, self.con.wake)
+
+    def opponent_news(self) -> str:
+        """The opponent gone from the system, or on again, since the last look: in live play a
+        board whose opponent hung up had gone on waiting without a word.  Not at the first look,
+        nor over a result or a match over."""
+        if self.opponent_watched is None or self.me is None or self.view is None:
+            return ""
+        on = self.rt.online(self.opponent_watched)
+        if on is None or on == self.opponent_on:
+            return ""
+        was, self.opponent_on = self.opponent_on, on
+        st = self.view.state
+        if was is None or st.over or self.held or self.view.status != "active":
+            return ""
+        name = self.view.name(self.me.other)
+        if on:
+            return f"{name} is on again."
+        if st.actor is self.me.other:
+            return f"{name} has logged off; the game waits for their next visit."
+        return f"{name} has logged off; they will see your play at their next visit."
+
     async def next_event(self) -> Key | None:
         """The next key, or None when the game changed (here, or in another process)."""
         assert self.view is not None
+        self.follow_opponent()
         while True:
             # The change feed wakes this screen when its game changes, in any process.
             key = await self.con.key(idle=True, wake=True)
@@ -830,6 +866,9 @@ class GameScreen:
                 return None
             if (self.con.width, self.con.height) != self.drawn_at:
                 return None  # the window was resized: lay the board out again for its new size
+            if said := self.opponent_news():
+                self.tell([NewsLine(0, said)])
+                return None
             told = await self.waiting_elsewhere()
             if self.drop_stale_elsewhere() and not told:
                 return None  # drawn again without it

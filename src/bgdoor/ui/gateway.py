@@ -304,6 +304,9 @@ class Gateway:
     async def who_online(self, ttl: float) -> list[OnlineRow]:
         return await self._read(self.service.who_online, ttl)
 
+    async def online_players(self, ttl: float) -> frozenset[int]:
+        return await self._read(self.service.online_players, ttl)
+
     async def draft(self, player_id: int, game_id: int) -> Draft | None:
         return await self._read(self.service.draft, player_id, game_id)
 

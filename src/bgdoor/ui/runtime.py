@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from bgdoor.config import Config
-from bgdoor.service import GameSummary, GameView, Service
+from bgdoor.service import GameSummary, GameView, Service, ServiceError
 from bgdoor.ui.gateway import Gateway
 from bgdoor.ui.guard import LoginGuard
 from bgdoor.ui.presence import PresenceKeeper
@@ -48,6 +48,10 @@ class Runtime:
         self.presence = PresenceKeeper(self.service, config.presence_ttl)
         self._changes = 0  # change notices so far: the games listed are read again after one
         self._listing: tuple[int, asyncio.Future[list[GameSummary]]] | None = None
+        # Who is on (player ids), looked at every presence_ttl/3 while a board waits on an opponent.
+        self._online: frozenset[int] | None = None
+        self._online_watch: dict[int, dict[Wake, None]] = {}
+        self._looking: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         """Follow the change feed (commits by other processes); inside the event loop."""
@@ -71,6 +75,9 @@ class Runtime:
         if self._follower is not None:
             self._follower.cancel()
             self._follower = None
+        if self._looking is not None:
+            self._looking.cancel()
+            self._looking = None
         self.service.close()
 
     # ---- change notices
@@ -159,6 +166,40 @@ class Runtime:
 
     def unwatch_games(self, wake: Wake) -> None:
         self._everything.pop(wake, None)
+
+    def watch_online(self, player_id: int, wake: Wake) -> None:
+        """Wake when the player comes on or goes (a board whose opponent hangs up had said nothing
+        of it), as presence tells it: one look for the whole process, every presence_ttl/3."""
+        self._online_watch.setdefault(player_id, {})[wake] = None
+        if self._looking is None:
+            self._looking = asyncio.ensure_future(self._look_online())
+
+    def unwatch_online(self, player_id: int, wake: Wake) -> None:
+        _drop(self._online_watch, player_id, wake)
+
+    def online(self, player_id: int) -> bool | None:
+        """Whether the player is on, as last looked; None before the first look."""
+        return None if self._online is None else player_id in self._online
+
+    async def _look_online(self) -> None:
+        try:
+            while self._online_watch:
+                now: frozenset[int] | None
+                try:
+                    now = await self.service.online_players(self.config.presence_ttl)
+                except ServiceError:
+                    now = self._online  # a busy database: looked at again next time
+                if now is not None and now != self._online:
+                    changed = set(self._online_watch) if self._online is None else set(now ^ self._online)
+                    self._online = now
+                    for pid in changed & set(self._online_watch):
+                        for wake in list(self._online_watch.get(pid, ())):
+                            wake()
+                await asyncio.sleep(max(1.0, self.config.presence_ttl / 3))
+        except RuntimeError:
+            pass  # the gateway is closed
+        finally:
+            self._looking, self._online = None, None
 
     async def games_in_progress(self) -> list[GameSummary]:
         """The games in progress (V)iew's list, up to 100), read once for all the lists a change
