@@ -3,18 +3,22 @@ restart, in the .mat export that GNU Backgammon still imports, and off when a pl
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import menus
 import pytest
+from harness import call, login, running_server
 from rawtelnet import RawCaller
 from serverproc import ServerProcess
 from telnetplay import Table
 
 from bgdoor.records.mat import export_mat
 from bgdoor.rules import game as rules
+from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase
 from bgdoor.service import IllegalAction, Preferences, Service
 from bgdoor.service.sysop import Sysop
@@ -262,3 +266,35 @@ def test_a_draft_is_kept_per_player_and_game_and_only_for_the_game_as_it_was(tmp
         assert d is not None and (d.version, d.moves, d.note) == (None, (), "only the note")
         svc.save_draft(a.id, g.id, g.version, (), None)
         assert svc.draft(a.id, g.id) is None
+
+
+async def test_a_note_half_typed_when_the_line_drops_is_kept(tmp_path: Path) -> None:
+    """alice was typing a note when her line dropped: the note was lost without a word, where one
+    kept with Enter waits, with her moves, for her next call."""
+    url = f"sqlite:///{tmp_path / 'n.db'}"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        svc.roll(alice, v.id, v.version)  # alice starts with 3-1
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        c.send("N")
+        await c.wait_for("Note to your")
+        c.send("Back in five")
+        await c.wait_for("Back in five_")
+        c.close()
+        with Service(url) as svc:
+            for _ in range(100):
+                draft = svc.draft(alice, v.id)
+                if draft is not None:
+                    break
+                await asyncio.sleep(0.05)
+            assert draft is not None and draft.note == "Back in five", draft
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_words('Your note: "Back in five"')
+        c.close()

@@ -40,7 +40,7 @@ from bgdoor.ui.board import (
     to_play,
     turn_line,
 )
-from bgdoor.ui.console import WAKE, Console, Key, Woken
+from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import (
     WIN_WORDS,
@@ -1815,7 +1815,13 @@ class GameScreen:
             lines = wrap(note, min(80, self.con.width) - 2)[:3]
             self.con.text_cursor((MESSAGE_ROW - (len(lines) == 3) + len(lines) - 1, 1 + len(lines[-1])))
             await self.con.show()
-            key = await self.con.key_or_resize()
+            try:
+                key = await self.con.key_or_resize()
+            except Hangup:
+                # Kept with the moves as a draft (keep_draft), as a note kept with Enter is: a note
+                # half typed when the line dropped or the time ran out had been lost without a word.
+                self.pending_note = text.strip() or self.pending_note
+                raise
             if key is WAKE:
                 continue  # drawn again for the new size
             full = False
