@@ -178,4 +178,5 @@ def test_the_help_names_every_action_a_note_goes_with(tmp_path):
         refusal = svc.game_log(view.id, bob).events[-1]
         assert isinstance(refusal.event, RejectResign) and refusal.note == "brb soon"
     for help_text in (keys.NOTE.does, " ".join(load_text("instructions").split())):
-        assert "accepting or refusing a resignation" in help_text, help_text
+        # Written before the offer comes: at the offer, N answers it (N)o, play on).
+        assert "or an answer to a resignation offered later" in help_text, help_text

@@ -66,8 +66,9 @@ ARROWS = _b("cursor", "up down left right home end pgup pgdn", "Arrows/8246 move
             "Arrows or keypad 8 2 4 6 (7 9 1 3 too): move the cursor over the points.")
 # A note goes with an answer to a resignation too: written mid-turn, it went with a refusal
 # the help had not named, and the moves came back without it.
-NOTE = _b("write_note", "n", "N)ote", "N: a note of up to 140 characters for your opponent; it goes with what you do "
-          "next (your play, double, take, drop, resignation, or accepting or refusing a resignation).")
+# At the offer itself N refuses it (N)o, play on): the help had promised a note with the answer.
+NOTE = _b("write_note", "n", "N)ote", "N: a note of up to 140 characters for your opponent, sent with what you do "
+          "next: a play, double, take, drop or resignation, or an answer to a resignation offered later.")
 PICK = _b("pick", "enter act", "Enter pick/drop",
           "Enter or keypad 5: pick up the checker under the cursor, or put the one in hand down there.")
 # Once the dice are played (or cannot be), Enter sends the turn; only one of PICK, COMMIT, PASS is on offer.
