@@ -858,6 +858,10 @@ class GameScreen:
         assert self.view is not None
         self.follow_opponent()
         while True:
+            if said := self.opponent_news():
+                # Looked at before each wait: one told as the game changed is not lost.
+                self.tell([NewsLine(0, said)])
+                return None
             # The change feed wakes this screen when its game changes, in any process.
             key = await self.con.key(idle=True, wake=True)
             if key.name != "wake":
@@ -866,9 +870,6 @@ class GameScreen:
                 return None
             if (self.con.width, self.con.height) != self.drawn_at:
                 return None  # the window was resized: lay the board out again for its new size
-            if said := self.opponent_news():
-                self.tell([NewsLine(0, said)])
-                return None
             told = await self.waiting_elsewhere()
             if self.drop_stale_elsewhere() and not told:
                 return None  # drawn again without it
