@@ -604,8 +604,9 @@ class Session:
             # Under 22 rows the banner gives way; under 14, the items go in two columns.  So it does
             # to a message longer than the rows under the menu (several notices at 40 columns had
             # been cut after three lines).
-            tall = self.con.height >= 22 and (not refused or len(wrap(refused, self.con.width - (
-                16 if self.con.width >= 74 else 2))) <= self.con.height - (7 + 2 + len(items) + 1))
+            left = 16 if self.con.width >= 74 else 2  # the longest item is 56 columns
+            tall = self.con.height >= 22 and (not refused or len(wrap(refused, self.con.width - left))
+                                              <= self.con.height - (7 + 2 + len(items) + 1))
             if tall:
                 self.title_screen()
             else:
@@ -613,7 +614,6 @@ class Session:
             greet_row = 7 if tall else 1
             n = len(waiting)
             games = f"{n} game{'s' if n != 1 else ''}"
-            left = 16 if self.con.width >= 74 else 2  # the longest item is 56 columns
             line_room = self.con.width - min(12, left)
             # The count in words that fit one line (a cut one lost its last word at 30 columns).
             said = ("No game is waiting for your move.", "No game waits for you.", "Your turn: none.") if not n else (
