@@ -546,3 +546,23 @@ async def test_the_idle_warning_counts_down(monkeypatch: pytest.MonkeyPatch) -> 
         await waiting
     assert len(counts) >= 3 and counts == sorted(counts, reverse=True), counts
     await con.stop()
+
+
+async def test_the_time_warning_waits_while_the_idle_warning_ends_the_call_first() -> None:
+    """'Press a key within 25 seconds to stay.' gave way to 'You go back to the BBS in 2 minutes.',
+    and the caller was sent back 25 s later by the idle timeout, the screen promising 2 minutes."""
+    con, link = await started(idle_timeout=4.0, deadline=time.monotonic() + 6.0, time_warning=3.5)
+    con.door = True
+    waiting = asyncio.ensure_future(con.key())
+    seen: set[str] = set()
+    while not waiting.done():
+        bottom = " ".join(line.strip() for line in shown(bytes(link.out)) if line.strip())
+        if "Press a key within" in bottom:
+            seen.add("idle")
+        if "left on this call" in bottom or "back to the BBS in" in bottom:
+            seen.add("time")
+        await asyncio.sleep(0.05)
+    with pytest.raises(Hangup, match="idle"):
+        await waiting
+    assert seen == {"idle"}, seen
+    await con.stop()

@@ -474,7 +474,12 @@ class Console:
                     raise Hangup("time")
                 # Not while keys typed ahead wait: the first of them would take the warning away
                 # before it was seen (a caller who typed P at once met none on the board).
-                if self._warn_at and time_left <= self._warn_at[0] and self._early is None and self.keys.empty():
+                # Nor over the idle warning when that ends the call first: it had covered 'Press a
+                # key within 25 seconds' with '... in 2 minutes', and the caller went 25 s later.
+                idle_first = use_idle and self._warned and self.idle_timeout - (now - self._last_key) < time_left
+                if idle_first:
+                    waits.append(time_left)  # told after the next key, which ends the idle warning
+                elif self._warn_at and time_left <= self._warn_at[0] and self._early is None and self.keys.empty():
                     while self._warn_at and time_left <= self._warn_at[0]:
                         self._warn_at.pop(0)
                     self._cover(self._time_warning(time_left), lasting=True)
@@ -483,7 +488,8 @@ class Console:
                     await self.show()
                 elif self._under and self._notice_lasting and now >= self._notice_until:
                     await self.show()  # the warning's time is up: what it covered comes back
-                waits.append(time_left - self._warn_at[0] if self._warn_at else time_left)
+                if not idle_first:
+                    waits.append(time_left - self._warn_at[0] if self._warn_at else time_left)
                 if self._under and self._notice_lasting:
                     waits.append(self._notice_until - now)
             key: Key | None
