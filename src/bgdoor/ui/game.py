@@ -165,6 +165,7 @@ class Caller(Protocol):
 
 NOTE_LENGTH = 140
 NOTE_WENT = " Your note went with it."
+GAMES_WAIT = "Your games wait for you as you left them."  # in a goodbye the call's clock makes
 REPLAY_PACE = 0.8  # seconds between the moves of a replay when no key is pressed
 REPLAY_HOLD = 2.0  # seconds on the board before the turn, before the first move plays
 
@@ -243,6 +244,8 @@ class GameScreen:
         self.rt.watch_player(self.pid, self.con.wake)  # the player's other games, for waiting_elsewhere
         try:
             await self.reload()
+            if self.me is not None:
+                self.con.parting = GAMES_WAIT  # a game of theirs, kept if the call ends here
             self.tell_presence()
             early = await self.welcome()
             self.say_the_roll(kept=await self.restore_draft())

@@ -34,7 +34,7 @@ from bgdoor.term.console import time_words
 from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shared, shorten, wrap
 from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
-from bgdoor.ui.game import GameScreen
+from bgdoor.ui.game import GAMES_WAIT, GameScreen
 from bgdoor.ui.news import a_match, gather, latest_first, news_page, notices_text
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
@@ -180,7 +180,12 @@ class Session:
                 self.ended = self.ended or "not logged in"
                 return
             log.info("login %s from %s", self.player.handle, self.peer)
-            self.con.parting = "Your games wait for you as you left them."
+            try:
+                # Said in a goodbye the call's clock makes only to a player with games (see
+                # goodbye); a game begun or opened later says it from then on (GameScreen).
+                self.con.parting = GAMES_WAIT if await self.svc.my_games(self.player.id) else ""
+            except ServiceError:
+                pass
             self.presence("menu")  # W)ho counts the caller from here, on a notice before the menu too
             if self.player.handle_note:
                 await self.tell(self.player.handle_note)
