@@ -82,3 +82,47 @@ async def test_the_opponents_of_a_renamed_player_are_told_once_for_all_their_gam
         said = words(await c.wait_words("X is not on the menu."))
         assert "renamed" not in said, said  # told once
         c.close()
+
+
+async def test_two_games_removed_one_after_the_other_are_both_told(tmp_path):
+    """The sysop removed games #1 and #2 within a second: the menu said the first, then the
+    second's news wiped it and told only the second; N)ews had nothing of either."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        carol = svc.register("carol", "carol-pw").id
+        svc.register("bob", "bob-pw")
+        first = svc.begin_game(carol, 3, Color.WHITE, "bob").id
+        second = svc.begin_game(carol, 5, Color.WHITE, "bob").id
+    async with running_server(url) as srv:
+        bob = await call(srv.port, cols=40, rows=24)
+        await login(bob, "bob", "bob-pw", new=False)
+        await bob.wait_words("Welcome, bob.")
+        with Service(url) as svc:
+            Sysop(svc).delete_game(first)
+            await bob.wait_words(f"The sysop removed game #{first}")
+            Sysop(svc).delete_game(second)
+        said = words(await bob.wait_words(f"The sysop removed game #{second}, your 5-point match with carol."))
+        assert f"The sysop removed game #{first}, your 3-point match with carol." in said, said
+        bob.close()
+
+
+async def test_a_renamed_player_in_two_sessions_is_greeted_by_the_new_handle_in_both(tmp_path):
+    """bob on two nodes: the node that drew its menu first told him of the rename; the other went
+    on greeting him 'Welcome, bob.' for ten minutes, through every redraw."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("bob", "bob-pw")
+    async with running_server(url) as srv:
+        one, two = await call(srv.port), await call(srv.port)
+        for c in (one, two):
+            await login(c, "bob", "bob-pw", new=False)
+            await c.wait_words("Welcome, bob.")
+        with Service(url) as svc:
+            Sysop(svc).rename("bob", "robert")
+        one.send("Z")
+        await one.wait_words("The sysop changed your handle from bob to robert.")
+        two.send("Z")
+        said = words(await two.wait_words("Welcome, robert."))
+        assert "Welcome, bob." not in said, said
+        one.close()
+        two.close()

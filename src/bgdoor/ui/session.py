@@ -572,18 +572,20 @@ class Session:
             waiting = await self.svc.my_turn_games(self.player.id)
             news = await gather(self.svc, self.player.id)
             counted = (len(waiting), latest_first(news))
-            if woken and once and counted != drawn:
+            notices = await self.svc.notices(self.player.id)
+            if woken and once and counted != drawn and not notices:
                 # News came: a notice of what a screen left doing ('Game #5 is withdrawn.') is
                 # said once, and had stood beside the prompt minutes later, among news of other
-                # games.  Why a key did nothing stays until the next key.
+                # games.  Why a key did nothing stays until the next key.  A notice that comes
+                # with the news goes after it (two games removed at once had told only the second).
                 refused, once = "", False
             woken, drawn = False, counted
-            notices = await self.svc.notices(self.player.id)
+            # Greeted by the handle as it is now: a sysop's rename told in the player's other
+            # session (another node) had left this one greeting them by the old one.
+            self.player = await self.svc.player(self.player.id)
             if notices:
                 # A game gone without a record to read (withdrawn, removed): said once, here. It
                 # says who and why where the board could only say the game was no longer there.
-                if any(n.kind == "renamed" for n in notices):
-                    self.player = await self.svc.player(self.player.id)  # greeted by the new handle
                 notes = notices_text(notices, self.player)
                 gone = {f"Game #{n.game_id} is no longer there" for n in notices}
                 kept = "" if any(refused.startswith(g) for g in gone) else refused
