@@ -612,8 +612,14 @@ class Session:
             # to a message longer than the rows under the menu (several notices at 40 columns had
             # been cut after three lines).
             left = 16 if self.con.width >= 74 else 2  # the longest item is 56 columns
-            tall = self.con.height >= 22 and (not refused or len(wrap(refused, self.con.width - left))
-                                              <= self.con.height - (7 + 2 + len(items) + 1))
+
+            def under(left: int, said: str = refused) -> int:
+                """The rows `said` takes under the prompt: none where it goes beside it."""
+                if not said or len(wrap(said, self.con.width - (left + 14))) == 1:
+                    return 0
+                return len(wrap(said, self.con.width - left))
+
+            tall = self.con.height >= 22 and under(left) <= self.con.height - (7 + 2 + len(items) + 1)
             if tall:
                 self.title_screen()
             else:
@@ -636,7 +642,9 @@ class Session:
                 welcome = msg
             self.con.put_wrapped(greet_row + 1, min(12, left), welcome, right=self.con.width - 1, rows=1)
             item_top = greet_row + 2
-            columns = 1 if item_top + len(items) < self.con.height else 2
+            # Two columns where one leaves too few rows under the prompt for a message, too (at
+            # 40x18, with no banner left to give way, notices were cut after three lines).
+            columns = 1 if under(left) <= self.con.height - (item_top + len(items) + 1) else 2
             per = -(-len(items) // columns)
             if columns == 2 and left > 2:
                 left = 2
@@ -654,7 +662,7 @@ class Session:
             told = (refused, style)  # drawn again, as it was, when a change elsewhere redraws the menu
             if refused:
                 right = self.con.width - 1
-                if len(wrap(refused, right - (left + 14) + 1)) == 1:
+                if not under(left):
                     self.con.put(prompt_row, left + 14, refused, style)
                 else:
                     # Too long for the prompt's line (a storage refusal, a narrow screen): whole,
