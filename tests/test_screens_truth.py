@@ -3953,3 +3953,22 @@ async def test_a_board_says_when_the_opponent_logs_off_and_comes_on_again(tmp_pa
         finally:
             a.close()
             bob.close()
+
+
+async def test_at_40x23_the_size_page_says_the_last_line_of_keys_is_cut(tmp_path):
+    """At 40x23 the page spoke of the columns alone, and the board then lost its last line of
+    keys, ?)help and Q)uit among them, without a word (narrower than 80 the help takes a 24th)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.begin_game(alice, 3, Color.WHITE, "bob")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 23), glass=(80, 25))
+        try:
+            await menus.login(c, "alice", "alice-pw", new=False)
+            await menus.open_game(c)
+            said = " ".join((await c.wait_words("The board needs 80 columns")).split())
+            assert "the last line of the keys that work (?)help and Q)uit among them) is below them" in said, said
+        finally:
+            c.close()

@@ -1771,7 +1771,10 @@ class Session:
 
     def board_cuts(self) -> set[str]:
         """What the terminal's size cuts off the board (see cuts_ok)."""
-        return {*(["narrow"] if self.con.width < 80 else []), *(["short"] if self.con.height < board_rows(80) else [])}
+        # Narrower than 80 columns the help takes a 24th line: at 40x23 its last line (?)help and
+        # Q)uit) was cut off without a word.
+        short = self.con.height < board_rows(self.con.width)
+        return {*(["narrow"] if self.con.width < 80 else []), *(["short"] if short else [])}
 
     async def room_for_board(self) -> bool:
         """The board needs 80 columns and its rows: on a smaller terminal say so, with its size, and
@@ -1788,6 +1791,8 @@ class Session:
                 narrow, short = self.con.width < 80, self.con.height < board_rows(80)
                 needs = " and ".join([*(["80 columns"] if narrow else []), *([f"{board_rows(80)} lines"]
                                                                             if short else [])])
+                # At 40x23: 80 columns would do, but here the help's last line is below the screen.
+                help_cut = not short and "short" in self.board_cuts()
                 right = self.con.width - 1
                 size = f"{self.con.width} columns and {self.con.height} lines"
                 # The points take columns 1-54, the names, scores and pip counts 56-80.
@@ -1800,6 +1805,9 @@ class Session:
                 if short:
                     cuts.append(f"only its top {self.con.height} lines would show: what the board says, and the keys "
                                 "that work, are below them")
+                if help_cut:
+                    cuts.append(f"only its top {self.con.height} lines would show: the last line of the keys "
+                                "that work (?)help and Q)uit among them) is below them")
                 bigger = "wider and taller" if narrow and short else "wider" if narrow else "taller"
                 title = f"The board needs {needs}"
                 keys = "Enter goes on anyway; Q goes back."
