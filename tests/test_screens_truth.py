@@ -3789,17 +3789,19 @@ async def test_a_third_character_in_the_match_length_says_why_it_was_not_taken(t
         c.close()
 
 
-async def test_a_note_at_40_columns_leaves_the_roll_said_after_a_cursor_key(tmp_path):
+@pytest.mark.parametrize("bob", ["bob", "Bartholomew_1234"])
+async def test_a_note_at_40_columns_leaves_the_roll_said_after_a_cursor_key(tmp_path, bob):
     """At 40 columns, with bob's note on the board, a cursor key took 'You rolled 3-2.' off the
     message line and left the note alone: one die past the edge, nothing said the roll."""
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([3, 1, 3, 1, 3, 2])) as svc:
-        alice, bob = svc.register("alice", "alice-pw").id, svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(bob, v.id, v.version)  # alice 3, bob 1: alice starts with 3-1
+        name, note = bob, f"hello from {bob}"
+        alice, bob_id = svc.register("alice", "alice-pw").id, svc.register(name, "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, name)
+        v = svc.roll(bob_id, v.id, v.version)  # alice 3, bob 1: alice starts with 3-1
         v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        v = svc.roll(bob, v.id, v.version)
-        svc.submit_turn(bob, v.id, v.version, "8/5 6/5", note="hello from bob")
+        v = svc.roll(bob_id, v.id, v.version)
+        svc.submit_turn(bob_id, v.id, v.version, "8/5 6/5", note=note)
     async with running_server(url) as srv:
         c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
         try:
@@ -3810,7 +3812,9 @@ async def test_a_note_at_40_columns_leaves_the_roll_said_after_a_cursor_key(tmp_
             assert roll is not None, c.text
             c.send("4")
             said = " ".join((await c.wait_words(f"Your turn {roll[1]}.")).split())
-            assert 'bob says: "hello from bob"' in said, said
+            assert f'{name} says: "{note}"' in said, said
+            # The score too, or where it is: with a long name it had been left out without a word.
+            assert "Score: alice 0" in said or "? shows all" in said, said
         finally:
             c.close()
 

@@ -1519,11 +1519,13 @@ class GameScreen:
             # Under 80 columns the message line says whose turn it is and the roll where the cut
             # panel cannot, when it has nothing else to say: a note had taken its place, and at
             # 40 columns, a die past the edge, nothing said the roll.
-            turn_said = f"{turn_line(view)}."
-            for said in (f"{turn_said} {score_line(view)}", turn_said):
-                if not self.cut(said, help):
-                    break
-            view = replace(view, message=self.fitted(self.with_notes(said), help))
+            turn_said, score = f"{turn_line(view)}.", score_line(view)
+            said = self.with_notes(f"{turn_said} {score}")
+            if self.cut(f"{turn_said} {score}", help):
+                # The score after the note where both do not fit, cut with '? shows all': left
+                # out, it was nowhere on a 40-column board, and nothing said so.
+                said = f"{self.with_notes(turn_said)}  {score}"
+            view = replace(view, message=self.fitted(said, help))
         self.con.show_board(view)
 
     def roomiest(self, forms: tuple[str, str, str]) -> str:
