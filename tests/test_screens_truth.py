@@ -3976,3 +3976,26 @@ async def test_at_40x23_the_size_page_says_the_last_line_of_keys_is_cut(tmp_path
             assert "the last line of the keys that work (?)help and Q)uit among them) is below them" in said, said
         finally:
             c.close()
+
+
+async def test_going_on_at_60_columns_still_asks_when_the_window_is_made_40(tmp_path):
+    """Enter at 60 columns (the panel cut off) covered 40 columns too, where points 22-24 and a
+    die go past the edge: the board was drawn narrower without a word."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.begin_game(alice, 3, Color.WHITE, "bob")
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(60, 24), glass=(80, 25))
+        try:
+            await menus.login(c, "alice", "alice-pw", new=False)
+            await menus.open_game(c)
+            await c.wait_words("the right-hand side of the board")
+            c.send("\r")
+            await c.wait_for("BAR")
+            c.send_size(40, 24)
+            said = " ".join((await c.wait_words("The board needs 80 columns")).split())
+            assert "only the left 40 of the board's 80 columns would show" in said, said
+        finally:
+            c.close()

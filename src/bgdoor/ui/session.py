@@ -131,7 +131,8 @@ class Session:
         self._under: list[tuple[int, list[Cell]]] = []  # the bottom lines under a "Saving..." notice
         self.ended = ""  # why the session ended, for the log
         # What the caller chose to lose of the board to play on their terminal ("narrow": its right
-        # side, "short": its bottom lines); a cut not chosen yet is asked about when it comes.
+        # side, "points": some of its points too, "short": its bottom lines); a cut not chosen yet
+        # is asked about when it comes.
         self.cuts_ok: set[str] = set()
         self.board = board
         self.presence_key = runtime.presence.new_key()
@@ -1774,7 +1775,9 @@ class Session:
         # Narrower than 80 columns the help takes a 24th line: at 40x23 its last line (?)help and
         # Q)uit) was cut off without a word.
         short = self.con.height < board_rows(self.con.width)
-        return {*(["narrow"] if self.con.width < 80 else []), *(["short"] if short else [])}
+        # Under 54 columns points go too, not only the panel: going on at 60 had covered 40.
+        narrow = ["narrow", *(["points"] if self.con.width < 54 else [])] if self.con.width < 80 else []
+        return {*narrow, *(["short"] if short else [])}
 
     async def room_for_board(self) -> bool:
         """The board needs 80 columns and its rows: on a smaller terminal say so, with its size, and
