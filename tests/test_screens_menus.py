@@ -366,3 +366,22 @@ async def test_q_and_esc_go_back_from_a_list_with_a_number_half_typed(tmp_path):
             await carl.wait_until(lambda t: "#2" in t and "#1" in t, "both games listed")
         for c in (bob, zed, amy, carl):
             c.close()
+
+
+async def test_the_menus_news_count_says_when_older_games_have_news_too(tmp_path):
+    """Sixteen games with news: the menu read the twelve latest and said 'News (19)', while N)ews
+    listed 25."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        carol = svc.register("carol", "carol-pw").id
+        svc.register("bob", "bob-pw")
+        for _ in range(13):
+            svc.begin_game(carol, 1, Color.WHITE, "bob")
+    async with running_server(url) as srv:
+        bob = await call(srv.port, cols=80, rows=25)
+        await login(bob, "bob", "bob-pw", new=False)
+        await bob.wait_words("News (12+), the latest first:")
+        bob.send("N")
+        said = " ".join((await bob.wait_for("carol began")).split())
+        assert "carol began" in said
+        bob.close()

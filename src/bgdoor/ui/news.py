@@ -315,16 +315,20 @@ def shown_change(before: float, after: float) -> str:
     return f"{Decimal(f'{after:.1f}') - Decimal(f'{before:.1f}'):+.1f}"
 
 
-async def gather(svc: Service, player_id: int, games: int | None = 12) -> list[tuple[Unread, GameLog, list[NewsLine]]]:
+async def gather(
+    svc: Service, player_id: int, games: int | None = 12
+) -> tuple[list[tuple[Unread, GameLog, list[NewsLine]]], bool]:
     """The news of the player's games, most recently changed first: of the `games` latest (the
-    menu's, read at every redraw), or of all of them (None: the N)ews page)."""
+    menu's, read at every redraw), or of all of them (None: the N)ews page); and whether games
+    with news were left unread (the menu's count is then a part: it had said 'News (19)' over 25)."""
+    unread = await svc.unread(player_id)
     out: list[tuple[Unread, GameLog, list[NewsLine]]] = []
-    for u in (await svc.unread(player_id))[:games]:
+    for u in unread[:games]:
         log = await svc.game_log(u.game_id, player_id)
         lines = narrate(log, u.since, player_id)
         if lines:
             out.append((u, log, lines))
-    return out
+    return out, games is not None and len(unread) > games
 
 
 def bullet(text: str, width: int) -> list[str]:

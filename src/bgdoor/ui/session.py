@@ -571,7 +571,7 @@ class Session:
             self.presence("menu")
             seen = self.rt.changes
             waiting = await self.svc.my_turn_games(self.player.id)
-            news = await gather(self.svc, self.player.id)
+            news, more = await gather(self.svc, self.player.id)
             counted = (len(waiting), latest_first(news))
             notices = await self.svc.notices(self.player.id)
             if woken and once and counted != drawn and not notices:
@@ -671,7 +671,7 @@ class Session:
                     rows = max(3, min(len(wrap(refused, right - left + 1)), self.con.height - news_top))
                     news_top += self.con.put_wrapped(news_top, left, refused, style, right=right, rows=rows)
                 refused = ""
-            self.menu_news(counted[1], news_top)
+            self.menu_news(counted[1], news_top, more)
             # The terminal's cursor waits after the prompt, as a BBS menu's does (it was left wherever
             # the last screen or the news under the menu ended).
             self.con.text_cursor((prompt_row, left + len("Your choice: ")))
@@ -729,7 +729,7 @@ class Session:
         elif choice == "N":
             # Every game's news: the menu's covers the latest 12, and the rest had shown only on a
             # later visit, with nothing to say it waited.
-            await news_page(self.con, self.svc, self.player.id, await gather(self.svc, self.player.id, games=None))
+            await news_page(self.con, self.svc, self.player.id, (await gather(self.svc, self.player.id, games=None))[0])
         elif choice == "V":
             await self.view_games()
         elif choice == "P":
@@ -768,19 +768,21 @@ class Session:
                 await review_match(self.con, self.svc, self.player.id, g.id)
                 self.presence("matches")
 
-    def menu_news(self, lines: list[str], top: int) -> None:
-        """The newest news under the menu (`lines` newest first), as much as fits; N shows all of it.
+    def menu_news(self, lines: list[str], top: int, more: bool = False) -> None:
+        """The newest news under the menu (`lines` newest first), as much as fits; N shows all of it
+        (`more`: and news of older games besides, read by N only: the count says '19+').
 
         Whatever does not fit is said on the last line: an item cut between words ends with
         "... (N: all)", and with items left out the last one shown ends with "(N: all)"."""
         bottom = self.con.height - 1
         if not lines or top > bottom:
             return
+        count = f"{len(lines)}{'+' if more else ''}"
         if top == bottom:
             # Room for the heading alone: it says where the news is, not "the latest first:" over nothing.
-            self.con.put(top, 4, f"News ({len(lines)}): N shows it."[: self.con.width - 4], "hot")
+            self.con.put(top, 4, f"News ({count}): N shows it."[: self.con.width - 4], "hot")
             return
-        self.con.put(top, 4, f"News ({len(lines)}), the latest first:" if len(lines) > 1 else "News:", "hot")
+        self.con.put(top, 4, f"News ({count}), the latest first:" if len(lines) > 1 or more else "News:", "hot")
         width, room = self.con.width - 6, bottom - top
         shown: list[str] = []  # the items shown whole
         used = 0
