@@ -3899,9 +3899,10 @@ async def test_a_result_come_while_away_stands_on_the_board_it_was_won_on(tmp_pa
             c.close()
 
 
-async def test_going_on_at_40_columns_still_asks_when_the_window_is_made_short(tmp_path):
-    """Enter at 'The board needs 80 columns' covered every cut after it: a window made 20 lines
-    tall later lost the message and the keys off its bottom without a word."""
+@contextlib.asynccontextmanager
+async def alice_opens_her_game_at(tmp_path, size: tuple[int, int]) -> AsyncIterator[RawCaller]:
+    """alice, on a terminal of `size` (on a glass of 80x25), opens her match with bob, which she
+    won the opening roll of: the caller at the board-size page."""
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
         alice = svc.register("alice", "alice-pw").id
@@ -3909,25 +3910,33 @@ async def test_going_on_at_40_columns_still_asks_when_the_window_is_made_short(t
         v = svc.begin_game(alice, 3, Color.WHITE, "bob")
         svc.roll(alice, v.id, v.version)
     async with running_server(url) as srv:
-        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24), glass=(80, 25))
+        c = await RawCaller.connect(srv.port, term="xterm", size=size, glass=(80, 25))
         try:
             await menus.login(c, "alice", "alice-pw", new=False)
             await menus.open_game(c)
-            await c.wait_for("needs 80 columns")
-            c.send("\r")
-            await c.wait_for("BAR")
-            c.send_size(40, 20)
-            await c.wait_words("The board needs 80 columns and 23 lines")
-            assert "only its top 20 lines would show" in " ".join(c.text.split()), c.text
-            c.send("\r")
-            await c.wait_for("BAR")
-            c.send("Q")
-            await c.wait_for("Your choice")
-            await menus.open_game(c)  # both cuts chosen: not asked again this call
-            await c.wait_for("BAR")
-            assert "needs 80" not in c.text, c.text
+            yield c
         finally:
             c.close()
+
+
+async def test_going_on_at_40_columns_still_asks_when_the_window_is_made_short(tmp_path):
+    """Enter at 'The board needs 80 columns' covered every cut after it: a window made 20 lines
+    tall later lost the message and the keys off its bottom without a word."""
+    async with alice_opens_her_game_at(tmp_path, (40, 24)) as c:
+        await c.wait_for("needs 80 columns")
+        c.send("\r")
+        await c.wait_for("BAR")
+        c.send_size(40, 20)
+        await c.wait_words("The board needs 80 columns and 23 lines")
+        assert "only its top 20 lines would show" in " ".join(c.text.split()), c.text
+        c.send("\r")
+        await c.wait_for("BAR")
+        c.send("Q")
+        await c.wait_for("Your choice")
+        await menus.open_game(c)  # both cuts chosen: not asked again this call
+        await c.wait_for("BAR")
+        assert "needs 80" not in c.text, c.text
+
 
 
 async def test_a_board_says_when_the_opponent_logs_off_and_comes_on_again(tmp_path):
@@ -3962,40 +3971,18 @@ async def test_a_board_says_when_the_opponent_logs_off_and_comes_on_again(tmp_pa
 async def test_at_40x23_the_size_page_says_the_last_line_of_keys_is_cut(tmp_path):
     """At 40x23 the page spoke of the columns alone, and the board then lost its last line of
     keys, ?)help and Q)uit among them, without a word (narrower than 80 the help takes a 24th)."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        svc.register("bob", "bob-pw")
-        svc.begin_game(alice, 3, Color.WHITE, "bob")
-    async with running_server(url) as srv:
-        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 23), glass=(80, 25))
-        try:
-            await menus.login(c, "alice", "alice-pw", new=False)
-            await menus.open_game(c)
-            said = " ".join((await c.wait_words("The board needs 80 columns")).split())
-            assert "the last line of the keys that work (?)help and Q)uit among them) is below them" in said, said
-        finally:
-            c.close()
+    async with alice_opens_her_game_at(tmp_path, (40, 23)) as c:
+        said = " ".join((await c.wait_words("The board needs 80 columns")).split())
+        assert "the last line of the keys that work (?)help and Q)uit among them) is below them" in said, said
 
 
 async def test_going_on_at_60_columns_still_asks_when_the_window_is_made_40(tmp_path):
     """Enter at 60 columns (the panel cut off) covered 40 columns too, where points 22-24 and a
     die go past the edge: the board was drawn narrower without a word."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        svc.register("bob", "bob-pw")
-        svc.begin_game(alice, 3, Color.WHITE, "bob")
-    async with running_server(url) as srv:
-        c = await RawCaller.connect(srv.port, term="xterm", size=(60, 24), glass=(80, 25))
-        try:
-            await menus.login(c, "alice", "alice-pw", new=False)
-            await menus.open_game(c)
-            await c.wait_words("the right-hand side of the board")
-            c.send("\r")
-            await c.wait_for("BAR")
-            c.send_size(40, 24)
-            said = " ".join((await c.wait_words("The board needs 80 columns")).split())
-            assert "only the left 40 of the board's 80 columns would show" in said, said
-        finally:
-            c.close()
+    async with alice_opens_her_game_at(tmp_path, (60, 24)) as c:
+        await c.wait_words("the right-hand side of the board")
+        c.send("\r")
+        await c.wait_for("BAR")
+        c.send_size(40, 24)
+        said = " ".join((await c.wait_words("The board needs 80 columns")).split())
+        assert "only the left 40 of the board's 80 columns would show" in said, said
