@@ -126,7 +126,8 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
             footer, row = single, 4 + len(book[0])
         else:
             # "Any key" beside "B: page back" was not so: B turns back.
-            keys = ["B: page back", f"Any other key: {back}"] if last else ["Enter/Space: next page", f"Q: {back}"]
+            # Any other key turns a page that is not the last, as it says.
+            keys = ["B: page back", f"Any other key: {back}"] if last else [f"Q: {back}", "Any other key: next page"]
             # Broken between keys, never inside one.
             footer = help_rows(HELP_GAP.join([f"Page {page + 1} of {len(book)}.", *keys]), con.width - 2, 3)
             row = con.height - len(footer)

@@ -1491,7 +1491,9 @@ class Session:
                 # Any key but B goes back (X had, under 'Enter: back to the menu'), as on the ? pages.
                 keys = "B: page back  Any other key: back to the menu" if page else "Any key: back to the menu"
             else:
-                keys = "Enter/Space: next page" + ("  B: page back" if page else "") + "  Q: menu"
+                # Any other key turns the page, as the footer now says ('Enter/Space: next page'
+                # had not offered the X that turned it).
+                keys = ("B: page back  " if page else "") + "Q: menu  Any other key: next page"
             footer = f"Page {page + 1} of {len(book)}.  {keys}"
             if first_page_note:
                 footer, first_page_note = f"This is the first page.  {keys}", False
