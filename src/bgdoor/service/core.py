@@ -1041,10 +1041,10 @@ class Service(LeagueOps):
 
         return self.transaction(fn)
 
-    def leave_notice(self, s: Session, player_id: int, kind: str, g: Game, other: str) -> None:
+    def leave_notice(self, s: Session, player_id: int, kind: str, g: Game, other: str, now: str = "") -> None:
         """A notice for `player_id` of what became of game `g` (see Notice), in the caller's
         transaction.  Raises nothing of its own."""
-        s.add(Notice(player_id=player_id, kind=kind, game_id=g.id, length=g.length, other=other,
+        s.add(Notice(player_id=player_id, kind=kind, game_id=g.id, length=g.length, other=other, now=now,
                      created=self.clock()))
 
     def notices(self, player_id: int) -> list[GameNotice]:

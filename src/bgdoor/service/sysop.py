@@ -156,6 +156,12 @@ class MemberRow:
     reason: str
 
 
+def _unfinished(s: Session, player_id: int) -> list[Game]:
+    """The player's open and active games, oldest first."""
+    seated = or_(Game.white_id == player_id, Game.black_id == player_id)
+    return list(s.scalars(select(Game).where(seated, Game.status.in_((OPEN, ACTIVE))).order_by(Game.id)))
+
+
 def _tense(dry_run: bool) -> Callable[[str], str]:
     """`did("deleted")`: "deleted" after the change, "will be deleted" in its preview."""
     return (lambda done: f"will be {done}") if dry_run else (lambda done: done)
@@ -392,12 +398,10 @@ class Sysop:
                          created=self.service.clock()))
             # And their opponents, at theirs: the board had shown them a stranger's name without a word.
             shown_now = display_name(new, p.origin, p.bbs_tag, p.login_name, self.service.always)
-            seated = or_(Game.white_id == p.id, Game.black_id == p.id)
-            for g in s.scalars(select(Game).where(seated, Game.status.in_((OPEN, ACTIVE))).order_by(Game.id)):
+            for g in _unfinished(s, p.id):
                 other = g.black_id if g.white_id == p.id else g.white_id
                 if other is not None and other != p.id:
-                    s.add(Notice(player_id=other, kind="opponent_renamed", game_id=g.id, length=g.length,
-                                 other=shown_was, now=shown_now, created=self.service.clock()))
+                    self.service.leave_notice(s, other, "opponent_renamed", g, shown_was, now=shown_now)
             if p.origin == "telnet":
                 p.login_name = new  # a telnet player is known by the handle they log in with
             renamed.append((p.id, new))
@@ -425,7 +429,7 @@ class Sysop:
             p = self._find(s, handle)
             name = p.handle
             seated = or_(Game.white_id == p.id, Game.black_id == p.id)
-            unfinished = list(s.scalars(select(Game).where(seated, Game.status.in_((OPEN, ACTIVE))).order_by(Game.id)))
+            unfinished = _unfinished(s, p.id)
             if unfinished and not force:
                 raise PlayerInGames(name, [g.id for g in unfinished])
             lines: list[str] = []
