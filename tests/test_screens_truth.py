@@ -2983,6 +2983,43 @@ async def test_a_turn_in_another_game_is_told_on_a_board_nothing_has_happened_on
         c.close()
 
 
+async def test_a_second_notice_of_other_games_keeps_the_play_on_this_board(tmp_path):
+    """At 40 columns, bob's play on the board alice sat at was pushed off the lines by the notice
+    of other games said again for one more ('Your turn in games #2, #3 too: ...'): what was told
+    before gave way, and neither the board nor ? said what bob had played."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        first = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, first.id, first.version)  # alice 3, bob 1: alice starts
+        svc.submit_turn(alice, view.id, view.version, "8/5 6/5")
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        await asyncio.sleep(1.0)  # the change feed's first look (every unfinished game) is done
+        await through_the_news_to_the_board(c)
+        await c.wait_words("bob to play")
+        with Service(url, dice=ScriptedDice([1, 3])) as svc:
+            second = svc.begin_game(bob, 3, Color.WHITE, "alice")
+            svc.roll(bob, second.id, second.version)  # white 1, alice 3: alice starts game 2
+        await c.wait_words(f"Your turn in game #{second.id} too")
+        with Service(url, dice=ScriptedDice([6, 6])) as svc:
+            view = svc.roll(bob, first.id, svc.game(first.id).version)
+            svc.submit_turn(bob, first.id, view.version, "24/18(2) 13/7(2)")
+        await c.wait_words("bob rolled 6-6 and played 24/18(2) 13/7(2).")
+        with Service(url, dice=ScriptedDice([1, 3])) as svc:
+            third = svc.begin_game(bob, 3, Color.WHITE, "alice")
+            svc.roll(bob, third.id, third.version)
+        await c.wait_words(f"Your turn in games #{second.id}, #{third.id} too")
+        await c.settle(0.3)
+        words = " ".join(c.text.split())
+        assert "bob rolled 6-6 and played 24/18(2) 13/7(2)." in words, c.text
+        assert "P)lay" in words.split("too", 1)[1], c.text  # still says how to get there
+        assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        c.close()
+
+
 async def test_begins_one_key_questions_keep_the_cursor_where_the_answer_goes(tmp_path):
     """After a refused key at 'Play as W)hite, B)lack or R)andom', the terminal's cursor was left
     at the end of the refusal two rows from the bottom, under an empty screen."""

@@ -62,11 +62,17 @@ if TYPE_CHECKING:
 ELSEWHERE = "Your turn in game"  # how a notice of the player's other games begins
 
 
-def elsewhere_text(games: list[int], straight: bool = False) -> str:
+BRIEF_END = "too: Q, P)lay."  # how the notice of other games ends in its fewest words
+
+
+def elsewhere_text(games: list[int], straight: bool = False, brief: bool = False) -> str:
     """'Your turn in game #8 too: ...', 'Your turn in games #8, #9 too: ...'; `straight`: P)lay at
-    the menu goes to the game (it is the only one waiting), else it lists them."""
+    the menu goes to the game (it is the only one waiting), else it lists them.  `brief`: the
+    way there in two keys, for where the whole would push this board's news off the lines."""
     numbers = [f"#{n}" for n in games]
     where = f"game {numbers[0]}" if len(games) == 1 else "games " + ", ".join(numbers)
+    if brief:
+        return f"Your turn in {where} {BRIEF_END}"
     if straight and len(games) == 1:
         return f"Your turn in {where} too: Q, then P)lay, takes you there."
     # P)lay's list takes a game number: '#8' and Enter.
@@ -728,6 +734,10 @@ class GameScreen:
                 # now, and the score), rather than cut it; but not that the moves on this board
                 # went (the board's own turn, played elsewhere): ? shows it.
                 part = keep[1:]
+                if [t.startswith(ELSEWHERE) for t in keep].count(True) == 1:
+                    # Nor this board's news to the notice of other games, said again for one more:
+                    # it had pushed the opponent's play here off the lines.  The notice shortens.
+                    part = [self.elsewhere_notice(brief=True) if t.startswith(ELSEWHERE) else t for t in keep]
                 short = self.own_roll_short()
                 if short and not self.cut(" ".join([short, *part, *then])):
                     part = [short, *part]  # at 40 columns what went had been all that said the roll
@@ -889,12 +899,12 @@ class GameScreen:
                 self.tell([NewsLine(0, self.elsewhere_notice())])
                 return None
 
-    def elsewhere_notice(self) -> str:
+    def elsewhere_notice(self, brief: bool = False) -> str:
         """The notice of the games in told_elsewhere, as P)lay at the menu would now reach them:
         straight there when the one named is the only game waiting, this one included."""
         others = self.elsewhere or set()
         straight = others == set(self.told_elsewhere) and len(others) == 1 and not self.waiting_here()
-        return elsewhere_text(self.told_elsewhere, straight)
+        return elsewhere_text(self.told_elsewhere, straight, brief)
 
     def waiting_here(self) -> bool:
         """Whether this game waits for the player, as P)lay at the menu counts it (the opening
@@ -914,7 +924,7 @@ class GameScreen:
             return False
         now = self.elsewhere or set()
         self.told_elsewhere = [g for g in self.told_elsewhere if g in now]
-        new = self.elsewhere_notice() if self.told_elsewhere else ""
+        new = self.elsewhere_notice(brief=old.endswith(BRIEF_END)) if self.told_elsewhere else ""
         if new == old:
             return False
         self.unkeyed = [new if t == old else t for t in self.unkeyed if t != old or new]
