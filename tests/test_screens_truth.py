@@ -415,6 +415,26 @@ async def test_a_40_column_caller_reads_the_greeting_and_every_menu_item_whole(t
         c.close()
 
 
+@pytest.mark.parametrize("cols", [40, 60])
+async def test_the_instructions_footer_is_broken_between_keys(tmp_path, cols):
+    """At 60 columns the footer of every page but the first broke inside its last key: 'Q: menu
+    Any other key: next' on one line and 'page' alone under it."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port, cols=cols, rows=24)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("I")
+        await c.wait_for("Page 1 of ")
+        c.send(" ")
+        await c.wait_for("Page 2 of ")
+        await c.settle(0.2)
+        rows = [line.strip() for line in c.screen.display[-3:] if line.strip()]
+        footer = rows[next(i for i, row in enumerate(rows) if row.startswith("Page 2 of ")):]
+        keys = ("Page 2 of", "B: page back", "Q: menu", "Any other key: next page")
+        assert all(any(key in row for row in footer) for key in keys), footer  # each key whole on a row
+        assert all(len(line.rstrip()) < cols for line in c.screen.display), c.text
+        c.close()
+
+
 async def test_a_40_column_caller_reads_who_is_online_and_the_instructions_footer_whole(tmp_path):
     """On 40 columns Who's online cut its 'Doing' heading and squeezed what a caller does into 13
     columns, and the instructions' footer lost 'page back  Q: menu'."""

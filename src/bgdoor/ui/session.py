@@ -32,7 +32,7 @@ from bgdoor.service import (
 )
 from bgdoor.term.console import time_words
 from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shared, shorten, wrap
-from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows
+from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows, help_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GAMES_WAIT, GameScreen
 from bgdoor.ui.news import a_match, gather, latest_first, news_page, notices_text
@@ -1498,8 +1498,10 @@ class Session:
             if first_page_note:
                 footer, first_page_note = f"This is the first page.  {keys}", False
             # The line above is free (pages are two lines short of the screen) for a narrow one.
-            need = min(2, len(wrap(footer, self.con.width - 1)))
-            self.con.put_wrapped(bottom + 1 - need, 1, footer, "dim", right=self.con.width - 1, rows=need)
+            # Broken between keys: at 60 columns 'next' ended one line and 'page' stood alone.
+            rows = help_rows(footer, self.con.width - 1, 2)
+            for i, line in enumerate(rows):
+                self.con.put(bottom + 1 - len(rows) + i, 1, line, "dim")
             await self.con.show()
             key = await self.con.key_or_resize()
             if key is WAKE:
