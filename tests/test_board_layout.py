@@ -607,14 +607,25 @@ def test_a_watcher_s_narrow_board_says_whose_checkers_are_whose(charset: Charset
     # kept where they fit (a watcher of two long names had been told nothing).
     long = replace(view, white_name="Sir Reginald L~3@ALPHA", black_name="alicia@DP")
     title = "".join(ch for ch, _ in render_board(long, charset).cells[0][:40]).rstrip()
-    assert title.endswith(f"Sir Regi~ {g.white} {g.dot} alicia@DP {g.black} {g.dot} Match to 3"), title
+    assert title.endswith(f"Sir Regin~ {g.white} {g.dot} alicia@DP {g.black} {g.dot} Match to 3"), title
     assert render_board(long, charset).cells[0][title.index("alicia") - 4][1] == colours.white
     long = replace(view, white_name="Alexandrina_Anne", black_name="Bartholomew_Bob1")
     title = "".join(ch for ch, _ in render_board(long, charset).cells[0][:40]).rstrip()
-    assert title.endswith(f"Alexandr~ {g.white} {g.dot} Bartholo~ {g.black} {g.dot} Match to 3"), title
+    assert title.endswith(f"Alexandr~ {g.white} {g.dot} Bartholom~ {g.black} {g.dot} Match to 3"), title
     # Both of one member board: the tag goes before the names are cut ('Lo..@ADR' each).
     long = replace(view, white_name="LongAliasName123@ADR", black_name="LongAliasName1~2@ADR", match_length=25)
     title = "".join(ch for ch, _ in render_board(long, charset).cells[0][:40]).rstrip()
-    assert title.endswith(f"LongAli~ {g.white} {g.dot} LongA..~2 {g.black} {g.dot} Match to 25"), title
+    assert title.endswith(f"LongAlia~ {g.white} {g.dot} LongA..~2 {g.black} {g.dot} Match to 25"), title
     # At 80 columns the panel says it.
     assert "hal40" not in "".join(ch for ch, _ in render_board(replace(view, width=80), charset).cells[0])
+
+
+def test_a_watcher_s_narrow_title_uses_every_column_but_the_last_for_the_names() -> None:
+    """'bob ○ · ali~ ● · Match to 3 · Crawford' at 40 columns: 'alice' whole takes 39 columns,
+    and the title had kept a column free at its left."""
+    g = glyphs("utf8")
+    view = BoardView(START, viewer="white", width=40, match_length=3, white_name="bob", black_name="alice",
+                     spectator=True, crawford=True, cube_value=None)
+    title = shown(view).display[0][:40]
+    assert title.rstrip() == f"bob {g.white} · alice {g.black} · Match to 3 · Crawford", title
+    assert title[39] == " "  # the last column stays free

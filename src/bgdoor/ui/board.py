@@ -736,7 +736,9 @@ class _Painter:
 
     def names_room(self) -> int:
         """The columns a watcher's names and checkers have beside the match on the title row."""
-        return min(80, self.v.width) - 2 - len(f" {self.g.dot} {self.title_info()}")
+        # From the first column to the one before the last ('bob ○ · ali~ ● · Match to 3 ·
+        # Crawford' had been cut a column short of 'alice').
+        return min(80, self.v.width) - 1 - len(f" {self.g.dot} {self.title_info()}")
 
     def title_layout(self) -> tuple[str, bool, str]:
         """The title row's words, whether they go beside 'BACKGAMMON' (else in its place), and
@@ -759,7 +761,7 @@ class _Painter:
                 text = sep.join(part for part in (mine, info, cube) if part)
                 if len(text) <= width - 13:
                     return text, True, cube
-                if len(text) <= width - 2:
+                if len(text) <= width - 1:
                     return text, False, cube
         return info, len(info) <= width - 13, ""
 
