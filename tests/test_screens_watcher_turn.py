@@ -238,3 +238,27 @@ async def test_a_watcher_at_40_columns_holding_a_result_sees_the_match_end_first
                 in whole, whole
         finally:
             c.close()
+
+
+async def test_a_watcher_is_told_when_a_player_logs_off_and_comes_on_again(tmp_path):
+    """Waiting for bob's play, a watcher was not told he had hung up, nor that he came back: the
+    players' boards said so, the watcher's went on saying 'bob to play.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    opened(url)
+    async with running_server(url, presence_ttl=3.0) as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=False)
+        c = await carol_watching_at_40_columns(srv.port)
+        try:
+            await c.settle(1.5)  # the first look at who is on: nothing to say yet
+            assert "logged off" not in c.text and "on again" not in c.text, c.text
+            bob.close()
+            await c.wait_words("bob has logged off; the game waits for their next visit.", 15)
+            bob = await call(srv.port)
+            await login(bob, "bob", "bob-pw", new=False)
+            await c.wait_words("bob is on again.", 15)
+            assert "alice has" not in c.text and "alice is" not in c.text, c.text  # alice never came or went
+            assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        finally:
+            c.close()
+            bob.close()

@@ -218,8 +218,9 @@ class GameScreen:
         self.gone = False  # the game was withdrawn
         self.told_activity = ""  # what W)ho was last told this player does here
         self.drawn_at = (0, 0)  # the terminal's (columns, rows) when the board was last drawn
-        self.opponent_watched: int | None = None  # the opponent whose coming and going wakes this board
-        self.opponent_on: bool | None = None  # whether they were on, as last told
+        # The opponent (a watcher's: both players) whose coming and going wakes this board, and
+        # whether each was on, as last told (None: not yet looked at).
+        self.online_watched: dict[int, bool | None] = {}
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
         self.refused: tuple[str, str] = ("", "")  # the message a key's refusal replaced, and the refusal
         # A message of two parts, the later part alone, and what must fit for the whole to show:
@@ -277,8 +278,8 @@ class GameScreen:
         finally:
             self.rt.unwatch(self.game_id, self.con.wake)
             self.rt.unwatch_player(self.pid, self.con.wake)
-            if self.opponent_watched is not None:
-                self.rt.unwatch_online(self.opponent_watched, self.con.wake)
+            for pid in self.online_watched:
+                self.rt.unwatch_online(pid, self.con.wake)
             await self.keep_draft()
 
     async def keep_draft(self) -> None:
@@ -836,35 +837,51 @@ class GameScreen:
         self.s.presence(self.told_activity, self.game_id)
 
     def follow_opponent(self) -> None:
-        """Be woken when the opponent comes on or goes (see opponent_news); a seat taken changes who."""
+        """Be woken when the opponent comes on or goes (see opponent_news), and a watcher when
+        either player does; a seat taken changes who."""
         v = self.view
-        opponent = None if v is None or self.me is None else v.black_id if self.me is Color.WHITE else v.white_id
-        if opponent != self.opponent_watched:
-            if self.opponent_watched is not None:
-                self.rt.unwatch_online(self.opponent_watched, self.con.wake)
-            self.opponent_watched, self.opponent_on = opponent, None
-            if opponent is not None:
-                self.rt.watch_online(opponent, self.con.wake)
+        if v is None:
+            players: tuple[int, ...] = ()
+        elif self.me is None:
+            players = tuple(p for p in (v.white_id, v.black_id) if p is not None)
+        else:
+            opponent = v.black_id if self.me is Color.WHITE else v.white_id
+            players = () if opponent is None else (opponent,)
+        if players != tuple(self.online_watched):
+            for pid in self.online_watched:
+                self.rt.unwatch_online(pid, self.con.wake)
+            self.online_watched = dict.fromkeys(players)
+            for pid in players:
+                self.rt.watch_online(pid, self.con.wake)
 
     def opponent_news(self) -> str:
         """The opponent gone from the system, or on again, since the last look: in live play a
-        board whose opponent hung up had gone on waiting without a word.  Not at the first look,
-        nor over a result or a match over."""
-        if self.opponent_watched is None or self.me is None or self.view is None:
+        board whose opponent hung up had gone on waiting without a word.  A watcher is told of
+        either player (a watcher waiting for bob's play had not been told he had gone).  Not at
+        the first look, nor over a result or a match over."""
+        v = self.view
+        if v is None:
             return ""
-        on = self.rt.online(self.opponent_watched)
-        if on is None or on == self.opponent_on:
-            return ""
-        was, self.opponent_on = self.opponent_on, on
-        st = self.view.state
-        if was is None or st.over or self.held or self.view.status != "active":
-            return ""
-        name = self.view.name(self.me.other)
-        if on:
-            return f"{name} is on again."
-        if st.actor is self.me.other:
-            return f"{name} has logged off; the game waits for their next visit."
-        return f"{name} has logged off; they will see your play at their next visit."
+        said = []
+        for pid, was in self.online_watched.items():
+            on = self.rt.online(pid)
+            if on is None or on == was:
+                continue
+            self.online_watched[pid] = on
+            st = v.state
+            if was is None or st.over or self.held or v.status != "active":
+                continue
+            colour = Color.WHITE if pid == v.white_id else Color.BLACK
+            name = v.name(colour)
+            if on:
+                said.append(f"{name} is on again.")
+            elif st.actor is colour:
+                said.append(f"{name} has logged off; the game waits for their next visit.")
+            elif self.me is not None:
+                said.append(f"{name} has logged off; they will see your play at their next visit.")
+            else:
+                said.append(f"{name} has logged off.")
+        return " ".join(said)
 
     async def next_event(self) -> Key | None:
         """The next key, or None when the game changed (here, or in another process)."""
