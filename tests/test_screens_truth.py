@@ -4038,3 +4038,23 @@ async def test_going_on_at_60_columns_still_asks_when_the_window_is_made_40(tmp_
         c.send_size(40, 24)
         said = " ".join((await c.wait_words("The board needs 80 columns")).split())
         assert "only the left 40 of the board's 80 columns would show" in said, said
+
+
+async def test_a_note_kept_at_40_columns_leaves_the_roll_said(tmp_path):
+    """At 40 columns, right after N and Enter, the line said only the note: the panel and one die
+    are past the edge, and the roll was said nowhere until the next key."""
+    async with alice_opens_her_game_at(tmp_path, (40, 24)) as c:
+        await c.wait_for("needs 80 columns")
+        c.send("\r")
+        await c.wait_for("BAR")
+        c.send("N")
+        await c.wait_for("Note to your opponent")
+        c.send("Hello bob, good luck in this one!\r")
+        said = " ".join((await c.wait_words("Your note goes with what you do next.")).split())
+        assert "Your turn 3-1. Your note goes with what you do next." in said, said
+        assert all(len(line.rstrip()) <= 40 for line in c.lines()), c.text
+        c.send("N")
+        await c.wait_for("Note to your opponent")
+        c.send("\x1b")
+        said = " ".join((await c.wait_words("No note changed.")).split())
+        assert "Your turn 3-1. No note changed." in said, said

@@ -1858,14 +1858,16 @@ class GameScreen:
             if key is WAKE:
                 continue  # drawn again for the new size
             full = False
+            # On a narrow screen the roll first: the panel, and at 40 columns a die, are past the
+            # edge, and the line had said only the note until the next key.
+            roll = [self.own_roll_short()]
             if key.name == "esc":
-                self.message = "No note changed."
+                self.message = " ".join([*roll, "No note changed."]).strip()
                 return
             if key.name == "enter":
                 self.pending_note = text.strip() or None
-                self.message = (
-                    "Your note goes with what you do next." if self.pending_note else "No note goes with this turn."
-                )
+                said = "Your note goes with what you do next." if self.pending_note else "No note goes with this turn."
+                self.message = " ".join([*roll, said]).strip()
                 return
             if key.name == "backspace":
                 text = text[:-1]
