@@ -1843,10 +1843,12 @@ async def test_a_narrow_watcher_is_told_whose_turn_and_the_score(tmp_path):
         await open_game(c)
         await c.wait_for("Enter goes on anyway")
         c.send("\r")
-        said = " ".join((await c.wait_words("alice to play 4-2. Score: alice 0, bob 0 (match to 5).")).split())
+        said = " ".join((await c.wait_words("alice starts with 4-2. Score: alice 0, bob 0 (match to 5).")).split())
         assert "Watching this game" not in c.text
-        # What was done last, which the board alone does not say, before it (it was not said).
-        assert "alice 4, bob 2. alice starts with 4-2. alice to play 4-2. Score:" in said, said
+        # What was done last, which the board alone does not say, before it (it was not said); it
+        # says whose turn it is: not 'alice to play 4-2.' after it.
+        assert "alice 4, bob 2. alice starts with 4-2. Score:" in said, said
+        assert "to play" not in said, said
         c.close()
         wide = await call(srv.port, cols=80, rows=25)
         await login(wide, "carol", "carol-pw", new=False)
@@ -1872,7 +1874,7 @@ async def test_a_narrow_watcher_is_told_whose_turn_it_is_after_each_play(tmp_pat
         await open_game(c)
         await c.wait_for("Enter goes on anyway")
         c.send("\r")
-        await c.wait_words("alice to play 4-2.")
+        await c.wait_words("alice starts with 4-2.")
         with Service(url, dice=ScriptedDice([6, 5])) as svc:
             view = svc.submit_turn(alice, view.id, view.version, "8/4 6/4")
         await c.wait_words("playing 8/4 6/4. bob to play.")

@@ -466,7 +466,18 @@ class GameScreen:
         turn = self.to_play()
         if not last or not turn:
             return ""  # the message line's own: whose turn, and the score
+        if self.says_the_turn(last):
+            return f"{last} {turn[1]}"  # 'carol rolled 5-1.', not 'carol to play 5-1.' after it
         return f"{last} {turn[0]} {turn[1]}"
+
+    def says_the_turn(self, text: str) -> bool:
+        """Whether news said whose turn it is, with the dice: 'bob rolled 3-2.', 'Opening roll:
+        alice 3, bob 5. bob starts with 5-3.'"""
+        st = self.view.state if self.view is not None else None
+        if st is None or st.dice is None or st.phase is not Phase.MOVE:
+            return False
+        roll = roll_text(st.dice)
+        return text.endswith((f" rolled {roll}.", f" starts with {roll}."))
 
     def to_play(self) -> tuple[str, str] | None:
         """For a watcher's narrow board, where the panel is cut off: whose turn it is (with the
@@ -489,8 +500,7 @@ class GameScreen:
         turn = self.to_play() if lines and self.me is None and self.con.width < 80 else None
         if turn is None or any(n.result for n in lines):
             return None
-        st = self.view.state if self.view is not None else None
-        if st is not None and st.dice is not None and lines[-1].text.endswith(f" rolled {roll_text(st.dice)}."):
+        if self.says_the_turn(lines[-1].text):
             # 'bob rolled 3-2.' says whose turn it is already: not 'bob to play 3-2.' after it.
             turn = ("", turn[1])
         return turn
