@@ -2850,14 +2850,14 @@ async def test_the_news_pages_turn_back_with_b(tmp_path):
         await c.wait_for("(page 1 of")
         c.send(" ")
         await c.wait_for("(page 2 of")
-        assert "B pages back" in said(c), said(c)
+        assert "B: page back" in said(c), said(c)
         c.send("B")
         await c.wait_for("(page 1 of")
         c.send("q")
         await c.wait_for("Your choice")
         c.send("N")  # what was on page 1 is read now; the rest is news still
         await c.wait_for("News from your games")
-        while "(page" in c.text and "B pages back; any other key" not in said(c):
+        while "(page" in c.text and "Any other key: back to the menu" not in said(c):
             c.send(" ")
             await c.settle(0.3)
         c.send(" ")
@@ -4060,3 +4060,33 @@ async def test_a_note_kept_at_40_columns_leaves_the_roll_said(tmp_path):
         c.send("\x1b")
         said = " ".join((await c.wait_words("No note changed.")).split())
         assert "Your turn 3-1. No note changed." in said, said
+
+
+async def test_the_news_page_footer_says_its_keys_as_the_instructions_do(tmp_path):
+    """N)ews said 'Press a key for more; B pages back; Q goes back.' where I)nstructions and the ?
+    pages, which page the same way, say 'B: page back  Q: menu  Any other key: next page'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 24)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        for _ in range(24):  # three pages at 40x24
+            a_turn_each(svc, alice, bob)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        await menus.login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("N")
+        await c.wait_for("News from your games")
+        for footer in ("Q: menu Any other key: next page", "B: page back Q: menu Any other key: next page"):
+            said = " ".join((await c.wait_words(footer)).split())
+            assert "Press a key for more" not in said, said
+            assert any("Any other key: next page" in line for line in c.lines()), c.text  # whole on a row
+            assert all(len(line.rstrip()) <= 39 for line in c.lines()), c.text
+            c.send("x")
+        while "back to the menu" not in " ".join(c.text.split()):
+            await c.settle(0.3)
+            c.send("x")
+        await c.wait_words("B: page back Any other key: back to the menu")
+        c.send("x")
+        await c.wait_for("Your choice")
+        c.close()

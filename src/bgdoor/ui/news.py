@@ -14,7 +14,7 @@ from bgdoor.rules.moves import roll_text
 from bgdoor.service import GameLog, GameNotice, LoggedEvent, PlayerInfo, ServiceError, Unread
 from bgdoor.term.console import WAKE
 from bgdoor.term.wrap import paged, wrap
-from bgdoor.ui.board import leader_first
+from bgdoor.ui.board import help_rows, leader_first
 
 if TYPE_CHECKING:
     from bgdoor.ui.console import Console
@@ -374,6 +374,16 @@ def latest_first(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str
 News = list[tuple[Unread, GameLog, list[NewsLine]]]
 
 
+def paging_keys(page: int, last: bool) -> str:
+    """The keys of a page of text turned from the menu (N)ews, I)nstructions), laid out by
+    help_rows: B turns back where there is a page before, Q goes to the menu, any other key on."""
+    if last:
+        # Any key but B goes back (X had, under 'Enter: back to the menu').
+        return "B: page back  Any other key: back to the menu" if page else "Any key: back to the menu"
+    # Any other key turns the page ('Enter/Space: next page' had not offered the X that turned it).
+    return ("B: page back  " if page else "") + "Q: menu  Any other key: next page"
+
+
 async def news_page(con: Console, svc: Service, player_id: int, news: News) -> None:
     """All the news on pages; what the player has seen is marked read (Q leaves the rest news).
     Laid out again when the window changes size, from the headline the page began with."""
@@ -395,12 +405,10 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
         for i, (text, _, _) in enumerate(book[n]):
             con.put(3 + i, 2, text)
         # B turns a page back, as on the help pages: it had gone forward like any other key.
-        if n < len(book) - 1:
-            more = f"Press a key for more; {'B pages back; ' if n else ''}Q goes back."
-        else:
-            more = "B pages back; any other key goes back." if n else "Press a key to go back."
-
-        con.put_wrapped(con.height - 1 if con.height < 25 else 24, 2, more, "dim")
+        # In the I)nstructions' words ('Press a key for more; Q goes back.' had been this page's own).
+        footer = help_rows(paging_keys(n, n == len(book) - 1), con.width - 3, 2)
+        for i, row in enumerate(footer):
+            con.put((con.height - 1 if con.height < 25 else 24) + i, 2, row, "dim")
         await con.show()
         if heads:
             ends = {k: j for page in book for _, k, j in page}  # each headline's last line

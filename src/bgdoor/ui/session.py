@@ -35,7 +35,7 @@ from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shar
 from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows, help_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GAMES_WAIT, GameScreen
-from bgdoor.ui.news import a_match, gather, latest_first, news_page, notices_text
+from bgdoor.ui.news import a_match, gather, latest_first, news_page, notices_text, paging_keys
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
@@ -1487,13 +1487,7 @@ class Session:
             last = page == len(book) - 1
             # 'B: back' beside 'back to the menu' read as the same thing; B turns a page back,
             # offered where there is a page before.
-            if last:
-                # Any key but B goes back (X had, under 'Enter: back to the menu'), as on the ? pages.
-                keys = "B: page back  Any other key: back to the menu" if page else "Any key: back to the menu"
-            else:
-                # Any other key turns the page, as the footer now says ('Enter/Space: next page'
-                # had not offered the X that turned it).
-                keys = ("B: page back  " if page else "") + "Q: menu  Any other key: next page"
+            keys = paging_keys(page, last)
             footer = f"Page {page + 1} of {len(book)}.  {keys}"
             if first_page_note:
                 footer, first_page_note = f"This is the first page.  {keys}", False
