@@ -3993,6 +3993,25 @@ async def test_going_on_at_40_columns_still_asks_when_the_window_is_made_short(t
 
 
 
+async def test_going_on_at_40x23_still_asks_when_the_window_is_made_18_lines(tmp_path):
+    """Enter at 40x23 (the help's last line cut) covered 40x18, where the message and every key
+    are below the screen: the board was drawn down to row 18 without a word.  Going on at 40x18
+    covers 40x23."""
+    async with alice_opens_her_game_at(tmp_path, (40, 23)) as c:
+        await c.wait_words("the last line of the keys that work")
+        c.send("\r")
+        await c.wait_for("BAR")
+        c.send_size(40, 18)
+        # At 18 lines the page has room to name the size only.
+        await c.wait_words("The board needs 80 columns and 23 lines Your terminal shows 40 columns and 18 lines.")
+        c.send("\r")
+        await c.wait_for("BAR")
+        c.send_size(40, 23)
+        await c.wait_for("BAR")
+        await c.settle(0.5)
+        assert "needs 80" not in c.text, c.text
+
+
 async def test_a_board_says_when_the_opponent_logs_off_and_comes_on_again(tmp_path):
     """Live, bob hung up on his turn: alice's board went on saying 'alice rolled 3-1 ...' with
     nothing to tell her she now waited for his next visit (only W)ho said he had gone)."""

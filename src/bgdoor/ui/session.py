@@ -1774,20 +1774,29 @@ class Session:
         """What the terminal's size cuts off the board (see cuts_ok)."""
         # Narrower than 80 columns the help takes a 24th line: at 40x23 its last line (?)help and
         # Q)uit) was cut off without a word.
-        short = self.con.height < board_rows(self.con.width)
+        # Shorter than 80 columns' rows, the message and all the keys go: going on at 40x23 (the
+        # help's last line) had covered 40x18.
+        short = "short" if self.con.height < board_rows(80) else \
+            "help" if self.con.height < board_rows(self.con.width) else ""
         # Under 54 columns points go too, not only the panel: going on at 60 had covered 40.
         narrow = ["narrow", *(["points"] if self.con.width < 54 else [])] if self.con.width < 80 else []
-        return {*narrow, *(["short"] if short else [])}
+        return {*narrow, *([short] if short else [])}
+
+    def cuts_covered(self) -> bool:
+        """Whether the caller went on anyway at every cut the board now has: the message and keys
+        cut off covers the help's last line."""
+        ok = self.cuts_ok | ({"help"} if "short" in self.cuts_ok else set())
+        return self.board_cuts() <= ok
 
     async def room_for_board(self) -> bool:
         """The board needs 80 columns and its rows: on a smaller terminal say so, with its size, and
         let the caller enlarge the window, go on anyway (asked once a call for each cut: going on at
         40 columns had let a window made shorter later lose the message and keys without a word),
         or go back."""
-        if self.board_fits() or self.board_cuts() <= self.cuts_ok:
+        if self.board_fits() or self.cuts_covered():
             return True
         shown = (0, 0)
-        while not self.board_fits() and not self.board_cuts() <= self.cuts_ok:
+        while not self.board_fits() and not self.cuts_covered():
             if shown != (self.con.width, self.con.height):
                 shown = (self.con.width, self.con.height)
                 # What it needs is said for 80 columns (23 lines); narrower, the help takes a 24th.
@@ -1795,7 +1804,7 @@ class Session:
                 needs = " and ".join([*(["80 columns"] if narrow else []), *([f"{board_rows(80)} lines"]
                                                                             if short else [])])
                 # At 40x23: 80 columns would do, but here the help's last line is below the screen.
-                help_cut = not short and "short" in self.board_cuts()
+                help_cut = "help" in self.board_cuts()
                 right = self.con.width - 1
                 size = f"{self.con.width} columns and {self.con.height} lines"
                 # The points take columns 1-54, the names, scores and pip counts 56-80.
