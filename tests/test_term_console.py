@@ -566,3 +566,41 @@ async def test_the_time_warning_waits_while_the_idle_warning_ends_the_call_first
         await waiting
     assert seen == {"idle"}, seen
     await con.stop()
+
+
+async def test_the_idle_count_is_the_time_really_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The alarm comes a hair before each step of the count, and 44.99 s was said as 40: the count
+    read a step low all the way down, and 'within 5 seconds' stood for 10 s."""
+    monkeypatch.setattr(console_mod, "IDLE_STEP", 1.0)
+    con, link = await started(width=80, height=24, idle_timeout=8.0)
+    con.door = True
+    begun = time.monotonic()
+    waiting = asyncio.ensure_future(con.key())
+    counts: list[tuple[int, float]] = []  # each count as it first showed, and the time really left then
+    while not waiting.done():
+        found = re.search(r"within (\d+) second", " ".join(shown(bytes(link.out), cols=80, rows=24)))
+        if found and (not counts or int(found[1]) != counts[-1][0]):
+            counts.append((int(found[1]), begun + 8.0 - time.monotonic()))
+        await asyncio.sleep(0.02)
+    with pytest.raises(Hangup, match="idle"):
+        await waiting
+    assert len(counts) >= 3, counts
+    assert all(left - 0.5 <= n <= left + 0.2 for n, left in counts), counts
+    await con.stop()
+
+
+async def test_no_idle_warning_when_the_call_s_time_ends_first() -> None:
+    """'Press a key within 40 seconds to stay.' came 3 s before 'Your time for this call is used
+    up': no key would have kept the call."""
+    con, link = await started(idle_timeout=4.0, deadline=time.monotonic() + 3.0)
+    con.door = True
+    waiting = asyncio.ensure_future(con.key())
+    seen = False
+    while not waiting.done():
+        seen = seen or "Press a key within" in " ".join(shown(bytes(link.out)))
+        await asyncio.sleep(0.05)
+    with pytest.raises(Hangup, match="time"):
+        await waiting
+    assert not seen
+    assert "Your time for this call is used up" in " ".join(" ".join(shown(bytes(link.out))).split())
+    await con.stop()

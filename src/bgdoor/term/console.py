@@ -506,7 +506,10 @@ class Console:
                 if timeout is not None and now - start >= timeout:
                     return None
                 idle_left = self.idle_timeout - (now - self._last_key)
-                if use_idle and not self._warned and idle_left <= self._idle_lead():
+                # Not when the call's time ends first: 'Press a key within 40 seconds to stay'
+                # had stood 3 s before 'Your time for this call is used up'.
+                time_first = self.deadline is not None and self.deadline - now < idle_left
+                if use_idle and not self._warned and idle_left <= self._idle_lead() and not time_first:
                     self._warned = True
                     self._idle_said = self._idle_warning(idle_left)
                     self._cover(self._idle_said)
@@ -564,8 +567,10 @@ class Console:
         one took two rows of the board's key help)."""
         gone = "go back to the BBS" if self.door else "be disconnected"
         # In steps of IDLE_STEP seconds, down: the count is said again at each (see key).
+        # The alarm comes a hair before each step: 44.99 s is said as 45 (it had read 40, a step
+        # low all the way down, and 'within 5 seconds' had stood 10 s).
         within = "a minute" if idle_left > IDLE_WARNING - 1 else _seconds(
-            idle_left if idle_left < IDLE_STEP else IDLE_STEP * (idle_left // IDLE_STEP))
+            idle_left if idle_left < IDLE_STEP else IDLE_STEP * ((idle_left + IDLE_STEP / 10) // IDLE_STEP))
         said = [f"Are you there? Press a key within {within} or you will {gone}.",
                 f"Are you there? Press a key within {within}.", f"Press a key within {within} to stay.",
                 f"Press a key within {within}."]
