@@ -132,3 +132,32 @@ def test_a_socket_handle_that_is_not_open_here_is_logged(tmp_path: Path) -> None
     finally:
         door.close()
     assert "socket handle 57, which is not an open socket here" in (tmp_path / "d.log").read_text()
+
+
+def test_an_idle_door_caller_whose_last_game_went_is_not_told_games_wait(tmp_path: Path) -> None:
+    """Dozer began a game with an open seat and withdrew it: idle at the menu afterwards, he was
+    told 'Your games wait for you as you left them.' with no game left (it was worked out at the
+    log-in and when a board opened, never again)."""
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[door]\nidle_timeout = 4\ngoodbye_wait = 1\n")
+    drop = door32(tmp_path / "door32.sys", "Dozer")
+    door = PtyDoor(drop, f"sqlite:///{tmp_path}/bg.db", tmp_path / "d.log", "--config", str(cfg))
+    try:
+        door.wait_for("Your choice")
+        door.send("B")
+        door.wait_for("Match length")
+        door.send("\r")
+        door.wait_for("Play as")
+        door.send("W")
+        door.wait_for("Opponent")
+        door.send("O")
+        door.wait_for("W)ithdraw")
+        door.send("W")
+        door.wait_for("Y/N")
+        door.send("Y")
+        door.wait_for("is withdrawn")
+        assert door.wait_exit(timeout=20) == 0
+        said = " ".join(door.view.text.split())
+        assert "No key was pressed for too long. Back to the BBS." in said, said
+    finally:
+        door.close()

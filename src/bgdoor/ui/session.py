@@ -181,12 +181,7 @@ class Session:
                 self.ended = self.ended or "not logged in"
                 return
             log.info("login %s from %s", self.player.handle, self.peer)
-            try:
-                # Said in a goodbye the call's clock makes only to a player with games (see
-                # goodbye); a game begun or opened later says it from then on (GameScreen).
-                self.con.parting = GAMES_WAIT if await self.svc.my_games(self.player.id) else ""
-            except ServiceError:
-                pass
+            await self.games_wait()
             self.presence("menu")  # W)ho counts the caller from here, on a notice before the menu too
             if self.player.handle_note:
                 await self.tell(self.player.handle_note)
@@ -558,6 +553,16 @@ class Session:
         minutes = round(left / 60)
         return max(0.0, left - ((minutes - 0.5) * 60 if minutes >= 2 else 60.0)) + 0.05
 
+    async def games_wait(self) -> None:
+        """Said in a goodbye the call's clock makes only to a player with games (see goodbye),
+        as they stand at each look at the menu: one withdrawn or removed since had left it
+        said to a player with none.  A game begun or opened says it from then on (GameScreen)."""
+        assert self.player is not None
+        try:
+            self.con.parting = GAMES_WAIT if await self.svc.my_games(self.player.id) else ""
+        except ServiceError:
+            pass
+
     async def main_menu(self) -> None:
         assert self.player is not None
         refused = ""  # why the last key did nothing
@@ -584,6 +589,7 @@ class Session:
             # Greeted by the handle as it is now: a sysop's rename told in the player's other
             # session (another node) had left this one greeting them by the old one.
             self.player = await self.svc.player(self.player.id)
+            await self.games_wait()
             if notices:
                 # A game gone without a record to read (withdrawn, removed): said once, here. It
                 # says who and why where the board could only say the game was no longer there.
