@@ -629,3 +629,16 @@ def test_a_watcher_s_narrow_title_uses_every_column_but_the_last_for_the_names()
     title = shown(view).display[0][:40]
     assert title.rstrip() == f"bob {g.white} · alice {g.black} · Match to 3 · Crawford", title
     assert title[39] == " "  # the last column stays free
+
+
+@pytest.mark.parametrize("spectator", [False, True])
+def test_a_60_column_title_says_whose_checkers_are_whose(spectator: bool) -> None:
+    """At 60 columns the panel shows only its first three columns ('► ● a', '○ r'): nothing said
+    which checkers were the player's, where 40 columns says 'You ○' in the title."""
+    g = glyphs("utf8")
+    view = BoardView(START, viewer="white", width=60, match_length=3, white_name="alice", black_name="robert",
+                     spectator=spectator)
+    title = shown(view).display[0][:60].rstrip()
+    said = f"alice {g.white} · robert {g.black}" if spectator else f"You {g.white}"
+    assert title.endswith(f"{said} · Match to 3"), title
+    assert title.startswith(" BACKGAMMON"), title

@@ -706,13 +706,14 @@ class _Painter:
             c.put(TITLE_ROW, start + offset, glyph, attr)  # in the checker's own colours
 
     def whose(self, room: int = 80) -> tuple[str, list[tuple[int, Colour]]]:
-        """Whose checkers are whose, for a board narrower than the panel that says it: 'You ○', and
+        """Whose checkers are whose, for a board that cuts the panel that says it: 'You ○', and
         for a watcher 'alice ○ · bob ●' (a watcher at 40 columns had only the names in the
         messages), the names cut to go in `room` where need be; with where in it each checker
         stands.  ('', []) where the panel shows, or the names have no room."""
         v = self.v
-        if v.width > PANEL_COL:
+        if v.width >= 80:
             return "", []
+        # At 60 columns the panel shows only its first columns ('► ● a'): a name cut to a letter.
         if not v.spectator:
             return f"You {self.checker(v.viewer)[0]}", [(4, v.viewer)]
         names = (v.white_name, v.black_name)
