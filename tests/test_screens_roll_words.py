@@ -175,7 +175,8 @@ async def test_news_of_another_game_keeps_the_roll_said_at_40_columns(tmp_path):
             with Service(url) as svc:
                 svc.submit_turn(bob, second.id, second.version, "13/8 13/11")
             said = " ".join((await c.wait_words(f"Your turn in game #{second.id} too")).split())
-            assert f"Your turn 4-1. Your turn in game #{second.id} too" in said, said
+            # The opening roll stays, the notice in its fewest words after it.
+            assert f"You start with 4-1. Your turn in game #{second.id} too: Q, P)lay." in said, said
             assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
         finally:
             c.close()
