@@ -9,10 +9,15 @@ import signal
 import time
 from pathlib import Path
 
+import menus
 from doorharness import PtyDoor, door32
+from harness import running_server
 from rawtelnet import RawCaller, login
 from serverproc import ServerProcess
 
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Win
+from bgdoor.service import Service
 from bgdoor.transport.door import _process_age, door_deadline
 
 CSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
@@ -161,3 +166,30 @@ def test_an_idle_door_caller_whose_last_game_went_is_not_told_games_wait(tmp_pat
         assert "No key was pressed for too long. Back to the BBS." in said, said
     finally:
         door.close()
+
+
+async def test_a_caller_whose_last_match_ended_on_the_board_is_not_told_games_wait(tmp_path: Path) -> None:
+    """dave's only match ended while he sat at its board (his opponent's resignation accepted), and
+    the idle goodbye there said 'Your games wait for you as you left them.' with none left: it
+    was said from the moment a board of his opened, and nothing took it back."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)  # alice starts with 3-1
+    async with running_server(url, idle_timeout=8.0) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 25))
+        try:
+            await login(c, "alice", "alice-pw", new=False)
+            await asyncio.sleep(1.0)  # the change feed's first look (every unfinished game) is done
+            await menus.open_board(c)
+            with Service(url) as svc:
+                view = svc.resign(bob, view.id, svc.game(view.id).version, Win.SINGLE)
+                svc.answer_resign(alice, view.id, view.version, True)
+            await c.wait_words("You won the match")
+            assert await c.wait_closed(timeout=20)
+            said = " ".join(c.text.split())
+            assert "No key was pressed for too long. Goodbye!" in said, said
+        finally:
+            c.abort()

@@ -173,6 +173,15 @@ NOTE_LENGTH = 140
 NOTE_WENT = " Your note went with it."
 GAMES_WAIT = "Your games wait for you as you left them."  # in a goodbye the call's clock makes
 REPLAY_PACE = 0.8  # seconds between the moves of a replay when no key is pressed
+
+
+async def games_wait(con: Console, svc: Gateway, player_id: int) -> None:
+    """GAMES_WAIT for the goodbye the call's clock makes, only while the player has unfinished
+    games (it had stayed said after their last match ended, or was withdrawn or removed)."""
+    try:
+        con.parting = GAMES_WAIT if await svc.my_games(player_id) else ""
+    except ServiceError:
+        pass  # as it was: looked at again at the next menu or end of a match
 REPLAY_HOLD = 2.0  # seconds on the board before the turn, before the first move plays
 
 
@@ -251,7 +260,7 @@ class GameScreen:
         self.rt.watch_player(self.pid, self.con.wake)  # the player's other games, for waiting_elsewhere
         try:
             await self.reload()
-            if self.me is not None:
+            if self.me is not None and self.view is not None and not self.view.state.over:
                 self.con.parting = GAMES_WAIT  # a game of theirs, kept if the call ends here
             self.tell_presence()
             early = await self.welcome()
@@ -397,6 +406,8 @@ class GameScreen:
                 self.their_note = await self.svc.opponent_note(self.game_id, self.pid)
             except StorageError:
                 pass  # the note shows at the next look
+            if self.view.state.over and self.con.parting:
+                await games_wait(self.con, self.svc, self.pid)  # this match was perhaps the last
 
     async def welcome(self) -> Key | None:
         """Coming back: what happened since this player last looked, a page of it if it is long.

@@ -34,7 +34,7 @@ from bgdoor.term.console import time_words
 from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shared, shorten, wrap
 from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows, help_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
-from bgdoor.ui.game import GAMES_WAIT, GameScreen
+from bgdoor.ui.game import GameScreen, games_wait
 from bgdoor.ui.news import a_match, gather, latest_first, news_page, notices_text, paging_keys
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
@@ -181,7 +181,10 @@ class Session:
                 self.ended = self.ended or "not logged in"
                 return
             log.info("login %s from %s", self.player.handle, self.peer)
-            await self.games_wait()
+            # Said in a goodbye the call's clock makes only to a player with games; a game begun
+            # or opened says it from then on (GameScreen), and each look at the menu again (one
+            # withdrawn or removed since had left it said to a player with none).
+            await games_wait(self.con, self.svc, self.player.id)
             self.presence("menu")  # W)ho counts the caller from here, on a notice before the menu too
             if self.player.handle_note:
                 await self.tell(self.player.handle_note)
@@ -553,16 +556,6 @@ class Session:
         minutes = round(left / 60)
         return max(0.0, left - ((minutes - 0.5) * 60 if minutes >= 2 else 60.0)) + 0.05
 
-    async def games_wait(self) -> None:
-        """Said in a goodbye the call's clock makes only to a player with games (see goodbye),
-        as they stand at each look at the menu: one withdrawn or removed since had left it
-        said to a player with none.  A game begun or opened says it from then on (GameScreen)."""
-        assert self.player is not None
-        try:
-            self.con.parting = GAMES_WAIT if await self.svc.my_games(self.player.id) else ""
-        except ServiceError:
-            pass
-
     async def main_menu(self) -> None:
         assert self.player is not None
         refused = ""  # why the last key did nothing
@@ -589,7 +582,7 @@ class Session:
             # Greeted by the handle as it is now: a sysop's rename told in the player's other
             # session (another node) had left this one greeting them by the old one.
             self.player = await self.svc.player(self.player.id)
-            await self.games_wait()
+            await games_wait(self.con, self.svc, self.player.id)
             if notices:
                 # A game gone without a record to read (withdrawn, removed): said once, here. It
                 # says who and why where the board could only say the game was no longer there.
