@@ -4109,3 +4109,26 @@ async def test_the_news_page_footer_says_its_keys_as_the_instructions_do(tmp_pat
         c.send("x")
         await c.wait_for("Your choice")
         c.close()
+
+
+async def test_a_match_nobody_has_rolled_in_says_so_to_the_player_who_began_it(tmp_path):
+    """alice began a 3-point match naming carol and opened it again later: the message lines were
+    blank over 'P)lay or Enter: roll for who starts' (carol's board said 'alice began a 3-point
+    match with you.')."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("carol", "carol-pw")
+        view = svc.begin_game(alice, 3, Color.WHITE, "carol")
+    async with running_server(url) as srv:
+        for who, said in (("alice", "Your 3-point match with carol: nobody has rolled yet."),
+                          ("carol", "alice began a 3-point match with you.")):
+            for _ in range(2):  # the second look too
+                c = await RawCaller.connect(srv.port, term="xterm", size=(80, 24))
+                try:
+                    await menus.login(c, who, f"{who}-pw", new=False)
+                    await menus.open_game(c, f"#{view.id}")
+                    await c.wait_words("roll for who starts")
+                    await c.wait_words(said)
+                finally:
+                    c.close()

@@ -429,7 +429,7 @@ class GameScreen:
             # Between two games of a match: which comes next, and the score (what was done last
             # is the last game's, told with its result).
             self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.next_game()
-                            or self.told_before(log) or self.watching(log))
+                            or self.told_before(log) or self.not_begun() or self.watching(log))
         return replay
 
     def own_roll_short(self) -> str:
@@ -612,6 +612,16 @@ class GameScreen:
             return ""
         return (f"Game #{v.id} waits for a player: anyone can join it from V)iew games. "
                 "W)ithdraw takes it back.")
+
+    def not_begun(self) -> str:
+        """A match of the player's that nobody has rolled in, both seats taken: opened again by the
+        player who began it, the message lines had been blank."""
+        v = self.view
+        if v is None or self.me is None or v.white is None or v.black is None \
+                or v.state.phase is not Phase.OPENING or v.state.game > 1:
+            return ""
+        match = f"{v.state.length}-point match" if v.state.length else "unlimited match"
+        return f"Your {match} with {v.name(self.me.other)}: nobody has rolled yet."
 
     def pending_offer(self) -> str:
         """A double or a resignation waiting for its answer, said again to a player coming back to
