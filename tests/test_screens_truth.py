@@ -4132,3 +4132,29 @@ async def test_a_match_nobody_has_rolled_in_says_so_to_the_player_who_began_it(t
                     await c.wait_words(said)
                 finally:
                     c.close()
+
+
+async def test_an_opening_roll_won_in_another_game_is_told_on_the_board(tmp_path):
+    """alice sat at game #1's board while carol rolled the opening of game #2 and lost it: alice
+    now had a roll to play there, and her board said nothing (a game waiting for either player's
+    opening roll counted as waiting for her already)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        carol = svc.register("carol", "carol-pw").id
+        first = svc.begin_game(alice, 3, Color.WHITE, "carol")
+        second = svc.begin_game(carol, 3, Color.WHITE, "alice")  # carol is White there
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        try:
+            await login(c, "alice", "alice-pw", new=False)
+            await asyncio.sleep(1.0)  # the change feed's first look (every unfinished game) is done
+            await menus.open_board(c, f"#{first.id}")
+            await c.wait_for("roll for who starts")
+            await c.settle(0.5)
+            assert "Your turn in game" not in c.text
+            with Service(url, dice=ScriptedDice([1, 4])) as svc:
+                svc.roll(carol, second.id, second.version)  # carol 1, alice 4: alice starts there
+            await c.wait_words(f"Your turn in game #{second.id} too")
+        finally:
+            c.close()

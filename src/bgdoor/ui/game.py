@@ -238,6 +238,7 @@ class GameScreen:
         self.shorter: tuple[str, str, str] = ("", "", "")
         # The player's other games waiting for them: a new one is told here, not only on the menu.
         self.elsewhere: set[int] | None = None
+        self.elsewhere_opening: set[int] = set()  # of them, those waiting for the opening roll
         self.told_elsewhere: list[int] = []  # the other games the last notice named
         # unavailable()'s last answer, and what it was worked out from: each key asks twice
         # (for the key, then for the help line), and most keys change none of it.
@@ -993,8 +994,12 @@ class GameScreen:
         except ServiceError:
             return []
         now = {g.id for g in games if g.id != self.game_id}
-        new = sorted(now - self.elsewhere) if self.elsewhere is not None else []
-        self.elsewhere = now
+        opening = {g.id for g in games if g.opening and g.id != self.game_id}
+        # A game waiting for either player's opening roll is counted as waiting already: the
+        # opponent's roll that made it the player's turn there had been told nowhere.
+        began = (now - opening) & self.elsewhere_opening
+        new = sorted((now - self.elsewhere) | began) if self.elsewhere is not None else []
+        self.elsewhere, self.elsewhere_opening = now, opening
         return new
 
     async def on_change(self) -> None:
