@@ -173,6 +173,7 @@ NOTE_LENGTH = 140
 NOTE_WENT = " Your note went with it."
 GAMES_WAIT = "Your games wait for you as you left them."  # in a goodbye the call's clock makes
 REPLAY_PACE = 0.8  # seconds between the moves of a replay when no key is pressed
+REPLAY_HOLD = 2.0  # seconds on the board before the turn, before the first move plays
 
 
 async def games_wait(con: Console, svc: Gateway, player_id: int) -> None:
@@ -182,7 +183,6 @@ async def games_wait(con: Console, svc: Gateway, player_id: int) -> None:
         con.parting = GAMES_WAIT if await svc.my_games(player_id) else ""
     except ServiceError:
         pass  # as it was: looked at again at the next menu or end of a match
-REPLAY_HOLD = 2.0  # seconds on the board before the turn, before the first move plays
 
 
 class GameScreen:
