@@ -3,6 +3,7 @@ player is away, as the board promised."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import menus
@@ -160,5 +161,36 @@ async def test_moves_kept_stay_whole_when_the_window_narrows_to_40_columns(tmp_p
             c.send_size(80, 25)  # and back at 80, the news again
             await c.wait_until(lambda t: "bob starts with 6-3" in " ".join(t.split()), "the news again")
             assert "Your moves so far are as you left them: 13/10; the 2 to play." in " ".join(c.text.split())
+        finally:
+            c.close()
+
+
+async def test_a_notice_of_another_game_keeps_what_is_left_to_play_at_40_columns(tmp_path):
+    """At 40 columns 'Your moves so far are back: 13/9; the 2 to play.' gave way to 'Your turn in
+    game #2 too: ...', and nothing on the screen said a 2 was left (the 4 showing was played)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 2])) as svc:  # alice 4, bob 2: alice starts with 4-2
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        svc.save_draft(alice, view.id, view.version, ((13, 9),), None)
+        offered = svc.resign(alice, view.id, view.version, Win.SINGLE)
+        svc.answer_resign(bob, view.id, offered.version, accept=False)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(c, "alice", "alice-pw", new=False)
+            await asyncio.sleep(1.0)  # the change feed's first look (every unfinished game) is done
+            await open_game(c)
+            await board_at_40_columns(c)
+            await c.wait_words("the 2 to play")
+            with Service(url, dice=ScriptedDice([1, 3])) as svc:
+                second = svc.begin_game(bob, 3, Color.WHITE, "alice")
+                svc.roll(bob, second.id, second.version)  # bob 1, alice 3: alice starts game 2
+            said = " ".join((await c.wait_words(f"Your turn in game #{second.id} too")).split())
+            assert "the 2 to play" in said.lower(), said
+            assert "(? shows all)" not in said, said
+            assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
         finally:
             c.close()

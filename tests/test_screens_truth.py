@@ -4158,3 +4158,55 @@ async def test_an_opening_roll_won_in_another_game_is_told_on_the_board(tmp_path
             await c.wait_words(f"Your turn in game #{second.id} too")
         finally:
             c.close()
+
+
+LONG_NOTE = "Nice opening. Let us see how the rest of this long match goes; I am not worried yet at all."
+
+
+async def test_a_notice_of_another_game_is_not_put_behind_a_cut_note(tmp_path):
+    """At 40 columns bob's play with a long note filled the lines, cut with '(? shows all)', and
+    'Your turn in game #2 too' went after the note, behind the cut: only ? showed it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    svc, bob, carol, _ = bob_opens(url, LONG_NOTE)
+    svc.close()
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(c, "carol", "carol-pw", new=False)
+            await asyncio.sleep(1.0)  # the change feed's first look (every unfinished game) is done
+            await through_the_news_to_the_board(c)
+            await c.wait_words("(? shows all)")
+            with Service(url, dice=ScriptedDice([1, 3])) as svc:
+                second = svc.begin_game(bob, 3, Color.WHITE, "carol")
+                svc.roll(bob, second.id, second.version)  # bob 1, carol 3: carol starts game 2
+            said = " ".join((await c.wait_words(f"Your turn in game #{second.id} too: Q, P)lay.")).split())
+            assert "bob rolled 4-2 and played 8/4 6/4" in said or "bob starts with 4-2" in said, said
+            assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        finally:
+            c.close()
+
+
+async def test_a_roll_left_unplayed_is_said_first_where_a_long_note_fills_the_lines(tmp_path):
+    """carol rolled after bob's play with a long note, went to the menu and came back: at 40
+    columns the lines said bob's play and note, cut with '(? shows all)', and 'Your turn 5-1.'
+    behind the cut, with one die past the edge: the roll showed nowhere."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    svc, *_ = bob_opens(url, LONG_NOTE)
+    svc.close()
+    async with running_server(url, dice=ScriptedDice([5, 1] * 5)) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(c, "carol", "carol-pw", new=False)
+            await through_the_news_to_the_board(c)
+            c.send("\r")
+            await c.wait_words("5-1")
+            c.send("Q")
+            await c.wait_for("Your choice")
+            await menus.open_game(c)
+            await c.wait_for("BAR")
+            await c.settle(0.5)
+            said = " ".join(c.text.split())
+            assert "Your turn 5-1." in said.split("(? shows all)")[0], said
+            assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        finally:
+            c.close()

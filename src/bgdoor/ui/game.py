@@ -266,6 +266,12 @@ class GameScreen:
             self.tell_presence()
             early = await self.welcome()
             self.say_the_roll(kept=await self.restore_draft())
+            told = " ".join(self.unkeyed)
+            if self.message != told and not self.held:
+                # The moves kept and the roll are told since the last key too, after the news:
+                # news of another game coming next had kept the news alone ('the 2 to play' gone).
+                more = self.message.removeprefix(told).strip() if told and self.message.startswith(told) else ""
+                self.unkeyed = [*self.unkeyed, more] if more else [self.message] if self.message else []
             await self.waiting_elsewhere()
             while not self.gone:
                 if self.view is not None and self.activity() != self.told_activity:
@@ -457,12 +463,19 @@ class GameScreen:
             return
         if self.roll_said and self.roll_said not in self.message:
             # A roll with no play, or one play: said after the news that had taken its place.
-            self.message = f"{self.message} {self.roll_said}".strip()
+            self.message = self.with_roll(self.roll_said)
             return
         roll = roll_text(st.dice)
         short = self.own_roll_short() if self.message else ""
         if short and f"You rolled {roll}" not in self.message and not self.message.endswith(f" {roll}."):
-            self.message += f" {short}"
+            self.message = self.with_roll(short)
+
+    def with_roll(self, roll: str) -> str:
+        """The message and the player's roll after it; the roll first where the lines would cut
+        the whole (after the opponent's long note, 'Your turn 5-1.' had gone behind '(? shows
+        all)', with one die past the edge)."""
+        whole = f"{self.message} {roll}".strip()
+        return f"{roll} {self.message}" if self.message and self.cut(whole) else whole
 
     def watching(self, log: GameLog) -> str:
         """A watcher opening a game: what was done last, which the board alone does not say (at 80
@@ -767,12 +780,18 @@ class GameScreen:
                 # now, and the score), rather than cut it; but not that the moves on this board
                 # went (the board's own turn, played elsewhere): ? shows it.
                 part = keep[1:]
+                short = self.own_roll_short()
                 if [t.startswith(ELSEWHERE) for t in keep].count(True) == 1:
                     # Nor this board's news to the notice of other games, said again for one more:
-                    # it had pushed the opponent's play here off the lines.  The notice shortens.
-                    part = [self.elsewhere_notice(brief=True) if t.startswith(ELSEWHERE) else t for t in keep]
-                short = self.own_roll_short()
-                if short and not self.cut(" ".join([short, *part, *then])):
+                    # it had pushed the opponent's play here off the lines.  The notice shortens;
+                    # or the player's own roll stays with it (what was said before goes); or the
+                    # notice goes first, where this board's news is cut anyway (behind '(? shows
+                    # all)' the notice had shown nowhere).
+                    other = next(t for t in keep if not t.startswith(ELSEWHERE))
+                    brief = self.elsewhere_notice(brief=True)
+                    forms = [[other, brief], *([[short, brief]] if short else []), [brief, other]]
+                    part = next((f for f in forms if not self.cut(" ".join([*f, *then]))), forms[-1])
+                elif short and not self.cut(" ".join([short, *part, *then])):
                     part = [short, *part]  # at 40 columns what went had been all that said the roll
                 self.shorter = (self.with_turn(keep, turn), self.with_turn(part, turn), " ".join(keep + then))
                 if self.roomiest(self.shorter) != self.shorter[0]:
