@@ -604,3 +604,41 @@ async def test_no_idle_warning_when_the_call_s_time_ends_first() -> None:
     assert not seen
     assert "Your time for this call is used up" in " ".join(" ".join(shown(bytes(link.out))).split())
     await con.stop()
+
+
+async def test_a_time_warning_covered_by_the_idle_warning_is_said_again_after_the_key() -> None:
+    """'Back to the BBS in less than a minute.' stood 0.4 s before 'Press a key within 45 seconds
+    to stay.' covered it, and after the key that answered that, nothing said the time again."""
+    con, link = await started(width=40, height=24, idle_timeout=4.0, deadline=time.monotonic() + 12.0,
+                              time_warning=11.0)
+    con.door = True
+    waiting = asyncio.ensure_future(con.key())
+    while "Press a key within" not in " ".join(shown(bytes(link.out), cols=40, rows=24)):
+        assert not waiting.done()
+        await asyncio.sleep(0.05)
+    assert "Back to the BBS in" in bytes(link.out).decode("utf-8", "replace")  # it had come first
+    link.send(b"x")
+    assert (await waiting) is not None
+    waiting = asyncio.ensure_future(con.key())
+    await asyncio.sleep(0.3)
+    bottom = " ".join(" ".join(shown(bytes(link.out), cols=40, rows=24)).split())
+    assert "Back to the BBS in" in bottom, bottom
+    waiting.cancel()
+    await con.stop()
+
+
+async def test_the_time_warning_is_worded_for_the_width_after_a_resize() -> None:
+    """Made at 80 columns, 'You have less than a minute left on this call; then you go back to the
+    BBS.' stayed in that form after a resize to 40, over three rows, the board's keys among them."""
+    con, link = await started(width=80, height=24, deadline=time.monotonic() + 30.0, time_warning=40.0)
+    con.door = True
+    waiting = asyncio.ensure_future(con.key())
+    while "left on this call" not in " ".join(shown(bytes(link.out), cols=80, rows=24)):
+        await asyncio.sleep(0.05)
+    link.out.clear()
+    con.resize(40, 24)
+    await asyncio.sleep(0.3)
+    lines = [line.strip() for line in shown(bytes(link.out), cols=40, rows=24) if line.strip()]
+    assert "Back to the BBS in less than a minute." in lines, lines
+    waiting.cancel()
+    await con.stop()

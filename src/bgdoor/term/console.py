@@ -510,13 +510,17 @@ class Console:
                 # had stood 3 s before 'Your time for this call is used up'.
                 time_first = self.deadline is not None and self.deadline - now < idle_left
                 if use_idle and not self._warned and idle_left <= self._idle_lead() and not time_first:
+                    if self._under and self._notice_lasting and self.deadline is not None:
+                        # It covers the time warning, up for a moment only: that is said again
+                        # after the key that answers this one (it had been lost for good).
+                        self._warn_at.insert(0, self.deadline - now)
                     self._warned = True
                     self._idle_said = self._idle_warning(idle_left)
                     self._cover(self._idle_said)
                     self.bell("error")
                     await self.show()
                 elif use_idle and self._warned and self._under and not self._notice_lasting \
-                        and (said := self._idle_warning(idle_left)) \
+                        and idle_left > IDLE_STEP / 10 and (said := self._idle_warning(idle_left)) \
                         != self._idle_said:
                     # 'within 45 seconds' had stood 20 s later, when 25 were left.
                     self._idle_said = said
@@ -618,7 +622,12 @@ class Console:
         cells = self.screen.canvas.cells
         rows = [cells[r - 1] if r <= len(cells) else [] for r, _ in self._under]
         if rows != self._notice:
-            self._cover(self._notice_text, self._notice_lasting)  # (its time runs on)
+            text = self._notice_text
+            if self._notice_lasting and self.deadline is not None:
+                # In the words that fit the width as it is now: made at 80 columns and kept over
+                # a resize to 40, the time warning took three rows, the board's keys among them.
+                text = self._time_warning(self.deadline - time.monotonic())
+            self._cover(text, self._notice_lasting)  # (its time runs on)
 
     def _uncover(self) -> None:
         if not self._under:
