@@ -144,6 +144,9 @@ def test_a_name_cut_for_a_column_keeps_its_board_s_tag() -> None:
     assert fit_name("TwentyCharAliasN@BIGBOARD", 25) == "TwentyCharAliasN@BIGBOARD"
     assert fit_name("TwentyCharAliasN", 10) == fit("TwentyCharAliasN", 10) == "TwentyCha~"
     assert fit_name("ab@BIGBOARD", 6) == "ab@BI~"  # no room for the tag: cut as any text
+    # Room for the number and tag with one letter and one dot: 'Maximili~' had read as a handle.
+    assert fit_name("Maximilian Ale~2@BETA", 9) == "M.~2@BETA"
+    assert fit_name("Maximilian Ale~2@BETA", 10) == "M..~2@BETA"
     # Two columns share the room: both whole when they fit, else the narrower keeps its own.
     assert shared(19, 25, 44) == (19, 25)
     assert shared(19, 25, 33) == (16, 17)
