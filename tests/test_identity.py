@@ -136,6 +136,28 @@ def test_aliases_differing_by_control_bytes_are_different_players(svc: Service) 
         svc.enter_from_door("\x07\x07")
 
 
+def test_a_member_alias_with_a_letter_beyond_ascii_is_found_by_alias_and_tag(svc: Service) -> None:
+    """'Émile_Zola_Long_Alias_Name_Here@BETA' found nobody, typed any way: SQLite's lower() folds
+    A-Z alone, and the alias was compared lowered on one side only."""
+    alice = svc.register("alice", "alice-pw").id
+    emile = svc.enter_from_bbs("BETA", "Émile_Zola_Long_Alias_Name_Here")
+    for typed in ("Émile_Zola_Long_Alias_Name_Here@BETA", "émile_zola_long_alias_name_here@beta",
+                  "ÉMILE_ZOLA_LONG_ALIAS_NAME_HERE@Beta"):
+        v = svc.begin_game(alice, 3, Color.WHITE, typed)
+        assert emile.id in (v.white_id, v.black_id), typed
+    with pytest.raises(NotFound):
+        svc.begin_game(alice, 3, Color.WHITE, "Émile_Zola_Long_Alias_Name_Her@BETA")
+
+
+def test_a_name_clash_with_spaces_quotes_both_names(svc: Service) -> None:
+    """'Another player of board ALPHA is called Maximilian Alexa, so you are Maximilian Ale~2':
+    unquoted, the names ran into the sentence (the other first-visit notices quote a handle)."""
+    svc.enter_from_bbs("ALPHA", "Maximilian Alexander")
+    second = svc.enter_from_bbs("BETA", "Maximilian Alexander")
+    assert ('Another player of board ALPHA is called "Maximilian Alexa", so you are "Maximilian Ale~2": '
+            "your own player, not theirs.") in second.handle_note, second.handle_note
+
+
 def test_one_alias_on_two_bbses_is_two_players(svc: Service) -> None:
     here = svc.enter_from_door("Gammon Joe")
     one = svc.enter_from_bbs("ALPHA", "Gammon Joe")

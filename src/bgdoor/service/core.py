@@ -133,7 +133,10 @@ def _handle_note(alias: str, handle: str, blocker: tuple[str, str] | None, tag: 
         name, theirs = blocker
         # 'here' had named a player of another member board as one of this server's own.
         where = "here" if not theirs else "of your board" if theirs == tag else f"of board {theirs}"
-        return f"Another player {where} is called {name}, so you are {handle}: your own player, not theirs."
+        # Quoted with a space in them, as the other notices quote a handle: 'is called Maximilian
+        # Alexa, so you are Maximilian Ale~2' ran the names into the sentence.
+        name, shown = (f'"{n}"' if " " in n else n for n in (name, handle))
+        return f"Another player {where} is called {name}, so you are {shown}: your own player, not theirs."
     if handle == alias.strip():
         return ""
     whole = handles.clean(alias, cut=False)
@@ -271,11 +274,14 @@ def player_by_handle(s: Session, handle: str) -> Player | None:
             )
         ).one_or_none()
         if found is None and bare:
-            known = s.scalars(
-                select(Player).where(
-                    func.lower(Player.login_name) == bare.lower(), Player.origin == "bbs", Player.bbs_tag == tag.upper()
-                ).limit(2)
-            ).all()
+            board = (Player.origin == "bbs", Player.bbs_tag == tag.upper())
+            if bare.isascii():
+                known = list(s.scalars(select(Player).where(func.lower(Player.login_name) == bare.lower(), *board)
+                                       .limit(2)))
+            else:
+                # SQLite's lower() folds A-Z alone: 'Émile_Zola@BETA' had found nobody, typed any way.
+                same_length = s.scalars(select(Player).where(func.length(Player.login_name) == len(bare), *board))
+                known = [p for p in same_length if p.login_name.casefold() == bare.casefold()][:2]
             found = known[0] if len(known) == 1 else None
     return found
 
