@@ -4210,3 +4210,58 @@ async def test_a_roll_left_unplayed_is_said_first_where_a_long_note_fills_the_li
             assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
         finally:
             c.close()
+
+
+async def test_esc_after_a_play_typed_says_the_typing_was_cancelled(tmp_path):
+    """M, '13/8', Esc: 'No play typed.', of a play typed and then cancelled."""
+    async with alice_opens_her_game_at(tmp_path, (80, 25)) as c:
+        await c.wait_for("M)ove typed")
+        c.send("M")
+        await c.wait_for("Your play")
+        c.send("13/10\x1b")
+        said = " ".join((await c.wait_words("Typing cancelled.")).split())
+        assert "No play typed" not in said, said
+        c.send("M")
+        await c.wait_for("Your play")
+        c.send("\r")
+        await c.wait_words("No play typed.")
+
+
+async def test_a_logoff_over_a_held_result_is_told_once_the_result_goes(tmp_path):
+    """bob logged off while alice's board held game 1's result: never told, and 'bob is on again.'
+    came later without it, in place of 'Game 2 of the match. Score: ...'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice starts with 3-1
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    async with running_server(url, presence_ttl=3.0) as srv:
+        b = await call(srv.port)
+        await login(b, "bob", "bob-pw", new=False)
+        a = await call(srv.port)
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_board(a)
+            await a.settle(1.5)  # the first look at who is on
+            with Service(url) as svc:
+                svc.resign(bob, v.id, svc.game(v.id).version, Win.SINGLE)
+            await a.wait_words("bob offers to resign")
+            a.send("A")
+            await a.wait_for("Y/N")
+            a.send("Y")
+            await a.wait_words("Press a key")
+            b.close()
+            await asyncio.sleep(6.0)  # bob's row expires and the board looks: the result stays
+            assert "logged off" not in a.text, a.text
+            a.send(" ")
+            said = " ".join((await a.wait_words("bob has logged off")).split())
+            assert "Game 2 of the match" in said, said
+            b = await call(srv.port)
+            await login(b, "bob", "bob-pw", new=False)
+            said = " ".join((await a.wait_words("bob is on again.")).split())
+            assert "Game 2 of the match" in said, said  # kept before it, not replaced
+        finally:
+            a.close()
+            b.close()

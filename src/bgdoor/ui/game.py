@@ -230,6 +230,7 @@ class GameScreen:
         # The opponent (a watcher's: both players) whose coming and going wakes this board, and
         # whether each was on, as last told (None: not yet looked at).
         self.online_watched: dict[int, bool | None] = {}
+        self.back_on: list[str] = []  # the names opponent_news last said were on again
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
         self.refused: tuple[str, str] = ("", "")  # the message a key's refusal replaced, and the refusal
         # A message of two parts, the later part alone, and what must fit for the whole to show:
@@ -239,6 +240,7 @@ class GameScreen:
         # The player's other games waiting for them: a new one is told here, not only on the menu.
         self.elsewhere: set[int] | None = None
         self.elsewhere_opening: set[int] = set()  # of them, those waiting for the opening roll
+        self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
         # unavailable()'s last answer, and what it was worked out from: each key asks twice
         # (for the key, then for the help line), and most keys change none of it.
@@ -258,7 +260,7 @@ class GameScreen:
     async def run(self) -> None:
         # Watching first: a change while the game is read still wakes the screen.
         self.rt.watch(self.game_id, self.con.wake)
-        self.rt.watch_player(self.pid, self.con.wake)  # the player's other games, for waiting_elsewhere
+        self.rt.watch_player(self.pid, self.games_changed)  # the player's other games, for waiting_elsewhere
         try:
             await self.reload()
             if self.me is not None and self.view is not None and not self.view.state.over:
@@ -266,12 +268,6 @@ class GameScreen:
             self.tell_presence()
             early = await self.welcome()
             self.say_the_roll(kept=await self.restore_draft())
-            told = " ".join(self.unkeyed)
-            if self.message != told and not self.held:
-                # The moves kept and the roll are told since the last key too, after the news:
-                # news of another game coming next had kept the news alone ('the 2 to play' gone).
-                more = self.message.removeprefix(told).strip() if told and self.message.startswith(told) else ""
-                self.unkeyed = [*self.unkeyed, more] if more else [self.message] if self.message else []
             await self.waiting_elsewhere()
             while not self.gone:
                 if self.view is not None and self.activity() != self.told_activity:
@@ -293,7 +289,7 @@ class GameScreen:
                     return
         finally:
             self.rt.unwatch(self.game_id, self.con.wake)
-            self.rt.unwatch_player(self.pid, self.con.wake)
+            self.rt.unwatch_player(self.pid, self.games_changed)
             for pid in self.online_watched:
                 self.rt.unwatch_online(pid, self.con.wake)
             await self.keep_draft()
@@ -353,6 +349,9 @@ class GameScreen:
         # What was said before (the opponent's play, read before these moves were made) gives
         # way, as it does to news: at 40 columns the kept moves had been cut to '?'.
         self.message = self.roomiest(self.shorter)
+        # Told since the last key, with the news: news of another game coming next had kept the
+        # news alone ('the 2 to play' gone).
+        self.unkeyed = [*self.unkeyed, kept] if self.message == whole else [kept]
         return True
 
     def moves_so_far(self, how: str) -> str:
@@ -475,7 +474,10 @@ class GameScreen:
         the whole (after the opponent's long note, 'Your turn 5-1.' had gone behind '(? shows
         all)', with one die past the edge)."""
         whole = f"{self.message} {roll}".strip()
-        return f"{roll} {self.message}" if self.message and self.cut(whole) else whole
+        first = bool(self.message) and self.cut(whole)
+        # Told since the last key, as the moves kept are (see restore_draft).
+        self.unkeyed = [roll, *self.unkeyed] if first else [*self.unkeyed, roll]
+        return f"{roll} {self.message}" if first else whole
 
     def watching(self, log: GameLog) -> str:
         """A watcher opening a game: what was done last, which the board alone does not say (at 80
@@ -914,17 +916,21 @@ class GameScreen:
         if v is None:
             return ""
         said = []
+        self.back_on = []
         for pid, was in self.online_watched.items():
             on = self.rt.online(pid)
-            if on is None or on == was:
+            if on is None or on == was or (was is not None and self.held and not v.state.over):
+                # Over a result held, told once it goes: a logoff then had gone untold for good,
+                # and 'is on again' came later without it.
                 continue
             self.online_watched[pid] = on
             st = v.state
-            if was is None or st.over or self.held or v.status != "active":
+            if was is None or st.over or v.status != "active":
                 continue
             colour = Color.WHITE if pid == v.white_id else Color.BLACK
             name = v.name(colour)
             if on:
+                self.back_on.append(name)
                 said.append(f"{name} is on again.")
             elif st.actor is colour:
                 said.append(f"{name} has logged off; the game waits for their next visit.")
@@ -934,6 +940,11 @@ class GameScreen:
                 said.append(f"{name} has logged off.")
         return " ".join(said)
 
+    def games_changed(self) -> None:
+        """A game the player sits in changed (this one, or another: see waiting_elsewhere)."""
+        self.games_woken = True
+        self.con.wake()
+
     async def next_event(self) -> Key | None:
         """The next key, or None when the game changed (here, or in another process)."""
         assert self.view is not None
@@ -941,6 +952,11 @@ class GameScreen:
         while True:
             if said := self.opponent_news():
                 # Looked at before each wait: one told as the game changed is not lost.
+                self.keep_said()
+                # Coming on again is said in the place of going, where that is still on the
+                # lines: the next game's 'Game 2 of the match. Score: ...' had given way to both.
+                self.unkeyed = [t for t in self.unkeyed
+                                if not any(t.startswith(f"{back} has logged off") for back in self.back_on)]
                 self.tell([NewsLine(0, said)])
                 return None
             # The change feed wakes this screen when its game changes, in any process.
@@ -951,12 +967,17 @@ class GameScreen:
                 return None
             if (self.con.width, self.con.height) != self.drawn_at:
                 return None  # the window was resized: lay the board out again for its new size
+            if not self.games_woken:
+                # A player coming or going (told at the top), or nothing this board shows: not
+                # news of the player's other games, which each wake had read (a thousand boards
+                # at once at the process's first look at who is on).
+                continue
+            self.games_woken = False
             told = await self.waiting_elsewhere()
             if self.drop_stale_elsewhere() and not told:
                 return None  # drawn again without it
             if told:
-                if not self.unkeyed and self.message and not self.held:
-                    self.unkeyed = [self.message]  # 'You rolled 6-2.' stays, where there is room, before it
+                self.keep_said()
                 rest = self.unkeyed_but_elsewhere()
                 if rest is not None:
                     # Told already since the last key: one notice for all of them.  Two had pushed
@@ -966,6 +987,13 @@ class GameScreen:
                 self.told_elsewhere = told
                 self.tell([NewsLine(0, self.elsewhere_notice())])
                 return None
+
+    def keep_said(self) -> None:
+        """What the lines say, kept where there is room before news that is not of a key: 'You
+        rolled 6-2.', and the next game's 'Game 2 of the match. Score: ...', which 'bob is on
+        again.' had taken the place of."""
+        if not self.unkeyed and self.message and not self.held:
+            self.unkeyed = [self.message]
 
     def elsewhere_notice(self, brief: bool = False) -> str:
         """The notice of the games in told_elsewhere, as P)lay at the menu would now reach them:
@@ -1841,7 +1869,11 @@ class GameScreen:
         self.message = ""
         if text is None or not text.strip():
             # Moves made before M are still on the board: 'No play typed' read as if they were gone.
-            self.message = "Typing cancelled: your moves are as they were." if made else "No play typed."
+            # Esc after a play typed cancels it (it had said 'No play typed.'); on a narrow screen
+            # the roll first, as after a note.
+            said = "Typing cancelled: your moves are as they were." if made else \
+                "Typing cancelled." if text is None else "No play typed."
+            self.message = " ".join([self.own_roll_short(), said]).strip()
             return
         try:
             await self.send_turn(text.strip())
