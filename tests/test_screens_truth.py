@@ -4265,3 +4265,30 @@ async def test_a_logoff_over_a_held_result_is_told_once_the_result_goes(tmp_path
         finally:
             a.close()
             b.close()
+
+
+async def test_an_opponent_who_was_never_seen_go_is_on_not_on_again(tmp_path):
+    """bob, off when alice opened the board, logged in: 'bob is on again.', of a player the board
+    had never seen go (the bench's joiners were told so ten seconds after joining)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    async with running_server(url, presence_ttl=3.0) as srv:
+        a = await call(srv.port)
+        b = None
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_board(a)
+            await a.settle(1.5)  # the first look at who is on: bob is not
+            b = await call(srv.port)
+            await login(b, "bob", "bob-pw", new=False)
+            said = " ".join((await a.wait_words("bob is on.", 15)).split())
+            assert "on again" not in said and "logged off" not in said, said
+        finally:
+            a.close()
+            if b is not None:
+                b.close()

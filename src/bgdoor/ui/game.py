@@ -231,6 +231,7 @@ class GameScreen:
         # whether each was on, as last told (None: not yet looked at).
         self.online_watched: dict[int, bool | None] = {}
         self.back_on: list[str] = []  # the names opponent_news last said were on again
+        self.told_off: set[int] = set()  # the players this board said had logged off
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
         self.refused: tuple[str, str] = ("", "")  # the message a key's refusal replaced, and the refusal
         # A message of two parts, the later part alone, and what must fit for the whole to show:
@@ -931,8 +932,13 @@ class GameScreen:
             name = v.name(colour)
             if on:
                 self.back_on.append(name)
-                said.append(f"{name} is on again.")
-            elif st.actor is colour:
+                # 'Again' only after their going was said: a player who had just joined, not
+                # yet in the process's last look at who is on, came 'on again' ten seconds later.
+                said.append(f"{name} is on again." if pid in self.told_off else f"{name} is on.")
+                self.told_off.discard(pid)
+                continue
+            self.told_off.add(pid)
+            if st.actor is colour:
                 said.append(f"{name} has logged off; the game waits for their next visit.")
             elif self.me is not None:
                 said.append(f"{name} has logged off; they will see your play at their next visit.")
@@ -958,7 +964,11 @@ class GameScreen:
                 self.unkeyed = [t for t in self.unkeyed
                                 if not any(t.startswith(f"{back} has logged off") for back in self.back_on)]
                 self.tell([NewsLine(0, said)])
-                return None
+                # Drawn here, the game read no more: each such news had read it again (three
+                # queries a board, hundreds of boards at each look at who is on).
+                self.draw()
+                await self.con.show()
+                continue
             # The change feed wakes this screen when its game changes, in any process.
             key = await self.con.key(idle=True, wake=True)
             if key.name != "wake":
