@@ -4012,16 +4012,22 @@ async def test_going_on_at_40x23_still_asks_when_the_window_is_made_18_lines(tmp
         assert "needs 80" not in c.text, c.text
 
 
+def alice_played_first(url: str) -> tuple[int, int, GameView]:
+    """A 3-point match of alice's (White) with bob: alice starts with 3-1 and plays 8/5 6/5; bob to
+    roll.  (alice, bob, the game)"""
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        return alice, bob, svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+
+
 async def test_a_board_says_when_the_opponent_logs_off_and_comes_on_again(tmp_path):
     """Live, bob hung up on his turn: alice's board went on saying 'alice rolled 3-1 ...' with
     nothing to tell her she now waited for his next visit (only W)ho said he had gone)."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        svc.register("bob", "bob-pw")
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)  # alice starts with 3-1
-        svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    alice_played_first(url)
     async with running_server(url, presence_ttl=3.0) as srv:
         bob = await call(srv.port)
         await login(bob, "bob", "bob-pw", new=False)
@@ -4231,12 +4237,7 @@ async def test_a_logoff_over_a_held_result_is_told_once_the_result_goes(tmp_path
     """bob logged off while alice's board held game 1's result: never told, and 'bob is on again.'
     came later without it, in place of 'Game 2 of the match. Score: ...'."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)  # alice starts with 3-1
-        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    alice, bob, v = alice_played_first(url)
     async with running_server(url, presence_ttl=3.0) as srv:
         b = await call(srv.port)
         await login(b, "bob", "bob-pw", new=False)
@@ -4271,12 +4272,7 @@ async def test_an_opponent_who_was_never_seen_go_is_on_not_on_again(tmp_path):
     """bob, off when alice opened the board, logged in: 'bob is on again.', of a player the board
     had never seen go (the bench's joiners were told so ten seconds after joining)."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        svc.register("bob", "bob-pw")
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)
-        svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    alice_played_first(url)
     async with running_server(url, presence_ttl=3.0) as srv:
         a = await call(srv.port)
         b = None
