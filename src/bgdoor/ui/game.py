@@ -230,7 +230,6 @@ class GameScreen:
         # The opponent (a watcher's: both players) whose coming and going wakes this board, and
         # whether each was on, as last told (None: not yet looked at).
         self.online_watched: dict[int, bool | None] = {}
-        self.back_on: list[str] = []  # the names opponent_news last said were on again
         self.told_off: set[int] = set()  # the players this board said had logged off
         self.overflow = ""  # the last message, whole, when the board had to cut it (? shows it)
         self.refused: tuple[str, str] = ("", "")  # the message a key's refusal replaced, and the refusal
@@ -463,22 +462,21 @@ class GameScreen:
             return
         if self.roll_said and self.roll_said not in self.message:
             # A roll with no play, or one play: said after the news that had taken its place.
-            self.message = self.with_roll(self.roll_said)
+            self.tell_roll(self.roll_said)
             return
         roll = roll_text(st.dice)
         short = self.own_roll_short() if self.message else ""
         if short and f"You rolled {roll}" not in self.message and not self.message.endswith(f" {roll}."):
-            self.message = self.with_roll(short)
+            self.tell_roll(short)
 
-    def with_roll(self, roll: str) -> str:
-        """The message and the player's roll after it; the roll first where the lines would cut
-        the whole (after the opponent's long note, 'Your turn 5-1.' had gone behind '(? shows
-        all)', with one die past the edge)."""
+    def tell_roll(self, roll: str) -> None:
+        """The player's roll after the message, told since the last key as the moves kept are
+        (see restore_draft); first where the lines would cut the whole (after the opponent's long
+        note, 'Your turn 5-1.' had gone behind '(? shows all)', with one die past the edge)."""
         whole = f"{self.message} {roll}".strip()
         first = bool(self.message) and self.cut(whole)
-        # Told since the last key, as the moves kept are (see restore_draft).
         self.unkeyed = [roll, *self.unkeyed] if first else [*self.unkeyed, roll]
-        return f"{roll} {self.message}" if first else whole
+        self.message = f"{roll} {self.message}" if first else whole
 
     def watching(self, log: GameLog) -> str:
         """A watcher opening a game: what was done last, which the board alone does not say (at 80
@@ -908,16 +906,17 @@ class GameScreen:
             for pid in players:
                 self.rt.watch_online(pid, self.con.wake)
 
-    def opponent_news(self) -> str:
+    def opponent_news(self) -> tuple[str, list[str]]:
         """The opponent gone from the system, or on again, since the last look: in live play a
         board whose opponent hung up had gone on waiting without a word.  A watcher is told of
         either player (a watcher waiting for bob's play had not been told he had gone).  Not at
-        the first look, nor over a result or a match over."""
+        the first look, nor over a result or a match over.  With it, the names said to be on
+        again."""
         v = self.view
         if v is None:
-            return ""
+            return "", []
         said = []
-        self.back_on = []
+        back_on = []
         for pid, was in self.online_watched.items():
             on = self.rt.online(pid)
             if on is None or on == was or (was is not None and self.held and not v.state.over):
@@ -931,7 +930,7 @@ class GameScreen:
             colour = Color.WHITE if pid == v.white_id else Color.BLACK
             name = v.name(colour)
             if on:
-                self.back_on.append(name)
+                back_on.append(name)
                 # 'Again' only after their going was said: a player who had just joined, not
                 # yet in the process's last look at who is on, came 'on again' ten seconds later.
                 said.append(f"{name} is on again." if pid in self.told_off else f"{name} is on.")
@@ -944,7 +943,7 @@ class GameScreen:
                 said.append(f"{name} has logged off; they will see your play at their next visit.")
             else:
                 said.append(f"{name} has logged off.")
-        return " ".join(said)
+        return " ".join(said), back_on
 
     def games_changed(self) -> None:
         """A game the player sits in changed (this one, or another: see waiting_elsewhere)."""
@@ -956,13 +955,14 @@ class GameScreen:
         assert self.view is not None
         self.follow_opponent()
         while True:
-            if said := self.opponent_news():
+            said, back_on = self.opponent_news()
+            if said:
                 # Looked at before each wait: one told as the game changed is not lost.
                 self.keep_said()
                 # Coming on again is said in the place of going, where that is still on the
                 # lines: the next game's 'Game 2 of the match. Score: ...' had given way to both.
                 self.unkeyed = [t for t in self.unkeyed
-                                if not any(t.startswith(f"{back} has logged off") for back in self.back_on)]
+                                if not any(t.startswith(f"{back} has logged off") for back in back_on)]
                 self.tell([NewsLine(0, said)])
                 # Drawn here, the game read no more: each such news had read it again (three
                 # queries a board, hundreds of boards at each look at who is on).
