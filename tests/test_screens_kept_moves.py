@@ -15,6 +15,21 @@ from test_screens_roll_words import board_at_40_columns, bob_to_roll
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.service import Service
+from bgdoor.service.types import GameView
+
+
+def moved_offered_refused(url: str) -> tuple[GameView, GameView]:
+    """alice starts a 3-point match with bob with 4-2, moves 13/9, offers to resign and leaves (the
+    moves kept as the board keeps them on Q); bob refuses.  (alice's turn as she left it, the game
+    after the refusal)"""
+    with Service(url, dice=ScriptedDice([4, 2])) as svc:  # alice 4, bob 2: alice starts with 4-2
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        svc.save_draft(alice, view.id, view.version, ((13, 9),), None)
+        offered = svc.resign(alice, view.id, view.version, Win.SINGLE)
+        return view, svc.answer_resign(bob, view.id, offered.version, accept=False)
 
 
 async def test_moves_come_back_after_an_offer_refused_while_away(tmp_path):
@@ -22,15 +37,8 @@ async def test_moves_come_back_after_an_offer_refused_while_away(tmp_path):
     'Your moves so far (13/9) are not kept: the game changed since you left them.', after the
     board had said they would come back if the offer was refused."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([4, 2])) as svc:  # alice 4, bob 2: alice starts with 4-2
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        view = svc.roll(alice, view.id, view.version)
-        svc.save_draft(alice, view.id, view.version, ((13, 9),), None)  # as the board keeps them on Q
-        offered = svc.resign(alice, view.id, view.version, Win.SINGLE)
-        refused = svc.answer_resign(bob, view.id, offered.version, accept=False)
-        assert refused.state.dice == view.state.dice and refused.state.position == view.state.position
+    view, refused = moved_offered_refused(url)
+    assert refused.state.dice == view.state.dice and refused.state.position == view.state.position
     async with running_server(url) as srv:
         c = await call(srv.port)
         try:
@@ -169,14 +177,8 @@ async def test_a_notice_of_another_game_keeps_what_is_left_to_play_at_40_columns
     """At 40 columns 'Your moves so far are back: 13/9; the 2 to play.' gave way to 'Your turn in
     game #2 too: ...', and nothing on the screen said a 2 was left (the 4 showing was played)."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([4, 2])) as svc:  # alice 4, bob 2: alice starts with 4-2
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        view = svc.roll(alice, view.id, view.version)
-        svc.save_draft(alice, view.id, view.version, ((13, 9),), None)
-        offered = svc.resign(alice, view.id, view.version, Win.SINGLE)
-        svc.answer_resign(bob, view.id, offered.version, accept=False)
+    bob = moved_offered_refused(url)[1].black_id
+    assert bob is not None
     async with running_server(url) as srv:
         c = await call(srv.port, cols=40, rows=24)
         try:
