@@ -3812,6 +3812,32 @@ async def test_the_last_help_page_does_not_say_any_key_beside_b(tmp_path):
         c.close()
 
 
+async def test_a_middle_help_page_offers_b(tmp_path):
+    """A ? page between the first and the last offered Q and the next page, not the B that
+    turns back there (the menu's pages, which page the same way, offer it)."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1] * 5)) as srv:
+        c = await call(srv.port, cols=40, rows=20)
+        await login(c, "alice", "alice-pw", new=True)
+        with Service(f"sqlite:///{tmp_path}/g.db") as svc:
+            svc.register("bob", "bob-pw")
+        await begin(c, 3, opponent="bob")
+        await c.wait_for("Enter goes on anyway")
+        c.send("\r")
+        await c.wait_for("Game #1 begun")  # 20 rows: the board's message is cut short
+        c.send("\r")  # the opening roll: alice starts with 3-1
+        await c.wait_until(lambda t: "Game #1 begun" not in t, "the roll")
+        c.send("?")
+        await c.wait_for("Page 1 of")
+        assert int(re.search(r"Page 1 of (\d+)", c.text).group(1)) >= 3, c.text
+        c.send(" ")
+        await c.wait_for("Page 2 of")
+        footer = " ".join(" ".join(line.strip() for line in c.screen.display[-4:]).split())
+        assert footer.endswith("B: page back Q: back to the board Any other key: next page"), c.text
+        c.send("B")
+        await c.wait_for("Page 1 of")
+        c.close()
+
+
 async def test_the_promise_of_an_answer_goes_once_the_answer_comes(tmp_path):
     """'You offer the cube at 2. You will see the answer here. bob takes the double; ...': the
     promise stood beside the answer it promised."""

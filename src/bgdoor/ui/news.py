@@ -374,14 +374,15 @@ def latest_first(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str
 News = list[tuple[Unread, GameLog, list[NewsLine]]]
 
 
-def paging_keys(page: int, last: bool) -> str:
-    """The keys of a page of text turned from the menu (N)ews, I)nstructions), laid out by
-    help_rows: B turns back where there is a page before, Q goes to the menu, any other key on."""
+def paging_keys(page: int, last: bool, back: str = "back to the menu", quit: str = "menu") -> str:
+    """The keys of a page of text (N)ews, I)nstructions, a ? page), laid out by help_rows: B
+    turns back where there is a page before, Q leaves (`quit`), any other key turns on, or after
+    the last page goes `back`."""
     if last:
         # Any key but B goes back (X had, under 'Enter: back to the menu').
-        return "B: page back  Any other key: back to the menu" if page else "Any key: back to the menu"
+        return f"B: page back  Any other key: {back}" if page else f"Any key: {back}"
     # Any other key turns the page ('Enter/Space: next page' had not offered the X that turned it).
-    return ("B: page back  " if page else "") + "Q: menu  Any other key: next page"
+    return ("B: page back  " if page else "") + f"Q: {quit}  Any other key: next page"
 
 
 async def news_page(con: Console, svc: Service, player_id: int, news: News) -> None:

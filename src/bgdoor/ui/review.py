@@ -19,7 +19,7 @@ from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_GAP, game_heading, help_rows
 from bgdoor.ui.console import WAKE, Console, Key
 from bgdoor.ui.keys import State
-from bgdoor.ui.news import Step, a_match, decided_opening, steps, tell
+from bgdoor.ui.news import Step, a_match, decided_opening, paging_keys, steps, tell
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
@@ -125,11 +125,10 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
         if len(book) == 1:
             footer, row = single, 4 + len(book[0])
         else:
-            # "Any key" beside "B: page back" was not so: B turns back.
-            # Any other key turns a page that is not the last, as it says.
-            keys = ["B: page back", f"Any other key: {back}"] if last else [f"Q: {back}", "Any other key: next page"]
+            # The menu's pages' keys: a middle page had not offered the B that turns back.
+            keys = paging_keys(page, last, back, back)
             # Broken between keys, never inside one.
-            footer = help_rows(HELP_GAP.join([f"Page {page + 1} of {len(book)}.", *keys]), con.width - 2, 3)
+            footer = help_rows(HELP_GAP.join([f"Page {page + 1} of {len(book)}.", keys]), con.width - 2, 3)
             row = con.height - len(footer)
         for i, line in enumerate(footer):
             con.put(min(row, con.height - 1) + i, 2, line, "dim")
