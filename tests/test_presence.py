@@ -186,3 +186,33 @@ async def test_the_last_caller_gone_while_the_database_is_locked_is_not_retried_
         await keeper.close()
         gateway.close()
         svc.close()
+
+
+async def test_a_player_coming_or_going_is_told_once_written(tmp_path: Path) -> None:
+    """The keeper tells `moved` of a player's first key here and their last, after the round
+    that wrote it (the process's look at who is on would otherwise see nothing new yet), not of
+    a second node's key nor of an activity changing."""
+    svc = Service(f"sqlite:///{tmp_path / 'bg.db'}")
+    alice = svc.register("alice", "alice-pw")
+    gateway = Gateway(svc, LoginGuard(20, 0.01), lambda game_id, version, players: None)
+    keeper = PresenceKeeper(gateway, ttl=9.0)
+    told: list[tuple[set[int], list[str]]] = []
+    keeper.moved = lambda players: told.append((players, [r.name for r in svc.who_online(9.0)]))
+    try:
+        one, two = keeper.new_key(), keeper.new_key()
+        keeper.set(one, alice.id, "", "menu")
+        await keeper.flush()
+        assert told == [({alice.id}, ["alice"])]
+        keeper.set(one, alice.id, "", "ranks")
+        keeper.set(two, alice.id, "", "menu")
+        await keeper.flush()
+        keeper.drop(one)
+        await keeper.flush()
+        assert len(told) == 1, told  # she is still on, at another node
+        keeper.drop(two)
+        await keeper.flush()
+        assert told[1:] == [({alice.id}, [])]
+    finally:
+        await keeper.close()
+        gateway.close()
+        svc.close()

@@ -4294,6 +4294,31 @@ async def test_a_logoff_over_a_held_result_is_told_once_the_result_goes(tmp_path
             b.close()
 
 
+async def test_an_opponent_coming_on_or_going_in_this_process_is_told_at_once(tmp_path):
+    """Who is on was looked at every presence_ttl/3 (ten seconds by default): 'bob is on.' came
+    that late though bob called the same server.  A caller of this process coming or going is
+    looked at within a second or two; the minute's TTL here had made it twenty."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    alice_played_first(url)
+    async with running_server(url, presence_ttl=60.0) as srv:
+        a = await call(srv.port)
+        b = None
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_board(a)
+            await a.settle(1.5)  # the first look at who is on: bob is not
+            b = await call(srv.port)
+            await login(b, "bob", "bob-pw", new=False)
+            await a.wait_words("bob is on.", 6)
+            b.close()
+            b = None
+            await a.wait_words("bob has logged off", 6)
+        finally:
+            a.close()
+            if b is not None:
+                b.close()
+
+
 async def test_an_opponent_who_was_never_seen_go_is_on_not_on_again(tmp_path):
     """bob, off when alice opened the board, logged in: 'bob is on again.', of a player the board
     had never seen go (the bench's joiners were told so ten seconds after joining)."""

@@ -15,6 +15,7 @@ import logging
 import os
 import secrets
 import socket
+from collections.abc import Callable
 from typing import Protocol
 
 from bgdoor.service import ServiceError
@@ -48,18 +49,32 @@ class PresenceKeeper:
         self._busy = False  # changes taken from _want are being written
         self._failing = False  # the last round failed (a busy database): the next waits
         self._closing = asyncio.Event()  # close() was called: write what is pending now
+        # Whose each live key is, and how many keys each player has here: a player's first key
+        # (they came on) and last (they went) are told to `moved` once written, so a board here
+        # says so at once rather than at the next look at who is on.
+        self._whose: dict[str, int] = {}
+        self._keys: dict[int, int] = {}
+        self._moved: set[int] = set()
+        self.moved: Callable[[set[int]], None] | None = None
 
     def new_key(self) -> str:
         return f"{self.process[-20:]}:{next(self._numbers)}"[-40:]
 
     def set(self, key: str, player_id: int, board: str, activity: str, game_id: int | None = None) -> None:
         self._live.add(key)
+        if self._whose.get(key) != player_id:
+            self._let_go(key)
+            self._whose[key] = player_id
+            self._keys[player_id] = self._keys.get(player_id, 0) + 1
+            if self._keys[player_id] == 1:
+                self._moved.add(player_id)
         self._want[key] = (player_id, board, activity, game_id)
         self._kick()
 
     def drop(self, key: str) -> None:
         if key in self._live:
             self._live.discard(key)
+            self._let_go(key)
             self._want[key] = None
             self._kick()
 
@@ -67,6 +82,17 @@ class PresenceKeeper:
         """Stop refreshing a caller's row without removing it: it expires (a process shutting down)."""
         self._live.discard(key)
         self._want.pop(key, None)
+        self._let_go(key, told=False)
+
+    def _let_go(self, key: str, told: bool = True) -> None:
+        pid = self._whose.pop(key, None)
+        if pid is None:
+            return
+        self._keys[pid] -= 1
+        if not self._keys[pid]:
+            del self._keys[pid]
+            if told:
+                self._moved.add(pid)
 
     def _kick(self) -> None:
         self._wake.set()
@@ -87,6 +113,7 @@ class PresenceKeeper:
                     await asyncio.wait_for(self._wake.wait(), max(0.0, beaten + self.ttl / 3 - loop.time()))
             self._wake.clear()
             changes, self._want = self._want, {}
+            moved, self._moved = self._moved, set()
             self._busy = True
             try:
                 for key, state in list(changes.items()):
@@ -101,6 +128,8 @@ class PresenceKeeper:
                 if self._failing:
                     log.info("presence written again")
                     self._failing = False
+                if moved and self.moved is not None:
+                    self.moved(moved)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -108,6 +137,7 @@ class PresenceKeeper:
                 # round, a third of the TTL from now, so a write-locked database is not hammered.
                 for key, state in changes.items():
                     self._want.setdefault(key, state)
+                self._moved |= moved
                 rest_until = loop.time() + self.ttl / 3
                 beaten = rest_until - self.ttl / 3  # the beat is due with the next round
                 if not isinstance(exc, ServiceError):  # not the database: a fault of ours

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Protocol
@@ -46,12 +47,14 @@ class Runtime:
         self._announced: dict[int, int] = {}  # the newest version announced: each wakes its screens once
         self._follower: asyncio.Task[None] | None = None
         self.presence = PresenceKeeper(self.service, config.presence_ttl)
+        self.presence.moved = self._came_or_went
         self._changes = 0  # change notices so far: the games listed are read again after one
         self._listing: tuple[int, asyncio.Future[list[GameSummary]]] | None = None
         # Who is on (player ids), looked at every presence_ttl/3 while a board waits on an opponent.
         self._online: frozenset[int] | None = None
         self._online_watch: dict[int, dict[Wake, None]] = {}
         self._looking: asyncio.Task[None] | None = None
+        self._look_now = asyncio.Event()  # a watched player came on or went in this process
 
     def start(self) -> None:
         """Follow the change feed (commits by other processes); inside the event loop."""
@@ -177,6 +180,10 @@ class Runtime:
     def unwatch_online(self, player_id: int, wake: Wake) -> None:
         _drop(self._online_watch, player_id, wake)
 
+    def _came_or_went(self, players: set[int]) -> None:
+        if not players.isdisjoint(self._online_watch):
+            self._look_now.set()
+
     def online(self, player_id: int) -> bool | None:
         """Whether the player is on, as last looked; None before the first look."""
         return None if self._online is None else player_id in self._online
@@ -195,7 +202,12 @@ class Runtime:
                     for pid in changed & set(self._online_watch):
                         for wake in list(self._online_watch.get(pid, ())):
                             wake()
-                await asyncio.sleep(max(1.0, self.config.presence_ttl / 3))
+                # At most a look a second; sooner than the round's end where a player watched
+                # came on or went here ('bob is on.' had come up to ten seconds late).
+                await asyncio.sleep(1.0)
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._look_now.wait(), max(0.0, self.config.presence_ttl / 3 - 1.0))
+                self._look_now.clear()
         except RuntimeError:
             pass  # the gateway is closed
         finally:
