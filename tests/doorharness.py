@@ -131,6 +131,13 @@ class PtyDoor:
                 raise AssertionError(f"{board_text!r} never appeared; the screen shows:\n{self.view.text}")
             self.pump()
 
+    def begin_open_seat(self) -> None:
+        """From the menu: B)egin a match of the default length as White with an open seat, to
+        its board ('W)ithdraw' offered), as menus.begin does for a telnet caller."""
+        for key, then in (("B", "Match length"), ("\r", "Play as"), ("W", "Opponent"), ("O", "W)ithdraw")):
+            self.send(key)
+            self.wait_for(then)
+
     def settle(self, quiet: float = 0.4) -> None:
         end = time.monotonic() + quiet
         while time.monotonic() < end:

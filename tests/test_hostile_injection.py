@@ -84,14 +84,7 @@ async def test_hostile_handles_reach_no_screen_as_controls(tmp_path):
         door.wait_for("Press any key")  # told the handle made of that alias, on the first visit
         door.send(" ")
         door.wait_for("Your choice")
-        door.send("B")
-        door.wait_for("Match length")
-        door.send("\r")
-        door.wait_for("Play as")
-        door.send("W")
-        door.wait_for("Opponent")
-        door.send("O")
-        door.wait_for("W)ithdraw")
+        door.begin_open_seat()
         problem = screen_bytes_problem(bytes(door.view.raw), "cp437", allow_bell=True)
         assert problem is None, f"the door's own screen: {problem}"
         door.close()
