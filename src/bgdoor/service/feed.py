@@ -158,6 +158,14 @@ class ChangeFeed:
         """A change this process made and announced itself: not news when the feed sees it."""
         self._remember(Change(game_id, version, players))
 
+    def follow(self, game_id: int) -> None:
+        """A game a screen here has read: known to the feed from now on, so that its end is told
+        even where it leaves the unfinished games before the feed's next look (a sysop's forfeit
+        just after a board opened had never reached it: the first look knows only the games
+        unfinished then).  Told once, at its version, where the feed had not known it."""
+        with self._lock:
+            self._known.setdefault(game_id, (0, None, None))
+
     def _remember(self, change: Change) -> bool:
         """Note a change; False when it is one already known."""
         with self._lock:

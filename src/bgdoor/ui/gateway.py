@@ -136,6 +136,10 @@ class Gateway:
         """Commits by any process since the last call (about 0.1 s): one caller per process."""
         return await asyncio.get_running_loop().run_in_executor(self._follow, self._feed.next)
 
+    def follow(self, game_id: int) -> None:
+        """A game a screen watches: the feed tells its changes from what it is now (see ChangeFeed.follow)."""
+        self._feed.follow(game_id)
+
     def note(self, game_id: int, version: int | None, players: tuple[int | None, ...]) -> None:
         """A change this process announces itself: the feed will not bring it again."""
         self._feed.note(game_id, version, players)

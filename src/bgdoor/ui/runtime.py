@@ -145,6 +145,7 @@ class Runtime:
 
     def watch(self, game_id: int, wake: Wake) -> None:
         self.start()
+        self.service.follow(game_id)
         self._games.setdefault(game_id, {})[wake] = None
 
     def unwatch(self, game_id: int, wake: Wake) -> None:
