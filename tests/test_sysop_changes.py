@@ -16,7 +16,7 @@ from test_sysop_support import World, check_record, exported, fresh_world
 
 from bgdoor import cli
 from bgdoor.rules.game import Color
-from bgdoor.service import LoginFailed, NotFound, Service
+from bgdoor.service import AccountClosed, LoginFailed, NotFound, Preferences, Service
 from bgdoor.service.sysop import DELETED_NAME, PlayerInGames, Sysop
 from bgdoor.store.models import Game, GameEvent, Player, RatingEntry
 
@@ -252,6 +252,28 @@ def test_delete_player_with_force(
             assert s.scalar(select(func.count()).select_from(RatingEntry).where(RatingEntry.opponent_id == 4)) == 3
     listed = run(capsys, monkeypatch, world, "players")[1]
     assert DELETED_NAME not in listed and "dave" in listed  # the new dave
+
+
+def test_a_deleted_player_still_on_can_begin_or_join_nothing(world: World) -> None:
+    """A session of dave's still on after his deletion went on as "(deleted)": it began a game
+    that alice joined and nobody could ever finish.  Whatever he does now is refused."""
+    with Service(world.url) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        Sysop(svc).delete_player("dave", force=True)
+        for act in (
+            lambda: svc.player(4),
+            lambda: svc.begin_game(4, 3),
+            lambda: svc.begin_game(4, 3, Color.WHITE, "alice"),
+            lambda: svc.set_preferences(4, Preferences()),
+        ):
+            with pytest.raises(AccountClosed, match="the sysop has closed this account"):
+                act()
+        opened = svc.begin_game(alice, 3)
+        with pytest.raises(AccountClosed):
+            svc.join_game(4, opened.id)
+        assert svc.game(opened.id).status == "open"
+        with pytest.raises(NotFound):
+            svc.player(999)  # never there: not found, as before
 
 
 def test_two_deleted_players_can_share_the_name(world: World) -> None:

@@ -14,6 +14,7 @@ from bgdoor.service.passwords import (
     tidy_handle as tidy_handle,
 )
 from bgdoor.service.types import (
+    AccountClosed as AccountClosed,
     BadHandle as BadHandle,
     BadPassword as BadPassword,
     BBSSuspended as BBSSuspended,

@@ -45,6 +45,7 @@ from bgdoor.service import feed, passwords
 from bgdoor.service.league import LeagueOps
 from bgdoor.service.plays import find_play
 from bgdoor.service.types import (
+    AccountClosed,
     BadHandle,
     BadPassword,
     GameChanged,
@@ -73,6 +74,10 @@ from bgdoor.store.models import EVENTS, GAMES, Game, GameEvent, Notice, Player, 
 from bgdoor.store.snapshot import state_from_dict, state_to_dict
 
 T = TypeVar("T")
+
+# A deleted player kept for the record (service.sysop): its handle_key starts with a control
+# character, so no handle casefolds to it, no handle is blocked by it, nobody logs in as it.
+DELETED_KEY = "\x01deleted:"
 
 log = logging.getLogger("bgdoor.service")
 
@@ -559,9 +564,13 @@ class Service(LeagueOps):
 
     @staticmethod
     def _player(s: Session, player_id: int) -> Player:
+        """The player acting; AccountClosed where the sysop deleted them meanwhile (a session of
+        theirs had gone on as "(deleted)", beginning games nobody could finish)."""
         p = s.get(Player, player_id) if isinstance(player_id, int) else None
         if p is None:
-            raise NotFound(f"there is no player {player_id}")
+            raise AccountClosed(f"there is no player {player_id}")  # never, or deleted outright
+        if p.handle_key.startswith(DELETED_KEY):
+            raise AccountClosed("the sysop has closed this account")
         return p
 
     def new_handle_problem(self, handle: str) -> str | None:
@@ -816,14 +825,14 @@ class Service(LeagueOps):
         return self.transaction(fn)
 
     def player(self, player_id: int) -> PlayerInfo:
-        """The player `player_id`.  Raises NotFound."""
+        """The player `player_id`.  Raises AccountClosed (no such player, or one the sysop deleted)."""
         return self.transaction(lambda s: self._info(self._player(s, player_id)), write=False)
 
     def set_preferences(self, player_id: int, prefs: Preferences) -> PlayerInfo:
         """Store the player's preferences (sound, theme, charset, board orientation); the player
         after.
 
-        Raises IllegalAction (a malformed preference), NotFound (no such player).
+        Raises IllegalAction (a malformed preference), AccountClosed (no such player, or deleted).
         """
         if not isinstance(prefs.theme, str) or not 1 <= len(prefs.theme) <= 32:
             raise IllegalAction("a theme name is 1 to 32 characters")
@@ -941,8 +950,8 @@ class Service(LeagueOps):
         """A new match of `length` points for the player: their colour `color` (None: random),
         against `opponent` (None: an open seat for anyone; a handle; or a bot player's handle).
 
-        Raises IllegalAction (a length the rules refuse, playing oneself), NotFound (no such
-        player or opponent).
+        Raises IllegalAction (a length the rules refuse, playing oneself), AccountClosed (no
+        such player, or one the sysop deleted), NotFound (no such opponent).
         """
         try:
             state = rules.new_match(length)
@@ -997,8 +1006,8 @@ class Service(LeagueOps):
     def join_game(self, player_id: int, game_id: int) -> GameView:
         """The player takes the free seat of open game `game_id`; the match begins.
 
-        Raises NotFound, IllegalAction (the match is over, they already sit in it), GameChanged
-        (someone else took the seat first).
+        Raises NotFound (no such game), AccountClosed (the player deleted), IllegalAction (the
+        match is over, they already sit in it), GameChanged (someone else took the seat first).
         """
         def fn(s: Session) -> GameView:
             g = game_row(s, game_id)

@@ -42,6 +42,7 @@ from bgdoor.rules.rating import START_RATING
 from bgdoor.service import passwords
 from bgdoor.service.core import (
     ACTIVE,
+    DELETED_KEY,
     OPEN,
     Service,
     display_name,
@@ -61,9 +62,6 @@ T = TypeVar("T")
 
 STATUSES = ("open", "active", "finished", "abandoned")
 DELETED_NAME = "(deleted)"
-# A tombstone's handle_key starts with a control character: no handle can casefold to it,
-# so the tombstone never blocks a new player's handle and nobody can log in as it.
-DELETED_KEY = "\x01deleted:"
 # Generated passwords: no 0/O, 1/l/I, so they survive being read out over the phone.
 PASSWORD_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 PASSWORD_LENGTH = 12

@@ -22,6 +22,11 @@ class NotFound(ServiceError):
     pass
 
 
+class AccountClosed(NotFound):
+    """The player acting was deleted by the sysop (their row gone, or kept under "(deleted)"
+    for the record) while a session of theirs was still on."""
+
+
 class BadHandle(ServiceError):
     pass
 

@@ -18,6 +18,7 @@ from bgdoor.rules.game import LONGEST_MATCH, Color
 from bgdoor.service import (
     HANDLE_LIMIT,
     NAME_LIMIT,
+    AccountClosed,
     GameSummary,
     GameView,
     LoginFailed,
@@ -197,6 +198,12 @@ class Session:
             self.ended = {"eof": "hang-up", "idle": "idle", "time": "time up"}.get(reason, reason or "hang-up")
             if self.door_alias is not None and reason in ("idle", "time"):
                 await self.con.pause(self.config.door_goodbye_wait)  # the notice, before the BBS's screen
+        except AccountClosed:
+            # Deleted by the sysop while on: the session had gone on as "(deleted)", beginning
+            # games nobody could ever finish.
+            self.ended = "account closed"
+            back = " Back to the BBS." if self.door_alias is not None else ""
+            await self.notice(f"The sysop has closed your account, so this call ends.{back}")
         except ServiceError as exc:
             # Entering from a door can fail (a handle owned by a telnet player): say so and leave.
             self.ended = f"refused: {exc}"
@@ -708,6 +715,8 @@ class Session:
                 continue
             try:
                 opened = await self.menu_choice(choice)
+            except AccountClosed:
+                raise
             except ServiceError as exc:
                 # A game gone (withdrawn, deleted) or the database busy while a screen was open:
                 # said here on the menu; it used to end the call.
@@ -1162,6 +1171,8 @@ class Session:
             elif answer:
                 try:
                     view = await self.svc.join_game(self.player.id, g.id)
+                except AccountClosed:
+                    raise
                 except NotFound:
                     # Withdrawn while the question was asked: said over the list as it is now.
                     note = f"Game #{g.id} was withdrawn before you could join it."
@@ -1657,6 +1668,8 @@ class Session:
         else:
             try:
                 view = await self.svc.begin_game(self.player.id, length, color, opponent)
+            except AccountClosed:
+                raise
             except ServiceError as exc:
                 await self.flash(22, sentence(str(exc)))
                 return
@@ -1688,6 +1701,8 @@ class Session:
                 return None
             try:
                 return await self.svc.begin_game(self.player.id, length, color, name.strip())
+            except AccountClosed:
+                raise
             except ServiceError as exc:
                 # Their answers so far stand: only the handle is asked again.
                 self.hint(rows=3)
