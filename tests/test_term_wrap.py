@@ -147,6 +147,8 @@ def test_a_name_cut_for_a_column_keeps_its_board_s_tag() -> None:
     # Room for the number and tag with one letter and one dot: 'Maximili~' had read as a handle.
     assert fit_name("Maximilian Ale~2@BETA", 9) == "M.~2@BETA"
     assert fit_name("Maximilian Ale~2@BETA", 10) == "M..~2@BETA"
+    assert fit_name("Maximilian_Lon~2@ALPHA", 9) == "M~2@ALPHA"  # had been 'Maximili~' still
+    assert fit_name("Maximilian_Lon~2@ALPHA", 8) == "Maximil~"  # no room for both: cut as any text
     # Two columns share the room: both whole when they fit, else the narrower keeps its own.
     assert shared(19, 25, 44) == (19, 25)
     assert shared(19, 25, 33) == (16, 17)

@@ -225,10 +225,11 @@ def fit_name(name: str, width: int) -> str:
     number = re.search(r"~\d+$", handle)
     base, kept = (handle[: number.start()], number.group() + at + tag) if number else (handle, at + tag)
     room = width - len(kept) - 2
-    if kept and room == 0 and base:
-        # One letter and one dot before them: a watcher's narrow title had cut 'Maximilian
-        # Ale~2@BETA' to 'Maximili~', a handle of its own, beside 'Ma..@ALPHA'.
-        return base[:1] + "." + kept
+    if kept and room in (0, -1) and base:
+        # One letter and one dot before them, or the letter alone: a watcher's narrow title had
+        # cut 'Maximilian Ale~2@BETA' to 'Maximili~', a handle of its own, beside 'Ma..@ALPHA'
+        # (and with a five-letter tag, 'Maximilian_Lon~2@ALPHA' to 'Maximili~' still).
+        return base[:1] + "." * (room + 1) + kept
     if not kept or room < 1:
         return fit(name, width)
     return base[:room] + ".." + kept
