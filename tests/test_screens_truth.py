@@ -2407,6 +2407,26 @@ async def test_a_handle_refused_on_begin_says_every_word_at_40_columns(tmp_path)
         c.close()
 
 
+async def test_a_long_alias_refused_on_begin_leaves_room_for_every_other_word(tmp_path):
+    """A 46-character alias@TAG typed at 40 columns: quoted whole, it pushed 'Enter to go back.'
+    off the three rows.  The name is cut, its tag kept."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24), glass=(80, 24))
+        await menus.login(c, "alice", "alice-pw", new=True)
+        c.send("B")
+        await c.wait_for("Match length")
+        c.send("\r")
+        await c.wait_for("R)andom")
+        c.send("\r")
+        await c.wait_for("N)amed")
+        c.send("N")
+        await c.wait_for("Opponent's handle:")
+        c.send("Maximilian_Longname_The_Third_of_Bavaria@ALPHA\r")
+        said = " ".join((await c.wait_words("Type another handle, or Enter to go back.")).split())
+        assert "There is no player called 'Maximilian" in said and "..@ALPHA'." in said, said
+        c.close()
+
+
 async def test_the_password_prompts_are_laid_out_again_when_the_window_narrows(tmp_path):
     """Narrowing the window at 'Choose a password:' or 'Password:' cut the title box and the
     question at the new width; what was typed must stay typed."""

@@ -1707,6 +1707,20 @@ class Session:
                 # Their answers so far stand: only the handle is asked again.
                 self.hint(rows=3)
                 said = f"{sentence(str(exc))} Type another handle, or Enter to go back."
+                said = self.with_name_cut(said, name.strip(), 3)
+
+    def with_name_cut(self, said: str, name: str, rows: int) -> str:
+        """`said` for hint's `rows`, the `name` it quotes cut (keeping its number and tag) where
+        the whole would not fit: a 46-character alias@TAG typed at 40 columns had pushed 'Enter
+        to go back.' off the screen."""
+        width = self.con.width - 3
+        if len(wrap(said, width)) <= rows or name not in said:
+            return said
+        for n in range(len(name) - 1, 7, -1):
+            cut = said.replace(name, fit_name(name, n), 1)
+            if len(wrap(cut, width)) <= rows:
+                return cut
+        return said
 
     def hint(self, key: Key | None = None, text: str = "", rows: int = 2) -> None:
         """Why a key or an answer does nothing, on the `rows` lines from two above the bottom (three
