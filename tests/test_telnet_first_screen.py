@@ -16,6 +16,8 @@ import pytest
 from harness import running_server
 from rawtelnet import ECHO, RawCaller
 
+from bgdoor.transport.telnet import charset_for
+
 pytestmark = pytest.mark.timeout(120)
 
 NEW_ENVIRON = 39
@@ -87,3 +89,10 @@ async def test_a_crowd_still_negotiating_holds_off_the_garbage_collector(tmp_pat
             await asyncio.sleep(0.01)
         assert collector.negotiating == 0
     assert gc.isenabled()
+
+
+def test_a_terminal_type_names_its_character_set_with_or_without_a_dash() -> None:
+    """'pc-ansi' (as Debian's terminfo spells it) got CP437 only where no LANG said UTF-8."""
+    for term in ("pc-ansi", "pcansi", "PC-ANSI-25", "ansi-bbs", "syncterm"):
+        assert charset_for(term, "en_US.UTF-8") == "cp437", term
+    assert charset_for("xterm", None) == "utf8"

@@ -28,7 +28,7 @@ from bgdoor.ui.session import LOGIN_TIME_UP, Session
 
 log = logging.getLogger("bgdoor.telnet")
 
-CP437_TERMS = ("syncterm", "ansi", "ansi-bbs", "pcansi", "netrunner", "cterm", "qodem")
+CP437_TERMS = ("syncterm", "ansi", "ansi-bbs", "pcansi", "pc-ansi", "netrunner", "cterm", "qodem")
 UTF8_TERMS = (
     "xterm",
     "rxvt",
