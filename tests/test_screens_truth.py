@@ -4088,6 +4088,9 @@ async def test_a_board_says_when_the_opponent_logs_off_and_comes_on_again(tmp_pa
             bob = await call(srv.port)
             await login(bob, "bob", "bob-pw", new=False)
             await a.wait_words("bob is on again.", 15)
+            bob.close()  # and gone again: 'bob is on again.' had stayed beside it, no longer so
+            said = " ".join((await a.wait_words("bob has logged off", 15)).split())
+            assert "on again" not in said, said
         finally:
             a.close()
             bob.close()
@@ -4337,6 +4340,38 @@ async def test_an_opponent_coming_on_or_going_in_this_process_is_told_at_once(tm
             a.close()
             if b is not None:
                 b.close()
+
+
+async def test_at_40_columns_a_logoff_does_not_push_the_opponents_play_off(tmp_path):
+    """At 40 columns 'bartholomew_x has logged off; they will see your play at their next
+    visit.' took the place of his play on the lines (and on the ? page): where both do not fit,
+    the shorter 'bartholomew_x has logged off.' goes beside it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 6, 4] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bart = svc.register("bartholomew_x", "bart-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bartholomew_x")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bart, v.id, v.version)
+        svc.submit_turn(bart, v.id, v.version, "24/14")
+    async with running_server(url, presence_ttl=3.0) as srv:
+        bob = await call(srv.port)
+        await login(bob, "bartholomew_x", "bart-pw", new=False)
+        a = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_game(a, expect="Enter goes on anyway")
+            a.send("\r")
+            await a.wait_words("bartholomew_x rolled 6-4 and played 24/14.")
+            await a.settle(1.5)  # the first look at who is on: he is
+            bob.close()
+            said = " ".join((await a.wait_words("bartholomew_x has logged off", 15)).split())
+            assert "bartholomew_x rolled 6-4 and played 24/14. bartholomew_x has logged off." in said, said
+            assert all(len(line.rstrip()) <= 40 for line in a.screen.display)
+        finally:
+            a.close()
+            bob.close()
 
 
 async def test_an_opponent_who_was_never_seen_go_is_on_not_on_again(tmp_path):

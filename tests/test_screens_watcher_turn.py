@@ -253,7 +253,10 @@ async def test_a_watcher_is_told_when_a_player_logs_off_and_comes_on_again(tmp_p
             await c.settle(1.5)  # the first look at who is on: nothing to say yet
             assert "logged off" not in c.text and "on again" not in c.text, c.text
             bob.close()
-            await c.wait_words("bob has logged off; the game waits for their next visit.", 15)
+            # In fewer words at 40 columns, beside whose turn it is and the score (the whole had
+            # taken their place).
+            said = " ".join((await c.wait_words("bob has logged off", 15)).split())
+            assert "bob to play. Score: alice 0, bob 0 (match to 3). bob has logged off." in said, said
             bob = await call(srv.port)
             await login(bob, "bob", "bob-pw", new=False)
             await c.wait_words("bob is on again.", 15)

@@ -906,17 +906,18 @@ class GameScreen:
             for pid in players:
                 self.rt.watch_online(pid, self.con.wake)
 
-    def opponent_news(self) -> tuple[str, list[str]]:
+    def opponent_news(self) -> tuple[str, str, list[str]]:
         """The opponent gone from the system, or on again, since the last look: in live play a
         board whose opponent hung up had gone on waiting without a word.  A watcher is told of
         either player (a watcher waiting for bob's play had not been told he had gone).  Not at
-        the first look, nor over a result or a match over.  With it, the names said to be on
-        again."""
+        the first look, nor over a result or a match over.  With it, the same in fewer words
+        ('bob has logged off.'), and the names it speaks of."""
         v = self.view
         if v is None:
-            return "", []
+            return "", "", []
         said = []
-        back_on = []
+        short = []
+        moved = []
         for pid, was in self.online_watched.items():
             on = self.rt.online(pid)
             if on is None or on == was or (was is not None and self.held and not v.state.over):
@@ -929,21 +930,23 @@ class GameScreen:
                 continue
             colour = Color.WHITE if pid == v.white_id else Color.BLACK
             name = v.name(colour)
+            moved.append(name)
             if on:
-                back_on.append(name)
                 # 'Again' only after their going was said: a player who had just joined, not
                 # yet in the process's last look at who is on, came 'on again' ten seconds later.
                 said.append(f"{name} is on again." if pid in self.told_off else f"{name} is on.")
+                short.append(said[-1])
                 self.told_off.discard(pid)
                 continue
             self.told_off.add(pid)
+            short.append(f"{name} has logged off.")
             if st.actor is colour:
                 said.append(f"{name} has logged off; the game waits for their next visit.")
             elif self.me is not None:
                 said.append(f"{name} has logged off; they will see your play at their next visit.")
             else:
-                said.append(f"{name} has logged off.")
-        return " ".join(said), back_on
+                said.append(short[-1])
+        return " ".join(said), " ".join(short), moved
 
     def games_changed(self) -> None:
         """A game the player sits in changed (this one, or another: see waiting_elsewhere)."""
@@ -955,14 +958,20 @@ class GameScreen:
         assert self.view is not None
         self.follow_opponent()
         while True:
-            said, back_on = self.opponent_news()
+            said, short, moved = self.opponent_news()
             if said:
                 # Looked at before each wait: one told as the game changed is not lost.
                 self.keep_said()
-                # Coming on again is said in the place of going, where that is still on the
-                # lines: the next game's 'Game 2 of the match. Score: ...' had given way to both.
+                # Coming on again is said in the place of going, and going in the place of coming
+                # on, where that is still on the lines: the next game's 'Game 2 of the match.
+                # Score: ...' had given way to both, and 'bob is on again.' had stood beside
+                # 'bob has logged off', no longer so.
                 self.unkeyed = [t for t in self.unkeyed
-                                if not any(t.startswith(f"{back} has logged off") for back in back_on)]
+                                if not any(t.startswith((f"{name} has logged off", f"{name} is on"))
+                                           for name in moved)]
+                if self.cut(" ".join([*self.unkeyed[-1:], said])):
+                    # At 40 columns the whole had pushed the opponent's play off the lines.
+                    said = short
                 self.tell([NewsLine(0, said)])
                 # Drawn here, the game read no more: each such news had read it again (three
                 # queries a board, hundreds of boards at each look at who is on).
