@@ -10,8 +10,9 @@ from harness import call, login, running_server
 from rawtelnet import RawCaller
 from sqlalchemy.orm import Session
 
-from bgdoor.service import HandleTaken, Service, passwords as pw
+from bgdoor.service import HandleTaken, NotFound, Service, passwords as pw
 from bgdoor.service.sysop import Sysop
+from bgdoor.store.handles import clean
 from bgdoor.store.models import Player
 from bgdoor.ui.guard import LoginGuard
 
@@ -211,3 +212,35 @@ async def test_a_member_board_s_player_typed_at_the_telnet_login_is_told_where_t
         await c.wait_words("erin plays through the BBS door and has no password; use the BBS door to play, "
                            "or try another handle.")
         c.close()
+
+
+# ------------------------------------------------------------------ letters beyond ASCII
+
+
+def test_a_letter_with_no_base_letter_becomes_its_nearest_not_nothing() -> None:
+    """An alias with letters CP437 lacks and Unicode gives no base letter: they were dropped
+    ('Øystein_Đorđević' made 'ystein_orevic'), where the screen's own fallback draws them."""
+    assert clean("Øystein_Đorđević") == "Oystein_Dordevic"
+    assert clean("Ærøskøbing_Søren") == "Æroskobing_Soren"  # Æ is in CP437: kept
+    assert clean("Łukasz") == "Lukasz" and clean("Þórður") == "Pórdur"
+
+
+def test_a_player_is_found_by_the_name_an_ascii_terminal_shows(svc: Service) -> None:
+    """An ASCII caller saw 'Emile_Zola' and 'Arskbing_Sren@BETA' in W)ho, and typing either at
+    B)egin found nobody: the name as shown is found where it is one player's alone."""
+    me = svc.register("plainpete", "pete-pw").id
+    emile = svc.register("Émile_Zola", "emile-pw").id
+    svc.admit_bbs("BETA")
+    member = svc.enter_from_bbs("BETA", "Ærskbing_Sren").id
+    assert svc.begin_game(me, 3, opponent="Emile_Zola").black_id in (emile, me)
+    game = svc.begin_game(me, 3, opponent="emile_zola")
+    assert {game.white_id, game.black_id} == {me, emile}
+    game = svc.begin_game(me, 3, opponent="Arskbing_Sren@beta")
+    assert {game.white_id, game.black_id} == {me, member}
+    assert svc.player_page("EMILE_ZOLA").player.id == emile
+    # Where the plain form is two players' (Æsop and Åsop: the skeletons differ), it is nobody's.
+    svc.register("Æsop", "aesop-pw")
+    svc.register("Åsop", "asop-pw")
+    with pytest.raises(NotFound):
+        svc.begin_game(me, 3, opponent="Asop")
+    assert svc.player_page("Arskbing_Sren").player.id == member  # by the handle alone, as typed whole

@@ -36,6 +36,7 @@ from sqlalchemy import and_, delete, exc, func, insert, or_, select, text, updat
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
+from bgdoor import letters
 from bgdoor.rules import game as rules
 from bgdoor.rules.dice import DiceSource, SystemDice
 from bgdoor.rules.game import Color, Event, MatchState, Phase, RuleError, Win
@@ -289,6 +290,31 @@ def player_by_handle(s: Session, handle: str) -> Player | None:
                 known = [p for p in same_length if p.login_name.casefold() == bare.casefold()][:2]
             found = known[0] if len(known) == 1 else None
     return found
+
+
+def player_by_name(s: Session, name: str) -> Player | None:
+    """Another player named by a caller (an opponent, a page to look at): as player_by_handle,
+    or, typed in plain ASCII, by the name as an ASCII terminal shows it ('Emile_Zola' for
+    Émile_Zola, 'Arskbing_Sren@BETA' for Ærskbing_Sren@BETA), where it is one player's alone.
+    A caller with such a terminal had no way to name them: what they saw found nobody."""
+    found = player_by_handle(s, name)
+    if found is not None or not isinstance(name, str) or not name.isascii():
+        return found
+    bare, at, tag = name.rpartition("@")
+    if not at:
+        bare, tag = name, ""
+    if not bare:
+        return None
+    shown = bare.casefold()
+    board = (Player.origin == "bbs", Player.bbs_tag == tag.upper()) if at else ()
+    known: dict[int, Player] = {}
+    # A member board's player by their alias too, as player_by_handle finds them.
+    for column in (Player.handle, Player.login_name) if at else (Player.handle,):
+        for p in s.scalars(select(Player).where(func.length(column) == len(bare), *board)):
+            text = getattr(p, column.key)
+            if not text.isascii() and letters.plain(text).casefold() == shown:
+                known[p.id] = p
+    return next(iter(known.values())) if len(known) == 1 else None
 
 
 def _by_key(s: Session, handle: str) -> Player | None:
@@ -965,7 +991,7 @@ class Service(LeagueOps):
             me = self._player(s, player_id)
             other_id = None
             if opponent is not None:
-                other = player_by_handle(s, opponent)
+                other = player_by_name(s, opponent)
                 if other is None:
                     raise NotFound(f"there is no player called {opponent!r}")
                 if other.id == me.id:
@@ -1587,7 +1613,7 @@ class Service(LeagueOps):
         `handle`).
         """
         def fn(s: Session) -> PlayerPage:
-            p = player_by_handle(s, handle)
+            p = player_by_name(s, handle)
             if p is None:
                 raise NotFound(f"there is no player called {handle!r}")
             history = s.execute(

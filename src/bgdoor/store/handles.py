@@ -22,6 +22,8 @@ import unicodedata
 from functools import lru_cache
 from importlib import resources
 
+from bgdoor.letters import NEAREST
+
 MIN_LENGTH = 2
 MAX_LENGTH = 16
 SKELETON_LENGTH = 64  # the column's width; a 16-character handle's skeleton fits (a few map to 2-3 characters)
@@ -167,10 +169,12 @@ def clean(name: str, cut: bool = True) -> str:
 
 
 def _stand_in(c: str) -> str:
-    """A drawable character for `c`: its compatibility form, its look-alike, or its base letter; or ""."""
+    """A drawable character for `c`: its compatibility form, its look-alike, its base letter, or
+    the nearest letter where Unicode gives none ('Ø' -> 'O': 'Øystein' had been made 'ystein');
+    or ""."""
     compat = unicodedata.normalize("NFKC", c)
     base = unicodedata.normalize("NFD", c)[:1]
-    for candidate in (compat, _prototypes().get(c, ""), base):
+    for candidate in (compat, _prototypes().get(c, ""), base, NEAREST.get(c, "")):
         if candidate and drawable(candidate):
             return candidate
     return ""

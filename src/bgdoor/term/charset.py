@@ -13,9 +13,10 @@ characters to everything else (and to Python's cp437 codec).
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Literal, get_args
+
+from bgdoor.letters import plain_letter
 
 Charset = Literal["cp437", "utf8", "ascii"]
 CHARSETS: tuple[Charset, ...] = get_args(Charset)
@@ -123,10 +124,6 @@ for _chars, _plain in (
     ("“”", '"'),
     ("‘’", "'"),
     ("–—", "-"),
-    # Letters Unicode gives no base letter: the nearest one, one cell each as the screen counts
-    # them ('Strauß' had read 'Strau?', the same as a player called 'Strau?').
-    ("ßſ", "s"), ("Æ", "A"), ("æ", "a"), ("ŒØ", "O"), ("œø", "o"), ("ĐÐ", "D"), ("đð", "d"),
-    ("Ł", "L"), ("ł", "l"), ("Þ", "P"), ("þ", "p"), ("Ħ", "H"), ("ħ", "h"), ("ı", "i"), ("Ŧ", "T"), ("ŧ", "t"),
 ):
     for _c in _chars:
         _ASCII_FALLBACK[_c] = _plain
@@ -137,8 +134,7 @@ def _fallback(ch: str) -> str:
     had read 'J?rg' on an ASCII terminal), else '?'."""
     if ch in _ASCII_FALLBACK:
         return _ASCII_FALLBACK[ch]
-    base = unicodedata.normalize("NFKD", ch)[:1]
-    return base if base.isascii() and base.isalpha() else "?"
+    return plain_letter(ch) or "?"
 
 
 def encode(text: str, charset: str) -> bytes:
