@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import menus
 import pytest
 from harness import call, login, running_server
 
+from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop
@@ -127,3 +131,28 @@ async def test_a_renamed_player_in_two_sessions_is_greeted_by_the_new_handle_in_
         assert "Welcome, bob." not in said, said
         one.close()
         two.close()
+
+
+async def test_a_board_says_so_when_the_opponent_it_shows_was_renamed(tmp_path, monkeypatch):
+    """alice sat at the board while the sysop renamed bob robert: at bob's next roll her board
+    went from 'bob to play' to 'robert rolled 6-4' with no word of who robert was."""
+    monkeypatch.setattr("bgdoor.service.core.HANDLE_CACHE_SECONDS", 0.2)  # names read again soon
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_words("bob to play")
+        with Service(url, dice=ScriptedDice([6, 4] * 10)) as svc:
+            Sysop(svc).rename("bob", "robert")
+            await asyncio.sleep(0.5)
+            v = svc.roll(bob, v.id, v.version)
+        said = words(await c.wait_words("robert to play 6-4"))
+        assert "The sysop renamed bob to robert." in said, said
+        c.close()

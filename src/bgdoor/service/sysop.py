@@ -19,8 +19,9 @@ Deleting a player:
   the opponents' rating history stay as they were, under "(deleted)".
 
 A process that is already running (a `bgdoor serve`, a door node) keeps the
-handles it has seen in memory, so it shows a renamed or deleted player under
-the old handle until it restarts.
+handles it has seen in memory for up to HANDLE_CACHE_SECONDS (service.core), so
+it shows a renamed or deleted player under the old handle until it reads them
+again.
 """
 
 from __future__ import annotations

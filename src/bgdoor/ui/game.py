@@ -1083,6 +1083,9 @@ class GameScreen:
                 self.s.menu_notice = f"Game #{self.game_id} is no longer there: withdrawn, or removed by the sysop."
             return
         assert self.view is not None
+        renamed = [NewsLine(-1, text) for text in self.renamed(old)]
+        if renamed and (old is None or self.view.version == old.version):
+            self.tell(renamed)
         if old is not None and self.view.version != old.version:
             if self.restored:
                 self.unkeyed = []  # the offer, answered: its three lines had cut off the moves' return
@@ -1114,6 +1117,7 @@ class GameScreen:
                 # An offer to resign made mid-turn takes the turn back until it is answered: the
                 # moves wait for a refusal, as they do when the offer comes while away.
                 lines = [*lines, NewsLine(-1, f"Your moves so far ({played}) come back if the offer is refused.")]
+            lines = [*renamed, *lines]
             self.tell(lines, turn=self.watched(lines))
             if not self.held:
                 # A turn come or gone here: P)lay at the menu now lists the games, or no longer does.
@@ -1122,6 +1126,20 @@ class GameScreen:
         if self.restored:
             self.message = f"{self.message} {self.restored}".strip()
             self.restored = ""
+
+    def renamed(self, old: GameView | None) -> list[str]:
+        """The sysop's renaming of a player here since the board last read the game, said where
+        the new name first shows: the board had gone from 'bob to play' to 'robert rolled 6-2'
+        with no word of who robert was (the menu said it later)."""
+        v = self.view
+        if old is None or v is None:
+            return []
+        said = []
+        for colour, pid, was_id in ((Color.WHITE, v.white_id, old.white_id), (Color.BLACK, v.black_id, old.black_id)):
+            was, now = old.name(colour), v.name(colour)
+            if colour is not self.me and pid is not None and pid == was_id and was != now:
+                said.append(f"The sysop renamed {was} to {now}.")
+        return said
 
     @staticmethod
     def taken_on(turn: Turn | None, mine: list[LoggedEvent]) -> bool:
