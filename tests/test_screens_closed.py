@@ -3,6 +3,8 @@ beginning games that nobody could ever finish)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import menus
 import pytest
 from harness import call, login, running_server
@@ -60,3 +62,26 @@ async def test_a_player_deleted_at_the_board_is_told_the_forfeit_then_the_call_e
         assert await b.wait_closed(10)
         with Service(url) as svc:
             assert [g.status for g in svc.games_in_progress()] == []
+
+
+async def test_the_opponent_of_a_player_deleted_is_told_who_it_was(tmp_path, monkeypatch):
+    """bob deleted with his match forfeited: alice's board would have said '(deleted) forfeits
+    the match' (or, with the rename notice, 'The sysop renamed bob to (deleted).')."""
+    monkeypatch.setattr("bgdoor.service.core.HANDLE_CACHE_SECONDS", 0.2)  # names read again soon
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.begin_game(alice, 3, Color.WHITE, "bob")
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        await menus.open_board(a)
+        await asyncio.sleep(0.5)
+        with Service(url) as svc:
+            Sysop(svc).delete_player("bob", force=True)
+        said = words(await a.wait_words("forfeits the match: the sysop closed the account."))
+        assert "renamed" not in said, said
+        assert "bob now shows as (deleted). (deleted) forfeits the match" in said \
+            or "bob forfeits the match" in said, said
+        a.close()

@@ -27,6 +27,7 @@ from bgdoor.service import (
     StorageError,
     TurnNote,
 )
+from bgdoor.service.sysop import DELETED_NAME
 from bgdoor.term.wrap import sentence, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import (
@@ -101,6 +102,19 @@ def done_elsewhere(line: NewsLine) -> NewsLine:
     if line.text.startswith("You "):
         return replace(line, text=f"{ELSEWHERE_DID}, you {line.text[4:]}")
     return replace(line, text=f"{ELSEWHERE_DID}: {line.text}")
+
+
+def with_renames(lines: list[NewsLine], renamed: str) -> list[NewsLine]:
+    """The news with what the sysop renamed said first, on the line the board keeps where the news
+    is cut (the last before a result, else the first of the last two): said apart, it was the
+    line that gave way."""
+    if not renamed:
+        return lines
+    if not lines:
+        return [NewsLine(-1, renamed)]
+    first = next((i for i, n in enumerate(lines) if n.result), None)
+    at = max(0, first - 1) if first is not None else max(0, len(lines) - 2)
+    return [replace(n, text=f"{renamed} {n.text}") if i == at else n for i, n in enumerate(lines)]
 
 
 def key_said(key: Key) -> str:
@@ -1083,9 +1097,9 @@ class GameScreen:
                 self.s.menu_notice = f"Game #{self.game_id} is no longer there: withdrawn, or removed by the sysop."
             return
         assert self.view is not None
-        renamed = [NewsLine(-1, text) for text in self.renamed(old)]
+        renamed = " ".join(self.renamed(old))
         if renamed and (old is None or self.view.version == old.version):
-            self.tell(renamed)
+            self.tell([NewsLine(-1, renamed)])
         if old is not None and self.view.version != old.version:
             if self.restored:
                 self.unkeyed = []  # the offer, answered: its three lines had cut off the moves' return
@@ -1117,7 +1131,7 @@ class GameScreen:
                 # An offer to resign made mid-turn takes the turn back until it is answered: the
                 # moves wait for a refusal, as they do when the offer comes while away.
                 lines = [*lines, NewsLine(-1, f"Your moves so far ({played}) come back if the offer is refused.")]
-            lines = [*renamed, *lines]
+            lines = with_renames(lines, renamed)
             self.tell(lines, turn=self.watched(lines))
             if not self.held:
                 # A turn come or gone here: P)lay at the menu now lists the games, or no longer does.
@@ -1138,7 +1152,10 @@ class GameScreen:
         for colour, pid, was_id in ((Color.WHITE, v.white_id, old.white_id), (Color.BLACK, v.black_id, old.black_id)):
             was, now = old.name(colour), v.name(colour)
             if colour is not self.me and pid is not None and pid == was_id and was != now:
-                said.append(f"The sysop renamed {was} to {now}.")
+                # Deleted, the player shows as "(deleted)": not a name the sysop gave (their
+                # forfeit says why), but who it was is said all the same.
+                said.append(f"{was} now shows as {now}." if now == DELETED_NAME
+                            else f"The sysop renamed {was} to {now}.")
         return said
 
     @staticmethod
