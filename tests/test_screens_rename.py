@@ -156,3 +156,48 @@ async def test_a_board_says_so_when_the_opponent_it_shows_was_renamed(tmp_path, 
         said = words(await c.wait_words("robert to play 6-4"))
         assert "The sysop renamed bob to robert." in said, said
         c.close()
+
+
+async def test_a_rename_seen_first_in_the_players_own_act_is_said(tmp_path, monkeypatch):
+    """alice rolled first after the sysop renamed bob robert: her roll brought the new name, and
+    'robert rolled 2-2' came later with no word of who robert was."""
+    monkeypatch.setattr("bgdoor.service.core.HANDLE_CACHE_SECONDS", 0.2)  # names read again soon
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.begin_game(alice, 3, Color.WHITE, "bob")
+    async with running_server(url, dice=ScriptedDice([3, 1] * 10)) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_for("P)lay")
+        with Service(url) as svc:
+            Sysop(svc).rename("bob", "robert")
+        await asyncio.sleep(0.5)
+        c.send("\r")  # the opening roll: alice starts with 3-1
+        said = words(await c.wait_words("The sysop renamed bob to robert."))
+        assert "robert" in said.split("The sysop renamed bob to robert.", 1)[1], said
+        c.close()
+
+
+async def test_a_watcher_whose_game_the_sysop_removed_is_told_at_the_menu(tmp_path):
+    """dave watched game #1 when the sysop removed it: he was put on the menu without a word (the
+    players are told by the sysop's notice; nothing is left for a watcher)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.register("dave", "dave-pw")
+        game = svc.begin_game(alice, 3, Color.WHITE, "bob").id
+    async with running_server(url) as srv:
+        d = await call(srv.port, cols=40, rows=24)
+        await login(d, "dave", "dave-pw", new=False)
+        await menus.open_game(d, expect="Enter goes on anyway")
+        d.send("\r")
+        await d.wait_words("Match to 3")
+        with Service(url) as svc:
+            Sysop(svc).delete_game(game)
+        await d.wait_words(f"Game #{game}, which you were watching, is no longer there: withdrawn, or removed by the sysop.")
+        assert all(len(line.rstrip()) <= 40 for line in d.screen.display)
+        d.close()

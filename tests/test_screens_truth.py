@@ -4374,6 +4374,35 @@ async def test_at_40_columns_a_logoff_does_not_push_the_opponents_play_off(tmp_p
             bob.close()
 
 
+async def test_a_resignation_offered_then_a_hang_up_waits_for_an_answer_not_a_play(tmp_path):
+    """bob offered to resign and hung up: alice's board said 'they will see your play at their
+    next visit', where what waits is her answer; and the ? page's heading at 40 columns lost
+    'you):' ('Keys now (a resignation offered to')."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    alice, bob_id, v = alice_played_first(url)
+    with Service(url) as svc:
+        svc.resign(bob_id, v.id, v.version)
+    async with running_server(url, presence_ttl=3.0) as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=False)
+        a = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_game(a, expect="Enter goes on anyway")
+            a.send("\r")
+            await a.wait_words("A)ccept")
+            await a.settle(1.5)  # the first look at who is on: bob is
+            bob.close()
+            said = " ".join((await a.wait_words("bob has logged off", 15)).split())
+            assert "your play" not in said, said
+            assert "they will see your answer" in said or "bob has logged off." in said, said
+            a.send("?")
+            await a.wait_words("Keys (a resignation offered to you):")
+        finally:
+            a.close()
+            bob.close()
+
+
 async def test_an_opponent_who_was_never_seen_go_is_on_not_on_again(tmp_path):
     """bob, off when alice opened the board, logged in: 'bob is on again.', of a player the board
     had never seen go (the bench's joiners were told so ten seconds after joining)."""

@@ -256,6 +256,7 @@ class GameScreen:
         self.elsewhere_opening: set[int] = set()  # of them, those waiting for the opening roll
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
+        self.shown_names: dict[int, str] = {}  # each other player's name as the board last showed it
         # unavailable()'s last answer, and what it was worked out from: each key asks twice
         # (for the key, then for the help line), and most keys change none of it.
         self._unavailable: tuple[tuple[object, ...], dict[str, str]] | None = None
@@ -277,6 +278,7 @@ class GameScreen:
         self.rt.watch_player(self.pid, self.games_changed)  # the player's other games, for waiting_elsewhere
         try:
             await self.reload()
+            self.renames()  # the names shown from here on
             if self.me is not None and self.view is not None and not self.view.state.over:
                 self.con.parting = GAMES_WAIT  # a game of theirs, kept if the call ends here
             self.tell_presence()
@@ -957,7 +959,10 @@ class GameScreen:
             if st.actor is colour:
                 said.append(f"{name} has logged off; the game waits for their next visit.")
             elif self.me is not None:
-                said.append(f"{name} has logged off; they will see your play at their next visit.")
+                # An offer waits for the player's answer, not a play (a resignation offered, then
+                # a hang-up, had said 'they will see your play').
+                what = "answer" if st.phase in (Phase.DOUBLED, Phase.RESIGNED) else "play"
+                said.append(f"{name} has logged off; they will see your {what} at their next visit.")
             else:
                 said.append(short[-1])
         return " ".join(said), " ".join(short), moved
@@ -1092,12 +1097,14 @@ class GameScreen:
             await self.reload()
         except NotFound:
             self.gone = True  # withdrawn (or deleted by the sysop) while on screen
-            if self.me is not None:
-                # Back on the menu without a word, the game no longer in its lists.
-                self.s.menu_notice = f"Game #{self.game_id} is no longer there: withdrawn, or removed by the sysop."
+            # Back on the menu without a word, the game no longer in its lists (a watcher had
+            # been told nothing at all: no notice of the sysop's is left for one).
+            watched = "" if self.me is not None else ", which you were watching,"
+            self.s.menu_notice = (f"Game #{self.game_id}{watched} is no longer there: withdrawn, "
+                                  "or removed by the sysop.")
             return
         assert self.view is not None
-        renamed = " ".join(self.renamed(old))
+        renamed = self.renames(quiet=old is not None and old.state.over)
         if renamed and (old is None or self.view.version == old.version):
             self.tell([NewsLine(-1, renamed)])
         if old is not None and self.view.version != old.version:
@@ -1141,22 +1148,27 @@ class GameScreen:
             self.message = f"{self.message} {self.restored}".strip()
             self.restored = ""
 
-    def renamed(self, old: GameView | None) -> list[str]:
-        """The sysop's renaming of a player here since the board last read the game, said where
-        the new name first shows: the board had gone from 'bob to play' to 'robert rolled 6-2'
-        with no word of who robert was (the menu said it later)."""
+    def renames(self, quiet: bool = False) -> str:
+        """The sysop's renaming of a player here since the board last showed their name, said
+        where the new name first shows: the board had gone from 'bob to play' to 'robert rolled
+        6-2' with no word of who robert was (the menu said it later).  The names shown are kept
+        from the first look on (a rename seen first in the game the player's own act returned
+        had gone untold).  `quiet`: a match over already, whose result stays on the lines."""
         v = self.view
-        if old is None or v is None:
-            return []
+        if v is None:
+            return ""
         said = []
-        for colour, pid, was_id in ((Color.WHITE, v.white_id, old.white_id), (Color.BLACK, v.black_id, old.black_id)):
-            was, now = old.name(colour), v.name(colour)
-            if colour is not self.me and pid is not None and pid == was_id and was != now:
+        for colour, pid in ((Color.WHITE, v.white_id), (Color.BLACK, v.black_id)):
+            if pid is None or colour is self.me:
+                continue
+            was, now = self.shown_names.get(pid), v.name(colour)
+            self.shown_names[pid] = now
+            if was is not None and was != now and not quiet:
                 # Deleted, the player shows as "(deleted)": not a name the sysop gave (their
                 # forfeit says why), but who it was is said all the same.
                 said.append(f"{was} now shows as {now}." if now == DELETED_NAME
                             else f"The sysop renamed {was} to {now}.")
-        return said
+        return " ".join(said)
 
     @staticmethod
     def taken_on(turn: Turn | None, mine: list[LoggedEvent]) -> bool:
@@ -1396,6 +1408,9 @@ class GameScreen:
         if not self.message and self.view.state.phase is Phase.MOVE and self.view.my_turn and self.view.state.dice:
             d = self.view.state.dice
             self.message = f"You rolled {rolled(d)}."
+        renamed = self.renames()
+        if renamed:
+            self.message = f"{renamed} {self.message}".strip()
 
     async def do_roll(self, key: Key) -> None:
         assert self.view is not None

@@ -14,7 +14,7 @@ from bgdoor.rules.moves import (
 )
 from bgdoor.rules.position import Position
 from bgdoor.service import GameLog, ServiceError
-from bgdoor.term.wrap import paged, shorten, wrap
+from bgdoor.term.wrap import first_fitting, paged, shorten, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import HELP_GAP, game_heading, help_rows
 from bgdoor.ui.console import WAKE, Console, Key
@@ -119,7 +119,10 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
         page = min(page, len(book) - 1)
         last = page == len(book) - 1
         con.clear()
-        con.put_wrapped(1, 2, f"Keys now ({state.value}):", "title", right=con.width - 1, rows=1)
+        # 'Keys now (a resignation offered to' had lost 'you):' at 40 columns.
+        heading = first_fitting([f"Keys now ({state.value}):", f"Keys ({state.value}):"], con.width - 3,
+                                f"Keys ({state.value}):")
+        con.put_wrapped(1, 2, heading, "title", right=con.width - 1, rows=1)
         for i, line in enumerate(book[page][:body]):
             con.put(3 + i, 2, line)
         if len(book) == 1:
