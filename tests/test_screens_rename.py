@@ -198,6 +198,7 @@ async def test_a_watcher_whose_game_the_sysop_removed_is_told_at_the_menu(tmp_pa
         await d.wait_words("Match to 3")
         with Service(url) as svc:
             Sysop(svc).delete_game(game)
-        await d.wait_words(f"Game #{game}, which you were watching, is no longer there: withdrawn, or removed by the sysop.")
+        await d.wait_words(f"Game #{game}, which you were watching, is no longer there: withdrawn, "
+                           "or removed by the sysop.")
         assert all(len(line.rstrip()) <= 40 for line in d.screen.display)
         d.close()

@@ -4403,6 +4403,82 @@ async def test_a_resignation_offered_then_a_hang_up_waits_for_an_answer_not_a_pl
             bob.close()
 
 
+def bob_played_back(url: str) -> tuple[int, int, int]:
+    """alice_played_first, then bob rolls 6-4 and plays 24/14: alice to roll.  (alice, bob, game)"""
+    alice, bob, v = alice_played_first(url)
+    with Service(url, dice=ScriptedDice([6, 4] * 10)) as svc:
+        v = svc.roll(bob, v.id, v.version)
+        svc.submit_turn(bob, v.id, v.version, "24/14")
+    return alice, bob, v.id
+
+
+async def test_a_logoff_and_a_notice_of_another_game_leave_the_opponents_play_at_40(tmp_path):
+    """At 40 columns, 'Your turn in game #2 too' then bob hanging up: the lines said the notice
+    and 'bob has logged off.', and bob's play was gone from them."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    alice, _, _ = bob_played_back(url)
+    with Service(url, dice=ScriptedDice([6, 1] * 10)) as svc:
+        carol = svc.register("carol", "carol-pw").id
+        other = svc.begin_game(carol, 3, Color.WHITE, "alice")
+    async with running_server(url, presence_ttl=3.0) as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=False)
+        a = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_game(a, "#1", expect="Enter goes on anyway")
+            a.send("\r")
+            await a.wait_words("bob rolled 6-4 and played 24/14.")
+            await a.settle(1.5)  # the first look at who is on: bob is
+            with Service(url, dice=ScriptedDice([6, 1] * 10)) as svc:
+                v = svc.roll(carol, other.id, other.version)
+                assert v.state.turn is Color.WHITE, v.state  # carol won the opening roll
+                svc.submit_turn(carol, v.id, v.version, "13/7 8/7")
+            await a.wait_words(f"Your turn in game #{other.id} too")
+            bob.close()
+            said = " ".join((await a.wait_words("bob has logged off", 15)).split())
+            assert "bob rolled 6-4 and played 24/14." in said and f"game #{other.id}" in said, said
+            assert all(len(line.rstrip()) <= 40 for line in a.screen.display)
+        finally:
+            a.close()
+            bob.close()
+
+
+async def test_a_watcher_keeps_the_play_and_the_score_as_players_come_and_go(tmp_path):
+    """dave watching at 60 columns: bob hanging up took 'alice to play. Score: ...' from the
+    lines, and then alice going took bob's play too, leaving 'bob is on again. alice has logged
+    off; ...' alone."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_played_back(url)
+    with Service(url) as svc:
+        svc.register("dave", "dave-pw")
+    async with running_server(url, presence_ttl=3.0) as srv:
+        a, b = await call(srv.port), await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        await login(b, "bob", "bob-pw", new=False)
+        d = await call(srv.port, cols=60, rows=24)
+        try:
+            await login(d, "dave", "dave-pw", new=False)
+            await menus.open_game(d, expect="Enter goes on anyway")
+            d.send("\r")
+            await d.wait_words("alice to play")
+            await d.settle(1.5)
+            b.close()
+            said = " ".join((await d.wait_words("bob has logged off", 15)).split())
+            assert "bob rolled 6-4 and played 24/14." in said and "alice to play" in said, said
+            b = await call(srv.port)
+            await login(b, "bob", "bob-pw", new=False)
+            said = " ".join((await d.wait_words("bob is on again.", 15)).split())
+            assert "played 24/14." in said and "logged off" not in said, said
+            a.close()
+            said = " ".join((await d.wait_words("alice has logged off", 15)).split())
+            assert "bob rolled 6-4 and played 24/14." in said, said
+            assert all(len(line.rstrip()) <= 60 for line in d.screen.display)
+        finally:
+            for c in (a, b, d):
+                c.close()
+
+
 async def test_an_opponent_who_was_never_seen_go_is_on_not_on_again(tmp_path):
     """bob, off when alice opened the board, logged in: 'bob is on again.', of a player the board
     had never seen go (the bench's joiners were told so ten seconds after joining)."""

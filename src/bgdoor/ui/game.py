@@ -231,6 +231,7 @@ class GameScreen:
         # What the message line has told since the player's last key: news that comes before a
         # key adds to it instead of wiping it (the computer's opening roll, then its play).
         self.unkeyed: list[str] = []
+        self.told_turn: tuple[str, str] | None = None  # the watcher's turn said after unkeyed (with_turn)
         # Goes to the opponent with what the player does next; kept (with the moves of a turn half
         # played) if they leave the game first, or hang up: see keep_draft.
         self.pending_note: str | None = None
@@ -784,6 +785,10 @@ class GameScreen:
         else:
             fresh = [n.text for n in lines]
             before = [own] if own else self.unkeyed
+            if any(map(self.is_presence, before)) and self.cut(self.with_turn(before + fresh, turn)):
+                # Who came or went gives way first: with a notice of another game after it, the
+                # opponent's play here had gone from the lines, 'bob has logged off.' stayed.
+                before = [t for t in before if not self.is_presence(t)]
             if any(not t.startswith(ELSEWHERE) for t in fresh):
                 # The news of this game is the answer promised: the promise goes.
                 before = [t.replace(ANSWER_HERE, "") for t in before]
@@ -814,6 +819,7 @@ class GameScreen:
                 if self.roomiest(self.shorter) != self.shorter[0]:
                     keep = part
             self.unkeyed = keep
+            self.told_turn = turn
             self.message = self.with_turn(self.unkeyed, turn)
         if self.me is not None and self.view is not None and self.view.state.actor is self.me and not own:
             self.con.bell("your_turn")
@@ -967,6 +973,32 @@ class GameScreen:
                 said.append(short[-1])
         return " ".join(said), " ".join(short), moved
 
+    def is_presence(self, text: str) -> bool:
+        """Whether a line told is opponent_news's: a player of this game come or gone."""
+        v = self.view
+        return v is not None and any(text.startswith((f"{v.name(c)} has logged off", f"{v.name(c)} is on"))
+                                     for c in (Color.WHITE, Color.BLACK))
+
+    def tell_comings(self, said: str, short: str, moved: list[str]) -> None:
+        """Put opponent_news on the lines after what they hold (looked at before each wait: one
+        told as the game changed is not lost), in the place of what it said before of the same
+        players ('bob is on again.' had stood beside 'bob has logged off', no longer so).  What
+        the lines hold stays where it can: the whole, else in fewer words ('bob has logged
+        off.'), else beside a shorter notice of other games, else without older such lines; at
+        40 columns the opponent's play, a watcher's score, had given way to it."""
+        fresh = not self.unkeyed
+        self.keep_said()
+        turn = None if fresh else self.told_turn  # a message kept whole says whose turn already
+        base = [t for t in self.unkeyed
+                if not any(t.startswith((f"{name} has logged off", f"{name} is on")) for name in moved)]
+        brief = [self.elsewhere_notice(brief=True) if t.startswith(ELSEWHERE) and self.told_elsewhere else t
+                 for t in base]
+        forms = [base + [said], base + [short], brief + [short],
+                 [t for t in brief if not self.is_presence(t)] + [short]]
+        self.unkeyed = next((f for f in forms if not self.cut(self.with_turn(f, turn))), forms[-1])
+        self.told_turn = turn
+        self.message = self.with_turn(self.unkeyed, turn)
+
     def games_changed(self) -> None:
         """A game the player sits in changed (this one, or another: see waiting_elsewhere)."""
         self.games_woken = True
@@ -979,19 +1011,7 @@ class GameScreen:
         while True:
             said, short, moved = self.opponent_news()
             if said:
-                # Looked at before each wait: one told as the game changed is not lost.
-                self.keep_said()
-                # Coming on again is said in the place of going, and going in the place of coming
-                # on, where that is still on the lines: the next game's 'Game 2 of the match.
-                # Score: ...' had given way to both, and 'bob is on again.' had stood beside
-                # 'bob has logged off', no longer so.
-                self.unkeyed = [t for t in self.unkeyed
-                                if not any(t.startswith((f"{name} has logged off", f"{name} is on"))
-                                           for name in moved)]
-                if self.cut(" ".join([*self.unkeyed[-1:], said])):
-                    # At 40 columns the whole had pushed the opponent's play off the lines.
-                    said = short
-                self.tell([NewsLine(0, said)])
+                self.tell_comings(said, short, moved)
                 # Drawn here, the game read no more: each such news had read it again (three
                 # queries a board, hundreds of boards at each look at who is on).
                 self.draw()
