@@ -142,6 +142,8 @@ async def test_an_offer_refused_is_not_told_again_as_if_it_stood(tmp_path):
             said = " ".join(c.text.split())
             assert "offers to resign" not in said, said
             assert "Your turn 6-5" in said, said
+            # What became of the offer, on lines that had been blank at 80 columns.
+            assert "You refuse the resignation; play goes on." in said, said
         finally:
             c.close()
 

@@ -612,24 +612,27 @@ class GameScreen:
         answered = any(e.player_id == self.pid and e.seq > told[-1].seq for e in log.events)
         if answered and self.offer_at(log, told[-1].seq):
             # An offer to resign the player refused is no longer on the table: 'bob offers to
-            # resign ...' over the move keys had sent them looking for A)ccept.
-            return ""
+            # resign ...' over the move keys had sent them looking for A)ccept.  The refusal says
+            # what became of it (at 80 columns the lines had been blank).
+            return self.own_last(log, turn=False)
         if answered and v.state.actor is not self.me:
             return self.own_last(log)
         return told[-1].text
 
-    def own_last(self, log: GameLog) -> str:
+    def own_last(self, log: GameLog, turn: bool = True) -> str:
         """The player's own last doing, waiting for the opponent: 'You rolled 3-2 and played 24/22
         24/21. bob to play.'  (The message lines had been blank at 80 columns, the panel's 'bob to
-        play' alone saying anything.)"""
+        play' alone saying anything.)  Without `turn`, the doing alone."""
         lines = narrate(log, -1, self.pid, everything=True)
         mine = {e.seq for e in log.events if e.player_id == self.pid}
         if not lines or lines[-1].seq not in mine or lines[-1].result:
             return ""
-        turn = self.to_play()
-        if turn is not None and self.con.width >= 80:
-            turn = (turn[0], "")  # the panel shows the score
-        return self.with_turn([lines[-1].text], turn)
+        if not turn:
+            return lines[-1].text
+        to_play = self.to_play()
+        if to_play is not None and self.con.width >= 80:
+            to_play = (to_play[0], "")  # the panel shows the score
+        return self.with_turn([lines[-1].text], to_play)
 
     @staticmethod
     def offer_at(log: GameLog, seq: int) -> bool:
