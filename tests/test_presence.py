@@ -12,8 +12,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+import menus
 import pytest
 from doorharness import PtyDoor, door32
+from harness import call, login as harness_login, running_server
 from rawtelnet import RawCaller, login
 from serverproc import ServerProcess, write_config
 
@@ -216,3 +218,34 @@ async def test_a_player_coming_or_going_is_told_once_written(tmp_path: Path) -> 
         await keeper.close()
         gateway.close()
         svc.close()
+
+
+async def test_an_opponent_of_another_process_coming_or_going_is_told_within_seconds(tmp_path: Path) -> None:
+    """bob on a door node (another process): his hang-up reached alice's board at the next look
+    at who is on, presence_ttl/3 later (ten seconds by default; twenty with this minute's TTL).
+    A commit anywhere (his presence row written or dropped) has who is on looked at again."""
+    from test_screens_truth import alice_played_first  # noqa: PLC0415 - its set-up, not its tests
+
+    url = f"sqlite:///{tmp_path / 'bg.db'}"
+    alice_played_first(url)
+    other = ServerProcess(tmp_path, url, session={"presence_ttl": 60.0}).start()
+    bob: RawCaller | None = None
+    try:
+        async with running_server(url, presence_ttl=60.0) as srv:
+            a = await call(srv.port)
+            try:
+                await harness_login(a, "alice", "alice-pw", new=False)
+                await menus.open_board(a)
+                await a.settle(1.5)  # the first look at who is on: bob is not
+                bob = await RawCaller.connect(other.port, term="xterm")
+                await login(bob, "bob", "bob-pw", new=False)
+                await a.wait_words("bob is on.", 6)
+                bob.close()
+                bob = None
+                await a.wait_words("bob has logged off", 6)
+            finally:
+                a.close()
+    finally:
+        if bob is not None:
+            bob.close()
+        other.stop()

@@ -66,6 +66,9 @@ class ChangeFeed:
         self._primed = False
         self._compared_at = 0.0
         self.queries = 0  # statements run on its own connection (the rest count in db.statement_count())
+        # Looks that found the database changed, by any commit (SQLite), or compared versions
+        # (PostgreSQL's fallback): a caller come or gone in another process is one such commit.
+        self.commits = 0
         self._lock = threading.Lock()  # note() comes from the event loop's thread
 
     def close(self) -> None:
@@ -131,6 +134,7 @@ class ChangeFeed:
         if version == self._data_version and self._primed:
             return []
         self._data_version = version
+        self.commits += 1
         return self._compare()
 
     def _next_postgres(self) -> list[Change]:
@@ -149,6 +153,7 @@ class ChangeFeed:
         found = [c for c in (_parse(p) for p in payloads) if c is not None]
         fresh = [c for c in found if self._remember(c)]
         if time.monotonic() - self._compared_at >= FALLBACK or not self._primed:
+            self.commits += 1
             fresh += self._compare()
         return fresh
 

@@ -136,6 +136,11 @@ class Gateway:
         """Commits by any process since the last call (about 0.1 s): one caller per process."""
         return await asyncio.get_running_loop().run_in_executor(self._follow, self._feed.next)
 
+    @property
+    def commits(self) -> int:
+        """How many looks of the change feed found the database changed (see ChangeFeed.commits)."""
+        return self._feed.commits
+
     def follow(self, game_id: int) -> None:
         """A game a screen watches: the feed tells its changes from what it is now (see ChangeFeed.follow)."""
         self._feed.follow(game_id)

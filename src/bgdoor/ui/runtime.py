@@ -54,7 +54,8 @@ class Runtime:
         self._online: frozenset[int] | None = None
         self._online_watch: dict[int, dict[Wake, None]] = {}
         self._looking: asyncio.Task[None] | None = None
-        self._look_now = asyncio.Event()  # a watched player came on or went in this process
+        self._look_now = asyncio.Event()  # a watched player came on or went, here or perhaps elsewhere
+        self._commits = 0  # the change feed's count of commits seen, at its last look
 
     def start(self) -> None:
         """Follow the change feed (commits by other processes); inside the event loop."""
@@ -73,6 +74,12 @@ class Runtime:
                 continue
             for change in changes:
                 self.changed(change.game_id, change.version, change.players)
+            if self.service.commits != self._commits and self._online_watch:
+                # Something was committed: perhaps a caller of another process coming or going
+                # (a door node's hang-up had been told up to ten seconds late).  Looked at within
+                # the second, at most once a second.
+                self._look_now.set()
+            self._commits = self.service.commits
 
     def close(self) -> None:
         if self._follower is not None:
