@@ -238,9 +238,17 @@ def test_a_player_is_found_by_the_name_an_ascii_terminal_shows(svc: Service) -> 
     game = svc.begin_game(me, 3, opponent="Arskbing_Sren@beta")
     assert {game.white_id, game.black_id} == {me, member}
     assert svc.player_page("EMILE_ZOLA").player.id == emile
-    # Where the plain form is two players' (Æsop and Åsop: the skeletons differ), it is nobody's.
-    svc.register("Æsop", "aesop-pw")
-    svc.register("Åsop", "asop-pw")
-    with pytest.raises(NotFound):
-        svc.begin_game(me, 3, opponent="Asop")
     assert svc.player_page("Arskbing_Sren").player.id == member  # by the handle alone, as typed whole
+
+
+@pytest.mark.parametrize("first, second", [("Stras", "Straß"), ("Straß", "Stras"), ("Æsir", "Asir"),
+                                           ("Σam", "Φam"), ("Æsop", "Åsop")])
+def test_handles_an_ascii_terminal_shows_alike_do_not_both_exist(svc: Service, first: str, second: str) -> None:
+    """'Straß' and 'Stras' (their skeletons 'strass' and 'stras'), 'Σam' and 'Φam' were both
+    taken, and an ASCII caller's W)ho and R)ank showed two players as one ('Stras', '?am')."""
+    svc.register(first, "first-pw")
+    with pytest.raises(HandleTaken, match=f"{second} looks like the existing player {first}"):
+        svc.register(second, "second-pw")
+    # A board's alias that would be shown so is numbered, as any look-alike is.
+    svc.admit_bbs("BETA")
+    assert svc.enter_from_bbs("BETA", second).handle == f"{second}~2"

@@ -1,8 +1,8 @@
-"""Letters' plain ASCII look-alikes: for a terminal that cannot draw a letter, for a name from
-elsewhere made a handle, and for a name typed on a terminal that shows only the look-alike.
+"""Plain ASCII look-alikes: what an ASCII terminal shows for a character it cannot draw.
 
-Pure text, one character for one (the screen counts a cell each), used by the terminal layer
-and by the store and service alike, so that all three agree on what 'Søren' looks like plain.
+One character for one (the screen counts a cell each).  Used by the terminal layer to draw, and
+by the store and service to keep two players from looking the same on such a terminal and to
+find a player by the name it shows, so that all three agree on what 'Søren' looks like plain.
 """
 
 from __future__ import annotations
@@ -19,6 +19,27 @@ for _chars, _plain in (
     for _c in _chars:
         NEAREST[_c] = _plain
 
+# The board's glyphs and typography, drawn plain.
+_GLYPHS: dict[str, str] = {}
+for _chars, _plain in (
+    ("─━═┄┈╌", "-"),
+    ("│┃║┆┊╎", "|"),
+    ("┌┐└┘├┤┬┴┼╔╗╚╝╠╣╦╩╬╤╧╟╢╒╕╘╛╓╖╙╜╞╡╥╨╪╫", "+"),
+    ("○◯", "O"),
+    ("●■◆", "X"),
+    ("•∙·", "."),
+    ("◄←«", "<"),
+    ("►→»", ">"),
+    ("▲↑", "^"),
+    ("▼↓", "v"),
+    ("░▒▓█▀▄▌▐", "#"),
+    ("“”", '"'),
+    ("‘’", "'"),
+    ("–—", "-"),
+):
+    for _c in _chars:
+        _GLYPHS[_c] = _plain
+
 
 def plain_letter(ch: str) -> str | None:
     """An ASCII letter that looks like `ch` (itself when it is one): its nearest, else its base
@@ -29,9 +50,14 @@ def plain_letter(ch: str) -> str | None:
     return base if base.isascii() and base.isalpha() else None
 
 
-def plain(text: str) -> str:
-    """`text` with each letter as an ASCII terminal shows it ('Émile_Zola' -> 'Emile_Zola');
-    anything else as it is."""
-    if text.isascii():
-        return text
-    return "".join(plain_letter(c) or c if c.isalpha() else c for c in text)
+def ascii_char(ch: str) -> str:
+    """What an ASCII terminal shows for `ch`: itself, a glyph's plain form, a letter's look-alike
+    ('Jörg' had read 'J?rg'), else '?'."""
+    if ch.isascii():
+        return ch
+    return _GLYPHS.get(ch) or plain_letter(ch) or "?"
+
+
+def ascii_form(text: str) -> str:
+    """`text` as an ASCII terminal shows it ('Émile_Zola' -> 'Emile_Zola', 'Σam' -> '?am')."""
+    return text if text.isascii() else "".join(map(ascii_char, text))

@@ -312,7 +312,7 @@ def player_by_name(s: Session, name: str) -> Player | None:
     for column in (Player.handle, Player.login_name) if at else (Player.handle,):
         for p in s.scalars(select(Player).where(func.length(column) == len(bare), *board)):
             text = getattr(p, column.key)
-            if not text.isascii() and letters.plain(text).casefold() == shown:
+            if not text.isascii() and letters.ascii_form(text).casefold() == shown:
                 known[p.id] = p
     return next(iter(known.values())) if len(known) == 1 else None
 
@@ -384,7 +384,9 @@ def game_summaries(s: Session, *where: Any, limit: int | None = None, always: bo
 
 
 def lookalike_player(s: Session, handle: str, exclude: int | None = None) -> Player | None:
-    """The player whose handle is `handle` without regard to case, or looks like it."""
+    """The player whose handle is `handle` without regard to case, or looks like it: by the
+    skeleton, or as an ASCII terminal shows both ('Straß' and 'Stras', 'Σam' and 'Φam': the
+    skeleton tells them apart, an ASCII caller's W)ho and R)ank did not)."""
     skeleton = handles.skeleton(handle)[:64]
     same = or_(Player.handle_key == handles.key(handle), Player.handle_skeleton == skeleton)
     query = select(Player).where(same)
@@ -397,7 +399,24 @@ def lookalike_player(s: Session, handle: str, exclude: int | None = None) -> Pla
         if exclude is not None:
             older = older.where(Player.id != exclude)
         found = next((p for p in s.scalars(older) if handles.tidy(p.handle_skeleton) == skeleton), None)
+    if found is None and handles.drawable(handle):  # one that is not is refused for that
+        found = _shown_alike(s, handle, exclude)
     return found
+
+
+def _shown_alike(s: Session, handle: str, exclude: int | None) -> Player | None:
+    """A player whose handle an ASCII terminal shows as it shows `handle`, where either is not
+    ASCII (both ASCII, that is the same handle without regard to case, found by its key)."""
+    tidied = handles.tidy(handle)
+    shown = letters.ascii_form(tidied).casefold()
+    # Ids and handles alone: a registration looks at every handle of its length.
+    same_length = select(Player.id, Player.handle).where(func.length(Player.handle) == len(tidied))
+    if exclude is not None:
+        same_length = same_length.where(Player.id != exclude)
+    found = next((pid for pid, other in s.execute(same_length)
+                  if not (other.isascii() and tidied.isascii()) and letters.ascii_form(other).casefold() == shown),
+                 None)
+    return None if found is None else s.get(Player, found)
 
 
 def handle_refusal(

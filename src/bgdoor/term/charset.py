@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from bgdoor.letters import plain_letter
+from bgdoor.letters import ascii_char
 
 Charset = Literal["cp437", "utf8", "ascii"]
 CHARSETS: tuple[Charset, ...] = get_args(Charset)
@@ -107,36 +107,6 @@ def glyphs(charset: str) -> Glyphs:
         raise ValueError(f"unknown charset {charset!r}; one of {', '.join(CHARSETS)}") from None
 
 
-# Plain look-alikes for characters a charset cannot encode.
-_ASCII_FALLBACK: dict[str, str] = {}
-for _chars, _plain in (
-    ("─━═┄┈╌", "-"),
-    ("│┃║┆┊╎", "|"),
-    ("┌┐└┘├┤┬┴┼╔╗╚╝╠╣╦╩╬╤╧╟╢╒╕╘╛╓╖╙╜╞╡╥╨╪╫", "+"),
-    ("○◯", "O"),
-    ("●■◆", "X"),
-    ("•∙·", "."),
-    ("◄←«", "<"),
-    ("►→»", ">"),
-    ("▲↑", "^"),
-    ("▼↓", "v"),
-    ("░▒▓█▀▄▌▐", "#"),
-    ("“”", '"'),
-    ("‘’", "'"),
-    ("–—", "-"),
-):
-    for _c in _chars:
-        _ASCII_FALLBACK[_c] = _plain
-
-
-def _fallback(ch: str) -> str:
-    """A look-alike: a box or checker glyph's plain form, else an accented letter's base ('Jörg'
-    had read 'J?rg' on an ASCII terminal), else '?'."""
-    if ch in _ASCII_FALLBACK:
-        return _ASCII_FALLBACK[ch]
-    return plain_letter(ch) or "?"
-
-
 def encode(text: str, charset: str) -> bytes:
     """Text to the caller's bytes; anything the charset lacks becomes a look-alike."""
     if charset == "utf8":
@@ -153,6 +123,4 @@ def _encodable(ch: str, codec: str) -> str:
         ch.encode(codec)
         return ch
     except UnicodeEncodeError:
-        return _fallback(ch)
-
-
+        return ascii_char(ch)  # a look-alike, else '?'
