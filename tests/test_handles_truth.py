@@ -10,7 +10,7 @@ from harness import call, login, running_server
 from rawtelnet import RawCaller
 from sqlalchemy.orm import Session
 
-from bgdoor.service import HandleTaken, NotFound, Service, passwords as pw
+from bgdoor.service import HandleTaken, Service, passwords as pw
 from bgdoor.service.sysop import Sysop
 from bgdoor.store.handles import clean
 from bgdoor.store.models import Player
