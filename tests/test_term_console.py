@@ -103,6 +103,20 @@ async def test_a_line_is_edited_echoed_and_escaped() -> None:
     await con.stop()
 
 
+async def test_an_accent_typed_after_its_letter_joins_it() -> None:
+    """'Ame' + U+0301 + 'lie', as some input methods send 'Amélie': echoed 'Ame?lie' (the accent
+    in a cell of its own) and asked 'Create it?' of that, then created as Amélie."""
+    con, link = await started()
+    link.send("Ame\u0301lie\r".encode())
+    assert await con.line(3, 5, 16) == "Amélie"
+    assert shown(bytes(link.out))[2][4:10] == "Amélie"
+    link.send("\u0301ab\r".encode())  # an accent that joins nothing is not taken
+    assert await con.line(4, 5, 16) == "ab"
+    link.send("abcde\u0301\r".encode())  # a full field: the accent joins its last letter
+    assert await con.line(5, 5, 5) == "abcdé"
+    await con.stop()
+
+
 async def test_an_answer_typed_ahead_for_a_skipped_question_is_dropped_and_the_rest_kept() -> None:
     con, link = await started()
     link.send(b"12\rPx")

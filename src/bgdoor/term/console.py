@@ -13,6 +13,7 @@ import collections
 import contextlib
 import math
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Protocol, overload, runtime_checkable
 
@@ -677,8 +678,14 @@ class Console:
                         full(False)
                     rang = False
                 elif key.char and key.char.isprintable():
-                    if len(text) < width:
-                        text += key.char
+                    # An accent typed after its letter (as some input methods send 'é') joins
+                    # it: alone in a cell of its own it had shown as '?'.  One that joins
+                    # nothing is not taken.
+                    typed = unicodedata.normalize("NFC", text + key.char)
+                    if unicodedata.combining(typed[-1]):
+                        continue
+                    if len(typed) <= width:
+                        text = typed
                     elif not rang:
                         # The field is full: the character was not taken.  One ring for a paste
                         # that runs on, not one a character.
