@@ -202,3 +202,19 @@ async def test_a_watcher_whose_game_the_sysop_removed_is_told_at_the_menu(tmp_pa
                            "or removed by the sysop.")
         assert all(len(line.rstrip()) <= 40 for line in d.screen.display)
         d.close()
+
+
+async def test_a_player_renamed_again_and_again_while_away_is_told_once(tmp_path):
+    """bob renamed robert, bobby, then rob while away: told 'from bob to rob', 'from robert to
+    rob', 'from bobby to rob', each with 'Log in as rob from now on.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("bob", "bob-pw")
+        for was, now in (("bob", "robert"), ("robert", "bobby"), ("bobby", "rob")):
+            Sysop(svc).rename(was, now)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "rob", "bob-pw", new=False)
+        said = words(await c.wait_words("The sysop changed your handle from bob to rob."))
+        assert said.count("The sysop changed your handle") == 1 and said.count("Log in as rob") == 1, said
+        c.close()

@@ -52,7 +52,15 @@ def notices_text(notices: Sequence[GameNotice], you: PlayerInfo | None = None) -
     games #3 and #5'), where each game had said it again."""
     said: list[str | tuple[str, str]] = []
     games: dict[tuple[str, str], list[int]] = {}
+    renamed = False
     for n in notices:
+        if n.kind == "renamed":
+            # Renamed again and again while away: from the first name to the one now, once (each
+            # had been told 'from <that one> to rob', bob to rob twice among them).
+            if not renamed and (you is None or n.other != you.handle):
+                said.append(notice_text(n, you))
+            renamed = True
+            continue
         if n.kind != "opponent_renamed":
             said.append(notice_text(n, you))
             continue
