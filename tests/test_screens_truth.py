@@ -695,6 +695,39 @@ async def test_a_result_read_on_coming_back_stands_whole_and_the_next_opening_fo
             c.close()
 
 
+async def test_at_40_columns_a_checker_put_back_says_the_roll_left(tmp_path):
+    """At 40 columns the second die is past the edge: 'The checker is back.' and the refusals
+    of a pick left the player without the roll they were playing."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.begin_game(alice, 3, Color.WHITE, "bob")
+    async with running_server(url, dice=ScriptedDice([3, 1] + [1, 2] * 20)) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_game(c, expect="Enter goes on anyway")
+        c.send("\r")
+        await c.wait_for("P)lay")
+        c.send("P")
+        await c.wait_words("You start with 3-1")
+        c.send("\r")  # the cursor starts on 13
+        await c.wait_for("Checker in hand")
+        c.send("U")
+        await c.wait_words("The checker is back. 3-1 to play.")
+        c.send("\r")
+        await c.wait_for("Checker in hand")
+        c.send("3\r")  # down and right, to 11: not a marked point
+        said = " ".join((await c.wait_words("does not match the dice")).split())
+        assert said.count("3-1 to play") == 1, said  # the refusal says the roll: not said twice
+        c.send("U")
+        c.send("4")  # left, to 14: alice has no checker there
+        c.send("\r")
+        said = " ".join((await c.wait_words("No checker of yours can move from there")).split())
+        assert "the marked points can. 3-1 to play." in said, said
+        c.close()
+
+
 async def test_the_help_line_says_enter_commits_once_the_dice_are_played(tmp_path):
     """With both dice played the message said 'Enter commits it' while the help line still offered
     'Enter pick/drop'; the help line says what Enter does now."""

@@ -468,6 +468,17 @@ class GameScreen:
         left = self.left_to_play()
         return sentence(left) if left else ""
 
+    def with_roll_left(self, text: str) -> str:
+        """A refusal or a checker put back, and on a narrow screen what is left of the roll after
+        it: at 40 columns the second die is past the edge, and 'The checker is back.' had left the
+        player without the roll they were playing."""
+        short = self.own_roll_short()
+        if not short:
+            return text
+        if self.turn is not None and not self.turn.moves and self.view is not None and self.view.state.dice:
+            short = f"{roll_text(self.view.state.dice)} to play."
+        return text if short.rstrip(".").lower() in text.lower() else f"{text} {short}"
+
     def say_the_roll(self, kept: bool) -> None:
         """Coming back: a roll with no play, or one play, said after the news that took its place.
         Else, on a narrow screen, where the panel (and at 40 columns a die) is past the edge and
@@ -1370,7 +1381,7 @@ class GameScreen:
         try:
             await handler(key)
         except IllegalPlay as exc:
-            self.message = sentence(str(exc))
+            self.message = self.with_roll_left(sentence(str(exc)))
         except GameChanged as exc:
             await self.reload()
             self.message = sentence(str(exc))
@@ -1810,7 +1821,7 @@ class GameScreen:
             return
         if self.hand is not None:
             self.hand = None
-            self.message = "The checker is back."
+            self.message = self.with_roll_left("The checker is back.")
         elif turn.moves:
             # The drop made last, as the player made it: a checker moved 24 to 13 in one drop
             # went back to 18 only, though the screen said 'Move taken back.'
@@ -1856,7 +1867,7 @@ class GameScreen:
                 viewer = self.me or Color.WHITE
                 if not dests:
                     self.hand = None
-                    self.message = "That checker has nowhere to go."
+                    self.message = self.with_roll_left("That checker has nowhere to go.")
                     return
                 hidden = sorted((p for p in dests if not self.con.in_sight(_point_to_loc(p), viewer)), reverse=True)
                 where = " or ".join("the tray" if p == 0 else f"point {p}" for p in hidden)
@@ -1879,20 +1890,23 @@ class GameScreen:
                 elif point == 0:
                     self.message = "The tray holds checkers borne off: pick one up on a marked point."
                 elif 1 <= point <= 24 and mine[point - 1]:
-                    self.message = "Those checkers cannot move with this roll; the marked points can."
+                    self.message = self.with_roll_left(
+                        "Those checkers cannot move with this roll; the marked points can.")
                 else:
-                    self.message = "No checker of yours can move from there; the marked points can."
+                    self.message = self.with_roll_left(
+                        "No checker of yours can move from there; the marked points can.")
             return
         if point == self.hand:
             self.hand = None
-            self.message = "Put back."
+            self.message = self.with_roll_left("Put back.")
             return
         hand = self.hand
         try:
             self.dropped(turn, lambda: turn.move(hand, point))
         except IllegalPlay as exc:
             # The checker stays in hand: the player puts it on a marked point instead.
-            self.message = f"{sentence(str(exc))} Put it down on a marked point, or U puts it back."
+            self.message = self.with_roll_left(
+                f"{sentence(str(exc))} Put it down on a marked point, or U puts it back.")
             return
         self.hand = None
         self.after_move()
