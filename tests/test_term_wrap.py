@@ -148,6 +148,9 @@ def test_a_name_cut_for_a_column_keeps_its_board_s_tag() -> None:
     assert fit_name("Maximilian Ale~2@BETA", 9) == "M.~2@BETA"
     assert fit_name("Maximilian Ale~2@BETA", 10) == "M..~2@BETA"
     assert fit_name("Maximilian_Lon~2@ALPHA", 9) == "M~2@ALPHA"  # had been 'Maximili~' still
+    # Two of one board alike at the start keep their last letters apart.
+    assert fit_name("Maximilian_Schmi@ALPHA", 18) == "Maximil..hmi@ALPHA"
+    assert fit_name("Maximilian_Schne@ALPHA", 18) == "Maximil..hne@ALPHA"
     assert fit_name("Maximilian_Lon~2@ALPHA", 8) == "Maximil~"  # no room for both: cut as any text
     # Two columns share the room: both whole when they fit, else the narrower keeps its own.
     assert shared(19, 25, 44) == (19, 25)

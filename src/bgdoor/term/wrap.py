@@ -232,6 +232,10 @@ def fit_name(name: str, width: int) -> str:
         return base[:1] + "." * (room + 1) + kept
     if not kept or room < 1:
         return fit(name, width)
+    if not number and room >= 7:
+        # Its last letters too: two aliases of one board alike at the start ('Maximilian_Schmi',
+        # 'Maximilian_Schne') had both been 'Maximilian..@ALPHA', one game's two players as one.
+        return base[: room - 3] + ".." + base[-3:] + kept
     return base[:room] + ".." + kept
 
 
