@@ -4477,6 +4477,37 @@ async def test_a_logoff_and_a_notice_of_another_game_leave_the_opponents_play_at
             bob.close()
 
 
+async def test_a_logoff_told_just_before_a_notice_of_another_game_stays_told_at_40(tmp_path):
+    """bob hung up, then carol's game came to wait for alice: the notice took the logoff's place
+    and alice was never told bob had gone (then 'bob is on again.' of a player not said gone)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_played_back(url)
+    with Service(url) as svc:
+        carol = svc.register("carol", "carol-pw").id
+        other = svc.begin_game(carol, 3, Color.WHITE, "alice")
+    async with running_server(url, presence_ttl=3.0) as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=False)
+        a = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_game(a, "#1", expect="Enter goes on anyway")
+            a.send("\r")
+            await a.wait_words("bob rolled 6-4 and played 24/14.")
+            await a.settle(1.5)
+            bob.close()
+            await a.wait_words("bob has logged off", 15)
+            with Service(url, dice=ScriptedDice([6, 1] * 10)) as svc:
+                v = svc.roll(carol, other.id, other.version)
+                svc.submit_turn(carol, v.id, v.version, "13/7 8/7")
+            said = " ".join((await a.wait_words(f"Your turn in game #{other.id} too")).split())
+            assert "bob has logged off" in said and "bob rolled 6-4 and played 24/14." in said, said
+            assert all(len(line.rstrip()) <= 40 for line in a.screen.display)
+        finally:
+            a.close()
+            bob.close()
+
+
 async def test_a_watcher_keeps_the_play_and_the_score_as_players_come_and_go(tmp_path):
     """dave watching at 60 columns: bob hanging up took 'alice to play. Score: ...' from the
     lines, and then alice going took bob's play too, leaving 'bob is on again. alice has logged

@@ -265,3 +265,34 @@ async def test_a_watcher_is_told_when_a_player_logs_off_and_comes_on_again(tmp_p
         finally:
             c.close()
             bob.close()
+
+
+async def test_a_watchers_score_stays_where_a_shorter_logoff_leaves_room(tmp_path):
+    """carol at 40 columns: bob's play, then 'bob is on again.', then alice hanging up: 'alice has
+    logged off; the game waits for their next visit. alice to play.' had taken the score's place,
+    where 'alice has logged off.' left room for it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url, presence_ttl=3.0) as srv:
+        a, b = await call(srv.port), await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        await login(b, "bob", "bob-pw", new=False)
+        c = await carol_watching_at_40_columns(srv.port)
+        try:
+            await c.settle(1.5)
+            with Service(url, dice=ScriptedDice([6, 2])) as svc:
+                view = svc.roll(bob, game, version)
+                svc.submit_turn(bob, game, view.version, "24/18 13/11")
+            await c.wait_words("alice to play. Score:")
+            b.close()
+            await c.wait_words("bob has logged off", 15)
+            b = await call(srv.port)
+            await login(b, "bob", "bob-pw", new=False)
+            await c.wait_words("bob is on again.", 15)
+            a.close()
+            said = words(await c.wait_words("alice has logged off", 15))
+            assert "played 24/18 13/11" in said and "alice to play. Score: alice 0, bob 0 (match to 3)." in said, said
+            assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
+        finally:
+            for x in (a, b, c):
+                x.close()

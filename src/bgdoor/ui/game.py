@@ -799,10 +799,12 @@ class GameScreen:
         else:
             fresh = [n.text for n in lines]
             before = [own] if own else self.unkeyed
-            if any(map(self.is_presence, before)) and self.cut(self.with_turn(before + fresh, turn)):
-                # Who came or went gives way first: with a notice of another game after it, the
-                # opponent's play here had gone from the lines, 'bob has logged off.' stayed.
-                before = [t for t in before if not self.is_presence(t)]
+            # Who came or went is kept apart, and follows the news where the lines still hold it
+            # (in fewer words where need be): with a notice of another game after it, the
+            # opponent's play here had gone from the lines and 'bob has logged off.' stayed; and
+            # dropped whole, a logoff was never told at all.
+            comings = [t for t in before if self.is_presence(t)] if not own else []
+            before = [t for t in before if t not in comings]
             if any(not t.startswith(ELSEWHERE) for t in fresh):
                 # The news of this game is the answer promised: the promise goes.
                 before = [t.replace(ANSWER_HERE, "") for t in before]
@@ -832,6 +834,10 @@ class GameScreen:
                 self.shorter = (self.with_turn(keep, turn), self.with_turn(part, turn), " ".join(keep + then))
                 if self.roomiest(self.shorter) != self.shorter[0]:
                     keep = part
+            if comings:
+                fewer = [self.short_presence(t) for t in comings]
+                # Last, where even that is cut: ? shows it, the news before it in sight.
+                keep = next((keep + c for c in (comings, fewer) if self.fits(keep + c, turn)), keep + fewer)
             self.unkeyed = keep
             self.told_turn = turn
             self.message = self.with_turn(self.unkeyed, turn)
@@ -1007,11 +1013,22 @@ class GameScreen:
                 if not any(t.startswith((f"{name} has logged off", f"{name} is on")) for name in moved)]
         brief = [self.elsewhere_notice(brief=True) if t.startswith(ELSEWHERE) and self.told_elsewhere else t
                  for t in base]
-        forms = [base + [said], base + [short], brief + [short],
-                 [t for t in brief if not self.is_presence(t)] + [short]]
-        self.unkeyed = next((f for f in forms if not self.cut(self.with_turn(f, turn))), forms[-1])
+        forms = [base + [said], base + [short], [t for t in base if not self.is_presence(t)] + [short],
+                 brief + [short], [t for t in brief if not self.is_presence(t)] + [short]]
+        # With a watcher's whole turn and score first: with_turn gives up the score where the
+        # lines are short of it, so that the whole logoff line had always fitted, without it.
+        self.unkeyed = next((f for f in forms if self.fits(f, turn)),
+                            next((f for f in forms if not self.cut(self.with_turn(f, turn))), forms[-1]))
         self.told_turn = turn
         self.message = self.with_turn(self.unkeyed, turn)
+
+    def fits(self, texts: list[str], turn: tuple[str, str] | None) -> bool:
+        """Whether the lines hold `texts` and the whole of a watcher's `turn` (see with_turn)."""
+        return not self.cut(" ".join([*texts, *([f"{turn[0]} {turn[1]}".strip()] if turn else [])]))
+
+    def short_presence(self, text: str) -> str:
+        """A line of opponent_news in its fewest words ('bob has logged off.')."""
+        return f"{text.split(';', 1)[0].rstrip('.')}." if self.is_presence(text) and ";" in text else text
 
     def games_changed(self) -> None:
         """A game the player sits in changed (this one, or another: see waiting_elsewhere)."""
