@@ -155,6 +155,10 @@ async def test_a_board_says_so_when_the_opponent_it_shows_was_renamed(tmp_path, 
             v = svc.roll(bob, v.id, v.version)
         said = words(await c.wait_words("robert to play 6-4"))
         assert "The sysop renamed bob to robert." in said, said
+        with Service(url) as svc:
+            svc.submit_turn(bob, v.id, v.version, "24/14")
+        said = words(await c.wait_words("robert rolled 6-4 and played 24/14."))
+        assert said.count("robert rolled 6-4") == 1, said  # the roll told once, with its play
         c.close()
 
 
@@ -217,4 +221,22 @@ async def test_a_player_renamed_again_and_again_while_away_is_told_once(tmp_path
         await login(c, "rob", "bob-pw", new=False)
         said = words(await c.wait_words("The sysop changed your handle from bob to rob."))
         assert said.count("The sysop changed your handle") == 1 and said.count("Log in as rob") == 1, said
+        c.close()
+
+
+async def test_an_opponent_renamed_again_and_again_is_told_once_from_first_to_last(tmp_path):
+    """bob renamed robert, then bobby: alice's menu said 'renamed bob ... to robert. renamed
+    robert ... to bobby.', one sentence a step, and the banner went."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        game = svc.begin_game(alice, 3, Color.WHITE, "bob").id
+        for was, now in (("bob", "robert"), ("robert", "bobby")):
+            Sysop(svc).rename(was, now)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        said = words(await c.wait_words(f"The sysop renamed bob, your opponent in game #{game}, to bobby."))
+        assert said.count("The sysop renamed") == 1 and "robert" not in said, said
         c.close()

@@ -105,15 +105,15 @@ def done_elsewhere(line: NewsLine) -> NewsLine:
 
 
 def with_renames(lines: list[NewsLine], renamed: str) -> list[NewsLine]:
-    """The news with what the sysop renamed said first, on the line the board keeps where the news
-    is cut (the last before a result, else the first of the last two): said apart, it was the
-    line that gave way."""
+    """The news with what the sysop renamed said first: before a result, on the line the board
+    keeps with it (said apart, it was the line that gave way); else a line of its own (on the
+    roll's line, 'bobby rolled 5-4.' was no longer known for the roll its play says again)."""
     if not renamed:
         return lines
-    if not lines:
-        return [NewsLine(-1, renamed)]
     first = next((i for i, n in enumerate(lines) if n.result), None)
-    at = max(0, first - 1) if first is not None else max(0, len(lines) - 2)
+    if first is None:
+        return [NewsLine(-1, renamed), *lines]
+    at = max(0, first - 1)
     return [replace(n, text=f"{renamed} {n.text}") if i == at else n for i, n in enumerate(lines)]
 
 

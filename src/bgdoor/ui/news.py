@@ -64,10 +64,19 @@ def notices_text(notices: Sequence[GameNotice], you: PlayerInfo | None = None) -
         if n.kind != "opponent_renamed":
             said.append(notice_text(n, you))
             continue
-        if (n.other, n.now) not in games:
-            said.append((n.other, n.now))  # said where its first game comes, once all are known
-        games.setdefault((n.other, n.now), []).append(n.game_id)
-    return " ".join(_renamed(*item, games[item]) if isinstance(item, tuple) else item for item in said)
+        # Renamed again since, in the same game: one rename from the first name to the last
+        # ('renamed bob to robert', 'renamed robert to bobby', ... each said of game #12).
+        earlier = next((k for k, ids in games.items() if k[1] == n.other and n.game_id in ids), None)
+        if earlier is not None:
+            games[earlier].remove(n.game_id)
+            key = (earlier[0], n.now)
+        else:
+            key = (n.other, n.now)
+        if key not in games:
+            said.append(key)  # said where its first game comes, once all are known
+        games.setdefault(key, []).append(n.game_id)
+    return " ".join(_renamed(*item, games[item]) if isinstance(item, tuple) else item for item in said
+                    if not isinstance(item, tuple) or (games[item] and item[0] != item[1]))
 
 
 def _renamed(was: str, now: str, games: list[int]) -> str:
