@@ -240,3 +240,37 @@ async def test_an_opponent_renamed_again_and_again_is_told_once_from_first_to_la
         said = words(await c.wait_words(f"The sysop renamed bob, your opponent in game #{game}, to bobby."))
         assert said.count("The sysop renamed") == 1 and "robert" not in said, said
         c.close()
+
+
+async def test_a_player_renamed_while_away_comes_back_under_the_new_name(tmp_path, monkeypatch):
+    """bob logged off, was renamed bobcat, and logged in again: alice's board said 'bob is on
+    again.', its panel 'bob to play', until he rolled."""
+    monkeypatch.setattr("bgdoor.service.core.HANDLE_CACHE_SECONDS", 0.2)  # names read again soon
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    async with running_server(url, presence_ttl=3.0) as srv:
+        b = await call(srv.port)
+        await login(b, "bob", "bob-pw", new=False)
+        c = await call(srv.port)
+        try:
+            await login(c, "alice", "alice-pw", new=False)
+            await menus.open_board(c)
+            await c.settle(1.5)
+            b.close()
+            await c.wait_words("bob has logged off")
+            with Service(url) as svc:
+                Sysop(svc).rename("bob", "bobcat")
+            await asyncio.sleep(0.5)
+            b = await call(srv.port)
+            await login(b, "bobcat", "bob-pw", new=False)
+            said = words(await c.wait_words("bobcat is on again."))
+            assert "The sysop renamed bob to bobcat." in said and "bob is on" not in said, said
+            assert "bobcat to play" in said, said  # the panel too
+        finally:
+            c.close()
+            b.close()

@@ -993,6 +993,23 @@ class GameScreen:
                 said.append(short[-1])
         return " ".join(said), " ".join(short), moved
 
+    async def names_now(self) -> list[tuple[str, str]]:
+        """The players' names read again before saying one came or went (one read, only then):
+        renamed by the sysop while away, a player had come back 'bobby is on again.' under a name
+        no longer theirs, the board's panel saying it too until they played.  The renames, (was,
+        now); the view takes the new names where the game is as the board has it."""
+        v = self.view
+        if v is None or v.state.over:
+            return []
+        try:
+            fresh = await self.svc.game(self.game_id, self.pid)
+        except ServiceError:
+            return []
+        if fresh.version != v.version or (fresh.white, fresh.black) == (v.white, v.black):
+            return []  # a change on its way is read and told as such
+        self.view = replace(v, white=fresh.white, black=fresh.black)
+        return self.renamed_pairs()
+
     def is_presence(self, text: str) -> bool:
         """Whether a line told is opponent_news's: a player of this game come or gone."""
         v = self.view
@@ -1042,6 +1059,14 @@ class GameScreen:
         while True:
             said, short, moved = self.opponent_news()
             if said:
+                renamed = await self.names_now()
+                for was, now in renamed:
+                    said, short = said.replace(was, now), short.replace(was, now)
+                    moved = [*moved, now]  # and the lines of `was` before it go as theirs
+                if renamed:
+                    why = " ".join(f"The sysop renamed {was} to {now}." for was, now in renamed
+                                   if now != DELETED_NAME)
+                    said, short = f"{why} {said}".strip(), f"{why} {short}".strip()
                 self.tell_comings(said, short, moved)
                 # Drawn here, the game read no more: each such news had read it again (three
                 # queries a board, hundreds of boards at each look at who is on).
@@ -1205,21 +1230,29 @@ class GameScreen:
         6-2' with no word of who robert was (the menu said it later).  The names shown are kept
         from the first look on (a rename seen first in the game the player's own act returned
         had gone untold).  `quiet`: a match over already, whose result stays on the lines."""
+        pairs = self.renamed_pairs()
+        if quiet:
+            return ""
+        # Deleted, the player shows as "(deleted)": not a name the sysop gave (their forfeit
+        # says why), but who it was is said all the same.
+        return " ".join(f"{was} now shows as {now}." if now == DELETED_NAME else f"The sysop renamed {was} to {now}."
+                        for was, now in pairs)
+
+    def renamed_pairs(self) -> list[tuple[str, str]]:
+        """The other players' names changed since the board last showed them, (was, now); the
+        names now are the ones shown from here on."""
         v = self.view
         if v is None:
-            return ""
-        said = []
+            return []
+        pairs = []
         for colour, pid in ((Color.WHITE, v.white_id), (Color.BLACK, v.black_id)):
             if pid is None or colour is self.me:
                 continue
             was, now = self.shown_names.get(pid), v.name(colour)
             self.shown_names[pid] = now
-            if was is not None and was != now and not quiet:
-                # Deleted, the player shows as "(deleted)": not a name the sysop gave (their
-                # forfeit says why), but who it was is said all the same.
-                said.append(f"{was} now shows as {now}." if now == DELETED_NAME
-                            else f"The sysop renamed {was} to {now}.")
-        return " ".join(said)
+            if was is not None and was != now:
+                pairs.append((was, now))
+        return pairs
 
     @staticmethod
     def taken_on(turn: Turn | None, mine: list[LoggedEvent]) -> bool:
