@@ -725,6 +725,12 @@ async def test_at_40_columns_a_checker_put_back_says_the_roll_left(tmp_path):
         c.send("\r")
         said = " ".join((await c.wait_words("No checker of yours can move from there")).split())
         assert "the marked points can. 3-1 to play." in said, said
+        c.send("Z")  # a key refused while moving
+        said = " ".join((await c.wait_words("Z does nothing here.")).split())
+        assert "3-1 to play." in said, said
+        c.send("M")  # typing a play: the prompt says the roll
+        said = " ".join((await c.wait_words("Your play (like 24/18 13/11)")).split())
+        assert "3-1 to play. Your play" in said, said
         c.close()
 
 

@@ -1411,8 +1411,9 @@ class GameScreen:
                 # The news just told first: 'Answer the double first' had come before the double.
                 self.message = f"{self.message} {refused}".strip()
             else:
-                # A double or resignation waiting for an answer stays said beside why the key did nothing.
-                self.message = f"{refused} {self.pending_offer()}".rstrip()
+                # A double or resignation waiting for an answer stays said beside why the key did
+                # nothing; while moving on a narrow screen, the roll left (it had gone from sight).
+                self.message = self.with_roll_left(f"{refused} {self.pending_offer()}".rstrip())
             self.refused = (self.refused[0], self.message)
             return True
         if found.action == "quit":
@@ -1437,7 +1438,7 @@ class GameScreen:
             self.message = sentence(str(exc))
             self.tell(await self.catch_up())
         except ServiceError as exc:
-            self.message = sentence(str(exc))
+            self.message = self.with_roll_left(sentence(str(exc)))
         return True
 
     async def moved_on(self) -> bool:
@@ -1860,8 +1861,8 @@ class GameScreen:
             # put it back on a marked point, as if it had wrapped round): it stays, and says why.
             where = "The tray is" if moved == "off" else f"Point {moved} is"
             bear = " R)emove bears off," if moved == "off" else ""
-            self.message = (f"{where} past the {self.con.width} columns your screen shows:{bear} "
-                            "M)ove typed plays from or to it.")
+            self.message = self.with_roll_left(f"{where} past the {self.con.width} columns your screen shows:{bear} "
+                                               "M)ove typed plays from or to it.")
             return
         self.cursor = moved
 
@@ -1936,9 +1937,11 @@ class GameScreen:
             else:
                 mine = turn.position.player
                 if point != 25 and mine[24]:
-                    self.message = "Your checker on the bar must come in first: pick it up from the bar."
+                    self.message = self.with_roll_left(
+                        "Your checker on the bar must come in first: pick it up from the bar.")
                 elif point == 0:
-                    self.message = "The tray holds checkers borne off: pick one up on a marked point."
+                    self.message = self.with_roll_left(
+                        "The tray holds checkers borne off: pick one up on a marked point.")
                 elif 1 <= point <= 24 and mine[point - 1]:
                     self.message = self.with_roll_left(
                         "Those checkers cannot move with this roll; the marked points can.")
@@ -2012,6 +2015,8 @@ class GameScreen:
                             "Enter sends, Esc cancels:")
         else:
             self.message = "Your play (like 24/18 13/11), Enter sends, Esc cancels:"
+        # On a narrow screen the roll left first: the second die is past the edge.
+        self.message = f"{self.with_roll_left('').strip()} {self.message}".strip()
         typed = f"{made} " if made else ""
         while True:
             # The prompt alone: with the opponent's note after it, the note read as the answer.
