@@ -4381,6 +4381,18 @@ async def test_an_opponent_coming_on_or_going_in_this_process_is_told_at_once(tm
                 b.close()
 
 
+async def alice_at_40_columns_with(port: int, handle: str, password: str, game: str = "1") -> tuple[Caller, Caller]:
+    """The opponent (`handle`) logged in first, then alice at 40x24 opening `game` past the size
+    page, for the board to see them on at its first look.  (alice, the opponent)"""
+    other = await call(port)
+    await login(other, handle, password, new=False)
+    a = await call(port, cols=40, rows=24)
+    await login(a, "alice", "alice-pw", new=False)
+    await menus.open_game(a, game, expect="Enter goes on anyway")
+    a.send("\r")
+    return a, other
+
+
 async def test_at_40_columns_a_logoff_does_not_push_the_opponents_play_off(tmp_path):
     """At 40 columns 'bartholomew_x has logged off; they will see your play at their next
     visit.' took the place of his play on the lines (and on the ? page): where both do not fit,
@@ -4395,13 +4407,8 @@ async def test_at_40_columns_a_logoff_does_not_push_the_opponents_play_off(tmp_p
         v = svc.roll(bart, v.id, v.version)
         svc.submit_turn(bart, v.id, v.version, "24/14")
     async with running_server(url, presence_ttl=3.0) as srv:
-        bob = await call(srv.port)
-        await login(bob, "bartholomew_x", "bart-pw", new=False)
-        a = await call(srv.port, cols=40, rows=24)
+        a, bob = await alice_at_40_columns_with(srv.port, "bartholomew_x", "bart-pw")
         try:
-            await login(a, "alice", "alice-pw", new=False)
-            await menus.open_game(a, expect="Enter goes on anyway")
-            a.send("\r")
             await a.wait_words("bartholomew_x rolled 6-4 and played 24/14.")
             await a.settle(1.5)  # the first look at who is on: he is
             bob.close()
@@ -4422,13 +4429,8 @@ async def test_a_resignation_offered_then_a_hang_up_waits_for_an_answer_not_a_pl
     with Service(url) as svc:
         svc.resign(bob_id, v.id, v.version)
     async with running_server(url, presence_ttl=3.0) as srv:
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=False)
-        a = await call(srv.port, cols=40, rows=24)
+        a, bob = await alice_at_40_columns_with(srv.port, "bob", "bob-pw")
         try:
-            await login(a, "alice", "alice-pw", new=False)
-            await menus.open_game(a, expect="Enter goes on anyway")
-            a.send("\r")
             await a.wait_words("A)ccept")
             await a.settle(1.5)  # the first look at who is on: bob is
             bob.close()
@@ -4460,13 +4462,8 @@ async def test_a_logoff_and_a_notice_of_another_game_leave_the_opponents_play_at
         carol = svc.register("carol", "carol-pw").id
         other = svc.begin_game(carol, 3, Color.WHITE, "alice")
     async with running_server(url, presence_ttl=3.0) as srv:
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=False)
-        a = await call(srv.port, cols=40, rows=24)
+        a, bob = await alice_at_40_columns_with(srv.port, "bob", "bob-pw", "#1")
         try:
-            await login(a, "alice", "alice-pw", new=False)
-            await menus.open_game(a, "#1", expect="Enter goes on anyway")
-            a.send("\r")
             await a.wait_words("bob rolled 6-4 and played 24/14.")
             await a.settle(1.5)  # the first look at who is on: bob is
             with Service(url, dice=ScriptedDice([6, 1] * 10)) as svc:
@@ -4492,13 +4489,8 @@ async def test_a_logoff_told_just_before_a_notice_of_another_game_stays_told_at_
         carol = svc.register("carol", "carol-pw").id
         other = svc.begin_game(carol, 3, Color.WHITE, "alice")
     async with running_server(url, presence_ttl=3.0) as srv:
-        bob = await call(srv.port)
-        await login(bob, "bob", "bob-pw", new=False)
-        a = await call(srv.port, cols=40, rows=24)
+        a, bob = await alice_at_40_columns_with(srv.port, "bob", "bob-pw", "#1")
         try:
-            await login(a, "alice", "alice-pw", new=False)
-            await menus.open_game(a, "#1", expect="Enter goes on anyway")
-            a.send("\r")
             await a.wait_words("bob rolled 6-4 and played 24/14.")
             await a.settle(1.5)
             bob.close()
