@@ -104,6 +104,18 @@ def done_elsewhere(line: NewsLine) -> NewsLine:
     return replace(line, text=f"{ELSEWHERE_DID}: {line.text}")
 
 
+def renamed_text(pairs: list[tuple[str, str]]) -> str:
+    """The sysop's renames, (was, now), as the board says them.  Deleted, a player shows as
+    "(deleted)": not a name the sysop gave (their forfeit says why), but who it was is said."""
+    return " ".join(f"{was} now shows as {now}." if now == DELETED_NAME else f"The sysop renamed {was} to {now}."
+                    for was, now in pairs)
+
+
+def comings_of(text: str, names: list[str]) -> bool:
+    """Whether `text` is a line of GameScreen.opponent_news about one of `names`."""
+    return any(text.startswith((f"{name} has logged off", f"{name} is on")) for name in names)
+
+
 def with_renames(lines: list[NewsLine], renamed: str) -> list[NewsLine]:
     """The news with what the sysop renamed said first: before a result, on the line the board
     keeps with it (said apart, it was the line that gave way); else a line of its own (on the
@@ -1013,8 +1025,7 @@ class GameScreen:
     def is_presence(self, text: str) -> bool:
         """Whether a line told is opponent_news's: a player of this game come or gone."""
         v = self.view
-        return v is not None and any(text.startswith((f"{v.name(c)} has logged off", f"{v.name(c)} is on"))
-                                     for c in (Color.WHITE, Color.BLACK))
+        return v is not None and comings_of(text, [v.name(Color.WHITE), v.name(Color.BLACK)])
 
     def tell_comings(self, said: str, short: str, moved: list[str]) -> None:
         """Put opponent_news on the lines after what they hold (looked at before each wait: one
@@ -1026,8 +1037,7 @@ class GameScreen:
         fresh = not self.unkeyed
         self.keep_said()
         turn = None if fresh else self.told_turn  # a message kept whole says whose turn already
-        base = [t for t in self.unkeyed
-                if not any(t.startswith((f"{name} has logged off", f"{name} is on")) for name in moved)]
+        base = [t for t in self.unkeyed if not comings_of(t, moved)]
         brief = [self.elsewhere_notice(brief=True) if t.startswith(ELSEWHERE) and self.told_elsewhere else t
                  for t in base]
         forms = [base + [said], base + [short], [t for t in base if not self.is_presence(t)] + [short],
@@ -1064,9 +1074,8 @@ class GameScreen:
                     said, short = said.replace(was, now), short.replace(was, now)
                     moved = [*moved, now]  # and the lines of `was` before it go as theirs
                 if renamed:
-                    why = " ".join(f"The sysop renamed {was} to {now}." for was, now in renamed
-                                   if now != DELETED_NAME)
-                    said, short = f"{why} {said}".strip(), f"{why} {short}".strip()
+                    why = renamed_text(renamed)
+                    said, short = f"{why} {said}", f"{why} {short}"
                 self.tell_comings(said, short, moved)
                 # Drawn here, the game read no more: each such news had read it again (three
                 # queries a board, hundreds of boards at each look at who is on).
@@ -1231,12 +1240,7 @@ class GameScreen:
         from the first look on (a rename seen first in the game the player's own act returned
         had gone untold).  `quiet`: a match over already, whose result stays on the lines."""
         pairs = self.renamed_pairs()
-        if quiet:
-            return ""
-        # Deleted, the player shows as "(deleted)": not a name the sysop gave (their forfeit
-        # says why), but who it was is said all the same.
-        return " ".join(f"{was} now shows as {now}." if now == DELETED_NAME else f"The sysop renamed {was} to {now}."
-                        for was, now in pairs)
+        return "" if quiet else renamed_text(pairs)
 
     def renamed_pairs(self) -> list[tuple[str, str]]:
         """The other players' names changed since the board last showed them, (was, now); the
