@@ -305,16 +305,21 @@ def player_by_name(s: Session, name: str) -> Player | None:
         bare, tag = name, ""
     if not bare:
         return None
-    shown = bare.casefold()
     board = (Player.origin == "bbs", Player.bbs_tag == tag.upper()) if at else ()
-    known: dict[int, Player] = {}
     # A member board's player by their alias too, as player_by_handle finds them.
-    for column in (Player.handle, Player.login_name) if at else (Player.handle,):
-        for p in s.scalars(select(Player).where(func.length(column) == len(bare), *board)):
-            text = getattr(p, column.key)
-            if not text.isascii() and letters.ascii_form(text).casefold() == shown:
-                known[p.id] = p
-    return next(iter(known.values())) if len(known) == 1 else None
+    columns = (Player.handle, Player.login_name) if at else (Player.handle,)
+    known = {pid for column in columns for pid in _shown_as(s, column, bare, *board)}
+    return s.get(Player, known.pop()) if len(known) == 1 else None
+
+
+def _shown_as(s: Session, column: Any, text: str, *where: Any) -> list[int]:
+    """The players (ids) whose `column` an ASCII terminal shows as it shows `text`, without regard
+    to case, where either is not ASCII (both ASCII, that is the same text, found by its key).
+    Ids and the column alone: it looks at every one of that length."""
+    shown = letters.ascii_form(text).casefold()
+    rows = s.execute(select(Player.id, column).where(func.length(column) == len(text), *where))
+    return [pid for pid, other in rows
+            if not (other.isascii() and text.isascii()) and letters.ascii_form(other).casefold() == shown]
 
 
 def _by_key(s: Session, handle: str) -> Player | None:
@@ -407,16 +412,9 @@ def lookalike_player(s: Session, handle: str, exclude: int | None = None) -> Pla
 def _shown_alike(s: Session, handle: str, exclude: int | None) -> Player | None:
     """A player whose handle an ASCII terminal shows as it shows `handle`, where either is not
     ASCII (both ASCII, that is the same handle without regard to case, found by its key)."""
-    tidied = handles.tidy(handle)
-    shown = letters.ascii_form(tidied).casefold()
-    # Ids and handles alone: a registration looks at every handle of its length.
-    same_length = select(Player.id, Player.handle).where(func.length(Player.handle) == len(tidied))
-    if exclude is not None:
-        same_length = same_length.where(Player.id != exclude)
-    found = next((pid for pid, other in s.execute(same_length)
-                  if not (other.isascii() and tidied.isascii()) and letters.ascii_form(other).casefold() == shown),
-                 None)
-    return None if found is None else s.get(Player, found)
+    others = () if exclude is None else (Player.id != exclude,)
+    found = _shown_as(s, Player.handle, handles.tidy(handle), *others)
+    return s.get(Player, found[0]) if found else None
 
 
 def handle_refusal(
