@@ -2425,20 +2425,20 @@ async def test_the_menu_and_the_rankings_keep_whole_figures_and_the_last_column_
         c.close()
 
 
+async def to_opponents_handle(c: RawCaller) -> None:
+    """From the menu, B)egin with the default length and colour, N)amed: at the opponent's handle."""
+    for key, then in (("B", "Match length"), ("\r", "R)andom"), ("\r", "N)amed"), ("N", "Opponent's handle:")):
+        c.send(key)
+        await c.wait_for(then)
+
+
 async def test_a_handle_refused_on_begin_says_every_word_at_40_columns(tmp_path):
     """'There is no player called 'nosuchplayerzz'. Type another' - the rest, 'handle, or Enter to
     go back.', fell off the two rows the hint had, with the row under them free."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
         c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24), glass=(80, 24))
         await menus.login(c, "alice", "alice-pw", new=True)
-        c.send("B")
-        await c.wait_for("Match length")
-        c.send("\r")
-        await c.wait_for("R)andom")
-        c.send("\r")
-        await c.wait_for("N)amed")
-        c.send("N")
-        await c.wait_for("Opponent's handle:")
+        await to_opponents_handle(c)
         c.send("nosuchplayerzz\r")
         await c.wait_words("There is no player called 'nosuchplayerzz'. Type another handle, or Enter to go back.")
         c.send("\r")
@@ -2452,14 +2452,7 @@ async def test_a_long_alias_refused_on_begin_leaves_room_for_every_other_word(tm
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
         c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24), glass=(80, 24))
         await menus.login(c, "alice", "alice-pw", new=True)
-        c.send("B")
-        await c.wait_for("Match length")
-        c.send("\r")
-        await c.wait_for("R)andom")
-        c.send("\r")
-        await c.wait_for("N)amed")
-        c.send("N")
-        await c.wait_for("Opponent's handle:")
+        await to_opponents_handle(c)
         c.send("Maximilian_Longname_The_Third_of_Bavaria@ALPHA\r")
         said = " ".join((await c.wait_words("Type another handle, or Enter to go back.")).split())
         assert "There is no player called 'Maxi" in said and "@ALPHA'." in said and ".." in said, said
