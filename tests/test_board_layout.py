@@ -643,3 +643,29 @@ def test_a_60_column_title_says_whose_checkers_are_whose(spectator: bool) -> Non
     said = f"alice {g.white} · robert {g.black}" if spectator else f"You {g.white}"
     assert title.endswith(f"{said} · Match to 3"), title
     assert title.startswith(" BACKGAMMON"), title
+
+
+def test_a_narrow_title_gives_the_match_score_the_cut_panel_had() -> None:
+    """At 60 columns, one turn a visit, the message line always had news to give and the panel's
+    score is past the edge: a player never saw the score of the match.  The title says it, the one
+    ahead first, where it fits beside whose checkers are whose."""
+    g = glyphs("utf8")
+    base = BoardView(START, viewer="black", width=60, match_length=5, white_name="alice", black_name="bob",
+                     white_score=1, black_score=3)
+    assert title_of(base, 60).endswith(f"You {g.black} · Match to 5 · Score 3-1 to you")
+    behind = replace(base, white_score=3, black_score=1)
+    assert title_of(behind, 60).endswith("Match to 5 · Score 3-1 to alice")
+    assert title_of(replace(base, width=40), 40) == f"You {g.black} · Match to 5 · Score 3-1 to you"
+    assert title_of(replace(base, width=40, white_score=2, black_score=2), 40).endswith("Match to 5 · Score 2-2")
+    watcher = replace(base, spectator=True)
+    assert title_of(watcher, 60).endswith(f"alice {g.white} · bob {g.black} · Match to 5 · Score 3-1 to bob")
+    # Before either side has a point, and at 80 columns (the panel says it), the title stays as it was.
+    assert title_of(replace(base, white_score=0, black_score=0), 60).endswith(f"You {g.black} · Match to 5")
+    assert title_of(replace(base, width=80), 80).endswith(" Match to 5")
+    # The cube, where its box is past the edge, comes before the score.
+    cube = replace(base, width=40, orientation="table", cube_value=4, cube_owner="black", cube_offered=True)
+    assert title_of(cube, 40) == f"You {g.black} · Match to 5 · Cube 4 offered"
+
+
+def title_of(view: BoardView, width: int) -> str:
+    return shown(view).display[0][:width].strip()

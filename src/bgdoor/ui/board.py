@@ -759,12 +759,31 @@ class _Painter:
         sep = f" {self.g.dot} "
         for mine in you:
             for cube in cubes:
-                text = sep.join(part for part in (mine, info, cube) if part)
-                if len(text) <= width - 13:
-                    return text, True, cube
-                if len(text) <= width - 1:
-                    return text, False, cube
+                for score in [*self.title_scores(), ""]:
+                    text = sep.join(part for part in (mine, info, score, cube) if part)
+                    if len(text) <= width - 13:
+                        return text, True, cube
+                    if len(text) <= width - 1:
+                        return text, False, cube
         return info, len(info) <= width - 13, ""
+
+    def title_scores(self) -> list[str]:
+        """The score for a title narrower than the panel that says it ('Score 3-1 to you'), in
+        fewer words where need be: a player at 60 columns, one turn a visit, whose message line
+        always had news to give, never saw the score of the match at all.  None before either
+        side has a point."""
+        v = self.v
+        if v.width >= 80 or max(v.white_score, v.black_score) == 0:
+            return []
+        hi, lo = sorted((v.white_score, v.black_score), reverse=True)
+        if hi == lo:
+            return [f"Score {hi}-{lo}", f"{hi}-{lo}"]
+        leader: Colour = "white" if v.white_score > v.black_score else "black"
+        who = "you" if leader == v.viewer and not v.spectator else v.name_of(leader)
+        forms = [f"Score {hi}-{lo} to {who}", f"{hi}-{lo} to {who}"]
+        if len(who) > 8:
+            forms.append(f"{hi}-{lo} to {fit_name(who, 8)}")
+        return forms
 
     def title_info(self) -> str:
         v = self.v
