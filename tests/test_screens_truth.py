@@ -3951,7 +3951,7 @@ async def test_a_note_at_40_columns_leaves_the_roll_said_after_a_cursor_key(tmp_
             assert roll is not None, c.text
             c.send("4")
             said = " ".join((await c.wait_words(f"Your turn {roll[1]}.")).split())
-            assert f'{name} says: "{note}"' in said, said
+            assert f'{name}\'s note: "{note}".' in said, said
             # The score too, or where it is: with a long name it had been left out without a word.
             assert "Score: alice 0" in said or "? shows all" in said, said
         finally:

@@ -49,6 +49,7 @@ from bgdoor.ui.news import (
     ends_match,
     narrate,
     news_book,
+    note_words,
     page_holding,
     points,
     rolled,
@@ -1823,13 +1824,13 @@ class GameScreen:
     def with_notes(self, message: str) -> str:
         """The message line, and the opponent's note with their last turn, or the one about to go."""
         if self.pending_note:
-            extra = f'Your note: "{self.pending_note}"'
+            extra = note_words("Your", self.pending_note)
         elif self.their_note is not None and self.their_note.text not in message:
             # Told in the news once; after that it stays on the board until this player answers.
-            extra = f'{self.their_note.by} says: "{self.their_note.text}"'
+            extra = note_words(f"{self.their_note.by}'s", self.their_note.text)
         else:
             return message
-        return f"{message}  {extra}" if message else extra
+        return f"{message} {extra}" if message else extra
 
     def who(self, colour: Color) -> str:
         """'You' to the player of that colour (the panel speaks to them: 'Your turn'), else the name."""

@@ -236,11 +236,15 @@ def tell(log: GameLog, step: Step, opening: Step | None = None, viewer_id: int |
         writer = ev.by if isinstance(ev, rules.Resign) else step.before.actor
         whose = "Your" if writer is not None and _is_viewer(log, writer, viewer_id) else \
             f"{log.game.name(writer)}'s" if writer is not None else "The"
-        note = step.logged.note
-        # A sentence of its own: what follows it on the line ('You win ...') had run on from
-        # '"no thanks"' with no stop between.
-        text += f' {whose} note: "{note}"' + ("" if note.rstrip().endswith((".", "!", "?")) else ".")
+        text += " " + note_words(whose, step.logged.note)
     return text
+
+
+def note_words(whose: str, note: str) -> str:
+    """'bob's note: "no thanks".': a sentence of its own, as the news and the board both say it
+    (the board had said 'bob says: ...' of the note the news had called bob's note); what follows
+    it on the line ('You win ...') had run on from '"no thanks"' with no stop between."""
+    return f'{whose} note: "{note}"' + ("" if note.rstrip().endswith((".", "!", "?")) else ".")
 
 
 def _is_viewer(log: GameLog, colour: Color, viewer_id: int | None) -> bool:
