@@ -38,7 +38,7 @@ async def test_rank_shows_a_member_board_players_handle_under_its_board(tmp_path
     url = f"sqlite:///{tmp_path}/g.db"
     long_named_players(url, finished=True)
     async with running_server(url) as srv:
-        for cols, rows in ((80, 25), (40, 24)):
+        for cols, rows in ((80, 25), (60, 24), (40, 24)):
             c = await call(srv.port, cols=cols, rows=rows)
             await login(c, "alice", "alice-pw", new=False)
             c.send("R")
@@ -70,7 +70,7 @@ async def test_the_games_list_keeps_its_columns_with_two_long_names(tmp_path):
     url = f"sqlite:///{tmp_path}/g.db"
     long_named_players(url)
     async with running_server(url) as srv:
-        for cols, rows in ((80, 25), (40, 24)):
+        for cols, rows in ((80, 25), (60, 24), (40, 24)):
             c = await call(srv.port, cols=cols, rows=rows)
             await login(c, "alice", "alice-pw", new=False)
             c.send("V")
@@ -85,6 +85,12 @@ async def test_the_games_list_keeps_its_columns_with_two_long_names(tmp_path):
                 assert f"*{NUMBERED} *{LONG} 0-0/3" in row, text
                 assert [row.index(NUMBERED), row.index(LONG), row.index("0-0/3"), row.index(":") - 8] == \
                     [head.index("White"), head.index("Black"), head.index("Score"), head.index("Last change")], text
+            elif cols == 60:
+                # Names this long leave no room for the last change: the names keep their tags.
+                head = next(line for line in lines if "White" in line)
+                row = next(line for line in lines if "1) #" in line)
+                assert "Last change" not in head and "@DP" in row and "@BIGBOARD" in row, text
+                assert row.index("0-0/3") == head.index("Score"), text
             else:
                 at = next(i for i, line in enumerate(lines) if "1) #" in line)
                 assert lines[at + 1].strip() == "*TwentyCha..~2@DP v *Twenty..@BIGBOARD", text

@@ -904,15 +904,16 @@ class Session:
             first = f"#{g.id:<5} {list_score(g):<{score_width}} {g.updated.strftime('%m-%d %H:%M')}"
         return first, f"{white} v {black}"
 
-    def game_line(self, g: GameSummary, score_width: int = 8, widths: tuple[int, int] = (16, 16)) -> str:
-        """One game in a list: the player to act marked with '*', the last move where it fits;
+    @staticmethod
+    def game_line(g: GameSummary, score_width: int = 8, widths: tuple[int, int] = (16, 16), dated: bool = True) -> str:
+        """One game in a list: the player to act marked with '*', the last change where it fits;
         the players' names in columns of `widths` (a longer one cut, keeping a member board's tag)."""
 
         def seat(name: str | None, width: int) -> str:
             return f"{'*' if to_act(g, name) else ' '}{fit_name(name or '(open seat)', width):<{width}}"
 
         line = f"#{g.id:<5} {seat(g.white, widths[0])} {seat(g.black, widths[1])} {list_score(g):<{score_width}}"
-        if self.con.width >= 72:
+        if dated:
             line += f" {g.updated.strftime('%m-%d %H:%M')}"
         return line
 
@@ -1018,10 +1019,19 @@ class Session:
             # The name columns widen for a member board's player (handle@TAG, up to 25) as far as
             # the line allows, and cut a name past that keeping its tag: the score and the date
             # had been pushed out from under their headings.
-            dated = 12 if self.con.width >= 72 else 0
-            widths = shared(max([16, *(len(g.white or "") for g in games)]),
-                            max([16, *(len(g.black or "") for g in games)]),
-                            self.con.width - 16 - score_width - dated)
+            longest = (max([16, *(len(g.white or "") for g in games)]), max([16, *(len(g.black or "") for g in games)]))
+            dated = 12
+            widths = shared(*longest, self.con.width - 16 - score_width - dated)
+            if self.con.width < 72:
+                # The last change still goes where this list's names fit beside it whole, in
+                # columns as wide as they need (at 60 it had gone from every list, with nothing
+                # to say so).
+                need = (max(5, *(len(g.white or "(open seat)") for g in games)),
+                        max(5, *(len(g.black or "(open seat)") for g in games)))
+                if sum(need) <= self.con.width - 16 - score_width - dated:
+                    widths = need
+                else:
+                    dated, widths = 0, shared(*longest, self.con.width - 16 - score_width)
             wide_head = "    Game    " + "White".ljust(widths[0] + 2) + "Black".ljust(widths[1] + 1) + \
                 "Score".ljust(score_width)
             # A narrow list's first lines have room for the last change (at 40 columns it had
@@ -1030,7 +1040,7 @@ class Session:
             if narrow:
                 head = "    Game   " + ("Score".ljust(score_width) + " Last change" if narrow_dated else "Score")
             else:
-                head = wide_head + (" Last change" if self.con.width >= 72 else "")
+                head = wide_head + (" Last change" if dated else "")
             self.con.put(head_row, 2, head, "dim")
             shown = games[page * per : (page + 1) * per]
             if narrow:
@@ -1046,7 +1056,7 @@ class Session:
                     self.con.put(top + 2 * i, 2, f"{i + 1:>2}) " + line)
                     self.con.put(top + 1 + 2 * i, indent, players)
                 else:
-                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width, widths))
+                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width, widths, bool(dated)))
             pages_n = (len(games) + per - 1) // per
             # From the last page N goes round to the first: said so, not "next".
             more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n})." if page < pages_n - 1
