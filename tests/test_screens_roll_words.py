@@ -109,6 +109,19 @@ async def test_a_forced_play_losing_a_die_says_which_die_plays(tmp_path):
     assert re.search(said, text), text
 
 
+async def test_a_roll_whose_plays_all_lose_a_die_says_so(tmp_path):
+    """Bearing off with 4-3 against a held point, 5/2 or 3/off: 'You rolled 4-3.' and nothing
+    more; that the 4 could not be played came only from refusals."""
+
+    def lost(dice: tuple[int, int], plays: list[Play]) -> bool:
+        return dice[0] != dice[1] and len(plays) > 1 and all(len(p.moves) == 1 for p in plays)
+
+    url, dice = bob_to_roll(tmp_path, lost)
+    text = await bob_rolls_at_40_columns(url, dice)
+    high, low = max(dice), min(dice)
+    assert re.search(rf"You rolled {high}-{low}; only the [{high}{low}] can be played\.", text), text
+
+
 async def test_undo_says_what_is_left_to_play(tmp_path):
     """After U)ndo the message said only 'Move taken back.', where a move says 'Moved 13/7; the 5
     to play.' (at 40 columns the panel saying it is cut off, and a die)."""

@@ -144,6 +144,24 @@ def one_play_said(dice: tuple[int, int], play: Play, unused: tuple[int, ...]) ->
     return f"You rolled {rolled(dice)}; {_only_play(dice, unused)} {play}. Enter commits it."
 
 
+def lost_dice_said(position: Position, dice: tuple[int, int], plays: list[Play]) -> str:
+    """A roll with several plays that all leave the same die unplayed, in words ('You rolled 4-3;
+    only the 3 can be played.'): a player had been told only 'You rolled 4-3.', and learnt that
+    the 4 was lost from refusals.  '' where every die plays, or the plays differ in what they
+    leave (a last checker borne off leaves a die because the game is won)."""
+    left: set[tuple[int, ...]] = set()
+    for play in plays:
+        if play.position.opponent_off == 15:
+            return ""
+        turn = Turn(position, dice)
+        for m in play.moves:
+            turn.move(m.src, m.dst)
+        left.add(turn.remaining_dice)
+    if len(left) != 1 or not (unused := left.pop()):
+        return ""
+    return f"You rolled {rolled(dice)}; {_only_play(dice, unused).removesuffix(':')}."
+
+
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
@@ -917,6 +935,8 @@ class GameScreen:
                 elif not plays:
                     self.message = self.roll_said = \
                         f"You rolled {rolled(st.dice)} and cannot move. Enter passes the turn."
+                elif lost := lost_dice_said(st.position, st.dice, plays):
+                    self.message = self.roll_said = lost
         else:
             self.turn = None
             self.hand = None
