@@ -4578,3 +4578,26 @@ async def test_an_opponent_who_was_never_seen_go_is_on_not_on_again(tmp_path):
             a.close()
             if b is not None:
                 b.close()
+
+
+async def test_esc_from_typing_with_a_checker_in_hand_says_it_is_still_in_hand(tmp_path):
+    """Enter on 13, M, '13/9 9/8', Esc: 'Your turn 4-1. Typing cancelled.', with the checker still
+    in hand and only U)ndo in the help to show it."""
+    for size in ((80, 25), (40, 24)):
+        folder = tmp_path / f"{size[0]}"
+        folder.mkdir()
+        async with alice_opens_her_game_at(folder, size) as c:
+            if size[0] < 80:
+                await c.wait_for("needs 80 columns")
+                c.send("\r")
+            await c.wait_for("BAR")
+            await c.settle(0.3)
+            c.send("\r")  # the cursor starts on a checker that can move: picked up
+            await c.wait_words("Checker in hand")
+            c.send("M")
+            await c.wait_for("Your play")
+            c.send("13/9 9/8\x1b")
+            said = " ".join((await c.wait_words("Typing cancelled.")).split())
+            assert "Typing cancelled. Checker in hand:" in said, said
+            c.send("\r")  # and Enter puts it down, as the line says
+            await c.wait_until(lambda t: "Checker in hand" not in " ".join(t.split()), "the checker put down")

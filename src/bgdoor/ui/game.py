@@ -1931,6 +1931,22 @@ class GameScreen:
     async def do_pass_turn(self, key: Key) -> None:
         await self.commit()
 
+    def in_hand_said(self, dests: list[int], viewer: Color) -> str:
+        """Where the checker in hand can go, the marks past a narrow screen's edge named."""
+        hidden = sorted((p for p in dests if not self.con.in_sight(_point_to_loc(p), viewer)), reverse=True)
+        where = " or ".join("the tray" if p == 0 else f"point {p}" for p in hidden)
+        if len(hidden) == len(dests):
+            # Every mark past a narrow screen's edge: 'move to a marked point' over none.
+            bear = " R)emove bears it off," if 0 in dests else ""
+            return (f"Checker in hand: it can go only to {where}, past the {self.con.width} "
+                    f"columns your screen shows:{bear} M)ove typed plays it.")
+        if hidden:
+            # Some past it (from the bar at 40 columns, 24 unmarked beside a marked 21).
+            how = "R)emove or M)ove typed" if 0 in hidden else "M)ove typed"
+            return (f"Checker in hand: move to a marked point, Enter puts it down (or to {where}, "
+                    f"past your {self.con.width} columns: {how}).")
+        return "Checker in hand: move to a marked point, Enter puts it down."
+
     async def do_pick(self, key: Key) -> None:
         turn = self.turn
         if turn is None:
@@ -1945,20 +1961,7 @@ class GameScreen:
                     self.hand = None
                     self.message = self.with_roll_left("That checker has nowhere to go.")
                     return
-                hidden = sorted((p for p in dests if not self.con.in_sight(_point_to_loc(p), viewer)), reverse=True)
-                where = " or ".join("the tray" if p == 0 else f"point {p}" for p in hidden)
-                if len(hidden) == len(dests):
-                    # Every mark past a narrow screen's edge: 'move to a marked point' over none.
-                    bear = " R)emove bears it off," if 0 in dests else ""
-                    self.message = (f"Checker in hand: it can go only to {where}, past the {self.con.width} "
-                                    f"columns your screen shows:{bear} M)ove typed plays it.")
-                elif hidden:
-                    # Some past it (from the bar at 40 columns, 24 unmarked beside a marked 21).
-                    how = "R)emove or M)ove typed" if 0 in hidden else "M)ove typed"
-                    self.message = (f"Checker in hand: move to a marked point, Enter puts it down (or to {where}, "
-                                    f"past your {self.con.width} columns: {how}).")
-                else:
-                    self.message = "Checker in hand: move to a marked point, Enter puts it down."
+                self.message = self.in_hand_said(dests, viewer)
             else:
                 mine = turn.position.player
                 if point != 25 and mine[24]:
@@ -2059,6 +2062,9 @@ class GameScreen:
             # the roll first, as after a note.
             said = "Typing cancelled: your moves are as they were." if made else \
                 "Typing cancelled." if text is None else "No play typed."
+            if self.hand is not None and self.turn is not None:
+                # The checker picked up before M is still in hand: the line that said so had gone.
+                said += " " + self.in_hand_said(self.turn.destinations(self.hand), self.me or Color.WHITE)
             self.message = " ".join([self.own_roll_short(), said]).strip()
             return
         try:
