@@ -38,7 +38,7 @@ async def test_rank_shows_a_member_board_players_handle_under_its_board(tmp_path
     url = f"sqlite:///{tmp_path}/g.db"
     long_named_players(url, finished=True)
     async with running_server(url) as srv:
-        for cols, rows in ((80, 25), (60, 24), (40, 24)):
+        for cols, rows in ((80, 25), (40, 24)):
             c = await call(srv.port, cols=cols, rows=rows)
             await login(c, "alice", "alice-pw", new=False)
             c.send("R")
