@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bgdoor.rules.position import Position
+from bgdoor.rules.turn import Turn
 from bgdoor.term.keys import Key
 from bgdoor.ui import keys
+from bgdoor.ui.game import no_bearing_off
 from bgdoor.ui.keys import TABLE, State
 from bgdoor.ui.texts import load_text
 
@@ -102,3 +105,16 @@ def test_nobody_is_told_of_their_move_where_they_do_not_move() -> None:
         said = " ".join(b.does for b in keys.offered(state))
         assert "I: the GNU Backgammon Position ID and Match ID of the board." in said, said
         assert "you move" not in said, said
+
+
+def test_r_emove_refused_says_why_no_checker_can_bear_off() -> None:
+    """All fifteen home on 6-3, 4/off played with 4-2, the 2 left: R was refused with 'all must
+    be home first, and the dice must fit', to a player whose checkers all were."""
+    home = (0, 0, 4, 4, 4, 3) + (0,) * 19
+    far = (3, 3, 3, 3, 3) + (0,) * 20
+    turn = Turn(Position(home, far), (4, 2))
+    turn.move(4, 0)
+    said = no_bearing_off(turn)
+    assert said == "No checker can bear off with the 2: none is on point 2, and you have checkers on higher points."
+    outside = (0, 0, 4, 4, 4, 2, 1) + (0,) * 18
+    assert "home board first" in no_bearing_off(Turn(Position(outside, far), (2, 1)))

@@ -144,6 +144,19 @@ def one_play_said(dice: tuple[int, int], play: Play, unused: tuple[int, ...]) ->
     return f"You rolled {rolled(dice)}; {_only_play(dice, unused)} {play}. Enter commits it."
 
 
+def no_bearing_off(turn: Turn) -> str:
+    """Why no checker can bear off: not all home, or (all home, none on a point the dice left
+    name, checkers above them) the dice, named: 'all must be home first' had been said to a
+    player whose fifteen all were."""
+    if any(turn.position.player[6:]):
+        return "No checker can bear off yet: all of yours must be in your home board first."
+    left = sorted(set(turn.remaining_dice), reverse=True)
+    dice = " or ".join(f"the {d}" for d in left)
+    points = " or ".join(str(d) for d in left)
+    return (f"No checker can bear off with {dice}: none is on point {points}, and you have checkers "
+            f"on higher points.")
+
+
 def lost_dice_said(position: Position, dice: tuple[int, int], plays: list[Play]) -> str:
     """A roll with several plays that all leave the same die unplayed, in words ('You rolled 4-3;
     only the 3 can be played.'): a player had been told only 'You rolled 4-3.', and learnt that
@@ -1390,7 +1403,7 @@ class GameScreen:
                 if why is not None:
                     out["bear_off"] = sentence(why)
             elif not any(0 in turn.destinations(p) for p in turn.sources()):
-                out["bear_off"] = "No checker can bear off now: all must be home first, and the dice must fit."
+                out["bear_off"] = no_bearing_off(turn)
         return out
 
     def help_line(self) -> str:
