@@ -130,3 +130,36 @@ def test_the_replay_counts_one_move_and_the_four_of_a_double_as_it_names_them() 
     assert said[2] == "Replay: bob rolled 2-2: 13/11 13/11 (2 of 4 moves)."
     assert said[4] == "Replay: bob rolled 2-2: 13/11 13/11 6/4* 6/4 (4 of 4 moves)."
     assert replay_text("bob", (6, 5), "", [], 0) == "Replay: bob rolled 6-5: no legal play."
+
+
+@pytest.mark.parametrize("taken", [False, True])
+async def test_the_replay_says_a_double_made_or_taken_since_the_turn_it_shows(tmp_path: Path, taken: bool) -> None:
+    """V)iew last after bob took carol's double (or with bob's double waiting) replayed bob's move
+    from before it, and read as if that were the last thing bob did."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([6, 5, 3, 1, 4, 2])) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        carol = svc.register("carol", "carol-pw").id
+        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+        v = svc.roll(bob, v.id, v.version)  # bob 6, carol 5: bob starts
+        v = svc.submit_turn(bob, v.id, v.version, "24/13")
+        v = svc.roll(carol, v.id, v.version)
+        v = svc.submit_turn(carol, v.id, v.version, "8/5 6/5")
+        if taken:
+            v = svc.roll(bob, v.id, v.version)
+            v = svc.submit_turn(bob, v.id, v.version, "13/9 24/22")
+            v = svc.double(carol, v.id, v.version)
+            v = svc.take(bob, v.id, v.version)
+        else:
+            v = svc.double(bob, v.id, v.version)
+    async with running_server(url) as srv:
+        c = await at_the_board(srv.port, "carol", 80, 25)
+        try:
+            c.send("V")
+            since = "Since then bob took your double to 2." if taken else "Since then bob has doubled to 2."
+            await c.wait_words("(2 of 2 moves).")
+            await c.wait_words(since)
+            c.send("\r")
+            await c.wait_words(f"That was the last move. {since} Q goes back to the game.")
+        finally:
+            c.close()

@@ -1724,11 +1724,14 @@ class GameScreen:
         at = 0
         note = ""
         auto = True
-        end = "That was the last move. Q goes back to the game."
+        since = self.since_replayed(last)
+        end = " ".join(part for part in ("That was the last move.", since, "Q goes back to the game.") if part)
         said = self.message
         start = "That is the board before the first move."
         while True:
             text = note or replay_text(name, last.dice, earlier, last.moves, at)
+            if not note and since and at == len(frames) - 1:
+                text = f"{text} {since}"
             ends = at_ends(at, len(frames) - 1, end, start)
             self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
                       status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY, ends), then=last.before)
@@ -1747,6 +1750,23 @@ class GameScreen:
         # The board goes back to what it said (the news, an offer waiting): at 40 columns the
         # message line is where whose turn it is shows, and 'bob played ...' had hidden a double.
         self.message = said
+
+    def since_replayed(self, last: LastTurn) -> str:
+        """What the cube says the opponent did after the turn V)iew last replays, in this game:
+        a double offered or taken had been said on the board, and the replay, of the move before
+        it, read as if it were the last thing done."""
+        v = self.view
+        assert v is not None
+        st, by = v.state, last.by
+        if st.game != last.before.game:
+            return ""
+        name = v.name(by)
+        if st.phase is Phase.DOUBLED and st.turn is by:
+            return f"Since then {name} has doubled to {st.cube * 2}."
+        if st.cube > last.before.cube and st.cube_owner is by:
+            whose = "your" if self.me is by.other else "the"
+            return f"Since then {name} took {whose} double to {st.cube}."
+        return ""
 
     # ------------------------------------------------------------ drawing
 
