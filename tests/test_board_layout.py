@@ -662,6 +662,10 @@ def test_a_narrow_title_gives_the_match_score_the_cut_panel_had() -> None:
     # Before either side has a point, and at 80 columns (the panel says it), the title stays as it was.
     assert title_of(replace(base, white_score=0, black_score=0), 60).endswith(f"You {g.black} · Match to 5")
     assert title_of(replace(base, width=80), 80).endswith(" Match to 5")
+    # A Crawford game at 40 columns: the match length gives way to the score, 'Crawford' stays.
+    crawford = replace(base, width=40, white_score=0, black_score=2, match_length=3, crawford=True, cube_value=None)
+    assert title_of(crawford, 40) == f"You {g.black} · Crawford · Score 2-0 to you"
+    assert title_of(replace(crawford, width=60), 60).endswith("Match to 3 · Crawford · Score 2-0 to you")
     # The cube, where its box is past the edge, comes before the score.
     cube = replace(base, width=40, orientation="table", cube_value=4, cube_owner="black", cube_offered=True)
     assert title_of(cube, 40) == f"You {g.black} · Match to 5 · Cube 4 offered"

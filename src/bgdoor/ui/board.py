@@ -757,10 +757,17 @@ class _Painter:
             short = f"Cube {v.cube_value} offered" if v.cube_offered else f"Cube {v.cube_value}"
             cubes = [words, short, ""] if short != words else [words, ""]
         sep = f" {self.g.dot} "
+        scores = self.title_scores()
+        # The match length goes before the score where a Crawford game leaves room for only one
+        # (at 40 columns the Crawford game's board had said the score nowhere): 'Crawford' stays.
+        matches = [(info, score) for score in scores]
+        if v.crawford:
+            matches += [("Crawford", score) for score in scores]
+        matches.append((info, ""))
         for mine in you:
             for cube in cubes:
-                for score in [*self.title_scores(), ""]:
-                    text = sep.join(part for part in (mine, info, score, cube) if part)
+                for match, score in matches:
+                    text = sep.join(part for part in (mine, match, score, cube) if part)
                     if len(text) <= width - 13:
                         return text, True, cube
                     if len(text) <= width - 1:
