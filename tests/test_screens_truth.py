@@ -1279,6 +1279,7 @@ async def test_the_game_list_puts_names_under_their_headings(tmp_path, cols):
         assert game.index("alice") == head.index("White") and game.index("bob") == head.index("Black"), (head, game)
         assert game.index("0-0/3") == head.index("Score"), (head, game)
         assert re.fullmatch(r"\d\d-\d\d \d\d:\d\d", game[head.index("Last change") :].strip()), (head, game)
+        assert "Black  " in head, head  # 'Black Score' had read as one heading
         c.close()
 
 

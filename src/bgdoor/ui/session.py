@@ -1026,8 +1026,9 @@ class Session:
                 # The last change still goes where this list's names fit beside it whole, in
                 # columns as wide as they need (at 60 it had gone from every list, with nothing
                 # to say so).
+                # 'Black' one column wider than it: 'Black Score' had read as one heading.
                 need = (max(5, *(len(g.white or "(open seat)") for g in games)),
-                        max(5, *(len(g.black or "(open seat)") for g in games)))
+                        max(6, *(len(g.black or "(open seat)") for g in games)))
                 if sum(need) <= self.con.width - 16 - score_width - dated:
                     widths = need
                 else:
