@@ -114,6 +114,7 @@ def test_event_text_for_the_system_events() -> None:
         ["games", "--player", "nobody"],
         ["password", "nobody", "--yes"],
         ["rename", "nobody", "somebody"],
+        ["rename", "nobody", "x", "--yes"],  # the player first: not 'that handle is too short'
         ["delete-player", "nobody"],
         ["delete-game", "999"],
     ],

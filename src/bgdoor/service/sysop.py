@@ -374,14 +374,16 @@ class Sysop:
 
     def rename(self, old: str, new: str, dry_run: bool = False) -> str:
         """Give a player another handle, under the rule a new player's handle follows."""
-        if isinstance(new, str) and new.casefold() == DELETED_NAME:
-            raise BadHandle(f"{DELETED_NAME} is the name deleted players are kept under")
-        new = normal_handle(new)
+        asked = new
         renamed: list[tuple[int, str]] = []
 
         def fn(s: Session) -> list[str]:
             renamed.clear()  # a busy database runs fn again
+            # The player first: 'rename nobody x' had said the new handle was too short.
             p = self._find(s, old)
+            if isinstance(asked, str) and asked.casefold() == DELETED_NAME:
+                raise BadHandle(f"{DELETED_NAME} is the name deleted players are kept under")
+            new = normal_handle(asked)
             if p.is_bot:
                 raise IllegalAction(f"{p.handle} is a computer player; the bot's levels name those")
             if p.handle == new:
