@@ -9,6 +9,7 @@ import pytest
 from test_sysop_support import World, fresh_world
 
 from bgdoor import cli
+from bgdoor.rules.game import Color
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop, event_text
 
@@ -28,7 +29,8 @@ def rows(out: str) -> list[list[str]]:
     """A table's body rows, cut at runs of two or more spaces (no cell holds two spaces)."""
     lines = out.splitlines()
     body = lines[2:]  # past the header and its rule
-    return [re.split(r"\s{2,}", line.strip()) for line in body if line and not re.match(r"\d+ (game|player)s?$", line)]
+    return [re.split(r"\s{2,}", line.strip()) for line in body
+            if line and not re.match(r"\d+ (game|player)s?( \(\* to act\))?$", line)]
 
 
 def ids(out: str) -> list[int]:
@@ -69,7 +71,27 @@ def test_games_filters(capsys: pytest.CaptureFixture[str], world: World) -> None
     code, out, _ = run(capsys, world, "games", "--stale", "50")
     assert code == 0 and out == "No games.\n"
     waiting = next(r for r in rows(run(capsys, world, "games")[1]) if int(r[0]) == world.waiting)
-    assert waiting[1:6] == ["open", "5", "(open seat)", "dave", "0-0"]
+    assert waiting[1:5] == ["open", "(open seat)", "dave", "0-0/5"]
+    # The player to act marked as callers' lists mark them, said under the list.
+    listed = run(capsys, world, "games")[1]
+    acting = next(r for r in rows(listed) if int(r[0]) == world.stale)
+    assert acting[2:4] == ["*carol", "dave"], acting
+    assert listed.rstrip().endswith(" games (* to act)"), listed
+
+
+def test_the_players_and_games_lists_fit_80_columns_with_16_letter_handles(
+    capsys: pytest.CaptureFixture[str], world: World
+) -> None:
+    """'bgdoor sysop players' was 84 columns with a telnet player of 16 letters (the computer's
+    'Intermediate Bot' alone made 81), and 'games' 100 with two such handles."""
+    with Service(world.url) as svc:
+        long = svc.register("Sixteen_Letters1", "long-pw").id
+        svc.register("Sixteen_Letters2", "long-pw")
+        svc.begin_game(long, 25, Color.WHITE, "Sixteen_Letters2")
+    for listing in ("players", "games"):
+        out = run(capsys, world, listing)[1]
+        assert "Sixteen_Letters2" in out, out
+        assert max(map(len, out.splitlines())) <= 80, out
 
 
 def test_game_shows_the_record_with_players_and_times(capsys: pytest.CaptureFixture[str], world: World) -> None:

@@ -241,8 +241,8 @@ def _warn_if_no_players(name: str, service: Service, path: Path) -> None:
           "(a plain copy leaves out what is still in the -wal file)", file=sys.stderr)
 
 
-def _when(moment: datetime | None) -> str:
-    return "-" if moment is None else moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+def _when(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:
+    return "-" if moment is None else moment.astimezone(UTC).strftime(form)
 
 
 def _table(headers: list[str], rows: list[list[str]], right: tuple[int, ...] = ()) -> str:
@@ -297,7 +297,7 @@ def _sysop_players(args: argparse.Namespace, sysop: Sysop) -> int:
             f"{p.rating:.1f}",
             f"{p.wins}-{p.losses}",
             str(p.experience),
-            _when(p.created),
+            _when(p.created, "%Y-%m-%d"),  # the day: with its time, a 16-letter handle ran past 80 columns
             _when(p.last_seen),
             p.login,
         ]
@@ -305,7 +305,7 @@ def _sysop_players(args: argparse.Namespace, sysop: Sysop) -> int:
     ]
     print(
         _table(
-            ["ID", "Handle", "Rating", "W-L", "Exp", "Created (UTC)", "Last login (UTC)", "Login"],
+            ["ID", "Handle", "Rating", "W-L", "Exp", "Created", "Last login (UTC)", "Login"],
             table,
             right=(0, 2, 3, 4),
         )
@@ -315,22 +315,27 @@ def _sysop_players(args: argparse.Namespace, sysop: Sysop) -> int:
 
 
 def _game_rows(games: list[GameSummary]) -> str:
+    """The games, the player to act marked '*' as callers' lists mark them, the match length with
+    the score: a 'To act' column that named the player again, and a 'Len' column, had taken a
+    row with two 16-letter handles to 100 columns."""
+
+    def seat(name: str | None, g: GameSummary) -> str:
+        if name is None:
+            return " (open seat)"
+        return ("*" if name == g.turn or (g.opening and g.status == "active") else " ") + name
+
     table = [
         [
             str(g.id),
             g.status,
-            str(g.length),
-            g.white or "(open seat)",
-            g.black or "(open seat)",
-            f"{g.score[0]}-{g.score[1]}",
-            g.turn or "-",
+            seat(g.white, g),
+            seat(g.black, g),
+            f"{g.score[0]}-{g.score[1]}" + (f"/{g.length}" if g.length else ""),
             _when(g.updated),
         ]
         for g in games
     ]
-    return _table(
-        ["ID", "Status", "Len", "White", "Black", "Score", "To act", "Last activity (UTC)"], table, right=(0, 2)
-    )
+    return _table(["ID", "Status", " White", " Black", "Score", "Last change (UTC)"], table, right=(0,))
 
 
 def _sysop_games(args: argparse.Namespace, sysop: Sysop) -> int:
@@ -339,7 +344,8 @@ def _sysop_games(args: argparse.Namespace, sysop: Sysop) -> int:
         print("No games.")
         return 0
     print(_game_rows(games))
-    print(f"{len(games)} game{'' if len(games) == 1 else 's'}")
+    acting = " (* to act)" if any(g.turn or g.opening for g in games if g.status == "active") else ""
+    print(f"{len(games)} game{'' if len(games) == 1 else 's'}{acting}")
     return 0
 
 
