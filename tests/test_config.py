@@ -83,3 +83,25 @@ def test_a_config_file_that_is_not_utf8_text_says_so(tmp_path: Path) -> None:
     cfg.write_text("[server]\nport = 2323\n", encoding="utf-16")
     with pytest.raises(ConfigError, match="not a text file in UTF-8"):
         load_config(cfg)
+
+
+def test_config_messages_name_the_file_as_given_and_the_numbers_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key before any section got Python's 'File contains no section headers'; '2.5' for a count
+    was 'not a number'; 'forfeit_days = -1' was told 'not -1.0'; and the messages named the file
+    three ways (as given, absolute, or not at all for 'synchronous')."""
+    monkeypatch.chdir(tmp_path)
+    cfg = Path("c.cfg")
+    for text, said in [
+        ("port = 5\n[server]\n", "c.cfg, line 1: 'port = 5' comes before any [section] heading"),
+        ("[server]\nmax_callers = 2.5\n", "c.cfg: [server] max_callers must be a whole number, not '2.5'"),
+        ("[server]\nmax_callers = lots\n", "c.cfg: [server] max_callers must be a number, not 'lots'"),
+        ("[game]\nforfeit_days = -1\n", "c.cfg: [game] forfeit_days must be at least 0, not -1"),
+        ("[session]\nidle_timeout = 0\n", "c.cfg: [session] idle_timeout must be at least 1, not 0"),
+        ("[database]\nsynchronous = MAYBE\n", "c.cfg: [database] synchronous is one of"),
+    ]:
+        cfg.write_text(text)
+        with pytest.raises(ConfigError) as caught:
+            load_config(cfg)
+        assert str(caught.value).startswith(said), str(caught.value)

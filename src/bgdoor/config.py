@@ -190,16 +190,20 @@ def load_config(path: str | Path | None) -> Config:
     config = Config()
     named = path is not None
     path = Path("door.cfg") if path is None else Path(path)
+    # Every message names the file as it was given ('synchronous' had named none, the ranges
+    # its absolute path, the rest the path given).
+    where = ""
     if named or path.exists():
         _read_file(config, path)
+        where = f"{path}: "
     for variable, name in ENVIRONMENT.items():
         raw = os.environ.get(variable)
         if raw is not None:
             setattr(config, name, _value(name, raw, variable))
     synchronous = config.sqlite_synchronous = config.sqlite_synchronous.upper()
     if synchronous not in SYNCHRONOUS:
-        raise ConfigError(f"[database] synchronous is one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
-    _check_ranges(config)
+        raise ConfigError(f"{where}[database] synchronous is one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
+    _check_ranges(config, where)
     return config
 
 
@@ -223,14 +227,13 @@ _LEAST: dict[str, float] = {
 }
 
 
-def _check_ranges(config: Config) -> None:
-    where = f"{config.source}: " if config.source else ""
+def _check_ranges(config: Config, where: str) -> None:
     names = {name: f"[{section}] {key}" for (section, key), name in _KEYS.items()}
     for name, least in _LEAST.items():
         value = getattr(config, name)
         if not value >= least:  # NaN too
-            shown = int(least) if float(least).is_integer() else least
-            raise ConfigError(f"{where}{names[name]} must be at least {shown}, not {value}")
+            # As written: 'not -1.0' had been said of a whole number's -1.
+            raise ConfigError(f"{where}{names[name]} must be at least {least:g}, not {value:g}")
 
 
 def _value(name: str, raw: str, where: str) -> object:
@@ -238,7 +241,17 @@ def _value(name: str, raw: str, where: str) -> object:
     try:
         return int(raw) if kind == "int" else float(raw) if kind == "float" else raw.strip()
     except ValueError:
-        raise ConfigError(f"{where} must be a number, not {raw!r}") from None
+        whole = kind == "int" and _is_number(raw)
+        # '2.5' for a count had been told it was not a number.
+        raise ConfigError(f"{where} must be a {'whole ' if whole else ''}number, not {raw!r}") from None
+
+
+def _is_number(raw: str) -> bool:
+    try:
+        float(raw)
+    except ValueError:
+        return False
+    return True
 
 
 def _read_file(config: Config, path: Path) -> None:
@@ -250,6 +263,10 @@ def _read_file(config: Config, path: Path) -> None:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not a text file in UTF-8 (byte {exc.start} cannot be read)") from None
+    except configparser.MissingSectionHeaderError as exc:
+        # Python's own words ('File contains no section headers') named no key and no remedy.
+        raise ConfigError(f"{path}, line {exc.lineno}: {exc.line.strip()!r} comes before any [section] "
+                          "heading; each key goes under its section's, like [server]") from None
     except configparser.Error as exc:
         raise ConfigError(f"{path}: {exc}") from None
     for section in parser.sections():
