@@ -276,6 +276,19 @@ def test_a_deleted_player_still_on_can_begin_or_join_nothing(world: World) -> No
             svc.player(999)  # never there: not found, as before
 
 
+def test_a_rename_not_yet_told_goes_when_the_player_is_deleted(world: World) -> None:
+    """carol renamed, then deleted with --force: dave's next menu said 'The sysop renamed carol,
+    your opponent in game #4, to Caroline.' of a player gone and a game over."""
+    with Service(world.url) as svc:
+        sysop = Sysop(svc)
+        dave = next(p.id for p in sysop.players() if p.handle == "dave")
+        sysop.rename("carol", "Caroline")
+        assert [n.kind for n in svc.notices(dave)] == ["opponent_renamed"]
+        sysop.delete_player("Caroline", force=True)
+        assert [n.kind for n in svc.notices(dave)] == []
+        assert svc.game(world.stale).state.over  # the forfeit tells dave what became of the game
+
+
 def test_two_deleted_players_can_share_the_name(world: World) -> None:
     with Service(world.url) as svc:
         sysop = Sysop(svc)

@@ -433,6 +433,10 @@ class Sysop:
             unfinished = _unfinished(s, p.id)
             if unfinished and not force:
                 raise PlayerInGames(name, [g.id for g in unfinished])
+            # A rename of theirs not yet told to an opponent is stale once they are gone (the forfeit
+            # tells what became of the game): 'The sysop renamed bob to Bob' had come after it.
+            s.execute(delete(Notice).where(Notice.kind == "opponent_renamed",
+                                           Notice.game_id.in_(select(Game.id).where(seated))))
             lines: list[str] = []
             for g in unfinished:
                 if g.status == OPEN:
