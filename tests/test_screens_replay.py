@@ -12,7 +12,7 @@ from harness import Caller, call, login, running_server
 from menus import NEWS_PAGE, open_game
 
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.game import Color
+from bgdoor.rules.game import Color, Win
 from bgdoor.rules.moves import Move
 from bgdoor.service import Service
 from bgdoor.ui.review import replay_text
@@ -132,31 +132,47 @@ def test_the_replay_counts_one_move_and_the_four_of_a_double_as_it_names_them() 
     assert replay_text("bob", (6, 5), "", [], 0) == "Replay: bob rolled 6-5: no legal play."
 
 
-@pytest.mark.parametrize("taken", [False, True])
-async def test_the_replay_says_a_double_made_or_taken_since_the_turn_it_shows(tmp_path: Path, taken: bool) -> None:
-    """V)iew last after bob took carol's double (or with bob's double waiting) replayed bob's move
-    from before it, and read as if that were the last thing bob did."""
+@pytest.mark.parametrize("case", ["double waiting", "taken", "next game", "refused"])
+async def test_the_replay_says_what_the_opponent_did_since_the_turn_it_shows(tmp_path: Path, case: str) -> None:
+    """V)iew last after bob took carol's double (or with bob's double waiting, or after bob refused
+    her resignation) replayed bob's move from before it, and read as if that were the last thing
+    bob did; a double in the next game, before bob had played there, was not said at all."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([6, 5, 3, 1, 4, 2])) as svc:
+    # bob 6, carol 5: bob starts; carol's 3-1; then bob's 4-2, or game 2's opening roll carol wins.
+    dice = [6, 5, 3, 1, *([2, 4] if case == "next game" else [4, 2])]
+    with Service(url, dice=ScriptedDice(dice)) as svc:
         bob = svc.register("bob", "bob-pw").id
         carol = svc.register("carol", "carol-pw").id
         v = svc.begin_game(bob, 3, Color.WHITE, "carol")
-        v = svc.roll(bob, v.id, v.version)  # bob 6, carol 5: bob starts
+        v = svc.roll(bob, v.id, v.version)
         v = svc.submit_turn(bob, v.id, v.version, "24/13")
         v = svc.roll(carol, v.id, v.version)
         v = svc.submit_turn(carol, v.id, v.version, "8/5 6/5")
-        if taken:
+        if case == "double waiting":
+            v = svc.double(bob, v.id, v.version)
+            since = "Since then bob doubled to 2."
+        elif case == "taken":
             v = svc.roll(bob, v.id, v.version)
             v = svc.submit_turn(bob, v.id, v.version, "13/9 24/22")
             v = svc.double(carol, v.id, v.version)
             v = svc.take(bob, v.id, v.version)
-        else:
+            since = "Since then bob took your double."
+        elif case == "next game":
+            v = svc.resign(carol, v.id, v.version, Win.SINGLE)
+            v = svc.answer_resign(bob, v.id, v.version, accept=True)
+            v = svc.roll(bob, v.id, v.version)  # game 2's opening roll: carol starts
+            assert v.state.game == 2 and v.state.turn is Color.BLACK, v.state
+            v = svc.submit_turn(carol, v.id, v.version, "8/4 6/4")
             v = svc.double(bob, v.id, v.version)
+            since = "Since then bob accepted your resignation and doubled to 2."
+        else:
+            v = svc.resign(carol, v.id, v.version, Win.SINGLE)
+            v = svc.answer_resign(bob, v.id, v.version, accept=False)
+            since = "Since then bob refused your resignation."
     async with running_server(url) as srv:
         c = await at_the_board(srv.port, "carol", 80, 25)
         try:
             c.send("V")
-            since = "Since then bob took your double to 2." if taken else "Since then bob has doubled to 2."
             await c.wait_words("(2 of 2 moves).")
             await c.wait_words(since)
             c.send("\r")

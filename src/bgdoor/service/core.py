@@ -1447,6 +1447,7 @@ class Service(LeagueOps):
                 notation=row.payload["notation"],
                 when=row.created,
                 note=row.note if seat is not None else None,  # a note is for the opponent, not a watcher
+                seq=row.seq,
             )
 
         return self.transaction(fn, write=False)

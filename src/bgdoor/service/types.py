@@ -161,6 +161,7 @@ class LastTurn:
     notation: str
     when: datetime
     note: str | None = None  # the mover's note to the opponent
+    seq: int = -1  # the play's event in the record: what the player did after it follows
 
 
 @dataclass(frozen=True)

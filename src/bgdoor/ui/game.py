@@ -53,6 +53,7 @@ from bgdoor.ui.news import (
     page_holding,
     points,
     rolled,
+    since_turn,
     told_again,
 )
 from bgdoor.ui.review import Frame, at_ends, fit_message, frames, help_page, replay_text, review_match, show_whole, step
@@ -1724,7 +1725,8 @@ class GameScreen:
         at = 0
         note = ""
         auto = True
-        since = self.since_replayed(last)
+        since = since_turn(await self.svc.game_log(self.game_id, self.pid), last.seq, last.by,
+                           self.pid if self.me is not None else None)
         end = " ".join(part for part in ("That was the last move.", since, "Q goes back to the game.") if part)
         said = self.message
         start = "That is the board before the first move."
@@ -1750,23 +1752,6 @@ class GameScreen:
         # The board goes back to what it said (the news, an offer waiting): at 40 columns the
         # message line is where whose turn it is shows, and 'bob played ...' had hidden a double.
         self.message = said
-
-    def since_replayed(self, last: LastTurn) -> str:
-        """What the cube says the opponent did after the turn V)iew last replays, in this game:
-        a double offered or taken had been said on the board, and the replay, of the move before
-        it, read as if it were the last thing done."""
-        v = self.view
-        assert v is not None
-        st, by = v.state, last.by
-        if st.game != last.before.game:
-            return ""
-        name = v.name(by)
-        if st.phase is Phase.DOUBLED and st.turn is by:
-            return f"Since then {name} has doubled to {st.cube * 2}."
-        if st.cube > last.before.cube and st.cube_owner is by:
-            whose = "your" if self.me is by.other else "the"
-            return f"Since then {name} took {whose} double to {st.cube}."
-        return ""
 
     # ------------------------------------------------------------ drawing
 

@@ -240,6 +240,32 @@ def tell(log: GameLog, step: Step, opening: Step | None = None, viewer_id: int |
     return text
 
 
+def since_turn(log: GameLog, seq: int, by: Color, viewer_id: int | None) -> str:
+    """What `by` did with the cube and resignations after their play at event `seq`, for V)iew
+    last, which replays that play ('Since then bob took your double and redoubled to 4.'): the
+    replay of the move before a double read as if it were the last thing they did.  '' for
+    nothing since."""
+    seat = log.game.white_id if by is Color.WHITE else log.game.black_id
+    your = "your" if viewer_id is not None and viewer_id in (log.game.white_id, log.game.black_id) else "the"
+    acts: list[str] = []
+    for step in steps(log):
+        ev = step.logged.event
+        if step.logged.seq <= seq or step.logged.player_id != seat or seat is None:
+            continue
+        if isinstance(ev, rules.Double):
+            acts.append(f"{'redoubled' if step.before.cube > 1 else 'doubled'} to {step.before.cube * 2}")
+        elif isinstance(ev, (rules.Take, rules.Drop)):
+            acts.append(f"{'took' if isinstance(ev, rules.Take) else 'dropped'} {your} double")
+        elif isinstance(ev, rules.Resign):
+            acts.append(f"offered to resign, giving {WIN_WORDS[ev.win]}")
+        elif isinstance(ev, (rules.AcceptResign, rules.RejectResign)):
+            acts.append(f"{'accepted' if isinstance(ev, rules.AcceptResign) else 'refused'} {your} resignation")
+    if not acts:
+        return ""
+    said = acts[0] if len(acts) == 1 else f"{', '.join(acts[:-1])} and {acts[-1]}"
+    return f"Since then {log.game.name(by)} {said}."
+
+
 def note_words(whose: str, note: str) -> str:
     """'bob's note: "no thanks".': a sentence of its own, as the news and the board both say it
     (the board had said 'bob says: ...' of the note the news had called bob's note); what follows
