@@ -9,7 +9,7 @@ from bgdoor.rules.position import Position
 from bgdoor.rules.turn import Turn
 from bgdoor.term.keys import Key
 from bgdoor.ui import keys
-from bgdoor.ui.game import no_bearing_off
+from bgdoor.ui.game import no_bearing_off, said_already
 from bgdoor.ui.keys import TABLE, State
 from bgdoor.ui.texts import load_text
 
@@ -118,3 +118,12 @@ def test_r_emove_refused_says_why_no_checker_can_bear_off() -> None:
     assert said == "No checker can bear off with the 2: none is on point 2, and you have checkers on higher points."
     outside = (0, 0, 4, 4, 4, 2, 1) + (0,) * 18
     assert "home board first" in no_bearing_off(Turn(Position(outside, far), (2, 1)))
+
+
+def test_the_roll_left_is_not_said_twice_after_a_refusal_that_says_it() -> None:
+    """'4/off is 4 pips, which does not match the dice: you have a 3 to play. The 3 to play.'"""
+    assert said_already("The 3 to play.", "4/off is 4 pips, which does not match the dice: you have a 3 to play.")
+    assert said_already("Two 5s to play.", "Too many moves for the roll: you have two 5s to play.")
+    assert said_already("One 5 to play.", "5/off does not match the dice: you have a 5 left to play.")
+    assert said_already("3-1 to play.", "Point 1 is blocked. 3-1 to play.")
+    assert not said_already("The 3 to play.", "Point 1 is blocked.")

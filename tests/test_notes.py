@@ -298,3 +298,34 @@ async def test_a_note_half_typed_when_the_line_drops_is_kept(tmp_path: Path) -> 
         await menus.open_board(c)
         await c.wait_words('Your note: "Back in five"')
         c.close()
+
+
+async def test_a_note_stands_apart_from_the_ids_and_before_a_question(tmp_path: Path) -> None:
+    """'Position ID ... Match ID MAGz... bob's note: "Feeling lucky".' ran the note into the IDs;
+    and 'Drop the double ...? (Y/N) Your note: "Too strong".' put it after the question."""
+    url = f"sqlite:///{tmp_path / 'n.db'}"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.double(bob, v.id, v.version, note="Feeling lucky")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_words('bob\'s note: "Feeling lucky".')
+        c.send("I")
+        said = " ".join((await c.wait_words("Match ID")).split())
+        assert "Feeling lucky" not in said, said
+        c.send("N")
+        await c.wait_for("Note to your")
+        c.send("Too strong\r")
+        await c.wait_words('Your note: "Too strong".')
+        c.send("X")
+        said = " ".join((await c.wait_words("(Y/N)")).split())
+        assert 'Your note: "Too strong". Drop the double' in said, said
+        assert said.index("(Y/N)") > said.index("Too strong"), said
+        c.send("N")
+        c.close()

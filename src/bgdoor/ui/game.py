@@ -145,6 +145,17 @@ def one_play_said(dice: tuple[int, int], play: Play, unused: tuple[int, ...]) ->
     return f"You rolled {rolled(dice)}; {_only_play(dice, unused)} {play}. Enter commits it."
 
 
+def said_already(left: str, text: str) -> bool:
+    """Whether `text` says the roll `left` ('The 3 to play.') already, in the board's words or the
+    rules' ('you have a 3 to play', '... a 3 left to play'): 'you have a 3 to play. The 3 to
+    play.' had said it twice."""
+    core = left.rstrip(".").lower()
+    forms = {core, core.replace("the ", "a ", 1), core.replace("one ", "a ", 1)}
+    forms |= {form.replace(" to play", " left to play") for form in forms}
+    lowered = text.lower()
+    return any(form in lowered for form in forms)
+
+
 def no_bearing_off(turn: Turn) -> str:
     """Why no checker can bear off: not all home, or (all home, none on a point the dice left
     name, checkers above them) the dice, named: 'all must be home first' had been said to a
@@ -176,6 +187,7 @@ def lost_dice_said(position: Position, dice: tuple[int, int], plays: list[Play])
     return f"You rolled {rolled(dice)}; {_only_play(dice, unused).removesuffix(':')}."
 
 
+POSITION_ID = "Position ID "  # I)D's message begins so
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
@@ -522,7 +534,7 @@ class GameScreen:
             return text
         if self.turn is not None and not self.turn.moves and self.view is not None and self.view.state.dice:
             short = f"{roll_text(self.view.state.dice)} to play."
-        return text if short.rstrip(".").lower() in text.lower() else f"{text} {short}"
+        return text if said_already(short, text) else f"{text} {short}"
 
     def say_the_roll(self, kept: bool) -> None:
         """Coming back: a roll with no play, or one play, said after the news that took its place.
@@ -1502,7 +1514,7 @@ class GameScreen:
     async def do_show_id(self, key: Key) -> None:
         assert self.view is not None
         mid = self.match_id()
-        pos = f"Position ID {self.view.state.position.id}"
+        pos = f"{POSITION_ID}{self.view.state.position.id}"
         if self.turn is not None and self.turn.moves:
             # With the Match ID's dice, the IDs describe the roll to play: not the board shown.
             pos += " (the turn's start)"
@@ -1861,6 +1873,8 @@ class GameScreen:
 
     def with_notes(self, message: str) -> str:
         """The message line, and the opponent's note with their last turn, or the one about to go."""
+        if message.startswith(POSITION_ID):
+            return message  # the IDs, to copy, alone: a note after them had read as part of them
         if self.pending_note:
             extra = note_words("Your", self.pending_note)
         elif self.their_note is not None and self.their_note.text not in message:
@@ -1868,6 +1882,8 @@ class GameScreen:
             extra = note_words(f"{self.their_note.by}'s", self.their_note.text)
         else:
             return message
+        if message.endswith("(Y/N)"):
+            return f"{extra} {message}"  # the question last, where its answer goes
         return f"{message} {extra}" if message else extra
 
     def who(self, colour: Color) -> str:
