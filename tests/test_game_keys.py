@@ -127,3 +127,11 @@ def test_the_roll_left_is_not_said_twice_after_a_refusal_that_says_it() -> None:
     assert said_already("One 5 to play.", "5/off does not match the dice: you have a 5 left to play.")
     assert said_already("3-1 to play.", "Point 1 is blocked. 3-1 to play.")
     assert not said_already("The 3 to play.", "Point 1 is blocked.")
+
+
+def test_a_replay_says_what_7_and_1_do_there() -> None:
+    """1 in a V)iew last replay: 'The cursor moves only while you play your dice.'"""
+    for name in ("end", "home", "pgup", "pgdn"):
+        said = keys.refusal(State.REPLAY, Key(name, ""))
+        assert said.startswith("A replay has one turn: 6 and 4 step forwards and back"), said
+    assert keys.refusal(State.REPLAY, Key("up", "")).startswith("8 and 2 do nothing in a replay")

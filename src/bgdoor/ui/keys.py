@@ -202,7 +202,12 @@ REASONS: dict[State, dict[str, str]] = {
     },
     # 8 and 2 (up and down) step nowhere: 'the cursor moves only while you play your dice' read
     # as if the review were the game.
-    State.REPLAY: _all("8 and 2 do nothing in a replay: 6 and 4 step forwards and back.", "up down"),
+    State.REPLAY: {
+        **_all("8 and 2 do nothing in a replay: 6 and 4 step forwards and back.", "up down"),
+        # 1 had been told 'The cursor moves only while you play your dice', of a replay.
+        **_all("A replay has one turn: 6 and 4 step forwards and back (7 and 1 go to the ends in R)eview).",
+               "home end pgup pgdn"),
+    },
     State.REVIEW: _all("8 and 2 do nothing in a review: 6 and 4 step forwards and back, 7 and 1 to the ends.",
                        "up down"),
     State.SPECTATING: {**_all(_WATCHING, "p enter d g m u n t x a")},
