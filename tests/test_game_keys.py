@@ -135,3 +135,13 @@ def test_a_replay_says_what_7_and_1_do_there() -> None:
         said = keys.refusal(State.REPLAY, Key(name, ""))
         assert said.startswith("A replay has one turn: 6 and 4 step forwards and back"), said
     assert keys.refusal(State.REPLAY, Key("up", "")).startswith("8 and 2 do nothing in a replay")
+
+
+def test_a_finished_match_and_a_watcher_say_why_w_and_the_cursor_keys_do_nothing() -> None:
+    """W on a finished match said 'The match is under way: it can be withdrawn only before its
+    first roll', and 8 there, or on a watcher's board, 'The cursor moves only while you play'."""
+    assert keys.refusal(State.OVER, Key("w", "W")).startswith("The match is over.")
+    assert keys.refusal(State.OVER, Key("up", "")).startswith("The match is over.")
+    watching = keys.refusal(State.SPECTATING, Key("left", ""))
+    assert watching.startswith("You are watching this game, not playing in it."), watching
+    assert keys.refusal(State.TO_ROLL, Key("up", "")).startswith("The cursor moves only while you play")

@@ -213,9 +213,11 @@ REASONS: dict[State, dict[str, str]] = {
     State.SPECTATING: {**_all(_WATCHING, "p enter d g m u n t x a")},
     State.OVER: {**_all(_OVER, "p enter d g m u n t x a")},
 }
-for _state in (s for s in State if s not in (State.OPEN_SEAT, State.REPLAY, State.REVIEW, State.SPECTATING)):
+for _state in (s for s in State if s not in (State.OPEN_SEAT, State.REPLAY, State.REVIEW, State.SPECTATING,
+                                             State.OVER)):
     REASONS[_state]["w"] = WITHDRAWN_TOO_LATE
 REASONS[State.SPECTATING]["w"] = _WATCHING  # not a hint that a watcher could withdraw an open one
+REASONS[State.OVER]["w"] = _OVER  # not 'The match is under way
 
 MOVE_KEYS = ("up", "down", "left", "right", "home", "end", "pgup", "pgdn", "act")
 TAIL = " ? lists the keys."
@@ -249,7 +251,11 @@ def refusal(state: State, key: Key, unavailable: dict[str, str] | None = None) -
     else:
         reason = REASONS[state].get(key_name(key))
     if reason is None:
-        if key.name in MOVE_KEYS and state is not State.MOVING:
+        if key.name in MOVE_KEYS and state is State.SPECTATING:
+            reason = _WATCHING  # a watcher never plays: 'only while you play' promised a turn
+        elif key.name in MOVE_KEYS and state is State.OVER:
+            reason = _OVER
+        elif key.name in MOVE_KEYS and state is not State.MOVING:
             reason = "The cursor moves only while you play your dice."
         else:
             shown = key.char.upper() if key.char.strip() else key_name(key).capitalize()
