@@ -15,6 +15,7 @@ from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.rules.moves import Move
 from bgdoor.service import Service
+from bgdoor.ui.news import since_turn
 from bgdoor.ui.review import replay_text
 
 pytestmark = pytest.mark.timeout(120)
@@ -156,7 +157,7 @@ async def test_the_replay_says_what_the_opponent_did_since_the_turn_it_shows(tmp
             v = svc.submit_turn(bob, v.id, v.version, "13/9 24/22")
             v = svc.double(carol, v.id, v.version)
             v = svc.take(bob, v.id, v.version)
-            since = "Since then bob took your double."
+            since = "Since then you doubled to 2; bob took your double."
         elif case == "next game":
             v = svc.resign(carol, v.id, v.version, Win.SINGLE)
             v = svc.answer_resign(bob, v.id, v.version, accept=True)
@@ -164,11 +165,12 @@ async def test_the_replay_says_what_the_opponent_did_since_the_turn_it_shows(tmp
             assert v.state.game == 2 and v.state.turn is Color.BLACK, v.state
             v = svc.submit_turn(carol, v.id, v.version, "8/4 6/4")
             v = svc.double(bob, v.id, v.version)
-            since = "Since then bob accepted your resignation and doubled to 2."
+            since = ("Since then you offered to resign, giving a single game; bob accepted your resignation. "
+                     "In game 2, bob doubled to 2.")
         else:
             v = svc.resign(carol, v.id, v.version, Win.SINGLE)
             v = svc.answer_resign(bob, v.id, v.version, accept=False)
-            since = "Since then bob refused your resignation."
+            since = "Since then you offered to resign, giving a single game; bob refused your resignation."
     async with running_server(url) as srv:
         c = await at_the_board(srv.port, "carol", 80, 25)
         try:
@@ -179,3 +181,27 @@ async def test_the_replay_says_what_the_opponent_did_since_the_turn_it_shows(tmp
             await c.wait_words(f"That was the last move. {since} Q goes back to the game.")
         finally:
             c.close()
+
+
+def test_a_watcher_s_replay_says_what_both_players_did_since(tmp_path: Path) -> None:
+    """A watcher's V)iew last after carol doubled and bob took said 'Since then bob took the
+    double.': who doubled, the player who had not played last, was never told."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([6, 5, 3, 1, 4, 2])) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        carol = svc.register("carol", "carol-pw").id
+        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "24/13")
+        v = svc.roll(carol, v.id, v.version)
+        v = svc.submit_turn(carol, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "13/9 24/22")
+        v = svc.double(carol, v.id, v.version)
+        v = svc.take(bob, v.id, v.version)
+        last = svc.last_turn(v.id, None)
+        assert last is not None and last.notation == "24/22 13/9"
+        assert since_turn(svc.game_log(v.id, None), last.seq, None) == \
+            "Since then carol doubled to 2; bob took the double."
+        assert since_turn(svc.game_log(v.id, carol), last.seq, carol) == \
+            "Since then you doubled to 2; bob took your double."

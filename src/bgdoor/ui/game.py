@@ -1737,7 +1737,7 @@ class GameScreen:
         at = 0
         note = ""
         auto = True
-        since = since_turn(await self.svc.game_log(self.game_id, self.pid), last.seq, last.by,
+        since = since_turn(await self.svc.game_log(self.game_id, self.pid), last.seq,
                            self.pid if self.me is not None else None)
         end = " ".join(part for part in ("That was the last move.", since, "Q goes back to the game.") if part)
         said = self.message

@@ -240,30 +240,44 @@ def tell(log: GameLog, step: Step, opening: Step | None = None, viewer_id: int |
     return text
 
 
-def since_turn(log: GameLog, seq: int, by: Color, viewer_id: int | None) -> str:
-    """What `by` did with the cube and resignations after their play at event `seq`, for V)iew
-    last, which replays that play ('Since then bob took your double and redoubled to 4.'): the
-    replay of the move before a double read as if it were the last thing they did.  '' for
-    nothing since."""
-    seat = log.game.white_id if by is Color.WHITE else log.game.black_id
-    your = "your" if viewer_id is not None and viewer_id in (log.game.white_id, log.game.black_id) else "the"
-    acts: list[str] = []
+def since_turn(log: GameLog, seq: int, viewer_id: int | None) -> str:
+    """What was done with the cube and resignations after the play at event `seq`, by either
+    player, game by game, for V)iew last, which replays that play ('Since then bob doubled to 2;
+    you took the double.').  The replay of the move before a double read as if it were the last
+    thing done; the opponent's acts alone read as two offers to resign in a row, and a watcher was
+    told nothing of the player who had not played last.  '' for nothing since."""
+    g = log.game
+    seated = viewer_id is not None and viewer_id in (g.white_id, g.black_id)
+    games: dict[int, list[str]] = {}
+    replayed = None
     for step in steps(log):
-        ev = step.logged.event
-        if step.logged.seq <= seq or step.logged.player_id != seat or seat is None:
+        logged, ev, cube = step.logged, step.logged.event, step.before.cube
+        if logged.seq == seq:
+            replayed = step.before.game
+        if logged.seq <= seq or logged.player_id is None:
             continue
+        mine = seated and logged.player_id == viewer_id
+        their = "your" if seated and not mine else "the"
         if isinstance(ev, rules.Double):
-            acts.append(f"{'redoubled' if step.before.cube > 1 else 'doubled'} to {step.before.cube * 2}")
+            did = f"{'redoubled' if cube > 1 else 'doubled'} to {cube * 2}"
         elif isinstance(ev, (rules.Take, rules.Drop)):
-            acts.append(f"{'took' if isinstance(ev, rules.Take) else 'dropped'} {your} double")
+            did = f"{'took' if isinstance(ev, rules.Take) else 'dropped'} {their} double"
         elif isinstance(ev, rules.Resign):
-            acts.append(f"offered to resign, giving {WIN_WORDS[ev.win]}")
+            did = f"offered to resign, giving {WIN_WORDS[ev.win]}"
         elif isinstance(ev, (rules.AcceptResign, rules.RejectResign)):
-            acts.append(f"{'accepted' if isinstance(ev, rules.AcceptResign) else 'refused'} {your} resignation")
-    if not acts:
-        return ""
-    said = acts[0] if len(acts) == 1 else f"{', '.join(acts[:-1])} and {acts[-1]}"
-    return f"Since then {log.game.name(by)} {said}."
+            did = f"{'accepted' if isinstance(ev, rules.AcceptResign) else 'refused'} {their} resignation"
+        else:
+            continue
+        who = "you" if mine else g.name(Color.WHITE if logged.player_id == g.white_id else Color.BLACK)
+        games.setdefault(step.before.game, []).append(f"{who} {did}")
+    said: list[str] = []
+    for game, acts in games.items():
+        if game == replayed:
+            head = "Since then"
+        else:
+            head = f"In game {game}," if said else f"Since then, in game {game},"
+        said.append(f"{head} {'; '.join(acts)}.")
+    return " ".join(said)
 
 
 def note_words(whose: str, note: str) -> str:
