@@ -296,3 +296,29 @@ async def test_a_watchers_score_stays_where_a_shorter_logoff_leaves_room(tmp_pat
         finally:
             for x in (a, b, c):
                 x.close()
+
+
+async def test_a_watcher_holding_a_result_is_told_everything_after_it_when_it_goes(tmp_path):
+    """A watcher who let a result stand while the next game's opening roll, a play and another
+    play went by was told only the last of them, beside the result and after it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=80, rows=25)
+        try:
+            await login(c, "carol", "carol-pw", new=False)
+            await open_game(c)
+            await c.wait_words("Watching this game.")
+            view = await next_game_begun(url, c, game, version, alice, bob)
+            with Service(url, dice=ScriptedDice([6, 4])) as svc:
+                view = svc.roll(alice, game, view.version)
+                svc.submit_turn(alice, game, view.version, "24/14")
+            await c.wait_words("alice rolled 6-4 and played 24/14.")
+            c.send(" ")  # the result goes: what came after it, all of it
+            page = words(await c.wait_words("Since you last looked:"))
+            assert "bob starts with 5-1, playing 13/8 6/5." in page, page
+            assert "alice rolled 6-4 and played 24/14." in page, page
+            c.send(" ")
+            await c.wait_until(lambda t: "Since you last looked" not in words(t), "the board")
+        finally:
+            c.close()

@@ -283,6 +283,7 @@ class GameScreen:
         self.held = False  # a result is showing: it stays until a key
         self.result = ""  # the result held
         self.after_result = ""  # news that came while it was held: it stays once the result goes
+        self.after_lines: list[str] = []  # all of that news, told on a page when the result goes
         # The board a held result was won on (the next game's start is the live board meanwhile).
         self.held_frame: Frame | None = None
         # What the message line has told since the player's last key: news that comes before a
@@ -839,7 +840,8 @@ class GameScreen:
             else:
                 self.result = " ".join(earlier + before + results)
             last = max(i for i, n in enumerate(lines) if n.result)
-            after = [n.text for n in lines[last + 1 :]][-1:]
+            self.after_lines = [n.text for n in lines[last + 1 :]]
+            after = self.after_lines[-1:]
             self.after_result = " ".join(after)
             self.message = self.result_and(self.after_result)
         elif self.held:
@@ -851,6 +853,7 @@ class GameScreen:
                 return
             if turn is not None and "Score:" in self.result:
                 turn = (turn[0], "")  # the score once, with the result that made it
+            self.after_lines += [n.text for n in lines]
             self.after_result = self.with_turn(latest, turn)
             self.message = self.result_and(self.after_result)
         else:
@@ -1442,8 +1445,17 @@ class GameScreen:
             # after it (who won the next opening roll) stays.
             self.held, self.held_frame = False, None
             after, self.after_result = self.after_result, ""
+            since, self.after_lines = self.after_lines, []
             self.message = self.headed(after) if after else self.pending_offer() or self.next_game()
-            return not (key.name == "esc" or key.name == "q")
+            if key.name == "esc" or key.name == "q":
+                return False
+            if len(since) > 1:
+                # Beside the result the lines held only the latest of what came after it (a watcher
+                # who let it stand through the next game's opening roll and a play or two was never
+                # told them): all of it, on a page, before the board.
+                if await self.news_page([NewsLine(-1, text) for text in since]) is not None:
+                    await self.do_view_last(key)
+            return True
         state = self.state()
         unavailable = self.unavailable(state)
         found = keytable.binding(state, key, unavailable)
