@@ -985,8 +985,13 @@ class Session:
             prompt_row, hint_row = (bottom, bottom - 1) if compact else (bottom - 3, bottom - 4)
             # The score column as wide as its widest ('4-0 (to 3)' pushed the dates out of line).
             score_width = max(8, *(len(list_score(g)) for g in games)) if games else 8
-            # Under 58 columns a game's line does not fit: two lines each, the players on the second.
-            narrow = self.con.width < max(NARROW_LIST, 50 + score_width)
+            # Under 58 columns a game's line does not fit: two lines each, the players on the second;
+            # so too under 72 where this list's names do not fit whole beside the last change (at
+            # 60 it had gone from the list, with nothing to say so).
+            need = (max(5, *(len(g.white or "(open seat)") for g in games)),
+                    max(6, *(len(g.black or "(open seat)") for g in games))) if games else (5, 6)
+            narrow = self.con.width < max(NARROW_LIST, 50 + score_width) or \
+                (self.con.width < 72 and sum(need) > self.con.width - 16 - score_width - 12)
             top = head_row + (2 if narrow else 1)  # a narrow list's second heading, over the players
             # The footer whole: three lines on a narrow screen (at 40 columns 'Q goes back' and the
             # N)ext page key were cut off at two), taken from the list when it needs them.
@@ -1021,18 +1026,9 @@ class Session:
             # had been pushed out from under their headings.
             longest = (max([16, *(len(g.white or "") for g in games)]), max([16, *(len(g.black or "") for g in games)]))
             dated = 12
-            widths = shared(*longest, self.con.width - 16 - score_width - dated)
-            if self.con.width < 72:
-                # The last change still goes where this list's names fit beside it whole, in
-                # columns as wide as they need (at 60 it had gone from every list, with nothing
-                # to say so).
-                # 'Black' one column wider than it: 'Black Score' had read as one heading.
-                need = (max(5, *(len(g.white or "(open seat)") for g in games)),
-                        max(6, *(len(g.black or "(open seat)") for g in games)))
-                if sum(need) <= self.con.width - 16 - score_width - dated:
-                    widths = need
-                else:
-                    dated, widths = 0, shared(*longest, self.con.width - 16 - score_width)
+            # Under 72 columns (the names fit whole, else the list is narrow) the name columns are
+            # as wide as they need; 'Black' one wider than it: 'Black Score' read as one heading.
+            widths = shared(*longest, self.con.width - 16 - score_width - dated) if self.con.width >= 72 else need
             wide_head = "    Game    " + "White".ljust(widths[0] + 2) + "Black".ljust(widths[1] + 1) + \
                 "Score".ljust(score_width)
             # A narrow list's first lines have room for the last change (at 40 columns it had
