@@ -673,3 +673,20 @@ def test_a_narrow_title_gives_the_match_score_the_cut_panel_had() -> None:
 
 def title_of(view: BoardView, width: int) -> str:
     return shown(view).display[0][:width].strip()
+
+
+def test_a_narrow_title_gives_the_leader_s_name_the_room_there_is() -> None:
+    """'2-0 to Christo~' of 'Christopher We~2@ALPHA' (cut to eight columns, its number and tag
+    lost, where the row had room), and a watcher of two long names never saw the score at all."""
+    g = glyphs("utf8")
+    base = BoardView(START, viewer="black", width=60, match_length=3, white_name="Christopher We~2@ALPHA",
+                     black_name="Bartholomew_Long@ALPHA", white_score=2, black_score=0, crawford=True,
+                     cube_value=None)
+    assert title_of(base, 60) == f"You {g.black} · Match to 3 · Crawford · 2-0 to Christophe..~2@ALPHA"
+    assert title_of(replace(base, width=40), 40) == f"You {g.black} · Crawford · 2-0 to Chr..~2@ALPHA"
+    watcher = replace(base, spectator=True, white_name="Christopher Well@DP", crawford=False, match_length=5,
+                      white_score=1, cube_value=1)
+    title = title_of(watcher, 60)
+    assert title.endswith("· Match to 5 · 1-0 to Chri..@DP") and "@ALPHA" in title, title
+    # Where no shorter names leave the score room, the names stay (whose checkers are whose).
+    assert title_of(replace(watcher, width=40), 40) == f"Chri..@DP {g.white} · Ba..@ALPHA {g.black} · Match to 5"

@@ -757,40 +757,54 @@ class _Painter:
             short = f"Cube {v.cube_value} offered" if v.cube_offered else f"Cube {v.cube_value}"
             cubes = [words, short, ""] if short != words else [words, ""]
         sep = f" {self.g.dot} "
-        scores = self.title_scores()
-        # The match length goes before the score where a Crawford game leaves room for only one
-        # (at 40 columns the Crawford game's board had said the score nowhere): 'Crawford' stays.
-        matches = [(info, score) for score in scores]
-        if v.crawford:
-            matches += [("Crawford", score) for score in scores]
-        matches.append((info, ""))
-        for mine in you:
-            for cube in cubes:
-                for match, score in matches:
-                    text = sep.join(part for part in (mine, match, score, cube) if part)
-                    if len(text) <= width - 13:
-                        return text, True, cube
-                    if len(text) <= width - 1:
-                        return text, False, cube
+        # In a Crawford game 'Match to 3' goes before the score (at 40 columns its board had said
+        # the score nowhere); 'Crawford' stays.
+        matches = [info, "Crawford"] if v.crawford else [info]
+        names = [mine for mine in you if mine]  # whose checkers are whose, as they fit
+        # A watcher's names cut further to leave the score room: with long names it was never seen.
+        shorter = [mine for mine in [self.whose(self.names_room() - 19)[0]] if mine] if v.spectator else []
+        # The cube before the score (an offered double said nowhere else); whose checkers are
+        # whose before it too, but for names cut further to leave it room.
+        tries = [(mine, cube, scored) for cube in cubes
+                 for mine, scored in [*((m, True) for m in dict.fromkeys([*names, *shorter])),
+                                      *((m, False) for m in names)]]
+        tries += [("", cube, scored) for scored in (True, False) for cube in cubes]
+        for mine, cube, scored in tries:
+            for match in matches if scored else [info]:
+                rest = [part for part in (mine, match) if part]
+                used = len(sep.join(part for part in (*rest, cube) if part))
+                # The score in its fullest words beside 'BACKGAMMON', or in its place; else in
+                # fewer words, the leader's name cut, in its place.
+                for room, beside, whole in ((width - 13, True, True), (width - 1, False, True),
+                                            (width - 1, False, False)):
+                    score = self.title_score(room - used - len(sep), whole) if scored else ""
+                    text = sep.join(part for part in (*rest, score, cube) if part)
+                    if (score or not scored) and len(text) <= room:
+                        return text, beside, cube
         return info, len(info) <= width - 13, ""
 
-    def title_scores(self) -> list[str]:
+    def title_score(self, room: int, whole: bool = False) -> str:
         """The score for a title narrower than the panel that says it ('Score 3-1 to you'), in
-        fewer words where need be: a player at 60 columns, one turn a visit, whose message line
-        always had news to give, never saw the score of the match at all.  None before either
-        side has a point."""
+        fewer words, and the leader's name cut, to go in `room`: a player at 60 columns, one turn a
+        visit, whose message line always had news to give, never saw the score of the match at
+        all.  `whole`: only the fullest form.  '' before either side has a point, or where no form
+        fits."""
         v = self.v
         if v.width >= 80 or max(v.white_score, v.black_score) == 0:
-            return []
+            return ""
         hi, lo = sorted((v.white_score, v.black_score), reverse=True)
         if hi == lo:
-            return [f"Score {hi}-{lo}", f"{hi}-{lo}"]
-        leader: Colour = "white" if v.white_score > v.black_score else "black"
-        who = "you" if leader == v.viewer and not v.spectator else v.name_of(leader)
-        forms = [f"Score {hi}-{lo} to {who}", f"{hi}-{lo} to {who}"]
-        if len(who) > 8:
-            forms.append(f"{hi}-{lo} to {fit_name(who, 8)}")
-        return forms
+            forms = [f"Score {hi}-{lo}", f"{hi}-{lo}"]
+        else:
+            leader: Colour = "white" if v.white_score > v.black_score else "black"
+            who = "you" if leader == v.viewer and not v.spectator else v.name_of(leader)
+            forms = [f"Score {hi}-{lo} to {who}", f"{hi}-{lo} to {who}"]
+            left = room - len(f"{hi}-{lo} to ")
+            # The name cut to the room there is, keeping a member board's number and tag
+            # ('Christo~' of 'Christopher We~2@ALPHA' had been cut to eight columns, at 40 and 60).
+            if len(who) > left >= min(6, len(who)):
+                forms.append(f"{hi}-{lo} to {fit_name(who, left)}")
+        return next((form for form in forms[: 1 if whole else None] if len(form) <= room), "")
 
     def title_info(self) -> str:
         v = self.v
