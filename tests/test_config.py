@@ -100,8 +100,24 @@ def test_config_messages_name_the_file_as_given_and_the_numbers_as_written(
         ("[game]\nforfeit_days = -1\n", "c.cfg: [game] forfeit_days must be at least 0, not -1"),
         ("[session]\nidle_timeout = 0\n", "c.cfg: [session] idle_timeout must be at least 1, not 0"),
         ("[database]\nsynchronous = MAYBE\n", "c.cfg: [database] synchronous is one of"),
+        ("[server]\nport 23\n", "c.cfg, line 2: 'port 23' is not 'key = value'"),
+        ("[server]\nport = 23\nport = 24\n", "c.cfg, line 3: [server] port is given twice"),
+        ("[game]\nforfeit_days = inf\n", "c.cfg: [game] forfeit_days must be a finite number, not inf"),
+        ("[game]\nforfeit_days = 1e9\n", "c.cfg: [game] forfeit_days must be at most 3650, not 1e+09"),
+        ("[door]\ngoodbye_wait = 7200\n", "c.cfg: [door] goodbye_wait must be at most 60, not 7200"),
     ]:
         cfg.write_text(text)
         with pytest.raises(ConfigError) as caught:
             load_config(cfg)
         assert str(caught.value).startswith(said), str(caught.value)
+
+
+def test_a_percent_sign_in_a_value_is_the_character(tmp_path: Path) -> None:
+    """A database password written with %40 failed as 'cannot open the database: '%' must be
+    followed by '%' or '('', naming neither the file nor the key."""
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[database]\nurl = postgresql+psycopg://u:p%40ss@localhost/db\n"
+                   "[bbs DEMO]\nsecret = 100%sure\naddresses = 127.0.0.1\n")
+    config = load_config(cfg)
+    assert config.database_url == "postgresql+psycopg://u:p%40ss@localhost/db"
+    assert config.bbses["DEMO"].secret == "100%sure"

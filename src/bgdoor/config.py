@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import configparser
 import ipaddress
+import math
 import os
 import re
 from dataclasses import dataclass, field, fields
@@ -227,6 +229,14 @@ _LEAST: dict[str, float] = {
 }
 
 
+# The most a number can be and still work: forfeit_days = 1e9 overflowed the date it counts
+# back to, failing every forfeit, and a goodbye_wait of an hour was taken off every call's time.
+_MOST: dict[str, float] = {
+    "forfeit_days": 3650,
+    "door_goodbye_wait": 60,
+}
+
+
 def _check_ranges(config: Config, where: str) -> None:
     names = {name: f"[{section}] {key}" for (section, key), name in _KEYS.items()}
     for name, least in _LEAST.items():
@@ -234,6 +244,10 @@ def _check_ranges(config: Config, where: str) -> None:
         if not value >= least:  # NaN too
             # As written: 'not -1.0' had been said of a whole number's -1.
             raise ConfigError(f"{where}{names[name]} must be at least {least:g}, not {value:g}")
+        if not math.isfinite(value):
+            raise ConfigError(f"{where}{names[name]} must be a finite number, not {value:g}")
+        if value > _MOST.get(name, math.inf):
+            raise ConfigError(f"{where}{names[name]} must be at most {_MOST[name]:g}, not {value:g}")
 
 
 def _value(name: str, raw: str, where: str) -> object:
@@ -255,7 +269,9 @@ def _is_number(raw: str) -> bool:
 
 
 def _read_file(config: Config, path: Path) -> None:
-    parser = configparser.ConfigParser(inline_comment_prefixes=(";", "#"))
+    # No interpolation: a '%' in a value (a database password written %40) is the character, where
+    # it had failed as 'cannot open the database', naming neither file nor key.
+    parser = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), interpolation=None)
     try:
         with open(path, encoding="utf-8") as fh:
             parser.read_file(fh)
@@ -267,6 +283,15 @@ def _read_file(config: Config, path: Path) -> None:
         # Python's own words ('File contains no section headers') named no key and no remedy.
         raise ConfigError(f"{path}, line {exc.lineno}: {exc.line.strip()!r} comes before any [section] "
                           "heading; each key goes under its section's, like [server]") from None
+    except configparser.ParsingError as exc:
+        # One line, as every other message: Python's own ran over two, with a tab and a '\n'.
+        lineno, shown = exc.errors[0] if exc.errors else (0, "''")
+        line = ast.literal_eval(shown) if shown[:1] in "'\"" else shown  # configparser keeps it as repr()
+        raise ConfigError(f"{path}, line {lineno}: {str(line).strip()!r} is not 'key = value'") from None
+    except configparser.DuplicateOptionError as exc:
+        raise ConfigError(f"{path}, line {exc.lineno}: [{exc.section}] {exc.option} is given twice") from None
+    except configparser.DuplicateSectionError as exc:
+        raise ConfigError(f"{path}, line {exc.lineno}: [{exc.section}] is given twice") from None
     except configparser.Error as exc:
         raise ConfigError(f"{path}: {exc}") from None
     for section in parser.sections():
