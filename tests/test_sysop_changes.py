@@ -389,8 +389,11 @@ def test_forfeit_stale_days_zero_forfeits_every_waiting_game(
     assert code == 0 and err == ""
     # An hour without a move is 0 days or more.
     assert f"game {world.stale} forfeited" in out and f"game {world.recent} forfeited" in out
-    code, out, err = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "-1", "--yes")
-    assert code == 2 and out == "" and "--days cannot be negative" in err and "door.cfg" not in err
+    with pytest.raises(SystemExit) as caught:
+        run(capsys, monkeypatch, world, "forfeit-stale", "--days", "-1", "--yes")
+    out, err = capsys.readouterr()
+    assert caught.value.code == 2 and out == "" and "--days: a number of days from 0" in err, err
+    assert "door.cfg" not in err
 
 
 # ---------------------------------------------------------------- dry runs

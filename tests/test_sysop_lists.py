@@ -178,3 +178,28 @@ def test_players_names_a_member_bbs_callers_board_and_says_last_login(
     table = {r[1]: r for r in rows(out)}
     assert table["frank"][-1] == "RLogin DEMO", table["frank"]
     assert table["bob"][-1] == "door"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["game", "99999999999999999999999"],
+        ["delete-game", "99999999999999999999999"],
+        ["games", "--stale", "nan"],
+        ["games", "--stale", "inf"],
+        ["games", "--stale", "1e6"],
+        ["games", "--stale", "-1"],
+        ["forfeit-stale", "--days", "nan"],
+        ["forfeit-stale", "--days", "1e6"],
+    ],
+)
+def test_a_number_argument_out_of_range_is_a_usage_error_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], world: World, args: list[str]
+) -> None:
+    """'game 99999999999999999999999' and '--stale nan' (or inf, 1e6) ended in a Python traceback
+    with status 1; '--stale -1' was status 1 where '--days -1' was 2."""
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["sysop", "--db", world.url, *args])
+    err = capsys.readouterr().err
+    assert caught.value.code == 2, err
+    assert "Traceback" not in err and ("no game" in err or "number of days" in err), err

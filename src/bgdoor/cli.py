@@ -241,6 +241,28 @@ def _warn_if_no_players(name: str, service: Service, path: Path) -> None:
           "(a plain copy leaves out what is still in the -wal file)", file=sys.stderr)
 
 
+def _game_id(text: str) -> int:
+    """A game number as an argument: past what the database holds it had ended in a traceback."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a game number is a whole number, not {text!r}") from None
+    if not 1 <= number < 2**63:
+        raise argparse.ArgumentTypeError(f"there is no game {text}")
+    return number
+
+
+def _days(text: str) -> float:
+    """A number of days as an argument: nan, inf and 1e6 had ended in tracebacks."""
+    try:
+        days = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of days, not {text!r}") from None
+    if not 0 <= days <= 36500:  # NaN too
+        raise argparse.ArgumentTypeError(f"a number of days from 0 to 36500, not {text!r}")
+    return days
+
+
 def _when(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:
     return "-" if moment is None else moment.astimezone(UTC).strftime(form)
 
@@ -423,10 +445,7 @@ def _sysop_delete_game(args: argparse.Namespace, sysop: Sysop) -> int:
 
 def _sysop_forfeit_stale(args: argparse.Namespace, sysop: Sysop, config: Config) -> int:
     if args.days is not None:
-        days = args.days
-        if days < 0:
-            print("bgdoor sysop: --days cannot be negative (0 forfeits every game waiting for a move)", file=sys.stderr)
-            return 2
+        days = args.days  # 0 to 36500 (_days): 0 forfeits every game waiting for a move
     else:
         days = config.forfeit_days
         if days <= 0:
@@ -650,11 +669,11 @@ def _add_sysop_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     a = actions.add_parser("games", parents=[after], help="list games, most recently active first")
     a.add_argument("--status", choices=["open", "active", "finished", "abandoned"], help="only games in this state")
     a.add_argument("--player", metavar="HANDLE", help="only games this player sits in")
-    a.add_argument("--stale", type=float, metavar="DAYS", help="only unfinished games with no activity for DAYS days")
+    a.add_argument("--stale", type=_days, metavar="DAYS", help="only unfinished games with no activity for DAYS days")
     a.set_defaults(action_func=_sysop_games)
 
     a = actions.add_parser("game", parents=[after], help="show one game and its record")
-    a.add_argument("game_id", type=int, metavar="ID")
+    a.add_argument("game_id", type=_game_id, metavar="ID")
     a.set_defaults(action_func=_sysop_game)
 
     a = actions.add_parser("password", parents=[after], help="set a player's password (generated unless given)")
@@ -676,12 +695,12 @@ def _add_sysop_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     a.set_defaults(action_func=_sysop_delete_player)
 
     a = actions.add_parser("delete-game", parents=[after], help="delete a game and its record")
-    a.add_argument("game_id", type=int, metavar="ID")
+    a.add_argument("game_id", type=_game_id, metavar="ID")
     destructive(a)
     a.set_defaults(action_func=_sysop_delete_game)
 
     a = actions.add_parser("forfeit-stale", parents=[after], help="forfeit games that have waited DAYS days for a move")
-    a.add_argument("--days", type=float, help="days without a move (default: door.cfg's forfeit_days)")
+    a.add_argument("--days", type=_days, help="days without a move (default: door.cfg's forfeit_days)")
     destructive(a)
 
     actions.add_parser("bbses", parents=[after], help="list the member BBSes, their players and last activity")
@@ -706,7 +725,7 @@ def _add_sysop_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     p.set_defaults(func=cmd_bulletin)
 
     p = sub.add_parser("export", parents=[where], help="write a match in the Jellyfish .mat format")
-    p.add_argument("game_id", type=int, metavar="GAME_ID")
+    p.add_argument("game_id", type=_game_id, metavar="GAME_ID")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: standard output)")
     p.set_defaults(func=cmd_export)
 
