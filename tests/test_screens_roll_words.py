@@ -232,3 +232,26 @@ async def test_the_only_play_typed_again_over_itself_says_the_roll_is_played(tmp
                                  "which play the whole roll. Enter alone commits them.")
         finally:
             bob.close()
+
+
+async def test_an_opening_roll_with_long_names_at_40_columns_keeps_who_starts(tmp_path):
+    """'Opening roll, after a tie at 4: Christopher_Well 6,... (? shows all)': with two long names
+    and a tie, who starts, with which roll and playing what, was on the ? page alone (and at 40
+    columns the dice are past the edge)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 4, 6, 2, 1, 2])) as svc:
+        chris = svc.register("Christopher_Well", "chris-pw").id
+        svc.register("Bartholomew_Long", "bart-pw")
+        view = svc.begin_game(chris, 3, Color.WHITE, "Bartholomew_Long")
+        view = svc.roll(chris, view.id, view.version)  # a tie at 4, then 6-2: Christopher_Well starts
+        svc.submit_turn(chris, view.id, view.version, "24/18 13/11")
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        try:
+            await login(c, "Bartholomew_Long", "bart-pw", new=False)
+            await open_game(c)
+            await board_at_40_columns(c)
+            said = " ".join((await c.wait_words("starts with 6-2")).split())
+            assert "Christopher_Well starts with 6-2, playing 24/18 13/11." in said.split("(? shows all)")[0], said
+        finally:
+            c.close()

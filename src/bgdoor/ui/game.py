@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
@@ -187,6 +188,7 @@ def lost_dice_said(position: Position, dice: tuple[int, int], plays: list[Play])
     return f"You rolled {rolled(dice)}; {_only_play(dice, unused).removesuffix(':')}."
 
 
+_STARTER = re.compile(r": .*? [1-6]\. (.+)$")  # an opening roll's line, from who starts on
 POSITION_ID = "Position ID "  # I)D's message begins so
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
@@ -808,9 +810,18 @@ class GameScreen:
         if any(n.result for n in lines):
             self.held_frame = next((f for f in reversed(frames(log)) if f.winner is not None), None)
 
+    def brief_opening(self, text: str) -> str:
+        """An opening roll's line the board's lines would cut, from who starts on ('bob starts with
+        5-2, playing 13/8 6/5.'): with two long member names and a tie before it, at 40 columns
+        the lines had ended in the names, who starts and with what (the dice past the edge) on
+        the ? page alone."""
+        starter = _STARTER.search(text) if text.startswith("Opening roll") else None
+        return starter[1] if starter is not None and self.cut(text) else text
+
     def tell(self, lines: list[NewsLine], own: str = "", turn: tuple[str, str] | None = None) -> None:
         """Put news on the message lines (and a watcher's `turn`, see with_turn); a result holds
         them until a key."""
+        lines = [replace(n, text=self.brief_opening(n.text)) for n in lines]
         results = [n.text for n in lines if n.result]
         if results:
             # The result, after the play that won it where the lines hold both (the loser was
