@@ -106,6 +106,12 @@ def test_a_board_already_so_is_not_asked_about(
                         "it stays suspended\n"), out
     code, out = run(capsys, monkeypatch, world, "bbses")
     assert "suspended: more spam" in out, out
+    # A long reason: under the table, wrapped to 80 columns (the row had been 174).
+    reason = "Their sysop asked us to pause all play until the new year, sorry about that folks"
+    run(capsys, monkeypatch, world, "suspend-bbs", "DEMO", "--reason", reason, "--yes")
+    code, out = run(capsys, monkeypatch, world, "bbses")
+    assert max(map(len, out.splitlines())) <= 80 and "DEMO is suspended: Their sysop" in out, out
+    assert " ".join(out.split()).endswith(reason), out
 
 
 def table_rows(out: str) -> list[list[str]]:

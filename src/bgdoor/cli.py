@@ -8,6 +8,7 @@ import logging
 import os
 import signal
 import sys
+import textwrap
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -483,18 +484,23 @@ def _sysop_bbses(args: argparse.Namespace, sysop: Sysop, config: Config) -> int:
     if not rows:
         print("No member BBSes: door.cfg has no [bbs TAG] section and no BBS has sent a caller.")
         return 0
+    # 80 columns: a name door.cfg allows (40) is cut, and a suspension's reason goes under the
+    # table, wrapped (a row with both had been 174 columns).
     table = [
         [
             r.tag,
-            r.name or "(not in door.cfg)",
+            (name if len(name := r.name or "(not in door.cfg)") <= 24 else name[:22] + ".."),
             str(r.players),
             _when(r.last_activity),
-            ("suspended" + (f": {r.reason}" if r.reason else "")) if r.suspended else "admitted",
+            "suspended" if r.suspended else "admitted",
         ]
         for r in rows
     ]
     print(_table(["Tag", "Name", "Players", "Last activity (UTC)", "State"], table, right=(2,)))
     print(f"{len(rows)} member BBS{'' if len(rows) == 1 else 'es'}")
+    for r in rows:
+        if r.suspended and r.reason:
+            print(textwrap.fill(f"{r.tag} is suspended: {r.reason}", 79, subsequent_indent="  "))
     return 0
 
 
