@@ -387,3 +387,22 @@ def test_the_ptys_size_wins_over_a_longer_page_length_in_door_sys(tmp_path: Path
         assert "Back to the BBS in 2 minutes." in " ".join(" ".join(screen[22:24]).split()), door.view.text
     finally:
         door.close()
+
+
+def test_a_door_with_a_bad_door_cfg_tells_the_caller_plainly_and_logs_why(tmp_path: Path) -> None:
+    """'port = abc' in door.cfg: the caller's screen showed the sysop's error, its path and all,
+    the door left at once, and nothing was written to the log."""
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[server]\nport = abc\n")
+    log_file = tmp_path / "door.log"
+    door = PtyDoor(door32(tmp_path / "door32.sys", "Cfgtest"), f"sqlite:///{tmp_path}/bg.db", log_file,
+                   "--config", str(cfg))
+    try:
+        door.wait_for("The sysop can see why in the door's log.")
+        assert door.wait_exit(timeout=20) == 2
+        said = " ".join(door.view.text.split())
+        assert "its settings (door.cfg) could not be read" in said and str(tmp_path) not in said, said
+        logged = log_file.read_text()
+        assert "cannot read door.cfg" in logged and "[server] port must be a number" in logged, logged
+    finally:
+        door.close()

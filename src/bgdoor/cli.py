@@ -189,8 +189,15 @@ def cmd_door(args: argparse.Namespace) -> int:
     try:
         config = _load(args)
     except ConfigError as exc:
+        # As a drop file that cannot be read: the caller had been shown the sysop's error, paths
+        # and all, and the log had nothing.
+        if not _callers_terminal(2):
+            print(f"bgdoor door: {exc}", file=sys.stderr)
+        from bgdoor.transport.door import drop_file_refused  # noqa: PLC0415 - only this command needs it
+
+        drop_file_refused(str(exc), None, args.log, "its settings (door.cfg) could not be read",
+                          "cannot read door.cfg")
         link.close()
-        print(f"bgdoor door: {exc}", file=sys.stderr)
         return 2
     from bgdoor.app import running  # noqa: PLC0415 - only this command needs it
 

@@ -37,12 +37,15 @@ def _log_to_file(path: str) -> None:
     logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
-def drop_file_refused(problem: str, config: Config | None, log_file: str | None) -> None:
-    """A drop file the door cannot read: the sysop finds why in the door's log (many BBSes throw
-    a door's standard error away), and a caller whose terminal is standard output a line."""
+def drop_file_refused(problem: str, config: Config | None, log_file: str | None,
+                      what: str = "the BBS's drop file could not be read",
+                      logged: str = "cannot read the drop file") -> None:
+    """A drop file (or, `what` says, door.cfg) the door cannot read: the sysop finds why in the
+    door's log (many BBSes throw a door's standard error away), and a caller whose terminal is
+    standard output a line."""
     try:
         _log_to_file(log_file or str(log_path(config or Config())))
-        log.error("cannot read the drop file: %s", problem)
+        log.error("%s: %s", logged, problem)
     except OSError:
         pass
     if os.isatty(1):
@@ -52,7 +55,7 @@ def drop_file_refused(problem: str, config: Config | None, log_file: str | None)
         except OSError:
             width = 80
         # Wrapped to the caller's width: a 40-column terminal broke the one long line mid-word.
-        said = wrap("Sorry, the backgammon door cannot start: the BBS's drop file could not be read. "
+        said = wrap(f"Sorry, the backgammon door cannot start: {what}. "
                     "The sysop can see why in the door's log.", max(20, width - 1))
         with contextlib.suppress(OSError):
             os.write(1, ("\r\n" + "\r\n".join(said) + "\r\n").encode("ascii", "replace"))
