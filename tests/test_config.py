@@ -105,6 +105,9 @@ def test_config_messages_name_the_file_as_given_and_the_numbers_as_written(
         ("[game]\nforfeit_days = inf\n", "c.cfg: [game] forfeit_days must be a finite number, not inf"),
         ("[game]\nforfeit_days = 1e9\n", "c.cfg: [game] forfeit_days must be at most 3650, not 1e+09"),
         ("[door]\ngoodbye_wait = 7200\n", "c.cfg: [door] goodbye_wait must be at most 60, not 7200"),
+        ("[sever]\nport = 23\n", "c.cfg: unknown section [sever] (the sections are [database], [door], [game]"),
+        ("[server]\nport = 70000\n", "c.cfg: [server] port must be 1 to 65535, not 70000"),
+        ("[rlogin]\nshow_board = never\n", "c.cfg: [rlogin] show_board is 'ambiguous' or 'always', not 'never'"),
     ]:
         cfg.write_text(text)
         with pytest.raises(ConfigError) as caught:
@@ -121,3 +124,11 @@ def test_a_percent_sign_in_a_value_is_the_character(tmp_path: Path) -> None:
     config = load_config(cfg)
     assert config.database_url == "postgresql+psycopg://u:p%40ss@localhost/db"
     assert config.bbses["DEMO"].secret == "100%sure"
+
+
+def test_section_names_and_show_board_are_read_whatever_their_case(tmp_path: Path) -> None:
+    """'[Server]' was refused as 'unknown key 'port' in [Server]', and 'show_board = Always' too."""
+    cfg = tmp_path / "door.cfg"
+    cfg.write_text("[Server]\nport = 2424\n[RLOGIN]\nshow_board = Always\n")
+    config = load_config(cfg)
+    assert config.port == 2424 and config.show_board == "always"

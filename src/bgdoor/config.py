@@ -304,9 +304,15 @@ def _read_file(config: Config, path: Path) -> None:
             continue
         if words and words[0].lower() == "bbs":
             raise ConfigError(f"{path}: [{section}] should be [bbs TAG]")
+        known = sorted({known for known, _ in _KEYS})
+        if section.lower() not in known:
+            # '[sever]' had been told its key was unknown, as if the key were the mistake.
+            raise ConfigError(f"{path}: unknown section [{section}] (the sections are "
+                              f"{', '.join(f'[{k}]' for k in known)} and [bbs TAG])")
         for key, raw in parser.items(section):
-            name = _KEYS.get((section, key))
-            if name is None and (section, key) in _RETIRED:
+            # Sections as keys, whatever their case: '[Server]' had been refused.
+            name = _KEYS.get((section.lower(), key))
+            if name is None and (section.lower(), key) in _RETIRED:
                 continue
             if name is None:
                 raise ConfigError(f"{path}: unknown key '{key}' in [{section}]")
@@ -319,17 +325,18 @@ def _read_file(config: Config, path: Path) -> None:
     if not Path(config.texts).is_absolute():
         config.texts = str(base / config.texts)
     if not 1 <= config.port <= 65535:
-        raise ConfigError(f"{path}: [server] port must be 1 to 65535")
+        raise ConfigError(f"{path}: [server] port must be 1 to 65535, not {config.port}")
     if not 1 <= config.default_length <= LONGEST_MATCH:
-        raise ConfigError(f"{path}: [game] default_length must be 1 to {LONGEST_MATCH}")
+        raise ConfigError(f"{path}: [game] default_length must be 1 to {LONGEST_MATCH}, not {config.default_length}")
     if not 0 <= config.rlogin_port <= 65535:
-        raise ConfigError(f"{path}: [rlogin] port must be 0 (off) to 65535")
+        raise ConfigError(f"{path}: [rlogin] port must be 0 (off) to 65535, not {config.rlogin_port}")
+    config.show_board = config.show_board.lower()
     if config.show_board not in SHOW_BOARD:
-        raise ConfigError(f"{path}: [rlogin] show_board is 'ambiguous' or 'always'")
+        raise ConfigError(f"{path}: [rlogin] show_board is 'ambiguous' or 'always', not {config.show_board!r}")
     config.proxy_trusted = parse_networks(config.proxy_from, f"{path}: [server] proxy_from")
     config.rlogin_proxy_trusted = parse_networks(config.rlogin_proxy_from, f"{path}: [rlogin] proxy_from")
     if config.presence_ttl < 3:
-        raise ConfigError(f"{path}: [session] presence_ttl is at least 3 seconds")
+        raise ConfigError(f"{path}: [session] presence_ttl is at least 3 seconds, not {config.presence_ttl:g}")
 
 
 def _beside(url: str, base: Path) -> str:
