@@ -412,3 +412,16 @@ def test_a_dry_run_changes_nothing_and_says_what_the_change_will(world: World) -
     assert dump(world) == before
     assert all("will be " in p for p in previews)
     assert "the new password" not in previews[3]
+
+
+def test_the_sysop_names_a_player_as_an_ascii_terminal_shows_them(world: World) -> None:
+    """'games --player Jose_Muller' and 'password Jose_Muller' said there was no such player: a
+    sysop on an ASCII terminal had no way to type José_Müller."""
+    with Service(world.url) as svc:
+        jose = svc.enter_from_door("José_Müller").id
+        sysop = Sysop(svc)
+        assert "José_Müller" in sysop.set_password("Jose_Muller", "new-pass-1")
+        assert svc.login("José_Müller", "new-pass-1").id == jose
+        assert sysop.games(player="jose_muller") == []
+        with pytest.raises(NotFound):
+            sysop.set_password("Jose_Mueller", "new-pass-1")

@@ -51,7 +51,7 @@ from bgdoor.service.core import (
     game_summaries,
     handle_refusal,
     normal_handle,
-    player_by_handle,
+    player_by_name,
     player_names,
 )
 from bgdoor.service.types import BadHandle, BadPassword, GameSummary, IllegalAction, NotFound
@@ -233,7 +233,9 @@ class Sysop:
         return "\n".join(lines)
 
     def _find(self, s: Session, handle: str) -> Player:
-        p = player_by_handle(s, handle)
+        # As callers name players: typed in ASCII, by the name an ASCII terminal shows ('Jose_Muller'
+        # for José_Müller, where it is one player's), which a sysop on one had no way to type.
+        p = player_by_name(s, handle)
         if p is None:
             raise NotFound(f"there is no player called {handle!r}")
         return p
