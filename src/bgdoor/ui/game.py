@@ -816,7 +816,11 @@ class GameScreen:
         the lines had ended in the names, who starts and with what (the dice past the edge) on
         the ? page alone."""
         starter = _STARTER.search(text) if text.startswith("Opening roll") else None
-        return starter[1] if starter is not None and self.cut(text) else text
+        # The roll's own words: with a long note after them, it is the note that goes to the ? page.
+        noted = text.find(' note: "')
+        roll = text[: text.rfind(". ", 0, noted) + 1] if noted > 0 else text
+        alone_cut = bool(fit_message(roll, self.con.width, self.room())[1])
+        return starter[1] if starter is not None and alone_cut else text
 
     def tell(self, lines: list[NewsLine], own: str = "", turn: tuple[str, str] | None = None) -> None:
         """Put news on the message lines (and a watcher's `turn`, see with_turn); a result holds
