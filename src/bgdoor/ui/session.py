@@ -905,17 +905,15 @@ class Session:
         return first, f"{white} v {black}"
 
     @staticmethod
-    def game_line(g: GameSummary, score_width: int = 8, widths: tuple[int, int] = (16, 16), dated: bool = True) -> str:
-        """One game in a list: the player to act marked with '*', the last change where it fits;
-        the players' names in columns of `widths` (a longer one cut, keeping a member board's tag)."""
+    def game_line(g: GameSummary, score_width: int = 8, widths: tuple[int, int] = (16, 16)) -> str:
+        """One game in a list: the player to act marked with '*', and the last change; the
+        players' names in columns of `widths` (a longer one cut, keeping a member board's tag)."""
 
         def seat(name: str | None, width: int) -> str:
             return f"{'*' if to_act(g, name) else ' '}{fit_name(name or '(open seat)', width):<{width}}"
 
-        line = f"#{g.id:<5} {seat(g.white, widths[0])} {seat(g.black, widths[1])} {list_score(g):<{score_width}}"
-        if dated:
-            line += f" {g.updated.strftime('%m-%d %H:%M')}"
-        return line
+        return (f"#{g.id:<5} {seat(g.white, widths[0])} {seat(g.black, widths[1])} {list_score(g):<{score_width}}"
+                f" {g.updated.strftime('%m-%d %H:%M')}")
 
     async def list_answer(self, row: int, col: int, letters: str = "N", hint_row: int | None = None,
                           answers: str = "a number and Enter, or Q", typed: str = "",
@@ -1025,10 +1023,9 @@ class Session:
             # the line allows, and cut a name past that keeping its tag: the score and the date
             # had been pushed out from under their headings.
             longest = (max([16, *(len(g.white or "") for g in games)]), max([16, *(len(g.black or "") for g in games)]))
-            dated = 12
             # Under 72 columns (the names fit whole, else the list is narrow) the name columns are
             # as wide as they need; 'Black' one wider than it: 'Black Score' read as one heading.
-            widths = shared(*longest, self.con.width - 16 - score_width - dated) if self.con.width >= 72 else need
+            widths = shared(*longest, self.con.width - 16 - score_width - 12) if self.con.width >= 72 else need
             wide_head = "    Game    " + "White".ljust(widths[0] + 2) + "Black".ljust(widths[1] + 1) + \
                 "Score".ljust(score_width)
             # A narrow list's first lines have room for the last change (at 40 columns it had
@@ -1037,7 +1034,7 @@ class Session:
             if narrow:
                 head = "    Game   " + ("Score".ljust(score_width) + " Last change" if narrow_dated else "Score")
             else:
-                head = wide_head + (" Last change" if dated else "")
+                head = wide_head + " Last change"
             self.con.put(head_row, 2, head, "dim")
             shown = games[page * per : (page + 1) * per]
             if narrow:
@@ -1053,7 +1050,7 @@ class Session:
                     self.con.put(top + 2 * i, 2, f"{i + 1:>2}) " + line)
                     self.con.put(top + 1 + 2 * i, indent, players)
                 else:
-                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width, widths, bool(dated)))
+                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width, widths))
             pages_n = (len(games) + per - 1) // per
             # From the last page N goes round to the first: said so, not "next".
             more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n})." if page < pages_n - 1
