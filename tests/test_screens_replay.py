@@ -14,7 +14,7 @@ from menus import NEWS_PAGE, open_game
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
 from bgdoor.rules.moves import Move
-from bgdoor.service import Service
+from bgdoor.service import GameView, Service
 from bgdoor.ui.news import since_turn
 from bgdoor.ui.review import replay_text
 
@@ -133,6 +133,18 @@ def test_the_replay_counts_one_move_and_the_four_of_a_double_as_it_names_them() 
     assert replay_text("bob", (6, 5), "", [], 0) == "Replay: bob rolled 6-5: no legal play."
 
 
+def bob_and_carol_opened(svc: Service) -> tuple[int, int, GameView]:
+    """bob against carol, a 3-point match: bob starts (6-5) with 24/13, carol plays 3-1 as 8/5 6/5;
+    bob to roll.  (bob, carol, the game)"""
+    bob = svc.register("bob", "bob-pw").id
+    carol = svc.register("carol", "carol-pw").id
+    v = svc.begin_game(bob, 3, Color.WHITE, "carol")
+    v = svc.roll(bob, v.id, v.version)
+    v = svc.submit_turn(bob, v.id, v.version, "24/13")
+    v = svc.roll(carol, v.id, v.version)
+    return bob, carol, svc.submit_turn(carol, v.id, v.version, "8/5 6/5")
+
+
 @pytest.mark.parametrize("case", ["double waiting", "taken", "next game", "refused"])
 async def test_the_replay_says_what_the_opponent_did_since_the_turn_it_shows(tmp_path: Path, case: str) -> None:
     """V)iew last after bob took carol's double (or with bob's double waiting, or after bob refused
@@ -142,13 +154,7 @@ async def test_the_replay_says_what_the_opponent_did_since_the_turn_it_shows(tmp
     # bob 6, carol 5: bob starts; carol's 3-1; then bob's 4-2, or game 2's opening roll carol wins.
     dice = [6, 5, 3, 1, *([2, 4] if case == "next game" else [4, 2])]
     with Service(url, dice=ScriptedDice(dice)) as svc:
-        bob = svc.register("bob", "bob-pw").id
-        carol = svc.register("carol", "carol-pw").id
-        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
-        v = svc.roll(bob, v.id, v.version)
-        v = svc.submit_turn(bob, v.id, v.version, "24/13")
-        v = svc.roll(carol, v.id, v.version)
-        v = svc.submit_turn(carol, v.id, v.version, "8/5 6/5")
+        bob, carol, v = bob_and_carol_opened(svc)
         if case == "double waiting":
             v = svc.double(bob, v.id, v.version)
             since = "Since then bob doubled to 2."
@@ -188,13 +194,7 @@ def test_a_watcher_s_replay_says_what_both_players_did_since(tmp_path: Path) -> 
     double.': who doubled, the player who had not played last, was never told."""
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([6, 5, 3, 1, 4, 2])) as svc:
-        bob = svc.register("bob", "bob-pw").id
-        carol = svc.register("carol", "carol-pw").id
-        v = svc.begin_game(bob, 3, Color.WHITE, "carol")
-        v = svc.roll(bob, v.id, v.version)
-        v = svc.submit_turn(bob, v.id, v.version, "24/13")
-        v = svc.roll(carol, v.id, v.version)
-        v = svc.submit_turn(carol, v.id, v.version, "8/5 6/5")
+        bob, carol, v = bob_and_carol_opened(svc)
         v = svc.roll(bob, v.id, v.version)
         v = svc.submit_turn(bob, v.id, v.version, "13/9 24/22")
         v = svc.double(carol, v.id, v.version)

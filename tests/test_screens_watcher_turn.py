@@ -49,6 +49,15 @@ async def whole_message(c: Caller) -> str:
     return whole
 
 
+async def carol_watching_at_80_columns(port: int) -> Caller:
+    """carol opens the game at 80x25, where the panel says whose turn it is."""
+    c = await call(port, cols=80, rows=25)
+    await login(c, "carol", "carol-pw", new=False)
+    await open_game(c)
+    await c.wait_words("Watching this game.")
+    return c
+
+
 async def carol_watching_at_40_columns(port: int, who: str = "carol") -> Caller:
     """carol (or one of its players, `who`) opens the game at 40 columns, bob to play."""
     c = await call(port, cols=40, rows=24)
@@ -108,11 +117,8 @@ async def test_a_wide_watcher_is_told_the_next_games_start_after_a_result(tmp_pa
     url = f"sqlite:///{tmp_path}/g.db"
     game, version, alice, bob = opened(url)
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=80, rows=25)
+        c = await carol_watching_at_80_columns(srv.port)
         try:
-            await login(c, "carol", "carol-pw", new=False)
-            await open_game(c)
-            await c.wait_words("Watching this game.")
             await next_game_begun(url, c, game, version, alice, bob)
             await c.wait_words("playing 13/8 6/5.")
             assert "bob wins a single game" in words(c.text), c.text
@@ -129,11 +135,8 @@ async def test_a_watcher_holding_a_result_keeps_it_when_the_next_game_ends_too(t
     url = f"sqlite:///{tmp_path}/g.db"
     game, version, alice, bob = opened(url)
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=80, rows=25)
+        c = await carol_watching_at_80_columns(srv.port)
         try:
-            await login(c, "carol", "carol-pw", new=False)
-            await open_game(c)
-            await c.wait_words("Watching this game.")
             view = await next_game_begun(url, c, game, version, alice, bob)
             with Service(url) as svc:
                 view = svc.resign(alice, game, view.version, Win.SINGLE)
@@ -304,11 +307,8 @@ async def test_a_watcher_holding_a_result_is_told_everything_after_it_when_it_go
     url = f"sqlite:///{tmp_path}/g.db"
     game, version, alice, bob = opened(url)
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=80, rows=25)
+        c = await carol_watching_at_80_columns(srv.port)
         try:
-            await login(c, "carol", "carol-pw", new=False)
-            await open_game(c)
-            await c.wait_words("Watching this game.")
             view = await next_game_begun(url, c, game, version, alice, bob)
             with Service(url, dice=ScriptedDice([6, 4])) as svc:
                 view = svc.roll(alice, game, view.version)
