@@ -19,6 +19,7 @@ from bgdoor.rules.game import Color
 from bgdoor.service import AccountClosed, LoginFailed, NotFound, Preferences, Service
 from bgdoor.service.sysop import DELETED_NAME, PlayerInGames, Sysop
 from bgdoor.store.models import Game, GameEvent, Player, RatingEntry
+from bgdoor.ui.news import notice_text
 
 
 @pytest.fixture
@@ -425,3 +426,17 @@ def test_the_sysop_names_a_player_as_an_ascii_terminal_shows_them(world: World) 
         assert sysop.games(player="jose_muller") == []
         with pytest.raises(NotFound):
             sysop.set_password("Jose_Mueller", "new-pass-1")
+
+
+def test_a_renamed_door_player_with_a_password_is_told_the_telnet_login(world: World) -> None:
+    """A door player given a password, then renamed, was told only 'The sysop changed your handle
+    from José_Müller to Pepe.': over telnet they log in as Pepe now, and nothing said so."""
+    with Service(world.url) as svc:
+        jose = svc.enter_from_door("José_Müller").id
+        sysop = Sysop(svc)
+        sysop.set_password("José_Müller", "new-pass-1")
+        sysop.rename("José_Müller", "Pepe")
+        told = [notice_text(n, svc.player(jose)) for n in svc.notices(jose)]
+        assert told == ["The sysop changed your handle from José_Müller to Pepe. "
+                        "Over telnet, log in as Pepe from now on."], told
+        assert svc.login("Pepe", "new-pass-1").id == jose

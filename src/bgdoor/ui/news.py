@@ -36,7 +36,12 @@ def notice_text(notice: GameNotice, you: PlayerInfo | None = None) -> str:
     """A notice (see GameNotice) as the menu says it to `you`, the player as they are now."""
     if notice.kind == "renamed":
         now = f" to {you.handle}" if you is not None else ""
-        how = f" Log in as {you.handle} from now on." if you is not None and you.origin == "telnet" else ""
+        how = ""
+        if you is not None and you.origin == "telnet":
+            how = f" Log in as {you.handle} from now on."
+        elif you is not None and you.has_password:
+            # A door player the sysop gave a password logs in over telnet by the handle: not told.
+            how = f" Over telnet, log in as {you.handle} from now on."
         return f"The sysop changed your handle from {notice.other}{now}.{how}"
     if notice.kind == "opponent_renamed":
         return _renamed(notice.other, notice.now, [notice.game_id])
