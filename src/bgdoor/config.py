@@ -132,6 +132,8 @@ _KEYS = {
     ("rlogin", "proxy_from"): "rlogin_proxy_from",
 }
 
+_SECTIONS = sorted({section for section, _ in _KEYS})
+
 _BBS_KEYS = ("name", "secret", "addresses", "auth", "max_callers")
 
 
@@ -304,11 +306,10 @@ def _read_file(config: Config, path: Path) -> None:
             continue
         if words and words[0].lower() == "bbs":
             raise ConfigError(f"{path}: [{section}] should be [bbs TAG]")
-        known = sorted({known for known, _ in _KEYS})
-        if section.lower() not in known:
+        if section.lower() not in _SECTIONS:
             # '[sever]' had been told its key was unknown, as if the key were the mistake.
             raise ConfigError(f"{path}: unknown section [{section}] (the sections are "
-                              f"{', '.join(f'[{k}]' for k in known)} and [bbs TAG])")
+                              f"{', '.join(f'[{k}]' for k in _SECTIONS)} and [bbs TAG])")
         for key, raw in parser.items(section):
             # Sections as keys, whatever their case: '[Server]' had been refused.
             name = _KEYS.get((section.lower(), key))
