@@ -350,9 +350,7 @@ def _game_rows(games: list[GameSummary]) -> str:
     row with two 16-letter handles to 100 columns."""
 
     def seat(name: str | None, g: GameSummary) -> str:
-        if name is None:
-            return " (open seat)"
-        return ("*" if name == g.turn or (g.opening and g.status == "active") else " ") + name
+        return ("*" if g.waits_for(name) else " ") + (name or "(open seat)")
 
     table = [
         [
@@ -374,7 +372,7 @@ def _sysop_games(args: argparse.Namespace, sysop: Sysop) -> int:
         print("No games.")
         return 0
     print(_game_rows(games))
-    acting = " (* to act)" if any(g.turn or g.opening for g in games if g.status == "active") else ""
+    acting = " (* to act)" if any(g.waits_for(g.white) or g.waits_for(g.black) for g in games) else ""
     print(f"{len(games)} game{'' if len(games) == 1 else 's'}{acting}")
     return 0
 

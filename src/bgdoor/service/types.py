@@ -110,6 +110,10 @@ class GameSummary:
     version: int
     opening: bool = False  # both seated, and the opening roll is either player's to make
 
+    def waits_for(self, name: str | None) -> bool:
+        """Is `name` the player the game waits for?  Either of them, for its opening roll."""
+        return name is not None and (name == self.turn or self.opening)
+
 
 @dataclass(frozen=True)
 class GameView:

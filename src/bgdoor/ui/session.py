@@ -58,10 +58,6 @@ NARROW_LIST = 58  # columns a game list's one-line rows need
 # console warns of it, the menu wiped the warning.
 MENU_TIME_LEAD = 2.0
 
-
-def to_act(g: GameSummary, name: str | None) -> bool:
-    """Is `name` the player a game waits for?  Either of them, for its opening roll."""
-    return name is not None and (name == g.turn or g.opening)
 BANNER = "B G D O O R   B A C K G A M M O N"
 # What W)ho says a caller does on the page a menu key opens (see OnlineRow.doing); a game's
 # board says it itself, and M)atches says 'reviewing' over a review.
@@ -895,7 +891,7 @@ class Session:
         """A game as two short lines: its number and score (and with `score_width`, the score's
         column, the last change after it), then who plays ('*' on whose turn), in `room` columns
         (two member boards' players, handle@TAG, are cut keeping their tags)."""
-        marks = ["*" if to_act(g, name) else "" for name in (g.white, g.black)]
+        marks = ["*" if g.waits_for(name) else "" for name in (g.white, g.black)]
         names = [g.white or "(open seat)", g.black or "(open seat)"]
         widths = shared(len(names[0]), len(names[1]), room - 3 - len("".join(marks)))
         white, black = (mark + fit_name(name, w) for mark, name, w in zip(marks, names, widths, strict=True))
@@ -910,7 +906,7 @@ class Session:
         players' names in columns of `widths` (a longer one cut, keeping a member board's tag)."""
 
         def seat(name: str | None, width: int) -> str:
-            return f"{'*' if to_act(g, name) else ' '}{fit_name(name or '(open seat)', width):<{width}}"
+            return f"{'*' if g.waits_for(name) else ' '}{fit_name(name or '(open seat)', width):<{width}}"
 
         return (f"#{g.id:<5} {seat(g.white, widths[0])} {seat(g.black, widths[1])} {list_score(g):<{score_width}}"
                 f" {g.updated.strftime('%m-%d %H:%M')}")
