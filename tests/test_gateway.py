@@ -369,3 +369,18 @@ async def test_the_lists_of_games_a_change_wakes_read_the_games_once(
         assert await runtime.games_in_progress() == [] and len(reads) == 2
     finally:
         runtime.close()
+
+
+async def test_news_read_while_a_menu_reads_is_not_lost(service: Service) -> None:
+    """A board in another window marked its news read while the menu was re-reading its own news,
+    before the menu watched again: the menu's look at the count of changes missed it, and it went
+    on listing what the board had shown (the flaky menu test)."""
+    runtime = Runtime(service, Config())
+    try:
+        a, _ = two_players(service)
+        view = await runtime.service.begin_game(a, 1, None, "bob")
+        seen = runtime.changes  # the menu starts reading
+        await runtime.service.mark_read(a, view.id, 10**6)  # nobody watches yet: nothing to wake
+        assert runtime.changes != seen, "the menu would not look again"
+    finally:
+        runtime.close()

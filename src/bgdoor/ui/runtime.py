@@ -49,6 +49,7 @@ class Runtime:
         self.presence = PresenceKeeper(self.service, config.presence_ttl)
         self.presence.moved = self._came_or_went
         self._changes = 0  # change notices so far: the games listed are read again after one
+        self._reads = 0  # news read on some screen so far: a menu counting news looks again after one
         self._listing: tuple[int, asyncio.Future[list[GameSummary]]] | None = None
         # Who is on (player ids), looked at every presence_ttl/3 while a board waits on an opponent.
         self._online: frozenset[int] | None = None
@@ -94,8 +95,10 @@ class Runtime:
 
     @property
     def changes(self) -> int:
-        """Change notices so far: a screen that reads, then watches, can tell one came between."""
-        return self._changes
+        """Change notices and news read so far: a screen that reads, then watches, can tell one
+        came between (a read told while the menu re-read its news had been lost, and the menu went
+        on listing what a board in another window had shown)."""
+        return self._changes + self._reads
 
     def announce(self, view: GameView) -> None:
         """A change committed here outside the gateway (the computer opponent's)."""
@@ -133,6 +136,7 @@ class Runtime:
         """The player read a game's news on one screen: their menus here count it again (a menu
         in another window listed as news what the board had just shown, and N)ews then said
         there was nothing new)."""
+        self._reads += 1
         for wake in list(self._players.get(player_id, {})):
             wake()
 
