@@ -203,3 +203,25 @@ def test_a_number_argument_out_of_range_is_a_usage_error_not_a_traceback(
     err = capsys.readouterr().err
     assert caught.value.code == 2, err
     assert "Traceback" not in err and ("no game" in err or "number of days" in err), err
+
+
+def test_a_game_s_event_table_fits_80_columns_with_long_handles(
+    capsys: pytest.CaptureFixture[str], world: World
+) -> None:
+    """'bgdoor sysop game N' ran to 93 columns: a forfeit's row with 16-letter handles and the
+    match's result in its words.  The event wraps under its own column."""
+    with Service(world.url) as svc:
+        long = svc.register("Sixteen_Letters1", "long-pw").id
+        svc.register("Sixteen_Letters2", "long-pw")
+        game = svc.begin_game(long, 25, Color.WHITE, "Sixteen_Letters2").id
+        svc.roll(long, game, svc.game(game).version)
+        svc.forfeit_stale(0)
+        events = Sysop(svc).game(game).events
+    code, out, _ = run(capsys, world, "game", str(game))
+    assert code == 0
+    assert max(map(len, out.splitlines())) <= 80, out
+    table = out.split("\n\n", 1)[1]
+    start = table.splitlines()[0].index("Event")
+    # Every event's words are there, in order, in the Event column alone.
+    told = " ".join(line[start:].strip() for line in table.splitlines()[2:])
+    assert told == " ".join(e.text for e in events), told

@@ -116,8 +116,15 @@ def test_a_board_already_so_is_not_asked_about(
 
 def table_rows(out: str) -> list[list[str]]:
     """The event table under `sysop game`'s header, split on its two-space column gaps."""
-    table = out.split("\n\n", 1)[1].splitlines()[2:]
-    return [[cell.strip() for cell in re.split(r"  +", line.strip())] for line in table]
+    table = out.split("\n\n", 1)[1].splitlines()
+    start = table[0].index("Event")
+    rows: list[list[str]] = []
+    for line in table[2:]:
+        if line[:start].strip():
+            rows.append([cell.strip() for cell in re.split(r"  +", line.strip())])
+        else:  # an event wrapped under its column
+            rows[-1][-1] += " " + line.strip()
+    return rows
 
 
 def test_game_names_a_member_boards_player_one_way(

@@ -275,13 +275,24 @@ def _when(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:
     return "-" if moment is None else moment.astimezone(UTC).strftime(form)
 
 
-def _table(headers: list[str], rows: list[list[str]], right: tuple[int, ...] = ()) -> str:
-    """A plain text table: columns two spaces apart, numbers (columns in `right`) right-aligned."""
+def _table(headers: list[str], rows: list[list[str]], right: tuple[int, ...] = (), width: int = 80) -> str:
+    """A plain text table: columns two spaces apart, numbers (columns in `right`) right-aligned.
+    Past `width` the last column wraps under itself (a game's event with long handles had run to
+    a hundred columns)."""
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    start = sum(widths[:-1]) + 2 * (len(widths) - 1)  # where the last column begins
+    room = width - start
+    if widths[-1] > room >= 20:
+        widths[-1] = max(len(headers[-1]), room)
+    else:
+        room = widths[-1]
 
     def line(cells: list[str]) -> str:
-        cols = enumerate(zip(cells, widths, strict=True))
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in cols).rstrip()
+        *first, last = cells
+        parts = textwrap.wrap(last, room, break_on_hyphens=False) or [""]
+        cols = enumerate(zip([*first, parts[0]], widths, strict=True))
+        head = "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in cols).rstrip()
+        return "\n".join([head, *(" " * start + part for part in parts[1:])])
 
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
