@@ -95,3 +95,21 @@ def test_a_title_too_long_for_the_frame_is_refused_not_cut(
                    f"': Demo Board', so --title may be at most {room} characters (the line holds {TITLE_WIDTH})\n")
     code, lines, err = bulletin(monkeypatch, capsys, tmp_path, world, "--bbs", "dp", "--title", longest[:room])
     assert code == 0 and f"{longest[:room]}: Demo Board" in lines[1], lines[1]
+
+
+def test_the_footer_counts_the_players_past_top(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, world: World
+) -> None:
+    """--top 2 on a league with more rated players ended '2 players', as if they were all; so did
+    the default bulletin of a board with more rated players than a screen holds."""
+    with Service(world.url) as svc:
+        rated = len(svc.rankings(limit=None))
+    assert rated > 2
+    code, lines, err = bulletin(monkeypatch, capsys, tmp_path, world, "--top", "2")
+    assert (code, err) == (0, "")
+    foot = next(line for line in reversed(lines) if line.strip())
+    assert foot.rstrip().endswith(f"and {rated - 2} more player{'s' if rated != 3 else ''}"), foot
+    assert len(said(lines)) == 2, lines
+    code, lines, err = bulletin(monkeypatch, capsys, tmp_path, world)
+    foot = next(line for line in reversed(lines) if line.strip())
+    assert foot.rstrip().endswith(f"{rated} players"), foot

@@ -608,14 +608,16 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
         service.close()
         return 2
     try:
-        rows = service.rankings(limit=top, board=board)
+        # Everyone rated: the footer counts those past --top ('and 12 more players'); it had
+        # said '3 players' of a board with dozens.
+        rows = service.rankings(limit=None, board=board)
     except ServiceError as exc:
         print(f"bgdoor bulletin: {exc}", file=sys.stderr)
         return 1
     finally:
         service.close()
     screens = -(-top // ROWS_PER_SCREEN)  # enough 24-line screens for --top rows
-    data = render_bulletin(rows, args.charset, title=title, screens=screens, empty=empty)
+    data = render_bulletin(rows, args.charset, title=title, screens=screens, empty=empty, top=top)
     if args.output is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)

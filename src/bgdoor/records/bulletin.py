@@ -146,11 +146,12 @@ def render_bulletin(
     *,
     screens: int = 1,
     empty: str = NO_GAMES,
+    top: int | None = None,
 ) -> bytes:
     """The ranking as a bulletin: `screens` screens of 24 lines at most, best first.
 
-    Rows are shown in the order given (the service sorts them); those that do
-    not fit are counted in the footer.  `empty` is said when there are none.
+    Rows are shown in the order given (the service sorts them), `top` of them at most;
+    those that do not fit, or are past `top`, are counted in the footer.  `empty` is said when there are none.
     Raises ValueError for a title longer than TITLE_WIDTH, rather than cut it.
     """
     if len(title) > TITLE_WIDTH:
@@ -162,7 +163,7 @@ def render_bulletin(
     if w.colour:
         w.out.append(b"\x1b[0m\x1b[2J\x1b[H")  # a bulletin starts on a clean screen
 
-    shown = rows[: ROWS_PER_SCREEN * max(screens, 1)]
+    shown = rows[: min(ROWS_PER_SCREEN * max(screens, 1), len(rows) if top is None else top)]
     pages = [shown[i : i + ROWS_PER_SCREEN] for i in range(0, len(shown), ROWS_PER_SCREEN)] or [[]]
     heading = GAP.join(_fit(c.name, c) for c in COLUMNS)
     table_width = len(heading)

@@ -1593,9 +1593,11 @@ class Service(LeagueOps):
 
     # ---------------------------------------------------------------- rankings
 
-    def rankings(self, limit: int = 20, include_unrated: bool = False, board: str | None = None) -> list[RankRow]:
-        """The top `limit` players by rating; players who have finished no match only with
-        include_unrated.  board: None for the whole league; "" for this system's own players
+    def rankings(
+        self, limit: int | None = 20, include_unrated: bool = False, board: str | None = None
+    ) -> list[RankRow]:
+        """The top `limit` players by rating (None: all of them); players who have finished no
+        match only with include_unrated.  board: None for the whole league; "" for this system's own players
         (telnet and door); a member BBS's tag for its players only.  Raises nothing of its own.
         """
 
