@@ -295,7 +295,9 @@ class Gateway:
     async def last_turn(self, game_id: int, viewer_id: int | None = None) -> LastTurn | None:
         return await self._read(self.service.last_turn, game_id, viewer_id)
 
-    async def rankings(self, limit: int = 20, include_unrated: bool = False, board: str | None = None) -> list[RankRow]:
+    async def rankings(
+        self, limit: int | None = 20, include_unrated: bool = False, board: str | None = None
+    ) -> list[RankRow]:
         return await self._read(self.service.rankings, limit, include_unrated, board)
 
     async def player_page(self, handle: str) -> PlayerPage:
