@@ -214,3 +214,11 @@ def test_suspending_a_bbs_nobody_knows_is_refused(world: World, tmp_path: Path) 
     done = bgdoor("sysop", "--db", world.url, "resume-bbs", "nosuch", cwd=tmp_path)
     assert done.returncode == 2 and "no member BBS NOSUCH" in done.stderr, done.stderr
     assert "already admitted" not in done.stdout
+
+
+def test_an_empty_bbs_tag_is_a_usage_error(world: World, tmp_path: Path) -> None:
+    """suspend-bbs "" exited 1, the status README gives a refusal by the database, not 2 (a bad
+    argument)."""
+    for action in ("suspend-bbs", "resume-bbs"):
+        done = bgdoor("sysop", "--db", world.url, action, " ", "--yes", cwd=tmp_path)
+        assert done.returncode == 2 and "a BBS tag is 1 to 8 characters" in done.stderr, done.stderr

@@ -523,8 +523,11 @@ def _sysop_bbses(args: argparse.Namespace, sysop: Sysop, config: Config) -> int:
 def _sysop_suspend_bbs(args: argparse.Namespace, sysop: Sysop, config: Config, suspend: bool) -> int:
     reason = getattr(args, "reason", "") or ""
     tag = str(args.tag).strip().upper()
+    if not tag:
+        print("bgdoor sysop: a BBS tag is 1 to 8 characters", file=sys.stderr)
+        return 2  # a bad argument, as README's table of exit statuses says
     known = {r.tag for r in sysop.member_bbses({t: m.name for t, m in config.bbses.items()})}
-    if tag and tag not in known:
+    if tag not in known:
         # "BBS NOSUCH is already admitted" said of a board nobody has heard of.
         listed = ", ".join(sorted(known)) or "none"
         print(f"bgdoor sysop: no member BBS {tag}: door.cfg has no [bbs {tag}] section and no caller came "
