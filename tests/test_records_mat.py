@@ -411,5 +411,5 @@ def test_names_are_made_safe() -> None:
 def test_forfeit_is_noted_in_a_header_comment() -> None:
     events = [Forfeit(Color.BLACK, "time"), GameWon(Color.WHITE, 3, Win.SINGLE, "forfeit"), MatchWon(Color.WHITE)]
     text = export_mat("alice", "bob", 3, events)
-    assert text.startswith("; bob forfeited the match in game 1 (time)\n\n 3 point match\n")
+    assert text.startswith("; bob forfeited the match in game 1 (no move in time)\n\n 3 point match\n")
     assert "      Wins 3 points and the match" in text

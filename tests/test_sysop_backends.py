@@ -72,5 +72,5 @@ def test_forfeit_stale_and_export(door: tuple[Service, World]) -> None:
     assert sysop.stale_games(10) == [] and sysop.forfeit_stale(10) == ""
     text = exported(sysop, world.stale)
     assert text.startswith('; [EventDate "')  # the day the match began
-    assert "\n; carol forfeited the match in game 1 (time)\n" in text
+    assert "\n; carol forfeited the match in game 1 (no move in time)\n" in text
     assert " carol : 0" in text and "Wins 3 points and the match" in text

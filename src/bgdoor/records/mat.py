@@ -44,6 +44,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bgdoor.rules.game import (
+    FORFEIT_WHY,
     AcceptResign,
     Color,
     Double,
@@ -208,7 +209,7 @@ def export_mat(
         elif isinstance(event, Forfeit):
             # The format has no word for it; the importer keeps a header comment with the match.
             loser = white if event.loser is Color.WHITE else black
-            reason = mat_name(event.reason, "forfeit")
+            reason = mat_name(FORFEIT_WHY.get(event.reason, event.reason), "forfeit")
             notes_list.append(f"; {loser} forfeited the match in game {before.game} ({reason})")
         elif isinstance(event, (OpeningRoll, Roll, Resign, RejectResign, AcceptResign)):
             pass  # dice show with the move; a resignation only by its result

@@ -129,6 +129,11 @@ class Forfeit(Event):
     reason: str = "time"
 
 
+# A forfeit's recorded reason in the words of records and the sysop's tables: '(time)' alone did
+# not say that nobody had moved.
+FORFEIT_WHY = {"time": "no move in time"}
+
+
 @dataclass(frozen=True)
 class GameWon(Event):
     type: ClassVar[str] = "win"

@@ -36,7 +36,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from bgdoor.rules import game as rules
-from bgdoor.rules.game import Color
+from bgdoor.rules.game import FORFEIT_WHY, Color
 from bgdoor.rules.matchid import match_id
 from bgdoor.rules.moves import roll_text
 from bgdoor.rules.rating import START_RATING
@@ -67,8 +67,6 @@ DELETED_NAME = "(deleted)"
 PASSWORD_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 PASSWORD_LENGTH = 12
 FORFEIT_REASON = "player deleted"
-# A forfeit's recorded reason in words: '(time)' alone did not say that nobody had moved.
-FORFEIT_WHY = {"time": "no move in time"}
 
 
 class PlayerInGames(IllegalAction):
