@@ -19,7 +19,7 @@ from bgdoor.rules.game import Color
 from bgdoor.service import AccountClosed, LoginFailed, NotFound, Preferences, Service
 from bgdoor.service.sysop import DELETED_NAME, PlayerInGames, Sysop
 from bgdoor.store.models import Game, GameEvent, Player, RatingEntry
-from bgdoor.ui.news import notice_text
+from bgdoor.ui.news import narrate, notice_text
 
 
 @pytest.fixture
@@ -390,6 +390,15 @@ def test_forfeit_stale_days_zero_forfeits_every_waiting_game(
     assert code == 0 and err == ""
     # An hour without a move is 0 days or more.
     assert f"game {world.stale} forfeited" in out and f"game {world.recent} forfeited" in out
+    # Told as the sysop's doing: the player of a game moved in an hour ago had read that they
+    # took too long to move.
+    with Service(world.url) as svc:
+        dave = svc.player_page("dave").player.id
+        told = [n.text for n in narrate(svc.game_log(world.recent, dave), 0, dave)]
+    assert "You forfeit the match: the sysop ended it." in told, told
+    assert not any("too long" in t for t in told), told
+    code, out, _ = run(capsys, monkeypatch, world, "game", str(world.recent))
+    assert "forfeits the match (ended by the sysop)" in " ".join(out.split()), out
     with pytest.raises(SystemExit) as caught:
         run(capsys, monkeypatch, world, "forfeit-stale", "--days", "-1", "--yes")
     out, err = capsys.readouterr()

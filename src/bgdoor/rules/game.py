@@ -131,7 +131,7 @@ class Forfeit(Event):
 
 # A forfeit's recorded reason in the words of records and the sysop's tables: '(time)' alone did
 # not say that nobody had moved.
-FORFEIT_WHY = {"time": "no move in time"}
+FORFEIT_WHY = {"time": "no move in time", "sysop": "ended by the sysop"}
 
 
 @dataclass(frozen=True)

@@ -1568,9 +1568,11 @@ class Service(LeagueOps):
             lambda s: game_summaries(s, Game.status.in_(OVER), seated, limit=limit, always=self.always), write=False
         )
 
-    def forfeit_stale(self, days: float) -> list[int]:
+    def forfeit_stale(self, days: float, reason: str = "time") -> list[int]:
         """Forfeit games whose player to act has not acted for `days` (they lose the match, rated);
-        their ids.  Raises nothing of its own: a game that moved meanwhile is left alone.
+        their ids.  `reason` is recorded with each forfeit ("sysop": the sysop ended every game
+        waiting, however briefly it had).  Raises nothing of its own: a game that moved meanwhile
+        is left alone.
         """
 
         def fn(s: Session) -> list[int]:
@@ -1585,7 +1587,7 @@ class Service(LeagueOps):
                 state = state_from_dict(g.state)
                 if state.actor is None:
                     continue
-                self.record_events(s, g, g.version, state, [(rules.Forfeit(state.actor, "time"), None, None)])
+                self.record_events(s, g, g.version, state, [(rules.Forfeit(state.actor, reason), None, None)])
                 done.append(g.id)
             return done
 

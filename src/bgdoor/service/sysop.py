@@ -540,7 +540,9 @@ class Sysop:
         """Forfeit now what the door forfeits on its own schedule (Service.forfeit_stale)."""
         if days < 0:
             raise IllegalAction("a number of days cannot be negative")
-        ids = self.service.forfeit_stale(days)
+        # With 0 days every game waiting for a move goes, one moved into a minute ago too: its
+        # player had been told they took too long to move.
+        ids = self.service.forfeit_stale(days, "time" if days else "sysop")
 
         def fn(s: Session) -> list[str]:
             lines = []

@@ -416,6 +416,6 @@ class Gateway:
         call = functools.partial(self._within, until, functools.partial(fn, *args, **kwargs))
         return await self._run(self._presence, fn.__name__, call)
 
-    async def forfeit_stale(self, days: float) -> list[int]:
+    async def forfeit_stale(self, days: float, reason: str = "time") -> list[int]:
         # The games' new versions are not returned: the change feed announces them.
-        return await self._write(self.service.forfeit_stale, days)
+        return await self._write(self.service.forfeit_stale, days, reason)

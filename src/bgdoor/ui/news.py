@@ -199,7 +199,11 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
 
 
 # Why a match was forfeited, as the record names it (the stale-game sweep, the sysop's deletion).
-FORFEIT_WHY = {"time": " for taking too long to move", "player deleted": ": the sysop closed the account"}
+FORFEIT_WHY = {
+    "time": " for taking too long to move",
+    "player deleted": ": the sysop closed the account",
+    "sysop": ": the sysop ended it",
+}
 _AGAIN = "; they roll again."
 CRAWFORD_NEXT = "Next is the Crawford game: no doubling in it."
 _OPENING = "Opening roll: "
