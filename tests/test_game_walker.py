@@ -231,7 +231,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await bob.wait_for("did not offer to resign")
         await walk.works(s, bob, "N", "Note to your opponent")
         bob.send("hi\r")
-        await bob.wait_for('Your note: "hi"')
+        await bob.wait_for('Your note, not yet sent: "hi"')
         await common(walk, s, bob)
         await back_to_board(walk, s, bob)
         await walk.refused(w, alice, "V", "bob has not played a turn in this game yet")

@@ -296,7 +296,7 @@ async def test_a_note_half_typed_when_the_line_drops_is_kept(tmp_path: Path) -> 
         c = await call(srv.port)
         await login(c, "alice", "alice-pw", new=False)
         await menus.open_board(c)
-        await c.wait_words('Your note: "Back in five"')
+        await c.wait_words('Your note, not yet sent: "Back in five"')
         c.close()
 
 
@@ -322,10 +322,10 @@ async def test_a_note_stands_apart_from_the_ids_and_before_a_question(tmp_path: 
         c.send("N")
         await c.wait_for("Note to your")
         c.send("Too strong\r")
-        await c.wait_words('Your note: "Too strong".')
+        await c.wait_words('Your note, not yet sent: "Too strong".')
         c.send("X")
         said = " ".join((await c.wait_words("(Y/N)")).split())
-        assert 'Your note: "Too strong". Drop the double' in said, said
+        assert 'Your note, not yet sent: "Too strong". Drop the double' in said, said
         assert said.index("(Y/N)") > said.index("Too strong"), said
         c.send("N")
         c.close()

@@ -2294,7 +2294,7 @@ async def test_a_note_sent_from_another_session_is_not_kept_waiting(tmp_path):
         a = await alice_calls_back(srv.port)
         a.send("P")
         await a.wait_words("Your moves so far are as you left them: 13/10")
-        assert 'Your note: "See you later"' in said(a), said(a)
+        assert 'Your note, not yet sent: "See you later"' in said(a), said(a)
         with Service(url) as svc:
             alice = svc.login("alice", "secret1").id
             view = svc.game(1, alice)

@@ -534,7 +534,7 @@ async def test_a_note_written_is_kept_when_the_player_leaves_the_game_first(tmp_
             c.send("Q")
             await c.wait_for("Your choice")
             c.send("P")
-            await c.wait_words('Your note: "see you later"')  # after the opening roll, wrapped
+            await c.wait_words('Your note, not yet sent: "see you later"')  # after the opening roll, wrapped
             c.send("M")
             await c.wait_for("Your play")
             c.send("8/5 6/5\r")

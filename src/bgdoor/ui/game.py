@@ -1512,9 +1512,13 @@ class GameScreen:
         except IllegalPlay as exc:
             self.message = self.with_roll_left(sentence(str(exc)))
         except GameChanged as exc:
-            await self.reload()
-            self.message = sentence(str(exc))
-            self.tell(await self.catch_up())
+            # Told what changed, as a change notice tells it: a question left open here and
+            # answered in the player's other session ('In another session, you take ...') had said
+            # only that the game had changed.
+            if not await self.moved_on():
+                await self.reload()
+                self.message = sentence(str(exc))
+                self.tell(await self.catch_up())
         except ServiceError as exc:
             self.message = self.with_roll_left(sentence(str(exc)))
         return True
@@ -1903,7 +1907,9 @@ class GameScreen:
         if message.startswith(POSITION_ID):
             return message  # the IDs, to copy, alone: a note after them had read as part of them
         if self.pending_note:
-            extra = note_words("Your", self.pending_note)
+            # Not 'Your note: ...', the news's words for a note that went: after 'In another
+            # session, you ... played 13/7 9/6.' it had read as gone with a play it never went with.
+            extra = note_words("Your", self.pending_note, "note, not yet sent")
         elif self.their_note is not None and self.their_note.text not in message:
             # Told in the news once; after that it stays on the board until this player answers.
             extra = note_words(f"{self.their_note.by}'s", self.their_note.text)

@@ -289,11 +289,11 @@ def since_turn(log: GameLog, seq: int, viewer_id: int | None) -> str:
     return " ".join(said)
 
 
-def note_words(whose: str, note: str) -> str:
+def note_words(whose: str, note: str, label: str = "note") -> str:
     """'bob's note: "no thanks".': a sentence of its own, as the news and the board both say it
     (the board had said 'bob says: ...' of the note the news had called bob's note); what follows
     it on the line ('You win ...') had run on from '"no thanks"' with no stop between."""
-    return f'{whose} note: "{note}"' + ("" if note.rstrip().endswith((".", "!", "?")) else ".")
+    return f'{whose} {label}: "{note}"' + ("" if note.rstrip().endswith((".", "!", "?")) else ".")
 
 
 def _is_viewer(log: GameLog, colour: Color, viewer_id: int | None) -> bool:
