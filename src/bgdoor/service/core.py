@@ -1455,12 +1455,16 @@ class Service(LeagueOps):
     # -------------------------------------------------------------------- news
 
     @staticmethod
-    def _set_mark(s: Session, player_id: int, game_id: int, seq: int) -> None:
+    def _set_mark(s: Session, player_id: int, game_id: int, seq: int) -> bool:
+        """Whether the mark moved."""
         mark = s.get(ReadMark, (player_id, game_id))
         if mark is None:
             s.add(ReadMark(player_id=player_id, game_id=game_id, seq=seq))
-        elif seq > mark.seq:
+            return True
+        if seq > mark.seq:
             mark.seq = seq
+            return True
+        return False
 
     def mark_read(self, player_id: int, game_id: int, upto: int) -> None:
         """The player has seen the game's record up to (not including) event `upto`.
@@ -1470,8 +1474,13 @@ class Service(LeagueOps):
 
         def fn(s: Session) -> None:
             g = game_row(s, game_id)
-            if self._color_of(g, player_id) is not None:
-                self._set_mark(s, player_id, g.id, min(upto, g.event_count))
+            if self._color_of(g, player_id) is None:
+                return
+            if self._set_mark(s, player_id, g.id, min(upto, g.event_count)):
+                if s.get_bind().dialect.name == "postgresql":
+                    # The player's menus in other processes count it (see ChangeFeed.follow_reads).
+                    notify = text("SELECT pg_notify(:channel || current_schema(), :payload)")
+                    s.execute(notify, {"channel": feed.CHANNEL, "payload": feed.read_payload(player_id)})
 
         self.transaction(fn)
 

@@ -10,6 +10,11 @@ returns what changed since the last call.
 - PostgreSQL: every write to a game sends NOTIFY (service.core, in the committing
   transaction), and the feed LISTENs; the version comparison runs as a fallback every
   FALLBACK seconds, and every interval while the listening connection is down.
+
+A player's news read on a screen of one process is news to their menus in every process (a menu
+had gone on listing what a board on the player's other node had shown): on SQLite the comparison
+looks at the read marks of the players whose reads are followed (follow_reads); on PostgreSQL
+marking sends NOTIFY too.
 """
 
 from __future__ import annotations
@@ -20,10 +25,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, func, select
 
 from bgdoor.store import db
-from bgdoor.store.models import Game
+from bgdoor.store.models import Game, ReadMark
 
 log = logging.getLogger("bgdoor.feed")
 
@@ -39,14 +44,21 @@ class Change:
     game_id: int
     version: int | None  # None: the game is gone (withdrawn or deleted)
     players: tuple[int | None, ...]
+    read: bool = False  # no move: players[0] read news of theirs (game_id 0: of some game)
 
 
 def notify_payload(game_id: int, version: int, white_id: int | None, black_id: int | None) -> str:
     return f"{game_id} {version} {white_id or 0} {black_id or 0}"
 
 
+def read_payload(player_id: int) -> str:
+    return f"read {player_id}"
+
+
 def _parse(payload: str) -> Change | None:
     try:
+        if payload.startswith("read "):
+            return Change(0, None, (int(payload[5:]),), read=True)
         gid, version, white, black = (int(x) for x in payload.split())
     except ValueError:
         return None
@@ -70,6 +82,12 @@ class ChangeFeed:
         # (PostgreSQL's fallback): a caller come or gone in another process is one such commit.
         self.commits = 0
         self._lock = threading.Lock()  # note() comes from the event loop's thread
+        self._readers: dict[int, int] = {}  # players whose reads are followed: by how many screens
+        # Per reader: their read marks' count and sum at the last look.  Kept while a menu is not
+        # watching (it stops between keys): a read in that gap is still told when it watches again.
+        self._marks: dict[int, tuple[int, int]] = {}
+        self._followed: set[int] = set()  # every reader followed so far (PostgreSQL tells their reads)
+        self._unprimed = False  # a reader come back: look at the marks, even with no commit since
 
     def close(self) -> None:
         if self._raw is not None:
@@ -131,7 +149,9 @@ class ChangeFeed:
             self.close()
             time.sleep(1.0)
             return []
-        if version == self._data_version and self._primed:
+        with self._lock:
+            unprimed, self._unprimed = self._unprimed, False
+        if version == self._data_version and self._primed and not unprimed:
             return []
         self._data_version = version
         self.commits += 1
@@ -149,12 +169,16 @@ class ChangeFeed:
             log.exception("the change feed lost its LISTEN connection; comparing versions until it is back")
             self.close()
             time.sleep(self.interval)
-            return self._compare()
+            return self._compare(reads=True)
         found = [c for c in (_parse(p) for p in payloads) if c is not None]
-        fresh = [c for c in found if self._remember(c)]
+        with self._lock:
+            followed = set(self._followed)
+        # A read by a player followed so far (not only now: a menu stops watching between keys,
+        # and the runtime counts a read told then).
+        fresh = [c for c in found if (c.players[0] in followed if c.read else self._remember(c))]
         if time.monotonic() - self._compared_at >= FALLBACK or not self._primed:
             self.commits += 1
-            fresh += self._compare()
+            fresh += self._compare(reads=False)  # a read is NOTIFYed: told once, not again here
         return fresh
 
     # ---------------------------------------------------------------- comparing
@@ -171,6 +195,24 @@ class ChangeFeed:
         with self._lock:
             self._known.setdefault(game_id, (0, None, None))
 
+    def follow_reads(self, player_id: int) -> None:
+        """A screen here counts the player's news (a menu): their reads in other processes are told."""
+        with self._lock:
+            self._readers[player_id] = self._readers.get(player_id, 0) + 1
+            self._followed.add(player_id)
+            # Looked at next time, commit or not: a read while nobody here followed (a menu
+            # between keys) is told now, and a new reader's marks are known before a read comes
+            # (else the read itself had been taken for how things stood).
+            self._unprimed = True
+
+    def unfollow_reads(self, player_id: int) -> None:
+        with self._lock:
+            left = self._readers.get(player_id, 0) - 1
+            if left > 0:
+                self._readers[player_id] = left
+            else:
+                self._readers.pop(player_id, None)
+
     def _remember(self, change: Change) -> bool:
         """Note a change; False when it is one already known."""
         with self._lock:
@@ -184,24 +226,38 @@ class ChangeFeed:
             self._known[change.game_id] = (change.version, white, black)
             return True
 
-    def _compare(self) -> list[Change]:
-        """The unfinished games' versions against the ones known; the differences."""
+    def _compare(self, reads: bool = True) -> list[Change]:
+        """The unfinished games' versions against the ones known, and (`reads`) the followed
+        readers' read marks against theirs; the differences."""
         self._compared_at = time.monotonic()
         columns = (Game.id, Game.version, Game.white_id, Game.black_id, Game.status)
+        marks: dict[int, tuple[int, int]] | None = None
         try:
             with self.engine.connect() as conn:
                 rows = {r[0]: r for r in conn.execute(select(*columns).where(Game.status.in_(_OPEN)))}
                 with self._lock:
                     gone = [gid for gid in self._known if gid not in rows]
+                    readers = list(self._readers) if reads else []
                 if gone:
                     # Finished since (or withdrawn): their last version, once.
                     rows.update({r[0]: r for r in conn.execute(select(*columns).where(Game.id.in_(gone)))})
+                if readers:
+                    # Marks only rise (or go with their game): a count and a sum that moved is a read.
+                    query = (select(ReadMark.player_id, func.count(), func.coalesce(func.sum(ReadMark.seq), 0))
+                             .where(ReadMark.player_id.in_(readers)).group_by(ReadMark.player_id))
+                    marks = {pid: (int(n), int(total)) for pid, n, total in conn.execute(query)}
+                    marks.update({pid: (0, 0) for pid in readers if pid not in marks})
         except Exception:
             log.exception("the change feed cannot compare versions; trying again")
             return []
         changes: list[Change] = []
         with self._lock:
             changes = self._differences(rows)
+            for pid, now in (marks or {}).items():
+                was = self._marks.get(pid)
+                self._marks[pid] = now
+                if was is not None and was != now:
+                    changes.append(Change(0, None, (pid,), read=True))
         # The first look reports every unfinished game: a screen may have read its game just
         # before a commit this feed had not yet looked for (the runtime drops what is no news).
         self._primed = True

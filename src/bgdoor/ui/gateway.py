@@ -145,6 +145,14 @@ class Gateway:
         """A game a screen watches: the feed tells its changes from what it is now (see ChangeFeed.follow)."""
         self._feed.follow(game_id)
 
+    def follow_reads(self, player_id: int) -> None:
+        """A screen counts the player's news: their reads in other processes are told (see
+        ChangeFeed.follow_reads)."""
+        self._feed.follow_reads(player_id)
+
+    def unfollow_reads(self, player_id: int) -> None:
+        self._feed.unfollow_reads(player_id)
+
     def note(self, game_id: int, version: int | None, players: tuple[int | None, ...]) -> None:
         """A change this process announces itself: the feed will not bring it again."""
         self._feed.note(game_id, version, players)

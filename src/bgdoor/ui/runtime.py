@@ -74,7 +74,12 @@ class Runtime:
                 await asyncio.sleep(1.0)
                 continue
             for change in changes:
-                self.changed(change.game_id, change.version, change.players)
+                if change.read:
+                    player = change.players[0]
+                    if player is not None:
+                        self.player_read(player)
+                else:
+                    self.changed(change.game_id, change.version, change.players)
             if self.service.commits != self._commits and self._online_watch:
                 # Something was committed: perhaps a caller of another process coming or going
                 # (a door node's hang-up had been told up to ten seconds late).  Looked at within
@@ -165,13 +170,18 @@ class Runtime:
             self._versions.pop(game_id, None)
             self._announced.pop(game_id, None)
 
-    def watch_player(self, player_id: int, wake: Wake) -> None:
-        """Wake on changes to any game the player sits in (a menu that counts their turns)."""
+    def watch_player(self, player_id: int, wake: Wake, reads: bool = False) -> None:
+        """Wake on changes to any game the player sits in (a menu that counts their turns); with
+        `reads`, on the player's news read in another process as well (the menu counts it)."""
         self.start()
         self._players.setdefault(player_id, {})[wake] = None
+        if reads:
+            self.service.follow_reads(player_id)
 
-    def unwatch_player(self, player_id: int, wake: Wake) -> None:
+    def unwatch_player(self, player_id: int, wake: Wake, reads: bool = False) -> None:
         _drop(self._players, player_id, wake)
+        if reads:
+            self.service.unfollow_reads(player_id)
 
     def watch_games(self, wake: Wake) -> None:
         """Wake on a change to any game (a list of the games in progress): one begun, moved in,

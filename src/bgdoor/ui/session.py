@@ -681,7 +681,8 @@ class Session:
             # A change to one of the player's games (in any process) redraws the count above; so
             # does the time left on a door call changing its words (Q)uit's '2 minutes' stood
             # beside the warning 'less than a minute left').
-            self.rt.watch_player(self.player.id, self.con.wake)
+            # Its news read on a board in another process too (the player's other node).
+            self.rt.watch_player(self.player.id, self.con.wake, reads=True)
             if self.rt.changes != seen:
                 # A change came while the menu read and drew, before it watched: looked at again (a
                 # play made then had stood unsaid under the menu until a key).
@@ -691,7 +692,7 @@ class Session:
             try:
                 key = await self.con.key(idle=True, wake=True)
             finally:
-                self.rt.unwatch_player(self.player.id, self.con.wake)
+                self.rt.unwatch_player(self.player.id, self.con.wake, reads=True)
                 self.con.text_cursor(None)
                 if timer is not None:
                     timer.cancel()
