@@ -4056,6 +4056,23 @@ async def alice_opens_her_game_at(tmp_path, size: tuple[int, int]) -> AsyncItera
             c.close()
 
 
+async def test_esc_from_a_note_or_giving_up_with_a_checker_in_hand_says_it_is_still_in_hand(tmp_path):
+    """A checker in hand, N, 'hi', Esc said only 'No note changed.'; G, Esc only 'You did not
+    offer to resign.': the line that said the checker was in hand had gone (M)ove typed said it)."""
+    async with alice_opens_her_game_at(tmp_path, (80, 25)) as c:
+        await c.wait_for("BAR")
+        await c.settle(0.3)
+        c.send("\r")
+        await c.wait_words("Checker in hand")
+        for keys, words in (("Nhi\x1b", "No note changed."), ("Nhi\r", "Your note goes with what you do next."),
+                            ("G\x1b", "You did not offer to resign.")):
+            c.send(keys[0])
+            await c.wait_until(lambda t: "Checker in hand" not in " ".join(t.split()), "the question")
+            c.send(keys[1:])
+            said = " ".join((await c.wait_words(words)).split())
+            assert f"{words} Checker in hand: move to a marked point" in said, said
+
+
 async def test_going_on_at_40_columns_still_asks_when_the_window_is_made_short(tmp_path):
     """Enter at 'The board needs 80 columns' covered every cut after it: a window made 20 lines
     tall later lost the message and the keys off its bottom without a word."""
@@ -4131,6 +4148,35 @@ async def test_a_board_says_when_the_opponent_logs_off_and_comes_on_again(tmp_pa
         finally:
             a.close()
             bob.close()
+
+
+async def test_the_opponent_s_play_is_not_followed_by_his_coming_on(tmp_path):
+    """'You take. You own the cube at 2. bob is on.', then bob played: 'You take. ... bob rolled
+    4-2 and played 8/4 6/4. bob is on.', as if he had come on after playing."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    alice, bob_id, v = alice_played_first(url)
+    async with running_server(url, presence_ttl=3.0) as srv:
+        a = await call(srv.port)
+        bob = None
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_board(a)
+            await a.settle(1.5)  # the first look at who is on: bob is not
+            bob = await call(srv.port)
+            await login(bob, "bob", "bob-pw", new=False)
+            await a.wait_words("bob is on.", 15)
+            with Service(url) as svc:
+                v = svc.roll(bob_id, v.id, svc.game_version(v.id))
+                play = legal_plays(v.state.position, v.state.dice)[0]
+                svc.submit_turn(bob_id, v.id, v.version, str(play))
+            said = " ".join((await a.wait_words("bob rolled")).split())
+            await a.settle(0.3)
+            said = " ".join(a.text.split())
+            assert "bob is on" not in said[said.index("bob rolled"):], said
+        finally:
+            a.close()
+            if bob is not None:
+                bob.close()
 
 
 async def test_at_40x23_the_size_page_says_the_last_line_of_keys_is_cut(tmp_path):

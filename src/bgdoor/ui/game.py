@@ -114,6 +114,12 @@ def renamed_text(pairs: list[tuple[str, str]]) -> str:
                     for was, now in pairs)
 
 
+def comer(text: str) -> str:
+    """Who a line of GameScreen.opponent_news is about ('bob is on again.': bob)."""
+    found = re.match(r"(.*?) (?:is on|has logged off)", text)
+    return found.group(1) if found else text
+
+
 def comings_of(text: str, names: list[str]) -> bool:
     """Whether `text` is a line of GameScreen.opponent_news about one of `names`."""
     return any(text.startswith((f"{name} has logged off", f"{name} is on")) for name in names)
@@ -880,6 +886,9 @@ class GameScreen:
             # dropped whole, a logoff was never told at all.
             comings = [t for t in before if self.is_presence(t)] if not own else []
             before = [t for t in before if t not in comings]
+            # Not of one whose act is the news: 'bob rolled 4-2 and played 8/4 6/4. bob is on.' read as
+            # if he had come on after playing.  His playing says he is on.
+            comings = [t for t in comings if not any(f.startswith(f"{comer(t)} ") for f in fresh)]
             if any(not t.startswith(ELSEWHERE) for t in fresh):
                 # The news of this game is the answer promised: the promise goes.
                 before = [t.replace(ANSWER_HERE, "") for t in before]
@@ -1657,7 +1666,7 @@ class GameScreen:
             if answer is WAKE:
                 continue  # drawn again for a new size
             if answer is None or answer.name in ("esc", "q") or answer.char.upper() == "N":
-                self.message = "You did not offer to resign."
+                self.message = f"You did not offer to resign. {self.still_in_hand()}".strip()
                 return
             if answer.char in wins:
                 break
@@ -1998,6 +2007,13 @@ class GameScreen:
     async def do_pass_turn(self, key: Key) -> None:
         await self.commit()
 
+    def still_in_hand(self) -> str:
+        """What says a checker is in hand, after something else took the line that said so (M)ove
+        typed, N)ote, G)ive up, left with Esc); '' with none in hand."""
+        if self.hand is None or self.turn is None:
+            return ""
+        return self.in_hand_said(self.turn.destinations(self.hand), self.me or Color.WHITE)
+
     def in_hand_said(self, dests: list[int], viewer: Color) -> str:
         """Where the checker in hand can go, the marks past a narrow screen's edge named."""
         hidden = sorted((p for p in dests if not self.con.in_sight(_point_to_loc(p), viewer)), reverse=True)
@@ -2129,10 +2145,8 @@ class GameScreen:
             # the roll first, as after a note.
             said = "Typing cancelled: your moves are as they were." if made else \
                 "Typing cancelled." if text is None else "No play typed."
-            if self.hand is not None and self.turn is not None:
-                # The checker picked up before M is still in hand: the line that said so had gone.
-                said += " " + self.in_hand_said(self.turn.destinations(self.hand), self.me or Color.WHITE)
-            self.message = " ".join([self.own_roll_short(), said]).strip()
+            # The checker picked up before M is still in hand: the line that said so had gone.
+            self.message = " ".join([self.own_roll_short(), said, self.still_in_hand()]).strip()
             return
         try:
             await self.send_turn(text.strip())
@@ -2208,12 +2222,12 @@ class GameScreen:
             # edge, and the line had said only the note until the next key.
             roll = [self.own_roll_short()]
             if key.name == "esc":
-                self.message = " ".join([*roll, "No note changed."]).strip()
+                self.message = " ".join([*roll, "No note changed.", self.still_in_hand()]).strip()
                 return
             if key.name == "enter":
                 self.pending_note = text.strip() or None
                 said = "Your note goes with what you do next." if self.pending_note else "No note goes with this turn."
-                self.message = " ".join([*roll, said]).strip()
+                self.message = " ".join([*roll, said, self.still_in_hand()]).strip()
                 return
             if key.name == "backspace":
                 text = text[:-1]
