@@ -11,7 +11,7 @@ from test_rules_support import board, dice_rolls, positions, random_game_positio
 from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.parse import IllegalPlay, no_play
 from bgdoor.rules.position import Position
-from bgdoor.rules.turn import Turn
+from bgdoor.rules.turn import Turn, in_notation_order
 
 
 def refused(turn: Turn, src: int, dst: int) -> str:
@@ -314,3 +314,26 @@ def test_leads_to_is_true_for_exactly_the_plays_that_carry_on_from_the_moves_mad
     for play in legal_plays(position, dice) or [no_play(position)]:
         assert turn.leads_to(play.position) is (play.position in reachable), (made, play)
     assert turn.moves == made  # looked, not moved
+
+
+
+def test_a_play_s_moves_in_the_order_its_notation_reads() -> None:
+    """V)iew last replayed '24/22 13/10' as 13/10, then 24/22: the rules make plays die by die."""
+    start = Position.from_id("4HPwATDgc/ABMA")
+    play = next(p for p in legal_plays(start, (3, 2)) if str(p) == "24/22 13/10")
+    assert [str(m) for m in in_notation_order(start, (3, 2), play)] == ["24/22", "13/10"]
+    play = next(p for p in legal_plays(start, (4, 4)) if str(p) == "24/16 13/9 8/4")
+    assert [str(m) for m in in_notation_order(start, (4, 4), play)] == ["24/20", "20/16", "13/9", "8/4"]
+
+
+@given(positions(), dice_rolls)
+@settings(max_examples=150, deadline=None)
+def test_a_play_in_notation_order_is_made_move_by_move(pos: Position, dice: tuple[int, int]) -> None:
+    """In whatever order they come, the moves are the play's, legal one after another."""
+    for play in legal_plays(pos, dice):
+        moves = in_notation_order(pos, dice, play)
+        assert sorted((m.src, m.dst) for m in moves) == sorted((m.src, m.dst) for m in play.moves)
+        turn = Turn(pos, dice)
+        for m in moves:
+            turn.move(m.src, m.dst)
+        assert turn.play == play

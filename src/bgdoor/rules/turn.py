@@ -274,3 +274,26 @@ class Turn:
 
 def _hits(chain: list[tuple[Move, int]]) -> int:
     return sum(m.hit for m, _ in chain)
+
+
+
+def in_notation_order(position: Position, dice: tuple[int, int], play: Play) -> tuple[Move, ...]:
+    """The single moves of `play` in the order its notation reads (the highest point first, a
+    checker's hops one after another), where the rules allow that order; else as generated.  The
+    rules generate plays die by die: a replay of '24/22 13/10' had moved 13/10 first."""
+    chains: list[list[Move]] = []
+    for m in sorted(play.moves, key=lambda m: (-m.src, -m.dst)):
+        chain = next((c for c in chains if c[-1].dst == m.src), None)
+        if chain is None:
+            chains.append([m])
+        else:
+            chain.append(m)
+    turn = Turn(position, dice)
+    left = [m for chain in chains for m in chain]
+    while left:
+        found = next(((m, o) for m in left for o in turn._legal() if (o[0].src, o[0].dst) == (m.src, m.dst)), None)
+        if found is None:
+            return play.moves
+        turn._push(*found[1])
+        left.remove(found[0])
+    return turn.moves if turn.play == play else play.moves

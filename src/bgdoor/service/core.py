@@ -42,6 +42,7 @@ from bgdoor.rules.dice import DiceSource, SystemDice
 from bgdoor.rules.game import Color, Event, MatchState, Phase, RuleError, Win
 from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.rating import START_RATING, rating_change
+from bgdoor.rules.turn import in_notation_order
 from bgdoor.service import feed, passwords
 from bgdoor.service.league import LeagueOps
 from bgdoor.service.plays import find_play
@@ -1433,12 +1434,11 @@ class Service(LeagueOps):
             assert before.dice is not None
             moves: tuple[Move, ...] = ()
             if row.payload["notation"]:
-                # The record keeps the resulting position; the single moves come back from the rules.
-                moves = next(
-                    p.moves
-                    for p in legal_plays(before.position, before.dice)
-                    if p.position.id == row.payload["position"]
-                )
+                # The record keeps the resulting position; the single moves come back from the rules,
+                # in the order the notation reads (the news's and the replay's caption's).
+                after = row.payload["position"]
+                play = next(p for p in legal_plays(before.position, before.dice) if p.position.id == after)
+                moves = in_notation_order(before.position, before.dice, play)
             return LastTurn(
                 by=by,
                 dice=before.dice,

@@ -1469,7 +1469,9 @@ class GameScreen:
             # after it (who won the next opening roll) stays.
             self.held, self.held_frame = False, None
             after, self.after_result = self.after_result, ""
-            since, self.after_lines = self.after_lines, []
+            # Without a roll its play tells again: an opening roll told, then its play, had made a
+            # page of 'Opening roll: ... starts with 6-2.' over '... starts with 6-2, playing ...'.
+            since, self.after_lines = told_again(self.after_lines), []
             self.message = self.headed(after) if after else self.pending_offer() or self.next_game()
             if key.name == "esc" or key.name == "q":
                 return False
