@@ -157,6 +157,31 @@ async def test_a_player_at_the_menu_is_told_at_once(tmp_path):
         bob.close()
 
 
+async def test_a_withdrawal_told_at_the_menu_stays_when_news_comes(tmp_path):
+    """alice withdrew from game #1 with bob at the menu; seconds later another game came for bob
+    and the menu drawn for it had dropped the withdrawal before he read it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url) as srv:
+        bob, alice = await bob_named(srv.port)
+        await bob.wait_words("1 game waiting for your move.")
+        alice.send("W")
+        await alice.wait_for("(Y/N)")
+        alice.send("Y")
+        withdrawn = "alice withdrew from game #1, a 3-point match with you, before its first roll."
+        await bob.wait_words(withdrawn)
+        await bob.wait_words("No game is waiting for your move.")
+        with Service(url) as svc:
+            carol = svc.register("carol", "carol-pw").id
+            svc.begin_game(carol, 5, Color.WHITE, "bob")
+        said = " ".join((await bob.wait_words("1 game waiting for your move.")).split())
+        assert withdrawn in said, said
+        bob.send("Z")  # a key: gone
+        await bob.wait_words("Z is not on the menu.")
+        assert "withdrew" not in bob.text
+        alice.close()
+        bob.close()
+
+
 async def test_the_beginner_of_a_named_match_is_not_told_the_named_player_joined(tmp_path):
     """alice began a match naming bob, went to the menu and back: 'bob joined your game.', where
     bob had done nothing (he was named; he never joined)."""

@@ -566,6 +566,10 @@ class Session:
         drawn: tuple[int, list[str]] | None = None  # the count and the news the menu showed
         woken = False  # drawn again for a change elsewhere, not for a key
         once = False  # what is said beside the prompt is what a screen left doing, not why a key did nothing
+        # What is said there is a notice of another's doing (a withdrawal, the sysop's): it stays
+        # until a key, news or not.  Said once and then cleared, news coming seconds later ('bob
+        # joined your game.') had wiped 'alice withdrew from game #3 ...' before it was read.
+        lasting = False
         while True:
             if self.menu_notice:
                 refused, self.menu_notice, style, once = self.menu_notice, "", "hot", True
@@ -575,7 +579,7 @@ class Session:
             news, more = await gather(self.svc, self.player.id)
             counted = (len(waiting), latest_first(news))
             notices = await self.svc.notices(self.player.id)
-            if woken and once and counted != drawn and not notices:
+            if woken and once and not lasting and counted != drawn and not notices:
                 # News came: a notice of what a screen left doing ('Game #5 is withdrawn.') is
                 # said once, and had stood beside the prompt minutes later, among news of other
                 # games.  Why a key did nothing stays until the next key.  A notice that comes
@@ -592,7 +596,7 @@ class Session:
                 notes = notices_text(notices, self.player)
                 gone = {f"Game #{n.game_id} is no longer there" for n in notices}
                 kept = "" if any(refused.startswith(g) for g in gone) else refused
-                refused, style, once = f"{kept} {notes}".strip(), "hot", True
+                refused, style, once, lasting = f"{kept} {notes}".strip(), "hot", True, True
                 await self.svc.clear_notices(self.player.id, notices[-1].id)
             sound = "ON" if self.con.sound else "OFF"
             # Each item as said on 80 columns, in at most 36 for a 40-column terminal, and in at
@@ -702,7 +706,7 @@ class Session:
                 refused, style = told
                 woken = True
                 continue
-            style, once = "error", False
+            style, once, lasting = "error", False, False
             choice = key.char.upper()
             if choice in ("Q", "G"):
                 return
