@@ -4073,6 +4073,33 @@ async def test_esc_from_a_note_or_giving_up_with_a_checker_in_hand_says_it_is_st
             assert f"{words} Checker in hand: move to a marked point" in said, said
 
 
+async def test_what_is_typed_on_a_20_line_screen_is_on_the_screen(tmp_path):
+    """At 50x20 M)ove typed '24/18 13/' into row 22 and a long note ended on row 21: below the
+    screen's bottom, typed blind."""
+    async with alice_opens_her_game_at(tmp_path, (50, 20)) as c:
+        await c.wait_for("needs 80 columns")
+        c.send("\r")
+        await c.wait_for("BAR")
+        await c.settle(0.3)
+        c.send("M")
+        await c.wait_for("Your play")
+        c.send("24/21 13/")
+        await c.wait_for("24/21 13/")
+        shown = "\n".join(line[:50] for line in c.lines()[:20])  # the caller's 50x20 of the glass
+        assert "24/21 13/" in shown and "Your play" in shown, shown
+        assert "EnterO" not in shown, shown  # the board's foot under the prompt is cleared
+        c.send("\x1b")
+        await c.wait_words("Typing cancelled.")
+        c.send("N")
+        await c.wait_for("Note to your")
+        note = "This note is long enough to need more than one line on a narrow screen, the end"
+        c.send(note)
+        await c.wait_for("the end_")
+        assert any("the end_" in line for line in c.lines()[:20]), c.lines()
+        c.send("\x1b")
+        await c.wait_words("No note changed.")
+
+
 async def test_going_on_at_40_columns_still_asks_when_the_window_is_made_short(tmp_path):
     """Enter at 'The board needs 80 columns' covered every cut after it: a window made 20 lines
     tall later lost the message and the keys off its bottom without a word."""

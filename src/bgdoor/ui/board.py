@@ -290,6 +290,10 @@ class BoardView:
     spectator: bool = False  # the viewer only watches: no "you"
     show_pips: bool = True
     width: int = 80  # the caller's columns: the message and help lines are wrapped to fit
+    # The message ends by this row, over the board's foot if need be (0: where it always goes):
+    # what a caller types on a screen too short for the message's rows, under 22 lines, had
+    # gone below its bottom unseen.
+    last_row: int = 0
 
     def __post_init__(self) -> None:
         for name in ("on_roll", "viewer"):
@@ -683,6 +687,10 @@ class _Painter:
         helps = help_rows(v.help, room, _help_room(v.width)) if v.help else []
         message = wrap(text, room)[: message_rows(v.help, v.width)] if text else []
         top = MESSAGE_ROW - (len(message) >= 3)
+        if v.last_row and top + len(message) - 1 > v.last_row:
+            top = max(1, v.last_row - len(message) + 1)
+            for row in range(top, v.last_row + 1):
+                self.c.fill(row, 1, min(80, v.width), " ")  # over the board's foot: none of it left between
         for i, line in enumerate(message):
             self.c.put(top + i, 2, line, t.message)
         for i, line in enumerate(helps):

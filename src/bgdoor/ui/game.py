@@ -1811,8 +1811,9 @@ class GameScreen:
 
     def draw(self, position: Position | None = None, on_roll: Color | None = None, dice: tuple[int, int] | None = None,
              note: str | None = None, status: str | None = None, help_text: str | None = None,
-             then: MatchState | None = None) -> None:
-        """`then`: the match as it stood at a frame of a replay (its score and cube), not as now."""
+             then: MatchState | None = None, last_row: int = 0) -> None:
+        """`then`: the match as it stood at a frame of a replay (its score and cube), not as now;
+        `last_row`: the message ends by that row (see BoardView.last_row)."""
         v = self.view
         assert v is not None
         st = v.state
@@ -1875,6 +1876,7 @@ class GameScreen:
             status=status,
             message=note if note is not None else self.fitted(self.with_notes(said), help),
             help=help,
+            last_row=last_row,
         )
         if note is None and not said and self.con.width < 80 and self.with_notes(""):
             # Under 80 columns the message line says whose turn it is and the roll where the cut
@@ -2133,9 +2135,12 @@ class GameScreen:
         typed = f"{made} " if made else ""
         while True:
             # The prompt alone: with the opponent's note after it, the note read as the answer.
-            self.draw(note=self.message, help_text="")
+            # On a screen too short for the row typed in (under 22 lines), the last row, and the
+            # prompt over it: both had been below the screen's bottom, typed into unseen.
+            row = min(HELP_ROW, self.con.height)
+            self.draw(note=self.message, help_text="", last_row=row - 1 if row < HELP_ROW else 0)
             try:
-                text = await self.con.line(HELP_ROW, 2, 40, initial=typed, wake=True)
+                text = await self.con.line(row, 2, 40, initial=typed, wake=True)
             except Woken as woken:
                 typed = woken.text  # the window changed size: the board and the prompt again
                 continue
@@ -2205,10 +2210,15 @@ class GameScreen:
             note = prompt + shown + "_"
             full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
             head = f"The note is full ({NOTE_LENGTH} characters)." if full else "Type the note."
-            self.draw(note=note, help_text=f"{head}  Enter keeps it  Esc cancels  Backspace erases")
+            # On a screen too short for the message's rows, the note over the board's foot.
+            last = self.con.height if self.con.height < MESSAGE_ROW + 2 else 0
+            self.draw(note=note, help_text=f"{head}  Enter keeps it  Esc cancels  Backspace erases", last_row=last)
             # The terminal's cursor on the '_' where the next character goes, as in other typed fields.
             lines = wrap(note, min(80, self.con.width) - 2)[:3]
-            self.con.text_cursor((MESSAGE_ROW - (len(lines) == 3) + len(lines) - 1, 1 + len(lines[-1])))
+            top = MESSAGE_ROW - (len(lines) == 3)
+            if last and top + len(lines) - 1 > last:
+                top = max(1, last - len(lines) + 1)
+            self.con.text_cursor((top + len(lines) - 1, 1 + len(lines[-1])))
             await self.con.show()
             try:
                 key = await self.con.key_or_resize()
