@@ -61,7 +61,8 @@ async def test_the_games_list_follows_the_games_and_reads_a_game_again_before_as
 
         # zed withdraws #2: carl's list drops it with no key pressed.
         await withdraw(zed)
-        await carl.wait_until(lambda t: "#2" not in t and " 1) #1" in t, "the list without #2")
+        await carl.wait_until(lambda t: ") #2" not in t and " 1) #1" in t and "Game #2 left this list." in t,
+                              "the list without #2, saying so")
 
         # amy begins #3 while carl types a game number: '#3' opens it (not 'not in this list').
         carl.send("#")

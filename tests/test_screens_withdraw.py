@@ -182,6 +182,30 @@ async def test_a_withdrawal_told_at_the_menu_stays_when_news_comes(tmp_path):
         bob.close()
 
 
+async def test_a_game_leaving_a_list_on_screen_is_said(tmp_path):
+    """bob had V)iew open, alice's open game #1 on line 1; she withdrew it, the list was drawn again
+    with game #2 on line 1, and bob's '1' (read off the list a moment before) opened game #2."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        carol = svc.register("carol", "carol-pw").id
+        svc.register("dave", "dave-pw")
+        first = svc.begin_game(alice, 3, Color.WHITE).id
+        second = svc.begin_game(carol, 5, Color.WHITE, "dave").id
+    async with running_server(url) as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=False)
+        bob.send("V")
+        await bob.wait_words(f"#{second}")
+        assert f"#{first}" in bob.text
+        with Service(url) as svc:
+            svc.withdraw_game(alice, first)
+        said = " ".join((await bob.wait_words(f"Game #{first} left this list.")).split())
+        assert f" 1) #{second}" in said or f"1) #{second}" in said, said
+        bob.close()
+
+
 async def test_the_beginner_of_a_named_match_is_not_told_the_named_player_joined(tmp_path):
     """alice began a match naming bob, went to the menu and back: 'bob joined your game.', where
     bob had done nothing (he was named; he never joined)."""

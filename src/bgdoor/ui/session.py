@@ -1073,6 +1073,16 @@ class Session:
                 typed, note = woken.text, told  # the note stands until a key
                 if fresh is not None:
                     games = await fresh(games)  # drawn once, it had listed a game withdrawn minutes before
+                    if typed.isdigit() and 1 <= int(typed) <= len(shown):
+                        # A line number half typed means the game on that line, wherever the new
+                        # list puts it.
+                        typed = f"#{shown[int(typed) - 1].id}"
+                    left = [g.id for g in shown if all(h.id != g.id for h in games)]
+                    if left:
+                        # Said: the lines under it are numbered afresh, and a number read off the
+                        # list a moment before ('1', game #7) had opened the game now on that line.
+                        ids = " and ".join(f"#{i}" for i in left[:2]) + (" and more" if len(left) > 2 else "")
+                        note = f"Game{'s' if len(left) > 1 else ''} {ids} left this list."
                 continue
             typed = ""
             if text is None or not text:
