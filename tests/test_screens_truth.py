@@ -3513,9 +3513,11 @@ async def test_a_key_refused_after_news_it_has_not_seen_says_the_news_first(tmp_
         a.close()
 
 
-async def test_news_read_in_another_window_leaves_the_menu(tmp_path):
+@pytest.mark.parametrize("elsewhere", ["window", "process"])
+async def test_news_read_elsewhere_leaves_the_menu(tmp_path, elsewhere):
     """alice's menu in one window listed bob's play as news after her board in another window had
-    shown it; N)ews then said there was nothing new."""
+    shown it; N)ews then said there was nothing new.  So too with the board on her door node,
+    another process (here the service marks it read, as that board does)."""
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([1, 3, 4, 2])) as svc:
         alice = svc.register("alice", "alice-pw").id
@@ -3527,10 +3529,16 @@ async def test_news_read_in_another_window_leaves_the_menu(tmp_path):
         menu = await call(srv.port)
         await login(menu, "alice", "alice-pw", new=False)
         await menu.wait_words("bob starts with 3-1, playing 8/5 6/5.")
-        board = await at_board(srv.port, "alice", v.id)
-        await board.wait_words("playing 8/5 6/5")
+        if elsewhere == "window":
+            board = await at_board(srv.port, "alice", v.id)
+            await board.wait_words("playing 8/5 6/5")
+        else:
+            await menu.settle(0.3)
+            with Service(url) as door:
+                door.mark_read(alice, v.id, 10**6)
         await menu.wait_until(lambda t: "playing 8/5 6/5" not in " ".join(t.split()), "the news read elsewhere to go")
-        board.close()
+        if elsewhere == "window":
+            board.close()
         menu.close()
 
 

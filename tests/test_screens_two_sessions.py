@@ -1,0 +1,72 @@
+"""One player on two sessions at once (two windows, a door node and telnet): what one session
+says of what the player did on the other."""
+
+from __future__ import annotations
+
+from harness import running_server
+from test_screens_truth import at_board
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color
+from bgdoor.service import Service
+
+
+def alice_doubled(url: str) -> int:
+    """alice (White) and bob: alice starts with 3-1 and plays it, bob doubles: alice to answer."""
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.double(bob, v.id, v.version)
+        return v.id
+
+
+async def test_a_question_answered_in_another_session_says_so(tmp_path):
+    """alice pressed X (Drop the double ...? (Y/N)) in one session and took in another; Y then said
+    only 'The game has changed since you last looked; look again.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game = alice_doubled(url)
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", game)
+        await a.wait_words("bob doubles to 2.")
+        a.send("X")
+        await a.wait_for("(Y/N)")
+        with Service(url) as svc:  # her other session
+            alice = svc.login("alice", "alice-pw").id
+            svc.take(alice, game, svc.game_version(game))
+        a.send("Y")
+        text = " ".join((await a.wait_words("In another session, you take")).split())
+        assert "has changed since you last looked" not in text, text
+        with Service(url) as svc:
+            assert not svc.game(game).state.over, "the drop went through"
+        a.close()
+
+
+async def test_a_note_waiting_is_not_told_as_gone_with_a_play_made_elsewhere(tmp_path):
+    """alice's note waited in one session while she played in another: the first said 'In another
+    session, you rolled 6-3 and played 13/7 9/6. Your note: "hello".', the news's words for a note
+    that went with a play; it went with her next one."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1: alice to play 3-1
+        game = v.id
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("N")
+        await a.wait_for("Note to your")
+        a.send("hello\r")
+        await a.wait_for("Your note goes with")
+        with Service(url) as svc:  # her other session plays, no note with it
+            svc.submit_turn(alice, game, svc.game_version(game), "8/5 6/5")
+        text = " ".join((await a.wait_words("In another session")).split())
+        assert 'Your note: "hello"' not in text, text
+        assert 'Your note, not yet sent: "hello".' in text, text
+        a.close()
+    with Service(url) as svc:
+        assert all(e.note is None for e in svc.game_log(game, bob).events), "the note went"
+
