@@ -1628,12 +1628,13 @@ async def test_the_board_of_a_finished_match_says_how_it_ended(tmp_path):
         b.send("Y")
         await b.wait_words("and the match")
         b.send(" ")  # the result goes ...
-        await b.wait_words("You won the match 1-0.")  # ... and how the match ended stays
+        # ... and how the match ended stays, with how its last game was won
+        await b.wait_words("You won the match 1-0 with a single game by resignation, 1 point.")
         b.send("R")  # and stays once R)eview is left
         await b.wait_for("Q)uit review")
         b.send("Q")
         await b.wait_until(lambda t: "Q)uit review" not in t, "the board again")
-        await b.wait_words("You won the match 1-0.")
+        await b.wait_words("You won the match 1-0 with a single game by resignation, 1 point.")
         b.close()
 
 

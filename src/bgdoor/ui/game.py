@@ -762,7 +762,16 @@ class GameScreen:
             if st.winner is None:
                 return "The match is over."
             score = f"{st.score_of(st.winner)}-{st.score_of(st.winner.other)}"
-            return f"{'You' if st.winner is self.me else v.name(st.winner)} won the match {score}."
+            won = f"{'You' if st.winner is self.me else v.name(st.winner)} won the match {score}"
+            last = st.results[-1] if st.results else None
+            if last is None or last.winner is not st.winner:
+                return f"{won}."
+            # And with what: 'You won the match 5-4.' had left out the resignation, the drop, the
+            # gammon that the result had said.
+            if last.how == "forfeit":
+                return f"{won} by forfeit."
+            how = {"drop": " on a drop", "resign": " by resignation"}.get(last.how, "")
+            return f"{won} with {WIN_WORDS[last.win]}{how}, {points(last.points)}."
         return ""
 
     async def mark(self, log: GameLog) -> None:
