@@ -24,8 +24,9 @@ def alice_doubled(url: str) -> int:
 
 
 async def test_a_question_answered_in_another_session_says_so(tmp_path):
-    """alice pressed X (Drop the double ...? (Y/N)) in one session and took in another; Y then said
-    only 'The game has changed since you last looked; look again.'"""
+    """alice pressed X (Drop the double ...? (Y/N)) in one session and took in another; the question
+    stood until Y, which then said only 'The game has changed since you last looked; look again.'
+    Now the question goes, with no key, and the board says what happened."""
     url = f"sqlite:///{tmp_path}/g.db"
     game = alice_doubled(url)
     async with running_server(url) as srv:
@@ -36,9 +37,10 @@ async def test_a_question_answered_in_another_session_says_so(tmp_path):
         with Service(url) as svc:  # her other session
             alice = svc.login("alice", "alice-pw").id
             svc.take(alice, game, svc.game_version(game))
-        a.send("Y")
         text = " ".join((await a.wait_words("In another session, you take")).split())
-        assert "has changed since you last looked" not in text, text
+        assert "has changed since you last looked" not in text and "(Y/N)" not in text, text
+        a.send("Y")  # no longer an answer to anything: no drop
+        await a.settle(0.5)
         with Service(url) as svc:
             assert not svc.game(game).state.over, "the drop went through"
         a.close()
@@ -70,3 +72,24 @@ async def test_a_note_waiting_is_not_told_as_gone_with_a_play_made_elsewhere(tmp
     with Service(url) as svc:
         assert all(e.note is None for e in svc.game_log(game, bob).events), "the note went"
 
+
+
+async def test_the_give_up_question_goes_when_the_turn_is_played_in_another_session(tmp_path):
+    """G's 'Give up: a single game ..., a gammon ... or a backgammon?' stood after alice played the
+    turn in her other session; 1 then said the game had changed."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1: alice to play 3-1
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", v.id)
+        await a.settle(0.3)
+        a.send("G")
+        await a.wait_for("Give up:")
+        with Service(url) as svc:
+            svc.submit_turn(alice, v.id, svc.game_version(v.id), "8/5 6/5")
+        text = " ".join((await a.wait_words("In another session")).split())
+        assert "Give up:" not in text, text
+        a.close()

@@ -99,6 +99,10 @@ ELSEWHERE_PLAYED = "You played on in another session"  # kept beside the news th
 ELSEWHERE_DID = "In another session"  # what the player did there, told in another
 
 
+class Superseded(Exception):
+    """A question the board asked no longer stands: the game changed while it waited."""
+
+
 def done_elsewhere(line: NewsLine) -> NewsLine:
     """A line of news of the player's own doing in another session, said to be so: 'In another
     session, you rolled 4-3 and played ...'."""
@@ -1531,6 +1535,8 @@ class GameScreen:
             await handler(key)
         except IllegalPlay as exc:
             self.message = self.with_roll_left(sentence(str(exc)))
+        except Superseded:
+            pass  # the question is moot: the news says why
         except GameChanged as exc:
             # Told what changed, as a change notice tells it: a question left open here and
             # answered in the player's other session ('In another session, you take ...') had said
@@ -1673,7 +1679,7 @@ class GameScreen:
         while True:
             self.draw(help_text=help_text)
             await self.con.show()
-            answer = await self.con.key_or_resize()
+            answer = await self.question_key()
             if answer is WAKE:
                 continue  # drawn again for a new size
             if answer is None or answer.name in ("esc", "q") or answer.char.upper() == "N":
@@ -1727,7 +1733,7 @@ class GameScreen:
             # The question's own keys on the help line: the state's keys do nothing meanwhile.
             self.draw(help_text=help_text)
             await self.con.show()
-            answer = await self.con.key_or_resize()
+            answer = await self.question_key()
             if answer is WAKE:
                 continue  # drawn again for the new size
             if answer.name == "y":
@@ -1737,6 +1743,21 @@ class GameScreen:
             if await self.whole_question(answer):
                 continue
             help_text = self.not_an_answer(answer, question, YES_NO, f"{question}  Y answers yes; N or Esc, no.")
+
+    async def question_key(self) -> Key:
+        """A key answering a question the board asks, or WAKE to ask it again (a new size).  The
+        game changing meanwhile ends the question, its news told: Superseded.  A drop asked in
+        one session and a take made in the player's other had left 'Drop the double ...? (Y/N)'
+        standing until Y, which then said only that the game had changed."""
+        while True:
+            key = await self.con.key(idle=True, wake=True)
+            if key.name != "wake":
+                return key
+            if self.view is not None and self.rt.version(self.game_id) != self.view.version:
+                await self.on_change()
+                raise Superseded
+            if (self.con.width, self.con.height) != self.drawn_at:
+                return WAKE
 
     def not_an_answer(self, key: Key, question: str, keys: str, said: str) -> str:
         """A key that answers no question on the board: `said` (the question with why not) where
