@@ -6,6 +6,7 @@ import pytest
 from harness import Caller, call, login, running_server
 from menus import begin, open_board
 
+from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop
@@ -204,6 +205,31 @@ async def test_a_game_leaving_a_list_on_screen_is_said(tmp_path):
         said = " ".join((await bob.wait_words(f"Game #{first} left this list.")).split())
         assert f" 1) #{second}" in said or f"1) #{second}" in said, said
         bob.close()
+
+
+async def test_the_play_list_follows_the_player_s_games(tmp_path):
+    """P)lay's list was drawn once: a game whose turn came meanwhile was refused as 'not in this
+    list', and one played in the player's other session stayed on it, opening on its board."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.register("carol", "carol-pw")
+        dave = svc.register("dave", "dave-pw").id
+        first = svc.begin_game(alice, 3, Color.WHITE, "bob").id
+        second = svc.begin_game(alice, 3, Color.WHITE, "carol").id
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        a.send("P")
+        await a.wait_words(f"#{second}")
+        with Service(url, dice=ScriptedDice([1, 6])) as svc:
+            third = svc.begin_game(dave, 3, Color.WHITE, "alice").id
+            await a.wait_words(f"#{third}")  # her turn there too: listed
+            svc.roll(alice, first, svc.game_version(first))  # alice 1, bob 6: bob's turn now
+        said = " ".join((await a.wait_words(f"Game #{first} left this list.")).split())
+        assert f") #{first}" not in said, said
+        a.close()
 
 
 async def test_the_beginner_of_a_named_match_is_not_told_the_named_player_joined(tmp_path):

@@ -91,6 +91,14 @@ def list_score(g: GameSummary) -> str:
     return f"{score} (to {g.length})" if max(g.score) > g.length else f"{score}/{g.length}"
 
 
+def in_place(shown: list[GameSummary], now: list[GameSummary]) -> list[GameSummary]:
+    """A list's games as they are `now`: those `shown` keep their order (a move in one does not
+    move the line numbers being read), and the others come after them."""
+    fresh = {g.id: g for g in now}
+    kept = [fresh.pop(g.id) for g in shown if g.id in fresh]
+    return kept + list(fresh.values())
+
+
 def who_lines(rows: list[OnlineRow]) -> list[tuple[OnlineRow, str, int]]:
     """W)ho's lines: each player, what they are doing, and how many callers the line stands for.
     A player in on several lines at once (two door nodes) is one line that says so: 'alice  here
@@ -957,7 +965,7 @@ class Session:
 
     async def pick(self, title: str, games: list[GameSummary], empty: str, note: str = "",
                    fresh: Callable[[list[GameSummary]], Awaitable[list[GameSummary]]] | None = None,
-                   ) -> GameSummary | None:
+                   mine: bool = False) -> GameSummary | None:
         """A numbered list; returns the chosen game, or None to go back.  `note`: said under it first.
         `fresh`: the list as it is now, from the one shown; with it the list follows every change
         to a game, and a game number typed that the list did not show is looked for in it."""
@@ -966,7 +974,7 @@ class Session:
 
         async def answer(wait: Awaitable[T]) -> T:
             """`wait`, with the list woken by a change to any game while it waits, if it follows them."""
-            return await (wait if fresh is None else self.following_games(wait))
+            return await (wait if fresh is None else self.following_games(wait, mine))
 
         def footer(first: int, more: str, listed: list[GameSummary]) -> str:
             # The '*' said only on a page that shows one.
@@ -1113,23 +1121,29 @@ class Session:
         self.con.put(hint_row, 3, " " * (self.con.width - 3))
         return game
 
-    async def following_games(self, wait: Awaitable[T]) -> T:
-        """`wait`, this screen woken meanwhile by a change to any game (a list of them)."""
-        self.rt.watch_games(self.con.wake)
+    async def following_games(self, wait: Awaitable[T], mine: bool = False) -> T:
+        """`wait`, this screen woken meanwhile by a change to any game (a list of them); `mine`:
+        to one of the player's own (their P)lay list)."""
+        assert self.player is not None
+        player = self.player.id
+        if mine:
+            self.rt.watch_player(player, self.con.wake)
+        else:
+            self.rt.watch_games(self.con.wake)
         try:
             return await wait
         finally:
-            self.rt.unwatch_games(self.con.wake)
+            if mine:
+                self.rt.unwatch_player(player, self.con.wake)
+            else:
+                self.rt.unwatch_games(self.con.wake)
 
     async def view_games(self) -> None:
         assert self.player is not None
 
         async def fresh(shown: list[GameSummary]) -> list[GameSummary]:
-            """The games in progress now: those shown keep their lines (a move in one does not move
-            the line numbers being read), and games begun since come after them."""
-            now = {g.id: g for g in await self.rt.games_in_progress()}
-            kept = [now.pop(g.id) for g in shown if g.id in now]
-            return kept + list(now.values())
+            """The games in progress now, in place (see in_place)."""
+            return in_place(shown, await self.rt.games_in_progress())
 
         games = await fresh([])
         while not games:
@@ -1244,7 +1258,15 @@ class Session:
             self.con.discard_answer()
             await self.game_screen(games[0].id)
             return
-        g = await self.pick(title, games, "No game is waiting for your move.", note)
+        player = self.player.id
+
+        async def fresh(shown: list[GameSummary]) -> list[GameSummary]:
+            """The games waiting for the player now, in place (see in_place): a game whose turn
+            came while the list was up was refused as 'not in this list', and one played in the
+            player's other session stayed on it."""
+            return in_place(shown, await self.svc.my_turn_games(player))
+
+        g = await self.pick(title, games, "No game is waiting for your move.", note, fresh, mine=True)
         if g is not None:
             await self.game_screen(g.id)
 
