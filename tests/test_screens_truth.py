@@ -2207,6 +2207,51 @@ async def test_the_news_page_and_a_player_page_are_drawn_again_for_a_new_size(tm
         c.close()
 
 
+async def test_a_player_s_rating_chart_fits_a_20_line_screen(tmp_path):
+    """At 50x20 the chart ran into 'Press any key.' on the last row: its lowest rating and its dates
+    were lost under it."""
+    url = f"sqlite:///{tmp_path}/h.db"
+    bob_resigns_to_alice(url, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(50, 20))
+        await menus.login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("Your choice")
+        c.send("R")
+        await c.wait_for("Rank:")
+        c.send("1\r")
+        await c.wait_for("Press any key.")
+        lines = [line[:50].rstrip() for line in c.lines()[:20]]
+        assert lines[19].strip() == "Press any key.", lines
+        # The chart's last row (its dates) is above it, whole.
+        assert re.search(r"\d\d-\d\d", lines[18]), lines
+        c.close()
+
+
+async def test_a_question_on_a_20_line_board_is_on_the_screen(tmp_path):
+    """At 50x20 A at bob's offer to resign showed 'Accept, and win a single game (1 point) and the'
+    on the last row, its '... match? (Y/N)' below the screen's bottom."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        svc.resign(bob, view.id, view.version, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(50, 20), glass=(80, 25))
+        await menus.login(c, "alice", "alice-pw", new=False)
+        await menus.open_game(c)
+        await c.wait_for("needs 80 columns")
+        c.send("\r")
+        await c.wait_for("BAR")
+        await c.settle(0.3)
+        c.send("A")
+        await c.wait_for("(Y/N)")
+        shown = " ".join(" ".join(line[:50] for line in c.lines()[:20]).split())
+        assert "Accept, and win a single game (1 point) and the match? (Y/N)" in shown, shown
+        c.close()
+
+
 async def test_the_board_cursor_starts_where_a_narrow_screen_shows_it(tmp_path):
     """Black at 40 columns with the board as the table stands: the keypad cursor began on point
     13, past the right edge, and the first arrow keys moved it unseen."""

@@ -1848,6 +1848,10 @@ class GameScreen:
         assert v is not None
         st = v.state
         self.drawn_at = (self.con.width, self.con.height)
+        if not last_row and self.con.height < MESSAGE_ROW + 2:
+            # Under 22 lines the message ends on the last: a question's '(Y/N)', the end of a
+            # note, had been below the screen's bottom (the keys under it still are: ? lists them).
+            last_row = self.con.height
         won = self.held_frame if position is None and self.held and not st.over else None
         if won is not None:
             # A result held: the board it was won on, the winner marked, with the new score.

@@ -33,7 +33,7 @@ from bgdoor.service import (
 )
 from bgdoor.term.console import time_words
 from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shared, shorten, wrap
-from bgdoor.ui.board import THEME_CHOICES, THEMES, board_rows, help_rows
+from bgdoor.ui.board import MESSAGE_ROW, THEME_CHOICES, THEMES, board_rows, help_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen, games_wait
 from bgdoor.ui.news import a_match, gather, latest_first, news_page, notices_text, paging_keys
@@ -1503,10 +1503,16 @@ class Session:
             f"Games won by gammon or backgammon {page.gammons}, by backgammon {page.backgammons}.",
             right=right,
         )
-        self.con.put(row + 1, 3, "Rating history", "hot")
-        for i, line in enumerate(rating_chart(page.rating_history, min(70, self.con.width - 6), 12, self.con.charset)):
-            self.con.put(row + 2 + i, 5, line)
-        self.con.put(min(24, self.con.height), 3, "Press any key.", "dim")
+        bottom = min(24, self.con.height)
+        # Twelve rows, or the rows left above 'Press any key.': at 20 lines the chart had run into
+        # it, its lowest rating and its dates lost.
+        rows = min(12, bottom - row - 2)
+        if rows >= 2:
+            self.con.put(row + 1, 3, "Rating history", "hot")
+            chart = rating_chart(page.rating_history, min(70, self.con.width - 6), rows, self.con.charset)
+            for i, line in enumerate(chart):
+                self.con.put(row + 2 + i, 5, line)
+        self.con.put(bottom, 3, "Press any key.", "dim")
         await self.con.show()
         return await self.con.key_or_resize()
 
@@ -1879,9 +1885,13 @@ class Session:
                                 if self.con.width >= 54 else
                                 f"only the left {self.con.width} of the board's 80 columns would show: some of its "
                                 "points would be cut off, and the names, scores and pip counts with them")
-                if short:
-                    cuts.append(f"only its top {self.con.height} lines would show: what the board says, and the keys "
-                                "that work, are below them")
+                if short and self.con.height < MESSAGE_ROW + 2:
+                    # What the board says goes over its foot (see GameScreen.draw); the keys do not.
+                    cuts.append(f"only its top {self.con.height} lines would show: what the board says goes over "
+                                "its bottom rows, and the keys that work are below them")
+                elif short:
+                    cuts.append(f"only its top {self.con.height} lines would show: the keys that work are below "
+                                "them")
                 if help_cut:
                     cuts.append(f"only its top {self.con.height} lines would show: the last line of the keys "
                                 "that work (?)help and Q)uit among them) is below them")
