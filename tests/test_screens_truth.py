@@ -4297,6 +4297,38 @@ async def test_an_opening_roll_and_its_play_after_a_result_are_not_a_page_of_two
             a.close()
 
 
+async def test_an_offer_after_a_held_result_says_it_is_of_the_next_game(tmp_path):
+    """A result held; the opponent won the next opening roll and offered to resign at once: beside
+    the result the line read '... Score: alice 0, bob 1. bob offers to resign, giving a gammon', as
+    if of the game just won."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 3)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.double(bob, v.id, v.version)
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_board(a)
+            await a.wait_words("bob doubles to 2.")
+            a.send("X")
+            await a.wait_for("(Y/N)")
+            a.send("Y")
+            await a.wait_words("Press a key")
+            with Service(url, dice=ScriptedDice([2, 6])) as svc:
+                v = svc.roll(bob, v.id, svc.game_version(v.id))  # game 2's opening: bob 6, alice 2
+                await a.wait_words("bob starts with 6-2.")
+                svc.resign(bob, v.id, v.version, Win.GAMMON)
+            said = " ".join((await a.wait_words("offers to resign")).split())
+            assert "Game 2: bob offers to resign" in said, said
+        finally:
+            a.close()
+
+
 async def test_at_40x23_the_size_page_says_the_last_line_of_keys_is_cut(tmp_path):
     """At 40x23 the page spoke of the columns alone, and the board then lost its last line of
     keys, ?)help and Q)uit among them, without a word (narrower than 80 the help takes a 24th)."""

@@ -876,7 +876,7 @@ class GameScreen:
             last = max(i for i, n in enumerate(lines) if n.result)
             self.after_lines = [n.text for n in lines[last + 1 :]]
             after = self.after_lines[-1:]
-            self.after_result = " ".join(after)
+            self.after_result = self.next_game_said(" ".join(after))
             self.message = self.result_and(self.after_result)
         elif self.held:
             # What follows a held result (the next game's opening roll): the latest of it, after it.
@@ -888,7 +888,7 @@ class GameScreen:
             if turn is not None and "Score:" in self.result:
                 turn = (turn[0], "")  # the score once, with the result that made it
             self.after_lines += [n.text for n in lines]
-            self.after_result = self.with_turn(latest, turn)
+            self.after_result = self.with_turn([self.next_game_said(latest[0])], turn)
             self.message = self.result_and(self.after_result)
         else:
             fresh = [n.text for n in lines]
@@ -1197,6 +1197,16 @@ class GameScreen:
                 self.told_elsewhere = told
                 self.tell([NewsLine(0, self.elsewhere_notice())])
                 return None
+
+    def next_game_said(self, text: str) -> str:
+        """What came after a held result, said to be of the next game where the next game's
+        opening roll, which says so, is not beside it: 'dora offers to resign' had read as if of
+        the game just won."""
+        if not text or text.startswith(("Opening roll", "Game ")) or not any(
+                t.startswith("Opening roll") for t in self.after_lines):
+            return text
+        assert self.view is not None
+        return f"Game {self.view.state.game}: {text}"
 
     def keep_said(self) -> None:
         """What the lines say, kept where there is room before news that is not of a key: 'You
