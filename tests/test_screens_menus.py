@@ -263,6 +263,17 @@ async def test_the_login_says_the_handle_limit_at_40_columns_and_why_a_17th_char
         c.close()
 
 
+async def test_the_instructions_title_is_one_line_at_50_columns(tmp_path):
+    """At 50 columns the title, set in for 80, broke: 'BGDOOR BACKGAMMON -' over 'INSTRUCTIONS'."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(50, 25), glass=(50, 25))
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("I")
+        await c.wait_for("INSTRUCTIONS")
+        assert any(line.strip() == "BGDOOR BACKGAMMON - INSTRUCTIONS" for line in c.lines()), c.lines()
+        c.close()
+
+
 async def test_the_instructions_at_40_columns_keep_their_lines_and_their_lists_column(tmp_path):
     """At 40 columns 'Enter (or 5) picks up ...' ran on at the end of the paragraph before it
     ('as the table stands). Enter (or 5)'), where at 80 it starts a line; and 'T)ake or X) drop'

@@ -91,6 +91,17 @@ def list_score(g: GameSummary) -> str:
     return f"{score} (to {g.length})" if max(g.score) > g.length else f"{score}/{g.length}"
 
 
+def centred(text: str, width: int) -> str:
+    """`text` with its first line, a title set in by spaces to centre it on 80 columns, centred in
+    `width` where it fits without them: at 50 columns the instructions' title had broken over two
+    lines.  (Only the title: other lines set in are lists' hanging indents.)"""
+    first, _, rest = text.partition("\n")
+    title = first.strip()
+    if len(first) <= width or not first.startswith(" ") or len(title) > width:
+        return text
+    return title.center(width).rstrip() + "\n" + rest
+
+
 def in_place(shown: list[GameSummary], now: list[GameSummary]) -> list[GameSummary]:
     """A list's games as they are `now`: those `shown` keep their order (a move in one does not
     move the line numbers being read), and the others come after them."""
@@ -1529,7 +1540,7 @@ class Session:
                 seen = sum(len(p) for p in book[:page]) / max(1, sum(len(p) for p in book)) if book else 0.0
                 size = (self.con.width, self.con.height)
                 bottom = min(24, self.con.height)
-                book = pages(wrap(text, self.con.width - 1), bottom - 2)
+                book = pages(wrap(centred(text, self.con.width - 1), self.con.width - 1), bottom - 2)
                 total = sum(len(p) for p in book)
                 page = 0
                 while page < len(book) - 1 and sum(len(p) for p in book[: page + 1]) <= seen * total:
