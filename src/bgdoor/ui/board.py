@@ -92,6 +92,15 @@ TEXT_ROWS = range(MESSAGE_ROW - 1, HELP_ROW + 3)  # the message's and the help's
 PANEL_COL = 58
 
 
+def message_top(lines: int, last_row: int = 0) -> int:
+    """The row a board's message of `lines` lines begins on: row 20 (19 for three), or higher, to
+    end by `last_row` (see BoardView.last_row)."""
+    top = MESSAGE_ROW - (lines >= 3)
+    if last_row and top + lines - 1 > last_row:
+        top = max(1, last_row - lines + 1)
+    return top
+
+
 def board_rows(width: int) -> int:
     """The rows the board takes on a screen `width` columns wide: down to its help line, which
     narrower than 80 columns breaks into three lines."""
@@ -686,9 +695,8 @@ class _Painter:
                 text += f" {words}."  # Black's board as the table stands has its cube at the right
         helps = help_rows(v.help, room, _help_room(v.width)) if v.help else []
         message = wrap(text, room)[: message_rows(v.help, v.width)] if text else []
-        top = MESSAGE_ROW - (len(message) >= 3)
-        if v.last_row and top + len(message) - 1 > v.last_row:
-            top = max(1, v.last_row - len(message) + 1)
+        top = message_top(len(message), v.last_row)
+        if top < message_top(len(message)):
             for row in range(top, v.last_row + 1):
                 self.c.fill(row, 1, min(80, v.width), " ")  # over the board's foot: none of it left between
         for i, line in enumerate(message):

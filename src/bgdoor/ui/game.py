@@ -38,6 +38,7 @@ from bgdoor.ui.board import (
     game_heading,
     match_score,
     message_rows,
+    message_top,
     score_line,
     to_play,
     turn_line,
@@ -1858,10 +1859,7 @@ class GameScreen:
         assert v is not None
         st = v.state
         self.drawn_at = (self.con.width, self.con.height)
-        if not last_row and self.con.height < MESSAGE_ROW + 2:
-            # Under 22 lines the message ends on the last: a question's '(Y/N)', the end of a
-            # note, had been below the screen's bottom (the keys under it still are: ? lists them).
-            last_row = self.con.height
+        last_row = last_row or self.last_text_row()
         won = self.held_frame if position is None and self.held and not st.over else None
         if won is not None:
             # A result held: the board it was won on, the winner marked, with the new score.
@@ -1934,6 +1932,12 @@ class GameScreen:
                 said = f"{self.with_notes(turn_said)}  {score}"
             view = replace(view, message=self.fitted(said, help))
         self.con.show_board(view)
+
+    def last_text_row(self) -> int:
+        """Under 22 lines the message ends on the last (BoardView.last_row): a question's '(Y/N)',
+        the end of a note, had been below the screen's bottom (the keys under it still are: ?
+        lists them).  0: where it always goes."""
+        return self.con.height if self.con.height < MESSAGE_ROW + 2 else 0
 
     def roomiest(self, forms: tuple[str, str, str]) -> str:
         """Of a message whole and its later part alone (see shorter), the whole where the board's
@@ -2254,14 +2258,11 @@ class GameScreen:
             note = prompt + shown + "_"
             full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
             head = f"The note is full ({NOTE_LENGTH} characters)." if full else "Type the note."
-            # On a screen too short for the message's rows, the note over the board's foot.
-            last = self.con.height if self.con.height < MESSAGE_ROW + 2 else 0
-            self.draw(note=note, help_text=f"{head}  Enter keeps it  Esc cancels  Backspace erases", last_row=last)
-            # The terminal's cursor on the '_' where the next character goes, as in other typed fields.
+            self.draw(note=note, help_text=f"{head}  Enter keeps it  Esc cancels  Backspace erases")
+            # The terminal's cursor on the '_' where the next character goes, as in other typed fields
+            # (on a short screen over the board's foot, as the note is drawn).
             lines = wrap(note, min(80, self.con.width) - 2)[:3]
-            top = MESSAGE_ROW - (len(lines) == 3)
-            if last and top + len(lines) - 1 > last:
-                top = max(1, last - len(lines) + 1)
+            top = message_top(len(lines), self.last_text_row())
             self.con.text_cursor((top + len(lines) - 1, 1 + len(lines[-1])))
             await self.con.show()
             try:
