@@ -82,8 +82,8 @@ async def test_the_games_list_follows_the_games_and_reads_a_game_again_before_as
         await withdraw(bob)
         await carl.settle(0.5)
         carl.send("\r")
-        text = await carl.wait_words("Game #1 is no longer there: withdrawn, or removed by the sysop.")
-        assert "Join it?" not in text and "#1 " not in text.replace("Game #1 is", ""), text
+        text = await carl.wait_words("Game #1 left this list.")
+        assert "Join it?" not in text and "#1 " not in text.replace("Game #1 left", ""), text
         assert " 1) #3" in text, text
         for c in (bob, zed, amy, carl):
             c.close()
@@ -335,11 +335,11 @@ async def test_join_it_is_not_drawn_over_the_lists_note_at_40_columns(tmp_path):
         await withdraw(bob)
         await carl.settle(0.5)
         carl.send("\r")
-        await carl.wait_words("Game #1 is no longer there")
+        await carl.wait_words("Game #1 left this list.")
         carl.send("1\r")  # the list has only #2 now
         await carl.wait_words("Game #2 needs a player. Join it? (Y/N)")
         await carl.settle(0.2)
-        assert "no longer there" not in words(carl.text), carl.text
+        assert "left this list" not in words(carl.text), carl.text
         for c in (bob, amy, carl):
             c.close()
 

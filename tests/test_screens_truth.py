@@ -2252,6 +2252,39 @@ async def test_a_question_on_a_20_line_board_is_on_the_screen(tmp_path):
         c.close()
 
 
+async def test_a_held_result_on_a_20_line_board_says_press_a_key_and_goes_whole(tmp_path):
+    """At 50x20 a held result's '(Press a key; Q leaves the game.)' was below the screen, and after
+    the key the result's first line stayed above the shorter message that replaced it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 3)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        svc.double(bob, v.id, v.version)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(50, 20), glass=(80, 25))
+        await menus.login(c, "alice", "alice-pw", new=False)
+        await menus.open_game(c)
+        await c.wait_for("needs 80 columns")
+        c.send("\r")
+        await c.wait_words("bob doubles to 2.")
+        c.send("X")
+        await c.wait_for("(Y/N)")
+        c.send("Y")
+        await c.wait_words("Score: bob 1, alice 0.")
+        await c.settle(0.3)
+        shown = " ".join(" ".join(line[:50] for line in c.lines()[:20]).split())
+        assert "(Press a key; Q leaves the game.)" in shown, shown
+        c.send(" ")
+        await c.wait_words("Game 2 of the match.")
+        await c.settle(0.3)
+        shown = " ".join(" ".join(line[:50] for line in c.lines()[:20]).split())
+        assert "on a drop" not in shown, shown
+        c.close()
+
+
 async def test_the_board_cursor_starts_where_a_narrow_screen_shows_it(tmp_path):
     """Black at 40 columns with the board as the table stands: the keypad cursor began on point
     13, past the right edge, and the first arrow keys moved it unseen."""

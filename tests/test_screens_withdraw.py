@@ -232,6 +232,34 @@ async def test_the_play_list_follows_the_player_s_games(tmp_path):
         a.close()
 
 
+async def test_a_game_gone_while_its_line_number_is_typed_is_said_on_the_list(tmp_path):
+    """With '2' typed on V)iew (the list stops following while a number is typed) alice withdrew
+    game #1 on that line; Enter went to the menu saying 'There is no game 1.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        carol = svc.register("carol", "carol-pw").id
+        first = svc.begin_game(alice, 3, Color.WHITE).id
+        second = svc.begin_game(carol, 3, Color.WHITE).id
+    async with running_server(url) as srv:
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=False)
+        bob.send("V")
+        await bob.wait_words(f"#{second}")
+        await bob.settle(0.5)  # the change feed's first look (before it, the game is not yet known to it)
+        assert f"2) #{first}" in bob.text, bob.text
+        bob.send("2")
+        await bob.wait_for("Game: 2")
+        with Service(url) as svc:
+            svc.withdraw_game(alice, first)
+        await bob.settle(0.5)
+        bob.send("\r")
+        said = " ".join((await bob.wait_words(f"Game #{first} left this list.")).split())
+        assert "There is no game" not in said and f"1) #{second}" in said, said
+        bob.close()
+
+
 async def test_the_beginner_of_a_named_match_is_not_told_the_named_player_joined(tmp_path):
     """alice began a match naming bob, went to the menu and back: 'bob joined your game.', where
     bob had done nothing (he was named; he never joined)."""

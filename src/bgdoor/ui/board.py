@@ -1095,7 +1095,9 @@ _GROUND = attrgetter(*(f.name for f in fields(BoardView) if f.name not in _MARKS
 
 
 def _same_ground(a: BoardView, b: BoardView) -> bool:
-    return bool(_GROUND(a) == _GROUND(b))
+    # A message over the board's foot (last_row, a short screen) is drawn whole: repaint_over
+    # restores only the text rows, and a longer message's first line had stayed above a shorter one.
+    return not b.last_row and bool(_GROUND(a) == _GROUND(b))
 
 
 def paint_board(view: BoardView, charset: Charset = "utf8") -> Canvas:

@@ -1931,6 +1931,10 @@ class GameScreen:
                 # out, it was nowhere on a 40-column board, and nothing said so.
                 said = f"{self.with_notes(turn_said)}  {score}"
             view = replace(view, message=self.fitted(said, help))
+        if last_row and note is None and help and (help_text or self.held):
+            # Under 22 lines the keys' line is below the screen: a question's keys ('1) single
+            # 2) gammon ...') and a held result's '(Press a key ...)' go with the message.
+            view = replace(view, message=f"{view.message} {help}".strip())
         self.con.show_board(view)
 
     def last_text_row(self) -> int:

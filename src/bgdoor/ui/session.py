@@ -1118,13 +1118,32 @@ class Session:
                     # Begun since the list was drawn: read again, not refused.
                     games = await fresh(games)
                     found = next((g for g in games if str(g.id) == text[1:]), None)
-                if found is not None:
+                if found is not None and await self.still_listed(found, fresh):
                     return self.picked(found, hint_row)
-                note = f"Game {text} is not in this list."
+                note = f"Game {text} {'left' if found is not None else 'is not in'} this list."
+                if found is not None and fresh is not None:
+                    games = await fresh(games)
             elif text.isdigit() and 1 <= int(text) <= len(shown):
-                return self.picked(shown[int(text) - 1], hint_row)
+                found = shown[int(text) - 1]
+                if await self.still_listed(found, fresh):
+                    return self.picked(found, hint_row)
+                note = f"Game #{found.id} left this list."
+                if fresh is not None:
+                    games = await fresh(games)
             else:
                 note = f"No line {text} here; a game number starts with #."
+
+    async def still_listed(self, game: GameSummary,
+                           fresh: Callable[[list[GameSummary]], Awaitable[list[GameSummary]]] | None) -> bool:
+        """Whether a list that follows the games (`fresh`) still has `game`: the list stops
+        following while a number is typed, and a game gone meanwhile had been opened as 'There is
+        no game 9.' on the menu."""
+        if fresh is None:
+            return True
+        try:
+            return any(g.id == game.id for g in await fresh([game]))
+        except ServiceError:
+            return True  # the database busy: opening it says what there is to say
 
     def picked(self, game: GameSummary, hint_row: int) -> GameSummary:
         """A game picked from a list: why an earlier answer was refused goes ('No line 5 here'
