@@ -4362,6 +4362,38 @@ async def test_an_offer_after_a_held_result_says_it_is_of_the_next_game(tmp_path
             a.close()
 
 
+async def test_a_game_withdrawn_while_a_result_is_held_is_no_longer_named_beside_it(tmp_path):
+    """bob held the result of game #1; alice began game #2 with him ('Your turn in game #2 too')
+    and withdrew it: the notice stayed beside the result, and after the key on the board too."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        svc.resign(alice, v.id, v.version, Win.SINGLE)
+    async with running_server(url) as srv:
+        b = await at_board(srv.port, "bob", v.id)
+        try:
+            await b.wait_for("A)ccept")
+            b.send("A")
+            await b.wait_for("(Y/N)")
+            b.send("Y")
+            await b.wait_words("Press a key")
+            await b.settle(0.5)
+            with Service(url) as svc:
+                other = svc.begin_game(alice, 1, Color.WHITE, "bob").id
+                await b.wait_words(f"game #{other} too")
+                svc.withdraw_game(alice, other)
+            await b.wait_until(lambda t: f"#{other}" not in t, "the notice gone")
+            b.send(" ")
+            await b.wait_words("Game 2 of the match.")
+            await b.settle(0.3)
+            assert f"#{other}" not in b.text, b.text
+        finally:
+            b.close()
+
+
 async def test_at_40x23_the_size_page_says_the_last_line_of_keys_is_cut(tmp_path):
     """At 40x23 the page spoke of the columns alone, and the board then lost its last line of
     keys, ?)help and Q)uit among them, without a word (narrower than 80 the help takes a 24th)."""

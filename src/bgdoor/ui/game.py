@@ -1203,7 +1203,7 @@ class GameScreen:
         """What came after a held result, said to be of the next game where the next game's
         opening roll, which says so, is not beside it: 'dora offers to resign' had read as if of
         the game just won."""
-        if not text or text.startswith(("Opening roll", "Game ")) or not any(
+        if not text or text.startswith(("Opening roll", "Game ", ELSEWHERE)) or not any(
                 t.startswith("Opening roll") for t in self.after_lines):
             return text
         assert self.view is not None
@@ -1236,6 +1236,18 @@ class GameScreen:
         waiting (its opponent won the opening roll there, or it ended), or P)lay at the menu no
         longer goes straight to the one it names, or now does.  Said again as it stands, or taken
         down; whether the message changed."""
+        if self.held and self.after_result.startswith(ELSEWHERE):
+            # Beside a held result (and on the board after its key): a game withdrawn meanwhile
+            # had stayed named there, 'Your turn in game #9 too', after the key as well.
+            now = self.elsewhere or set()
+            self.told_elsewhere = [g for g in self.told_elsewhere if g in now]
+            new = self.elsewhere_notice() if self.told_elsewhere else ""
+            if new == self.after_result:
+                return False
+            self.after_lines = [t for t in self.after_lines if not t.startswith(ELSEWHERE)] + ([new] if new else [])
+            self.after_result = new
+            self.message = self.result_and(new)
+            return True
         old = next((t for t in self.unkeyed if t.startswith(ELSEWHERE)), None)
         if old is None:
             return False
