@@ -7,7 +7,7 @@ from harness import Caller, call, login, running_server
 from menus import begin, open_board
 
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.game import Color
+from bgdoor.rules.game import Color, Win
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop
 
@@ -258,6 +258,38 @@ async def test_a_game_gone_while_its_line_number_is_typed_is_said_on_the_list(tm
         said = " ".join((await bob.wait_words(f"Game #{first} left this list.")).split())
         assert "There is no game" not in said and f"1) #{second}" in said, said
         bob.close()
+
+
+async def test_the_finished_matches_list_follows_a_match_finished_elsewhere(tmp_path):
+    """alice had M)atches up; a match of hers finished in her other session, and '#2' typed was
+    refused as not in this list."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        for _ in range(2):
+            v = svc.begin_game(alice, 1, Color.WHITE, "bob")
+            v = svc.roll(alice, v.id, v.version)
+            if v.state.actor is not None and v.state.turn is Color.WHITE:
+                v = svc.resign(alice, v.id, v.version, Win.SINGLE)
+                v = svc.answer_resign(bob, v.id, v.version, True)
+            else:
+                v = svc.resign(bob, v.id, v.version, Win.SINGLE)
+                v = svc.answer_resign(alice, v.id, v.version, True)
+        second = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        second = svc.roll(alice, second.id, second.version)
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        a.send("M")
+        await a.wait_words("#2")
+        await a.settle(0.5)
+        with Service(url) as svc:
+            who = alice if second.state.turn is Color.WHITE else bob
+            v = svc.resign(who, second.id, second.version, Win.SINGLE)
+            svc.answer_resign(bob if who == alice else alice, v.id, v.version, True)
+        await a.wait_words(f"#{second.id}")
+        a.close()
 
 
 async def test_the_beginner_of_a_named_match_is_not_told_the_named_player_joined(tmp_path):

@@ -786,9 +786,16 @@ class Session:
         except ServiceError as exc:
             await self.flash(22, sentence(str(exc)))
             return
+        player = self.player.id
+
+        async def fresh(shown: list[GameSummary]) -> list[GameSummary]:
+            """The finished matches now, in place (see in_place): one finished in the player's
+            other session while the list was up was refused by its number."""
+            return in_place(shown, await self.svc.finished_games(player))
+
         while True:
             title = "Your finished matches (pick one to review)"
-            g = await self.pick(title, games, "You have not finished a match yet.")
+            g = await self.pick(title, games, "You have not finished a match yet.", fresh=fresh, mine=True)
             if g is None:
                 return
             if await self.room_for_board():  # the review is the board's screen: as big as the game's
