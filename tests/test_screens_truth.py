@@ -2256,13 +2256,7 @@ async def test_a_held_result_on_a_20_line_board_says_press_a_key_and_goes_whole(
     """At 50x20 a held result's '(Press a key; Q leaves the game.)' was below the screen, and after
     the key the result's first line stayed above the shorter message that replaced it."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 3)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)
-        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        svc.double(bob, v.id, v.version)
+    bob_doubled(url)
     async with running_server(url) as srv:
         c = await RawCaller.connect(srv.port, term="xterm", size=(50, 20), glass=(80, 25))
         await menus.login(c, "alice", "alice-pw", new=False)
@@ -4226,6 +4220,27 @@ async def test_going_on_at_40x23_still_asks_when_the_window_is_made_18_lines(tmp
         assert "needs 80" not in c.text, c.text
 
 
+def bob_doubled(url: str) -> tuple[int, int, GameView]:
+    """A 3-point match of alice's (White) with bob: alice starts with 3-1 and plays 8/5 6/5, and bob
+    doubles.  (alice, bob, the game)"""
+    with Service(url, dice=ScriptedDice([3, 1] * 3)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        return alice, bob, svc.double(bob, v.id, v.version)
+
+
+async def drops(a: RawCaller | Caller) -> None:
+    """alice, at her board of bob_doubled, drops: the result held."""
+    await a.wait_words("bob doubles to 2.")
+    a.send("X")
+    await a.wait_for("(Y/N)")
+    a.send("Y")
+    await a.wait_words("Press a key")
+
+
 def alice_played_first(url: str) -> tuple[int, int, GameView]:
     """A 3-point match of alice's (White) with bob: alice starts with 3-1 and plays 8/5 6/5; bob to
     roll.  (alice, bob, the game)"""
@@ -4299,23 +4314,13 @@ async def test_an_opening_roll_and_its_play_after_a_result_are_not_a_page_of_two
     '- Opening roll: ... bob starts with 6-2, playing 24/18 13/11.': one roll read as two, and all
     of it said already beside the result."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 3)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)
-        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        v = svc.double(bob, v.id, v.version)
+    alice, bob, v = bob_doubled(url)
     async with running_server(url) as srv:
         a = await call(srv.port)
         try:
             await login(a, "alice", "alice-pw", new=False)
             await menus.open_board(a)
-            await a.wait_words("bob doubles to 2.")
-            a.send("X")
-            await a.wait_for("(Y/N)")
-            a.send("Y")
-            await a.wait_words("Press a key")
+            await drops(a)
             with Service(url, dice=ScriptedDice([2, 6])) as svc:
                 v = svc.roll(bob, v.id, svc.game_version(v.id))  # the next game's opening: bob 6, alice 2
                 await a.wait_words("bob starts with 6-2.")
@@ -4335,23 +4340,13 @@ async def test_an_offer_after_a_held_result_says_it_is_of_the_next_game(tmp_path
     the result the line read '... Score: alice 0, bob 1. bob offers to resign, giving a gammon', as
     if of the game just won."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 3)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)
-        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        v = svc.double(bob, v.id, v.version)
+    alice, bob, v = bob_doubled(url)
     async with running_server(url) as srv:
         a = await call(srv.port)
         try:
             await login(a, "alice", "alice-pw", new=False)
             await menus.open_board(a)
-            await a.wait_words("bob doubles to 2.")
-            a.send("X")
-            await a.wait_for("(Y/N)")
-            a.send("Y")
-            await a.wait_words("Press a key")
+            await drops(a)
             with Service(url, dice=ScriptedDice([2, 6])) as svc:
                 v = svc.roll(bob, v.id, svc.game_version(v.id))  # game 2's opening: bob 6, alice 2
                 await a.wait_words("bob starts with 6-2.")

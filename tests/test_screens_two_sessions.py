@@ -4,23 +4,11 @@ says of what the player did on the other."""
 from __future__ import annotations
 
 from harness import running_server
-from test_screens_truth import at_board
+from test_screens_truth import at_board, bob_doubled
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color
 from bgdoor.service import Service
-
-
-def alice_doubled(url: str) -> int:
-    """alice (White) and bob: alice starts with 3-1 and plays it, bob doubles: alice to answer."""
-    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)
-        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        v = svc.double(bob, v.id, v.version)
-        return v.id
 
 
 async def test_a_question_answered_in_another_session_says_so(tmp_path):
@@ -28,7 +16,7 @@ async def test_a_question_answered_in_another_session_says_so(tmp_path):
     stood until Y, which then said only 'The game has changed since you last looked; look again.'
     Now the question goes, with no key, and the board says what happened."""
     url = f"sqlite:///{tmp_path}/g.db"
-    game = alice_doubled(url)
+    game = bob_doubled(url)[2].id
     async with running_server(url) as srv:
         a = await at_board(srv.port, "alice", game)
         await a.wait_words("bob doubles to 2.")
