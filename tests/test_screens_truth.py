@@ -3586,11 +3586,12 @@ async def test_a_key_refused_after_news_it_has_not_seen_says_the_news_first(tmp_
         a.close()
 
 
-@pytest.mark.parametrize("elsewhere", ["window", "process"])
+@pytest.mark.parametrize("elsewhere", ["window", "process", "news page"])
 async def test_news_read_elsewhere_leaves_the_menu(tmp_path, elsewhere):
     """alice's menu in one window listed bob's play as news after her board in another window had
     shown it; N)ews then said there was nothing new.  So too with the board on her door node,
-    another process (here the service marks it read, as that board does)."""
+    another process (here the service marks it read, as that board does); and with the N)ews page
+    up in another window, until that page was left (and not at all if her line dropped there)."""
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([1, 3, 4, 2])) as svc:
         alice = svc.register("alice", "alice-pw").id
@@ -3605,12 +3606,20 @@ async def test_news_read_elsewhere_leaves_the_menu(tmp_path, elsewhere):
         if elsewhere == "window":
             board = await at_board(srv.port, "alice", v.id)
             await board.wait_words("playing 8/5 6/5")
+        elif elsewhere == "news page":
+            board = await call(srv.port)
+            await login(board, "alice", "alice-pw", new=False)
+            await board.wait_for("Your choice")
+            board.send("N")
+            await board.wait_words("playing 8/5 6/5")
         else:
             await menu.settle(0.3)
             with Service(url) as door:
                 door.mark_read(alice, v.id, 10**6)
         await menu.wait_until(lambda t: "playing 8/5 6/5" not in " ".join(t.split()), "the news read elsewhere to go")
-        if elsewhere == "window":
+        if elsewhere == "news page":
+            assert "News from your games" in board.text  # still on the page
+        if elsewhere != "process":
             board.close()
         menu.close()
 

@@ -465,6 +465,32 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
             told.append((index, line))
             heads.append(f"#{log.game.id}: {line.text}")
     seen: set[int] = set()  # the headlines whose last line was on screen
+    marked: dict[int, int] = {}  # each game's mark saved so far (its index in `news`: upto)
+
+    async def mark() -> None:
+        """Save what has been seen so far (the database busy: it stays news).
+        Page by page: marked only when the page was left, the news had stayed on the player's
+        menu in their other session as long as the page was up, and had come back to a caller
+        whose line dropped there."""
+        for index, (u, log, _) in enumerate(news):
+            if log.game.white_id is None or log.game.black_id is None:
+                continue  # an open seat: who joins is still to be told
+            mine = [k for k, (game, _) in enumerate(told) if game == index]
+            if all(k in seen for k in mine):
+                upto = len(log.events)
+            else:
+                # Nothing of it seen: nothing marked (a default of 0 marked an unseen seating read).
+                upto = max((told[k][1].seq + 1 for k in mine if k in seen), default=-1)
+                if upto <= u.since:
+                    continue
+            if marked.get(index) == upto:
+                continue
+            try:
+                await svc.mark_read(player_id, u.game_id, upto)
+            except ServiceError:
+                return
+            marked[index] = upto
+
     top = (0, 0)  # the page shown begins with this line of this headline
     while True:
         book = news_book(heads or ["Nothing new in your games since you last looked."], con.width - 3,
@@ -484,6 +510,7 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
         if heads:
             ends = {k: j for page in book for _, k, j in page}  # each headline's last line
             seen |= {k for _, k, j in book[n] if ends[k] == j}
+            await mark()
         key = await con.key_or_resize()
         if key is WAKE:
             continue
@@ -493,18 +520,4 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
         if key.name in ("q", "esc") or n == len(book) - 1:
             break
         top = book[n + 1][0][1:]
-    for index, (u, log, _) in enumerate(news):
-        if log.game.white_id is None or log.game.black_id is None:
-            continue  # an open seat: who joins is still to be told
-        mine = [k for k, (game, _) in enumerate(told) if game == index]
-        if all(k in seen for k in mine):
-            upto = len(log.events)
-        else:
-            # Nothing of it seen: nothing marked (a default of 0 marked an unseen seating read).
-            upto = max((told[k][1].seq + 1 for k in mine if k in seen), default=-1)
-            if upto <= u.since:
-                continue
-        try:
-            await svc.mark_read(player_id, u.game_id, upto)
-        except ServiceError:
-            return  # the database is busy: the news stays news until the next look
+    await mark()  # a busy database: the news stays news until the next look
