@@ -81,3 +81,26 @@ async def test_the_give_up_question_goes_when_the_turn_is_played_in_another_sess
         text = " ".join((await a.wait_words("In another session")).split())
         assert "Give up:" not in text, text
         a.close()
+
+
+async def test_a_play_half_typed_goes_when_the_turn_is_played_in_another_session(tmp_path):
+    """alice typed '24/18 13/1' after M in one session and played the turn in her other: the typed
+    line stood over the old board until Enter."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1: alice to play 3-1
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", v.id)
+        await a.settle(0.3)
+        a.send("M")
+        await a.wait_for("Your play")
+        a.send("24/21 13/")
+        await a.wait_for("24/21 13/")
+        with Service(url) as svc:
+            svc.submit_turn(alice, v.id, svc.game_version(v.id), "8/5 6/5")
+        text = " ".join((await a.wait_words("Your typed play (24/21 13/) was not sent.")).split())
+        assert "In another session" in text and "Your play (like" not in text, text
+        a.close()

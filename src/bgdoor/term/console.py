@@ -647,7 +647,7 @@ class Console:
 
     async def line(
         self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False,
-        wake: bool = False, full: Callable[[bool], None] | None = None,
+        wake: bool = False, full: Callable[[bool], None] | None = None, any_wake: bool = False,
     ) -> str | None:
         """Read a line with echo at (row, col); None when the caller presses Esc.
 
@@ -656,7 +656,8 @@ class Console:
         window size raises Woken, for a screen that lays itself out again; any other wake is
         kept for the screen's own next wait (key_or_resize).  `full(True)`: a character was
         refused, the field being full (for the screen to say why; the bell alone told nothing);
-        `full(False)`: a backspace after that, for the screen to take it back."""
+        `full(False)`: a backspace after that, for the screen to take it back.  `any_wake`: every
+        wake raises Woken, for a screen that looks at what woke it (a game changed meanwhile)."""
         text = initial
         rang = False
         try:
@@ -670,8 +671,11 @@ class Console:
                 self.put(row, col, shown.ljust(room), "input")
                 self.text_cursor((row, col + min(len(shown), room - 1)))
                 await self.show()
-                key = await (self.key_or_resize() if wake else self.key(idle=True))
-                if key is WAKE:
+                if any_wake:
+                    key = await self.key(idle=True, wake=True)
+                else:
+                    key = await (self.key_or_resize() if wake else self.key(idle=True))
+                if key is WAKE or key.name == "wake":
                     raise Woken(text)
                 if key.name == "enter":
                     return text

@@ -2204,9 +2204,16 @@ class GameScreen:
             row = min(HELP_ROW, self.con.height)
             self.draw(note=self.message, help_text="", last_row=row - 1 if row < HELP_ROW else 0)
             try:
-                text = await self.con.line(row, 2, 40, initial=typed, wake=True)
+                text = await self.con.line(row, 2, 40, initial=typed, wake=True, any_wake=True)
             except Woken as woken:
                 typed = woken.text  # the window changed size: the board and the prompt again
+                if self.view is not None and self.rt.version(self.game_id) != self.view.version:
+                    # The game moved on (the turn played in the player's other session): typing
+                    # ends, with what happened, where the line had stood until Enter.
+                    await self.on_change()
+                    if typed.strip() and typed.strip() != made:
+                        self.message = f"{self.message} Your typed play ({typed.strip()}) was not sent.".strip()
+                    return
                 continue
             break
         self.message = ""
