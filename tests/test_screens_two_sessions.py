@@ -104,3 +104,25 @@ async def test_a_play_half_typed_goes_when_the_turn_is_played_in_another_session
         text = " ".join((await a.wait_words("Your typed play (24/21 13/) was not sent.")).split())
         assert "In another session" in text and "Your play (like" not in text, text
         a.close()
+
+
+async def test_news_of_another_game_while_a_question_is_open_is_told_after_it(tmp_path):
+    """bob began a game with alice while her G)ive up question was open: the wake it brought was
+    taken by the question, and after Esc the board said nothing of the new game."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1: alice to play 3-1
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", v.id)
+        await a.settle(0.5)
+        a.send("G")
+        await a.wait_for("Give up:")
+        with Service(url) as svc:
+            other = svc.begin_game(bob, 3, Color.WHITE, "alice").id
+        await a.settle(1.0)
+        a.send("\x1b")
+        await a.wait_words(f"game #{other} too")
+        a.close()

@@ -1772,15 +1772,21 @@ class GameScreen:
         game changing meanwhile ends the question, its news told: Superseded.  A drop asked in
         one session and a take made in the player's other had left 'Drop the double ...? (Y/N)'
         standing until Y, which then said only that the game had changed."""
-        while True:
-            key = await self.con.key(idle=True, wake=True)
-            if key.name != "wake":
-                return key
-            if self.view is not None and self.rt.version(self.game_id) != self.view.version:
-                await self.on_change()
-                raise Superseded
-            if (self.con.width, self.con.height) != self.drawn_at:
-                return WAKE
+        kept = False  # a wake for something else (another game, who is on): the board's, after
+        try:
+            while True:
+                key = await self.con.key(idle=True, wake=True)
+                if key.name != "wake":
+                    return key
+                if self.view is not None and self.rt.version(self.game_id) != self.view.version:
+                    await self.on_change()
+                    raise Superseded
+                if (self.con.width, self.con.height) != self.drawn_at:
+                    return WAKE
+                kept = True
+        finally:
+            if kept:
+                self.con.wake()
 
     def not_an_answer(self, key: Key, question: str, keys: str, said: str) -> str:
         """A key that answers no question on the board: `said` (the question with why not) where
@@ -2197,6 +2203,7 @@ class GameScreen:
         # On a narrow screen the roll left first: the second die is past the edge.
         self.message = f"{self.with_roll_left('').strip()} {self.message}".strip()
         typed = f"{made} " if made else ""
+        kept = False  # a wake for something else while typing: the board's, after
         while True:
             # The prompt alone: with the opponent's note after it, the note read as the answer.
             # On a screen too short for the row typed in (under 22 lines), the last row, and the
@@ -2214,8 +2221,11 @@ class GameScreen:
                     if typed.strip() and typed.strip() != made:
                         self.message = f"{self.message} Your typed play ({typed.strip()}) was not sent.".strip()
                     return
+                kept = kept or (self.con.width, self.con.height) == self.drawn_at
                 continue
             break
+        if kept:
+            self.con.wake()
         self.message = ""
         if text is None or not text.strip():
             # Moves made before M are still on the board: 'No play typed' read as if they were gone.
