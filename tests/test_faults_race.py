@@ -29,7 +29,9 @@ from bgdoor.ui.game import PRESS_A_KEY
 pytestmark = pytest.mark.timeout(240)
 
 RACES = 100
-LOST = ("look again", "acted on this game first")
+# The loser's notice: what the other session did, and that the play typed here was not sent (or,
+# where nothing newer was to be read, that the game had changed).
+LOST = ("look again", "acted on this game first", "was not sent")
 
 
 def _racer(url: str, barrier, conn) -> None:

@@ -2238,6 +2238,12 @@ class GameScreen:
             return
         try:
             await self.send_turn(text.strip())
+        except GameChanged:
+            if not await self.moved_on():
+                raise
+            # What moved it on is told (the same turn played in the player's other session); and
+            # that the play typed here did not go.
+            self.message = f"{self.message} Your typed play ({text.strip()}) was not sent.".strip()
         except IllegalAction as exc:
             if not made or not text.startswith(made) or not text[len(made):].strip():
                 raise
