@@ -9,6 +9,17 @@ from test_screens_truth import at_board, bob_doubled
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color
 from bgdoor.service import Service
+from bgdoor.service.types import GameView
+
+
+def alice_to_play(url: str) -> tuple[int, int, GameView]:
+    """A 5-point match of alice's (White) with bob: alice won the opening roll and has 3-1 to play.
+    (alice, bob, the game)"""
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        return alice, bob, svc.roll(alice, v.id, v.version)
 
 
 async def test_a_question_answered_in_another_session_says_so(tmp_path):
@@ -39,12 +50,8 @@ async def test_a_note_waiting_is_not_told_as_gone_with_a_play_made_elsewhere(tmp
     session, you rolled 6-3 and played 13/7 9/6. Your note: "hello".', the news's words for a note
     that went with a play; it went with her next one."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1: alice to play 3-1
-        game = v.id
+    alice, bob, v = alice_to_play(url)
+    game = v.id
     async with running_server(url) as srv:
         a = await at_board(srv.port, "alice", game)
         a.send("N")
@@ -66,11 +73,7 @@ async def test_the_give_up_question_goes_when_the_turn_is_played_in_another_sess
     """G's 'Give up: a single game ..., a gammon ... or a backgammon?' stood after alice played the
     turn in her other session; 1 then said the game had changed."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        svc.register("bob", "bob-pw")
-        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1: alice to play 3-1
+    alice, _, v = alice_to_play(url)
     async with running_server(url) as srv:
         a = await at_board(srv.port, "alice", v.id)
         await a.settle(0.3)
@@ -87,11 +90,7 @@ async def test_a_play_half_typed_goes_when_the_turn_is_played_in_another_session
     """alice typed '24/18 13/1' after M in one session and played the turn in her other: the typed
     line stood over the old board until Enter."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        svc.register("bob", "bob-pw")
-        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1: alice to play 3-1
+    alice, _, v = alice_to_play(url)
     async with running_server(url) as srv:
         a = await at_board(srv.port, "alice", v.id)
         await a.settle(0.3)
@@ -110,11 +109,7 @@ async def test_news_of_another_game_while_a_question_is_open_is_told_after_it(tm
     """bob began a game with alice while her G)ive up question was open: the wake it brought was
     taken by the question, and after Esc the board said nothing of the new game."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1: alice to play 3-1
+    alice, bob, v = alice_to_play(url)
     async with running_server(url) as srv:
         a = await at_board(srv.port, "alice", v.id)
         await a.settle(0.5)

@@ -2219,7 +2219,7 @@ class GameScreen:
                     # ends, with what happened, where the line had stood until Enter.
                     await self.on_change()
                     if typed.strip() and typed.strip() != made:
-                        self.message = f"{self.message} Your typed play ({typed.strip()}) was not sent.".strip()
+                        self.not_sent(typed)
                     return
                 kept = kept or (self.con.width, self.con.height) == self.drawn_at
                 continue
@@ -2243,7 +2243,7 @@ class GameScreen:
                 raise
             # What moved it on is told (the same turn played in the player's other session); and
             # that the play typed here did not go.
-            self.message = f"{self.message} Your typed play ({text.strip()}) was not sent.".strip()
+            self.not_sent(text)
         except IllegalAction as exc:
             if not made or not text.startswith(made) or not text[len(made):].strip():
                 raise
@@ -2258,6 +2258,10 @@ class GameScreen:
                 return
             self.message = (f"{sentence(str(exc))} The line began with the moves on the board, {made}: "
                             "M and the rest of the play.")
+
+    def not_sent(self, typed: str) -> None:
+        """Said after the news of what moved the game on: the play typed here did not go."""
+        self.message = f"{self.message} Your typed play ({typed.strip()}) was not sent.".strip()
 
     async def send_turn(self, play: str) -> None:
         await self.act_noted(lambda p, g, v, n: self.svc.submit_turn(p, g, v, play, n), "Turn sent.")
