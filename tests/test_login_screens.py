@@ -420,3 +420,21 @@ async def test_esc_or_an_empty_enter_at_the_handle_says_what_to_do(tmp_path, siz
         c.send("walker\r")  # and the login goes on
         await c.wait_words("Create it?")
         c.close()
+
+
+async def test_the_terminal_s_cursor_waits_at_an_empty_rank_page_s_prompt(tmp_path):
+    """R)ank with nobody ranked: after a refused key the cursor stood at the end of the refusal,
+    not after 'Choice:'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("alice", "alice-pw")
+    async with running_server(url) as srv:
+        c = await at_the_menu(srv.port, (80, 24), "alice", "alice-pw")
+        c.send("R")
+        await c.wait_for("has finished a match yet")
+        c.send("x")
+        await c.wait_for("X is not an answer")
+        await c.settle()
+        row = next(i for i, line in enumerate(c.lines()) if "Choice:" in line)
+        assert c.cursor() == (row, c.lines()[row].index("Choice:") + 8), c.text
+        c.close()

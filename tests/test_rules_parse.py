@@ -72,6 +72,22 @@ def test_marks_choose_the_hit() -> None:
     assert "says a hit" in reason(pos, (6, 3), "13/4*")
 
 
+def test_a_written_touch_down_on_a_blot_hits_it() -> None:
+    """'13/12 12/10' with 2-1 past a blot on 12 (a live game's M)ove): sent as the quiet 13/11/10,
+    while the cursor's 13/12 then 12/10 hits.  A checker stopping on a blot hits it."""
+    pos = board({13: 1, 6: 5}, {12: 1, 19: 5})
+    for text in ("13/12 12/10", "13/12/10", "12/10 13/12", "13/12* 12/10"):
+        play = parse_play(pos, (2, 1), text)
+        assert play.moves == (Move(13, 12, True), Move(12, 10)), text
+    assert parse_play(pos, (2, 1), "13/10").moves == (Move(13, 11), Move(11, 10))  # no stop written
+    pos = board({13: 1}, {7: 1})
+    for text in ("13/7/4", "13/7 7/4"):
+        assert parse_play(pos, (6, 3), text).moves == (Move(13, 7, True), Move(7, 4)), text
+    # Not insisted on: a stop written on a blocked point is still read the other way round.
+    pos = board({13: 1}, {7: 2})
+    assert parse_play(pos, (6, 3), "13/7/4").moves == (Move(13, 10), Move(10, 4))
+
+
 def test_a_forced_hit_needs_no_mark() -> None:
     pos = board({24: 1}, {20: 1})  # 4-4 from 24 must touch 20
     play = parse_play(pos, (4, 4), "24/8")

@@ -176,6 +176,46 @@ async def test_a_yes_no_question_says_why_a_key_is_no_answer(tmp_path):
         bob.close()
 
 
+async def test_an_enter_typed_right_after_a_refused_key_takes_no_default(tmp_path):
+    """'Z' and Enter at 'Play as', '9' and Enter at 'Level [1]:', 'x' and Enter at 'Create it?':
+    the refusal was wiped at once and the Enter took the default (Random, level 1, no), unseen.
+    Such an Enter now asks for another; a second Enter takes the default."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", bot=True) as srv:
+        c = await call(srv.port)
+        await c.wait_for("Handle:")
+        c.send("alice\r")
+        await c.wait_for("Create it?")
+        c.send("x\r")
+        await c.wait_words("Enter again for No; or Y or N.")
+        assert "Create it?" in c.text and "Choose a password" not in c.text
+        c.send("Y")
+        await c.wait_for("Choose a password")
+        c.send("alice-pw\r")
+        await c.wait_for("Type it again")
+        c.send("alice-pw\r")
+        await c.wait_for("Your choice")
+        c.send("B")
+        await c.wait_for("Match length")
+        c.send("\r")
+        await c.wait_for("Play as")
+        c.send("Z\r")
+        await c.wait_words("Enter again for Random; Esc goes back to the menu.")
+        assert "Opponent" not in c.text
+        c.send("\r")
+        await c.wait_for("Opponent")
+        assert "Play as W)hite, B)lack or R)andom [R]: Random" in c.text
+        c.send("C")
+        await c.wait_for("Level [1]:")
+        c.send("9\r")
+        await c.wait_words("Enter again for level 1; Esc goes back to the menu.")
+        await c.settle(0.5)
+        assert "Level [1]:" in c.text and "Opening roll" not in c.text
+        c.send("2\r")  # a level typed after it is taken as ever
+        await c.wait_for("Intermediate")
+        await c.wait_for("Opening roll")
+        c.close()
+
+
 async def test_the_instructions_footer_says_where_each_key_goes(tmp_path):
     """The Instructions footer offered 'B: back  Q: quit' beside 'Enter: back to the menu': B turns a
     page back and Q goes to the menu (it does not quit)."""
@@ -226,6 +266,29 @@ async def test_a_refused_drop_is_a_sentence_and_the_checker_stays_in_hand(tmp_pa
         assert "Point 12 is blocked. Put it down on a marked point, or U puts it back." in text
         alice.send("U")
         await alice.wait_for("The checker is back.")  # it was still in hand
+        alice.close()
+        bob.close()
+
+
+async def test_the_checker_in_hand_is_still_said_after_the_cursor_moves(tmp_path):
+    """'Checker in hand: ...' went at the first cursor key: the line stood blank while the checker
+    was carried (play-tested at 80x24 in CP437)."""
+    dice = ScriptedDice([3, 1] + [1, 2] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice, bob = await seated(srv.port)
+        alice.send("P")
+        await alice.wait_for("You start with 3-1")
+        alice.send("\r")  # the cursor starts on 13: pick a checker up
+        await alice.wait_for("Checker in hand")
+        alice.send("6")  # along the top row, away from the marks
+        await alice.settle(0.5)
+        assert "Checker in hand: move to a marked point, Enter puts it down." in " ".join(alice.text.split())
+        alice.send("4")  # back over 13: Enter there puts it back
+        alice.send("\r")
+        await alice.wait_for("Put back.")
+        alice.send("6")
+        await alice.settle(0.5)
+        assert "Checker in hand" not in alice.text and "Put back." not in alice.text
         alice.close()
         bob.close()
 

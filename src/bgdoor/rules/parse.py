@@ -3,11 +3,13 @@
 Text is matched to a legal play by the position it leads to, so `13/4`,
 `13/7/4` and `13/7 7/4` all name the same play (with 6-3).  Each hop written
 must fit the dice, but a written touch-down point is not insisted on: `13/7/4`
-is read as 13/10/4 when 7 is blocked.  Hit marks (`*`) only choose between
-plays that reach the same points but hit different blots on the way; without
-marks the play hitting the fewest blots is taken.  A mark where the play hits
-nothing is refused: the player counted on a hit the board does not give.  (A
-hit left unmarked is still the play named.)
+is read as 13/10/4 when 7 is blocked.  Hit marks (`*`) choose between plays
+that reach the same points but hit different blots on the way, and so do the
+touch-downs written: `13/7/4` and `13/7 7/4` hit a blot on 7 when they can,
+as a checker stopping there must.  Past that, the play hitting the fewest
+blots is taken (`13/4` goes by 10 then).  A mark where the play hits nothing
+is refused: the player counted on a hit the board does not give.  (A hit left
+unmarked is still the play named.)
 
 Accepted: `24/18 13/11`, `bar/22*`, `25/22`, `6/off 5/off`, `6/0`,
 `8/5(2)`, `13/7*/4`; any case, extra spaces, `-` for `/`, commas between moves.
@@ -58,10 +60,14 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
     fault = _distance_fault(paths, roll)
     if matches and not fault and min(me) >= 0:
         marks = frozenset().union(*(p.marks for p in paths))
+        # Points written as touch-downs: a checker stopping where a blot stands hits it, so
+        # '13/12 12/10' past a blot on 12 is the hit, as the cursor's 13/12 then 12/10 is (it had
+        # been taken as the quiet 13/11/10).  Wanted, not insisted on, as the touch-downs are.
+        stops = frozenset(p for path in paths for p in path.points[1:] if p != OFF)
 
-        def rank(play: Play) -> tuple[int, int]:
+        def rank(play: Play) -> tuple[int, int, int]:
             hits = hit_points(position, play.position)
-            return (-len(hits & marks), len(hits - marks))
+            return (-len(hits & marks), -len(hits & stops), len(hits - marks - stops))
 
         play = min(matches, key=rank)
         missed = _missed_mark(position, play, paths)

@@ -2040,6 +2040,9 @@ class GameScreen:
                                                "M)ove typed plays from or to it.")
             return
         self.cursor = moved
+        # Said while the checker is carried: one cursor key had left the line blank, the checker
+        # drawn on the point under the cursor the only sign of it.
+        self.message = self.still_in_hand()
 
     async def do_undo(self, key: Key) -> None:
         turn = self.turn

@@ -153,6 +153,7 @@ class Session:
         self.board = board
         self.presence_key = runtime.presence.new_key()
         self.menu_notice = ""  # said once beside the menu's prompt (what a screen left doing)
+        self.yes_no_refused = False  # the last key at a Y/N question was no answer (see yes_no_key)
         self.present = False
 
     # ------------------------------------------------------------ entry
@@ -546,12 +547,19 @@ class Session:
     async def yes_no_key(self, key: Key, default: bool) -> bool | None:
         """The answer `key` gives to a Y/N question; None, said why, for any other key."""
         answer: bool | None = None
+        if key.name == "enter" and self.yes_no_refused:
+            # Right after a refused key: 'x' and Enter had answered as Enter does, unseen.
+            self.yes_no_refused = False
+            self.hint(None, f"Enter again for {'Yes' if default else 'No'}; or Y or N.")
+            await self.con.show()
+            return None
         if key.name == "enter":
             answer = default
         elif key.char.upper() == "Y":
             answer = True
         elif key.char.upper() in ("N",) or key.name == "esc":
             answer = False
+        self.yes_no_refused = answer is None
         self.hint(None if answer is not None else key, "" if answer is not None else "Y or N.")
         if answer is None:
             await self.con.show()
@@ -1410,8 +1418,11 @@ class Session:
                 self.con.put_wrapped(bottom - 2, 3, f"Q or Enter goes back.{boards}", "dim", right=self.con.width - 1)
                 self.con.put(bottom, 3, "Choice: ", "prompt")
                 while True:
+                    # The terminal's cursor at the prompt, not at the end of the text last written.
+                    self.con.text_cursor((bottom, 11))
                     await self.con.show()
                     key = await self.con.key_or_resize()
+                    self.con.text_cursor(None)
                     if key is WAKE:
                         break  # resized: laid out again
                     if boards and key.char.upper() == "B":
@@ -1674,6 +1685,12 @@ class Session:
                     continue
                 if key.name == "esc":
                     return None
+                if key.name == "enter" and said is not None:
+                    # Typed right after a refused key, before the refusal could be read: 'Z' and
+                    # Enter had made the default, and the refusal went as soon as it came.
+                    said = None
+                    self.hint(None, f"Enter again for {next(iter(answers.values()))}; Esc goes back to the menu.")
+                    continue
                 c = "" if key.name == "enter" else key.char.upper()
                 if c in answers or key.name == "enter":
                     self.hint()
@@ -1854,6 +1871,10 @@ class Session:
                 continue
             if key.name == "esc":
                 return None
+            if key.name == "enter" and said is not None:
+                said = None  # as at the B)egin form's other questions: '9' and Enter had made level 1
+                self.hint(None, f"Enter again for level {chosen + 1}; Esc goes back to the menu.")
+                continue
             if key.name == "enter":
                 return levels[chosen][1]
             self.hint()
