@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
-from test_sysop_support import World, fresh_world
+from test_sysop_support import World, fresh_world, unwrap
 
 from bgdoor import cli
 from bgdoor.records.bulletin import TITLE_WIDTH, WIDTH, render_bulletin
@@ -85,13 +85,13 @@ def test_a_title_too_long_for_the_frame_is_refused_not_cut(
     assert code == 0 and err == "" and longest in lines[1], lines[1]
     code, lines, err = bulletin(monkeypatch, capsys, tmp_path, world, "--title", longest + "x")
     assert (code, lines) == (2, [])
-    assert err == (f"bgdoor bulletin: --title is {TITLE_WIDTH + 1} characters; the bulletin's title line holds "
+    assert unwrap(err) == (f"bgdoor bulletin: --title is {TITLE_WIDTH + 1} characters; the bulletin's title line holds "
                    f"at most {TITLE_WIDTH}\n")
     # With --bbs the board's name follows the title: the room left is said.
     room = TITLE_WIDTH - len(": Demo Board")
     code, lines, err = bulletin(monkeypatch, capsys, tmp_path, world, "--bbs", "dp", "--title", longest[: room + 1])
     assert (code, lines) == (2, [])
-    assert err == (f"bgdoor bulletin: --title is {room + 1} characters; with --bbs DP the title line ends in "
+    assert unwrap(err) == (f"bgdoor bulletin: --title is {room + 1} characters; with --bbs DP the title line ends in "
                    f"': Demo Board', so --title may be at most {room} characters (the line holds {TITLE_WIDTH})\n")
     code, lines, err = bulletin(monkeypatch, capsys, tmp_path, world, "--bbs", "dp", "--title", longest[:room])
     assert code == 0 and f"{longest[:room]}: Demo Board" in lines[1], lines[1]

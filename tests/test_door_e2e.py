@@ -406,3 +406,59 @@ def test_a_door_with_a_bad_door_cfg_tells_the_caller_plainly_and_logs_why(tmp_pa
         assert "cannot read door.cfg" in logged and "[server] port must be a number" in logged, logged
     finally:
         door.close()
+
+
+def test_a_bad_door_cfg_is_logged_beside_it_not_in_the_folder_the_bbs_starts_the_door_in(tmp_path: Path) -> None:
+    """A door.cfg the door could not read, started from a node folder: the error went to a
+    data/door.log made in that folder, and the door.log the sysop looks at had nothing."""
+    bbs, node = tmp_path / "bgdoor", tmp_path / "node3"
+    bbs.mkdir()
+    node.mkdir()
+    cfg = bbs / "door.cfg"
+    cfg.write_text(f"[database]\nurl = sqlite:///{bbs}/bg.db\n[session]\nidle_timeout = 0\n")
+    door = PtyDoor(door32(node / "door32.sys", "Cfgtest"), None, None, "--config", str(cfg), cwd=node)
+    try:
+        door.wait_for("The sysop can see why in the door's log.")
+        assert door.wait_exit(timeout=20) == 2
+    finally:
+        door.close()
+    assert sorted(p.name for p in node.iterdir()) == ["door32.sys"]
+    logged = (bbs / "door.log").read_text()
+    assert "cannot read door.cfg" in logged and "idle_timeout must be at least 1" in logged, logged
+
+
+@pytest.mark.parametrize("url", ["sqlite3:///{tmp}/bg.db", "sqlite:///{tmp}/a-folder"])
+def test_a_database_the_door_cannot_open_is_said_plainly_and_logged(tmp_path: Path, url: str) -> None:
+    """A mistyped scheme ended the door in a traceback on a blank screen, the log silent; a folder
+    for a file showed the caller the storage's words, cut mid-word at 80 columns."""
+    (tmp_path / "a-folder").mkdir()
+    log = tmp_path / "door.log"
+    door = PtyDoor(door32(tmp_path / "door32.sys", "Dbtest"), url.format(tmp=tmp_path), log, size=(80, 24))
+    try:
+        assert door.wait_exit(timeout=20) == 1
+        lines = [line.rstrip() for line in door.view.screen.display if line.strip()]
+        said = " ".join(" ".join(lines).split())
+        assert "Sorry, the backgammon door cannot start: its database cannot be opened." in said, lines
+        assert all(len(line) < 80 for line in lines), lines
+    finally:
+        door.close()
+    assert door.proc.stderr is not None
+    err = door.proc.stderr.read().decode()
+    assert "Traceback" not in err and err.startswith("bgdoor door: cannot open the database"), err
+    assert "ERROR bgdoor.door: cannot open the database" in log.read_text()
+
+
+def test_the_node_given_on_the_command_line_wins_over_a_wrong_node_line(tmp_path: Path) -> None:
+    """DOOR32.SYS line 11 reading 'one' refused the caller even with --node 3, which the README
+    gives for a node line that is wrong."""
+    lines = door32_lines(alias="Nodey")
+    lines[10] = "one"
+    door = PtyDoor(write(tmp_path, "door32.sys", lines), f"sqlite:///{tmp_path}/bg.db", tmp_path / "door.log",
+                   "--node", "3")
+    try:
+        door.wait_for("Your choice")
+        door.send("Q")
+        assert door.wait_exit() == 0
+    finally:
+        door.close()
+    assert "login Nodey from node 3" in (tmp_path / "door.log").read_text()

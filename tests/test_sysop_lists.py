@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_sysop_support import World, fresh_world
+from test_sysop_support import World, fresh_world, unwrap
 
 from bgdoor import cli
 from bgdoor.rules.game import Color
@@ -162,7 +162,7 @@ def test_options_after_the_action_and_a_bad_database(
     assert ids(capsys.readouterr().out) == [world.waiting]
     code = cli.main(["sysop", "--db", "nosuchdriver://x", "players"])
     err = capsys.readouterr().err
-    assert code == 2 and len(err.splitlines()) == 1 and "cannot open the database" in err
+    assert code == 2 and len(unwrap(err).splitlines()) == 1 and "cannot open the database" in err
 
 
 def test_players_names_a_member_bbs_callers_board_and_says_last_login(

@@ -162,3 +162,16 @@ def exported(sysop: Sysop, game_id: int) -> str:
     """The match as `bgdoor export` writes it: the sysop's record through the .mat exporter."""
     match = sysop.match_record(game_id)
     return export_mat(match.white, match.black, match.length, match.events, date=match.created)
+
+
+def unwrap(text: str) -> str:
+    """A sysop command's messages as one line each: the lines it broke to fit 80 columns (each
+    indented four spaces past the line it goes on) joined again."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        lead = len(line) - len(line.lstrip(" "))
+        if out and line.strip() and lead >= len(out[-1]) - len(out[-1].lstrip(" ")) + 4:
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_sysop_support import World, fresh_world, resign_at_once
+from test_sysop_support import World, fresh_world, resign_at_once, unwrap
 
 from bgdoor import cli
 from bgdoor.rules.game import Color
@@ -72,7 +72,7 @@ def test_password_of_a_player_who_had_none_is_set_not_replaced(
         zed = svc.enter_from_bbs("DEMO", "zed").id
     code, out = run(capsys, monkeypatch, world, "password", "zed", answer="n\n")
     assert code == 1 and f"  password of zed (player {zed}) will be set\n" in out, out
-    assert "zed played from member BBS DEMO only; from now on they may also log in" in out
+    assert "zed played from member BBS DEMO only; from now on they may also log in" in " ".join(out.split())
     code, out = run(capsys, monkeypatch, world, "password", "erin", "--password", "erin-pw", "--yes")
     assert code == 0 and out.splitlines()[0] == "password of erin (player 5) set", out
     # Now there is one to replace.
@@ -102,7 +102,7 @@ def test_a_board_already_so_is_not_asked_about(
     # A new reason is a change: it was said to be none, and the callers went on being told the old one.
     code, out = run(capsys, monkeypatch, world, "suspend-bbs", "DEMO", "--reason", "more spam", answer="y\n")
     assert code == 0 and "Go ahead?" in out, out
-    assert out.endswith("the reason for BBS DEMO's suspension changed to: more spam (it was: spam); "
+    assert unwrap(out).endswith("the reason for BBS DEMO's suspension changed to: more spam (it was: spam); "
                         "it stays suspended\n"), out
     code, out = run(capsys, monkeypatch, world, "bbses")
     assert "suspended: more spam" in out, out
@@ -184,3 +184,40 @@ def test_a_forfeit_is_nobodys_move(
         assert rows[forfeit][2:] == ["(system)", "-", f"{loser} forfeits the match ({why})"], out
         # The win that follows is nobody's move either.
         assert [row[2] for row in rows[forfeit:]] == ["(system)"] * 3, out
+
+
+def test_the_sysop_s_long_messages_are_broken_between_words_within_80_columns(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World, tmp_path: Path
+) -> None:
+    """Lines of 101 to 170 characters (a refusal, a door player's new password, an unknown
+    board, a missing database) wrapped mid-word on the sysop's 80-column terminal."""
+    with Service(world.url) as svc:
+        svc.enter_from_door("Doorman")
+    said = []
+    for args in (["delete-player", "dave", "--yes"], ["password", "Doorman", "--password", "door-pw", "--yes"],
+                 ["suspend-bbs", "ZZZ", "--yes"]):
+        monkeypatch.setattr("sys.stdin", io.StringIO(""))
+        cli.main(["sysop", "--db", world.url, *args])
+        captured = capsys.readouterr()
+        said.append(captured.out + captured.err)
+    cli.main(["sysop", "--db", f"sqlite:///{tmp_path}/nope.db", "players"])
+    said.append(capsys.readouterr().err)
+    for text in said:
+        lines = text.splitlines()
+        # (A path longer than a line stays whole, on a line of its own.)
+        assert len(lines) > 1 and all(len(line) <= 80 or " " not in line.strip() for line in lines), text
+    words = [" ".join(text.split()) for text in said]
+    assert "nothing was changed. With --force, their active games are forfeited" in words[0]
+    assert "Doorman played through the BBS door only; from now on they may also log in by telnet" in words[1]
+    assert "no member BBS ZZZ: door.cfg has no [bbs ZZZ] section" in words[2]
+    assert "there is no database at" in words[3]
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_serve_refuses_a_port_no_socket_can_have(capsys: pytest.CaptureFixture[str], port: str) -> None:
+    """`bgdoor serve --port 99999` ended in a traceback from the socket's bind."""
+    with pytest.raises(SystemExit) as done:
+        cli.main(["serve", "--port", port])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "a port is a number from 0 to 65535" in err and "Traceback" not in err, err

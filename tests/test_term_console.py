@@ -656,3 +656,11 @@ async def test_the_time_warning_is_worded_for_the_width_after_a_resize() -> None
     assert "Back to the BBS in less than a minute." in lines, lines
     waiting.cancel()
     await con.stop()
+
+
+def test_a_time_left_of_more_than_a_day_is_said_so() -> None:
+    """A drop file's 99999999999999999999 minutes read '100000000000000000000 minutes left' on the
+    menu, a number the file never said."""
+    assert console_mod.time_words(99999999999999999999 * 60.0) == "more than a day"
+    assert console_mod.time_words(console_mod.DAY) == "more than a day"
+    assert console_mod.time_words(console_mod.DAY - 60) == "1439 minutes"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import signal
 import sys
 import textwrap
@@ -44,19 +43,19 @@ def cmd_plays(args: argparse.Namespace) -> int:
                 pos = Position.from_id(fields[0])
                 dice = _parse_dice(fields[1] + fields[2])
             except (ValueError, PositionError) as exc:
-                print(f"bgdoor plays: line {lineno}: {exc}", file=sys.stderr)
+                _say(f"bgdoor plays: line {lineno}: {exc}", err=True)
                 return 2
             ids = sorted(p.position.id for p in legal_plays(pos, dice))
             out.write((" ".join(ids) if ids else "-") + "\n")
         return 0
     if args.position is None or not args.dice:
-        print("bgdoor plays: give POSITION_ID DICE, or --batch", file=sys.stderr)
+        _say("bgdoor plays: give POSITION_ID DICE, or --batch", err=True)
         return 2
     try:
         pos = Position.from_id(args.position)
         dice = _parse_dice("".join(args.dice))  # "31", "3-1" or "3 1"
     except (ValueError, PositionError) as exc:
-        print(f"bgdoor plays: {exc}", file=sys.stderr)
+        _say(f"bgdoor plays: {exc}", err=True)
         return 2
     for play in legal_plays(pos, dice):
         print(f"{play}\t{play.position.id}")
@@ -154,31 +153,33 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _callers_terminal(fd: int) -> bool:
-    """Whether `fd` is the terminal standard output is: a pty BBS gives the door's standard
-    error to the caller too."""
-    try:
-        return os.isatty(fd) and os.isatty(1) and os.fstat(fd).st_rdev == os.fstat(1).st_rdev
-    except OSError:
-        return False
+def _unread(args: argparse.Namespace) -> Config:
+    """The settings the door's log is found by when door.cfg cannot be read: beside --db's SQLite
+    file, else beside door.cfg (the defaults had put it in data/ under the folder the BBS started
+    the door in, a folder made for it)."""
+    config = Config()
+    config.database_url = args.db or ""
+    config.source = str(Path(args.config or "door.cfg").resolve())
+    return config
 
 
 def cmd_door(args: argparse.Namespace) -> int:
+    from bgdoor.transport.door import callers_terminal  # noqa: PLC0415 - only this command needs it
     from bgdoor.transport.dropfile import DropFileError, read_dropfile  # noqa: PLC0415 - only this command needs it
 
     try:
-        info = read_dropfile(args.dropfile)
+        info = read_dropfile(args.dropfile, args.node)
     except DropFileError as exc:
-        if not _callers_terminal(2):
+        if not callers_terminal(2):
             # On the caller's own terminal the line would show them the BBS's paths, cut at the
             # edge, over a message saying only the sysop can see why: there, the log has it.
             print(f"bgdoor door: {exc}", file=sys.stderr)
         from bgdoor.transport.door import drop_file_refused  # noqa: PLC0415 - only this command needs it
 
         try:
-            config: Config | None = _load(args)
+            config = _load(args)
         except ConfigError:
-            config = None
+            config = _unread(args)
         drop_file_refused(str(exc), config, args.log)
         return 2
     # The caller's connection first: nothing else may take its descriptor number.
@@ -191,11 +192,11 @@ def cmd_door(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         # As a drop file that cannot be read: the caller had been shown the sysop's error, paths
         # and all, and the log had nothing.
-        if not _callers_terminal(2):
+        if not callers_terminal(2):
             print(f"bgdoor door: {exc}", file=sys.stderr)
         from bgdoor.transport.door import drop_file_refused  # noqa: PLC0415 - only this command needs it
 
-        drop_file_refused(str(exc), None, args.log, "its settings (door.cfg) could not be read",
+        drop_file_refused(str(exc), _unread(args), args.log, "its settings (door.cfg) could not be read",
                           "cannot read door.cfg")
         link.close()
         return 2
@@ -219,17 +220,17 @@ def _open_for(args: argparse.Namespace, name: str) -> tuple[Config, Service] | N
         config = _load(args)
         path = sqlite_path(config.database_url)
         if path is not None and not path.exists():
-            print(f"bgdoor {name}: there is no database at {path.absolute()} (bgdoor serve or bgdoor door "
-                  "makes one); check --db or door.cfg's [database] url", file=sys.stderr)
+            _say(f"bgdoor {name}: there is no database at {path.absolute()} (bgdoor serve or bgdoor door "
+                 "makes one); check --db or door.cfg's [database] url", err=True)
             return None
         service = _open_service(config)
         if path is not None:
             _warn_if_no_players(name, service, path)
         return config, service
     except ConfigError as exc:
-        print(f"bgdoor {name}: {exc}", file=sys.stderr)
+        _say(f"bgdoor {name}: {exc}", err=True)
     except Exception as exc:  # noqa: BLE001 - a ServiceError, or a URL SQLAlchemy cannot use
-        print(f"bgdoor {name}: cannot open the database: {exc}", file=sys.stderr)
+        _say(f"bgdoor {name}: cannot open the database: {exc}", err=True)
     return None
 
 
@@ -244,9 +245,9 @@ def _warn_if_no_players(name: str, service: Service, path: Path) -> None:
             return
     except Exception:  # noqa: BLE001 - the command itself says what is wrong with the database
         return
-    print(f"bgdoor {name}: {path} has no players at all, not even the computer's; if it is a copy of a "
-          f"running server's database, copy it with: sqlite3 LIVE.db \".backup {path.name}\" "
-          "(a plain copy leaves out what is still in the -wal file)", file=sys.stderr)
+    _say(f"bgdoor {name}: {path} has no players at all, not even the computer's; if it is a copy of a "
+         f"running server's database, copy it with: sqlite3 LIVE.db \".backup {path.name}\" "
+         "(a plain copy leaves out what is still in the -wal file)", err=True)
 
 
 def _game_id(text: str) -> int:
@@ -297,6 +298,29 @@ def _table(headers: list[str], rows: list[list[str]], right: tuple[int, ...] = (
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
+def _port(text: str) -> int:
+    """A port number for argparse: 99999 had ended serve in a traceback from the socket's bind."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {port}")
+    return port
+
+
+def _say(text: str, *, err: bool = False) -> None:
+    """A message for the sysop, each line broken between words within 80 columns (one of 170 had
+    wrapped mid-word on a terminal); a path longer than a line stays whole."""
+    out = sys.stderr if err else sys.stdout
+    for line in text.splitlines() or [""]:
+        if len(line) > 79:
+            lead = " " * (len(line) - len(line.lstrip()))
+            line = textwrap.fill(line.strip(), 79, initial_indent=lead, subsequent_indent=lead + "    ",
+                                 break_long_words=False, break_on_hyphens=False)
+        print(line, file=out)
+
+
 def _confirm(question: str) -> bool:
     print(f"{question} [y/N] ", end="", flush=True)
     answer = sys.stdin.readline()
@@ -318,13 +342,13 @@ def _change(args: argparse.Namespace, preview: Callable[[], str], act: Callable[
         if not args.yes:
             plan = preview()  # refusals and unknown names come out here, before any question
             print("This will change:")
-            print(_indent(plan))
+            _say(_indent(plan))
             if not _confirm("Go ahead?"):
                 print("Nothing was changed.")
                 return 1
-        print(act())
+        _say(act())
     except NothingToChange as exc:
-        print(f"{exc}.")
+        _say(f"{exc}.")
         return 0
     return 0
 
@@ -448,10 +472,10 @@ def _sysop_delete_player(args: argparse.Namespace, sysop: Sysop) -> int:
             lambda: sysop.delete_player(args.handle, force=args.force),
         )
     except PlayerInGames as exc:
-        print(
+        _say(
             f"bgdoor sysop: {exc}; nothing was changed. With --force, their active games are forfeited "
             "(the opponent wins) and games waiting for an opponent are deleted",
-            file=sys.stderr,
+            err=True,
         )
         return 1
 
@@ -467,7 +491,7 @@ def _sysop_forfeit_stale(args: argparse.Namespace, sysop: Sysop, config: Config)
         days = config.forfeit_days
         if days <= 0:
             where = f"in {config.source}" if config.source else "by default"
-            print(f"bgdoor sysop: forfeit_days is 0 {where} (never forfeit); give --days N", file=sys.stderr)
+            _say(f"bgdoor sysop: forfeit_days is 0 {where} (never forfeit); give --days N", err=True)
             return 2
     from bgdoor.service.sysop import days_text  # noqa: PLC0415 - only these commands need it
 
@@ -491,7 +515,7 @@ def _sysop_forfeit_stale(args: argparse.Namespace, sysop: Sysop, config: Config)
             print("Nothing was changed.")
             return 1
     done = sysop.forfeit_stale(days)
-    print(done or "Nothing was forfeited: the games moved on in the meantime.")
+    _say(done or "Nothing was forfeited: the games moved on in the meantime.")
     return 0
 
 
@@ -524,14 +548,14 @@ def _sysop_suspend_bbs(args: argparse.Namespace, sysop: Sysop, config: Config, s
     reason = getattr(args, "reason", "") or ""
     tag = str(args.tag).strip().upper()
     if not tag:
-        print("bgdoor sysop: a BBS tag is 1 to 8 characters", file=sys.stderr)
+        _say("bgdoor sysop: a BBS tag is 1 to 8 characters", err=True)
         return 2  # a bad argument, as README's table of exit statuses says
     known = {r.tag for r in sysop.member_bbses({t: m.name for t, m in config.bbses.items()})}
     if tag not in known:
         # "BBS NOSUCH is already admitted" said of a board nobody has heard of.
         listed = ", ".join(sorted(known)) or "none"
-        print(f"bgdoor sysop: no member BBS {tag}: door.cfg has no [bbs {tag}] section and no caller came "
-              f"from it (member BBSes: {listed})", file=sys.stderr)
+        _say(f"bgdoor sysop: no member BBS {tag}: door.cfg has no [bbs {tag}] section and no caller came "
+             f"from it (member BBSes: {listed})", err=True)
         return 2
     return _change(
         args,
@@ -558,10 +582,10 @@ def cmd_sysop(args: argparse.Namespace) -> int:
             return _sysop_suspend_bbs(args, sysop, config, args.action == "suspend-bbs")
         return int(args.action_func(args, sysop))
     except NotFound as exc:
-        print(f"bgdoor sysop: {exc}", file=sys.stderr)
+        _say(f"bgdoor sysop: {exc}", err=True)
         return 2
     except ServiceError as exc:
-        print(f"bgdoor sysop: {exc}", file=sys.stderr)
+        _say(f"bgdoor sysop: {exc}", err=True)
         return 1
     finally:
         service.close()
@@ -579,7 +603,7 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
 
     top = ROWS_PER_SCREEN if args.top is None else args.top
     if top < 1:
-        print("bgdoor bulletin: --top is at least 1", file=sys.stderr)
+        _say("bgdoor bulletin: --top is at least 1", err=True)
         return 2
     opened = _open_for(args, "bulletin")
     if opened is None:
@@ -593,7 +617,7 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
         member = config.bbses.get(board)
         if member is None:
             known = ", ".join(sorted(config.bbses)) or "none"
-            print(f"bgdoor bulletin: door.cfg has no [bbs {board}] section (member BBSes: {known})", file=sys.stderr)
+            _say(f"bgdoor bulletin: door.cfg has no [bbs {board}] section (member BBSes: {known})", err=True)
             service.close()
             return 2
         title = f"{title}: {member.name}"
@@ -603,11 +627,11 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
         # Cut, it ended mid-word with no warning; two lines would take a player's row.
         why = f"bgdoor bulletin: --title is {len(args.title)} characters"
         if board is None:
-            print(f"{why}; the bulletin's title line holds at most {TITLE_WIDTH}", file=sys.stderr)
+            _say(f"{why}; the bulletin's title line holds at most {TITLE_WIDTH}", err=True)
         else:
             room = TITLE_WIDTH - (len(title) - len(args.title))
-            print(f"{why}; with --bbs {board} the title line ends in ': {config.bbses[board].name}', so --title "
-                  f"may be at most {room} characters (the line holds {TITLE_WIDTH})", file=sys.stderr)
+            _say(f"{why}; with --bbs {board} the title line ends in ': {config.bbses[board].name}', so --title "
+                 f"may be at most {room} characters (the line holds {TITLE_WIDTH})", err=True)
         service.close()
         return 2
     try:
@@ -615,7 +639,7 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
         # said '3 players' of a board with dozens.
         rows = service.rankings(limit=None, board=board)
     except ServiceError as exc:
-        print(f"bgdoor bulletin: {exc}", file=sys.stderr)
+        _say(f"bgdoor bulletin: {exc}", err=True)
         return 1
     finally:
         service.close()
@@ -629,7 +653,7 @@ def cmd_bulletin(args: argparse.Namespace) -> int:
     try:
         write_atomically(args.output, data)
     except OSError as exc:
-        print(f"bgdoor bulletin: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        _say(f"bgdoor bulletin: cannot write {args.output}: {exc.strerror or exc}", err=True)
         return 1
     return 0
 
@@ -647,10 +671,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         match = Sysop(service).match_record(args.game_id)
     except NotFound as exc:
-        print(f"bgdoor export: {exc}", file=sys.stderr)
+        _say(f"bgdoor export: {exc}", err=True)
         return 2
     except ServiceError as exc:
-        print(f"bgdoor export: {exc}", file=sys.stderr)
+        _say(f"bgdoor export: {exc}", err=True)
         return 1
     finally:
         service.close()
@@ -661,7 +685,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         write_atomically(args.output, text.encode("utf-8"))
     except OSError as exc:
-        print(f"bgdoor export: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        _say(f"bgdoor export: cannot write {args.output}: {exc.strerror or exc}", err=True)
         return 1
     return 0
 
@@ -771,9 +795,9 @@ def build_parser() -> argparse.ArgumentParser:
     where = _where()
     p = sub.add_parser("serve", parents=[where], help="run the telnet server")
     p.add_argument("--host", help="address to listen on (default from door.cfg: all interfaces)")
-    p.add_argument("--port", type=int, help="port to listen on (default from door.cfg: 2323)")
+    p.add_argument("--port", type=_port, help="port to listen on (default from door.cfg: 2323)")
     p.add_argument(
-        "--rlogin-port", type=int, help="port for member BBSes' RLogin callers (default from door.cfg; 0 is off)"
+        "--rlogin-port", type=_port, help="port for member BBSes' RLogin callers (default from door.cfg; 0 is off)"
     )
     p.add_argument("--ready-file", help=argparse.SUPPRESS)  # tests learn the port from it
     p.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
@@ -781,7 +805,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("door", parents=[where], help="play one BBS caller, as a door")
     p.add_argument("--dropfile", required=True, help="DOOR32.SYS, DOOR.SYS, DORINFOx.DEF or CHAIN.TXT")
-    p.add_argument("--node", type=int, help="BBS node number, where the drop file does not say")
+    p.add_argument("--node", type=int, help="BBS node number, where the drop file does not say it or says it wrong")
     p.add_argument("--local", action="store_true", help="the sysop plays on this console")
     p.add_argument(
         "--log",

@@ -61,11 +61,17 @@ PLAIN_STYLES: Mapping[str, Attr] = {
 }
 
 
+DAY = 24 * 60 * 60
+
+
 def time_words(seconds: float) -> str:
     """The time left on a call as a caller reads it: '59 minutes', '1 minute', 'less than a minute'
     (the menu said '0 minutes' with most of a minute left)."""
     if seconds < 60:
         return "less than a minute"
+    if seconds >= DAY:
+        # A drop file's 99999999999999999999 minutes had read '100000000000000000000 minutes'.
+        return "more than a day"
     minutes = round(seconds / 60)
     return f"{minutes} minute{'' if minutes == 1 else 's'}"
 

@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from bgdoor.app import open_service
 from bgdoor.config import Config, log_path
-from bgdoor.service import Service, ServiceError
+from bgdoor.service import Service
 from bgdoor.term.wrap import wrap
 from bgdoor.transport.door_io import FdLink, StdioLink, install_hangup, install_resize
 from bgdoor.transport.dropfile import DropInfo
@@ -37,6 +38,22 @@ def _log_to_file(path: str) -> None:
     logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
+def callers_terminal(fd: int) -> bool:
+    """Whether `fd` is the terminal standard output is: a pty BBS gives the door's standard
+    error to the caller too."""
+    try:
+        return os.isatty(fd) and os.isatty(1) and os.fstat(fd).st_rdev == os.fstat(1).st_rdev
+    except OSError:
+        return False
+
+
+def sorry(what: str, width: int) -> bytes:
+    """What a caller is told when the door cannot start, wrapped to their width."""
+    said = wrap(f"Sorry, the backgammon door cannot start: {what}. The sysop can see why in the door's log.",
+                max(20, width - 1))
+    return ("\r\n" + "\r\n".join(said) + "\r\n").encode("ascii", "replace")
+
+
 def drop_file_refused(problem: str, config: Config | None, log_file: str | None,
                       what: str = "the BBS's drop file could not be read",
                       logged: str = "cannot read the drop file") -> None:
@@ -55,10 +72,8 @@ def drop_file_refused(problem: str, config: Config | None, log_file: str | None,
         except OSError:
             width = 80
         # Wrapped to the caller's width: a 40-column terminal broke the one long line mid-word.
-        said = wrap(f"Sorry, the backgammon door cannot start: {what}. "
-                    "The sysop can see why in the door's log.", max(20, width - 1))
         with contextlib.suppress(OSError):
-            os.write(1, ("\r\n" + "\r\n".join(said) + "\r\n").encode("ascii", "replace"))
+            os.write(1, sorry(what, width))
         # The BBS's next screen would wipe the line at once: leave it up for a moment, as the
         # goodbye is (a terminal only: a BBS reading a pipe is not kept waiting).
         time.sleep(max(0.0, (config or Config()).door_goodbye_wait))
@@ -93,10 +108,15 @@ def run_door(
                     "using standard input and output", info.handle)
     try:
         service = open_service(config)
-    except ServiceError as exc:
-        link.write(f"\r\nSorry, the backgammon database cannot be opened: {exc}\r\n".encode("ascii", "replace"))
-        link.close()
+    except Exception as exc:  # noqa: BLE001 - a ServiceError, or a URL SQLAlchemy cannot use
+        # As a drop file that cannot be read: a URL with a mistyped scheme had ended in a traceback
+        # on a blank screen, and the caller had been shown the storage's words cut mid-word.
         log.error("cannot open the database: %s", exc)
+        if not callers_terminal(2):
+            print(f"bgdoor door: cannot open the database: {exc}", file=sys.stderr)
+        link.write(sorry("its database cannot be opened", 80))
+        time.sleep(max(0.0, config.door_goodbye_wait))  # before the BBS's next screen wipes it
+        link.close()
         return 1
     try:
         asyncio.run(_session(info, link, config, service, app, started))

@@ -98,8 +98,9 @@ class DropInfo:
         return self.comm_type == "local"
 
 
-def read_dropfile(path: str | Path) -> DropInfo:
-    """Read and parse the drop file at `path`; raises DropFileError on any problem."""
+def read_dropfile(path: str | Path, node: int | None = None) -> DropInfo:
+    """Read and parse the drop file at `path`; raises DropFileError on any problem.  A `node`
+    given (the door's --node) is the caller's node, whatever the file's node line says."""
     path = Path(path)
     name = str(path)
     try:
@@ -115,10 +116,10 @@ def read_dropfile(path: str | Path) -> DropInfo:
         raise DropFileError(f"{name}: cannot read the drop file: {exc.strerror or exc}") from None
     if len(data) > MAX_SIZE:
         raise DropFileError(f"{name}: too large for a drop file (over {MAX_SIZE // 1024} KiB)")
-    return parse_dropfile(data, path.name, source=name)
+    return parse_dropfile(data, path.name, source=name, node=node)
 
 
-def parse_dropfile(data: bytes, filename: str, *, source: str | None = None) -> DropInfo:
+def parse_dropfile(data: bytes, filename: str, *, source: str | None = None, node: int | None = None) -> DropInfo:
     """Parse drop-file bytes; `filename` (its base name) picks the kind, else the content does."""
     source = source or filename
     if not data.strip(b" \t\r\n\x1a"):
@@ -131,13 +132,13 @@ def parse_dropfile(data: bytes, filename: str, *, source: str | None = None) -> 
         raise DropFileError(
             f"{source}: unknown drop file kind (expected DOOR32.SYS, DOOR.SYS, DORINFOx.DEF or CHAIN.TXT)"
         )
-    parser = _Lines(lines, kind, source)
+    parser = _Lines(lines, kind, source, node)
     if kind == "DOOR32.SYS":
         return _parse_door32(parser)
     if kind == "DOOR.SYS":
         return _parse_doorsys(parser)
     if kind == "DORINFO":
-        return _parse_dorinfo(parser, _dorinfo_node(filename))
+        return _parse_dorinfo(parser, _dorinfo_node(filename) if node is None else node)
     return _parse_chain(parser)
 
 
@@ -193,10 +194,11 @@ def _split_lines(data: bytes) -> list[str]:
 class _Lines:
     """Numbered access to a drop file's lines, with errors that name the file and the line."""
 
-    def __init__(self, lines: list[str], kind: Kind, source: str) -> None:
+    def __init__(self, lines: list[str], kind: Kind, source: str, node: int | None = None) -> None:
         self.lines = lines
         self.kind = kind
         self.source = source
+        self.given_node = node  # the door's --node: the file's node line is not read
 
     def fail(self, message: str, lineno: int | None = None) -> DropFileError:
         where = f"{self.kind} line {lineno}" if lineno is not None else self.kind
@@ -228,6 +230,11 @@ class _Lines:
         if re.fullmatch(r"[+-]?\d+", raw) is None:
             raise self.fail(f"{what} must be a number, got {raw!r}", lineno)
         return int(raw)
+
+    def node(self, lineno: int) -> int:
+        """The node line, unless the sysop gave the node: a line reading 'one' had refused the
+        caller even with --node 3, which is there for a node line that is wrong."""
+        return self.number(lineno, "node number") if self.given_node is None else self.given_node
 
     def screen_size(self, lineno: int) -> int | None:
         """A screen length or width: a nicety, so a missing or odd value is ignored, not an error."""
@@ -295,7 +302,7 @@ def _parse_door32(d: _Lines) -> DropInfo:
     security = d.number(8, "security level")
     minutes = d.number(9, "minutes left")
     emulation = d.number(10, "emulation")
-    node = d.number(11, "node number")
+    node = d.node(11)
     alias, real = d.names(d.exact(6), d.exact(7), 6, 7)
     comm_type: CommType = "local" if comm == 0 else "serial" if comm == 1 else "telnet"
     return DropInfo(
@@ -335,7 +342,7 @@ def _parse_doorsys(d: _Lines) -> DropInfo:
     else:
         comm_type = "serial"
     baud = d.number(2, "baud rate")
-    node = d.number(4, "node number")
+    node = d.node(4)
     security = d.number(15, "security level")
     minutes = d.number(19, "minutes left")
     graphics = d.text(20).upper()
@@ -409,7 +416,7 @@ def _parse_chain(d: _Lines) -> DropInfo:
         comm_type="telnet" if remote else "local",
         handle=None,
         baud=baud,
-        node=None,
+        node=d.given_node,
         minutes_left=_minutes(int(seconds // 60)),
         emulation="ansi" if ansi else "ascii",
         bbs_name=(d.name(22) or None) if d.has(22) else None,

@@ -31,7 +31,7 @@ from bgdoor.service import (
     handle_problem,
     tidy_handle,
 )
-from bgdoor.term.console import time_words
+from bgdoor.term.console import DAY, time_words
 from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shared, shorten, wrap
 from bgdoor.ui.board import MESSAGE_ROW, THEME_CHOICES, THEMES, board_rows, help_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
@@ -583,6 +583,8 @@ class Session:
         left = menu_time_left(self.con.deadline)
         if left is None or left < 60:
             return None
+        if left >= DAY:
+            return left - DAY + 0.05  # 'more than a day' until then
         minutes = round(left / 60)
         return max(0.0, left - ((minutes - 0.5) * 60 if minutes >= 2 else 60.0)) + 0.05
 
