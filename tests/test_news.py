@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase, Win
-from bgdoor.service import IllegalAction, NotFound, Service
+from bgdoor.service import GameChanged, IllegalAction, NotFound, Service
 from bgdoor.store import db
 from bgdoor.store.models import Game, ReadMark
 from bgdoor.ui.news import a_match, headlines, latest_first, narrate, news_book, page_holding, steps
@@ -113,6 +113,23 @@ def test_withdraw_an_open_game(svc):
     for pid in (ann, bob):
         with pytest.raises(IllegalAction):
             svc.withdraw_game(pid, rolled.id)
+
+
+def test_a_game_joined_since_it_was_seen_is_not_withdrawn(svc):
+    """'Withdraw game #9? Nobody has joined it.' answered Y as carol's join went in: the game she
+    had just joined was withdrawn.  With the version the player saw, it stays."""
+    ann = svc.register("ann", "secret1").id
+    carol = svc.register("carol", "secret1").id
+    seen = svc.begin_game(ann, 3, Color.WHITE)
+    svc.join_game(carol, seen.id)
+    with pytest.raises(GameChanged):
+        svc.withdraw_game(ann, seen.id, seen.version)
+    now = svc.game(seen.id)
+    assert now.status == "active" and now.black == "carol"
+    assert svc.notices(carol) == []
+    svc.withdraw_game(ann, seen.id, now.version)  # still before the first roll, seen as it is
+    with pytest.raises(NotFound):
+        svc.game(seen.id)
 
 
 def test_either_player_withdraws_from_a_match_nobody_has_rolled_in(svc):

@@ -305,3 +305,52 @@ async def test_the_beginner_of_a_named_match_is_not_told_the_named_player_joined
         await alice.settle(0.3)
         assert "joined" not in " ".join(alice.text.split()), alice.text
         alice.close()
+
+
+async def test_a_game_joined_as_its_withdrawal_is_answered_stays(tmp_path):
+    """'Withdraw game #1? Nobody has joined it.' answered Y as carol joined: the game she had just
+    joined went, alice was told 'Game #1 is withdrawn.' and carol 'There is no game 1.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    async with running_server(url) as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        with Service(url) as svc:
+            carol = svc.register("carol", "carol-pw").id
+        await begin(alice, 1)
+        alice.send("W")
+        await alice.wait_words("Withdraw game #1? Nobody has joined it. (Y/N)")
+        with Service(url) as svc:
+            svc.join_game(carol, 1)
+        alice.send("Y")  # before the board has heard of the join, or just after
+        await alice.wait_words("carol joined your game.")
+        await alice.settle(0.5)
+        words = " ".join(alice.text.split())
+        assert "is withdrawn" not in words and "does nothing here" not in words, words
+        assert ("So the game was not withdrawn." in words
+                or "Y came after the question had gone: nothing was done." in words), words
+        alice.close()
+    with Service(url) as svc:
+        assert svc.game(1).black == "carol"
+
+
+async def test_the_join_question_stays_said_beside_why_a_key_is_no_answer(tmp_path):
+    """'X is not an answer: Y or N.' took the line of 'Game #1 needs a player. Join it? (Y/N)', and
+    an Enter after it joined, Enter's answer shown nowhere."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 1)
+        bob = await call(srv.port)
+        await login(bob, "bob", "bob-pw", new=True)
+        bob.send("V")
+        await bob.wait_for("Games in progress")
+        bob.send("#1\r")
+        await bob.wait_words("Game #1 needs a player. Join it? (Y/N) [Y]")
+        bob.send("X")
+        await bob.wait_words("X is not an answer: Y or N. Game #1 needs a player. Join it? (Y/N) [Y]")
+        bob.send("\r")
+        await bob.wait_words("Enter again for Yes; or Y or N. Game #1 needs a player. Join it? (Y/N) [Y]")
+        bob.send("\r")
+        await bob.wait_for("You joined game #1")
+        alice.close()
+        bob.close()

@@ -1069,17 +1069,28 @@ class Service(LeagueOps):
 
         return self.transaction(fn)
 
-    def withdraw_game(self, player_id: int, game_id: int) -> tuple[int, ...]:
+    def withdraw_game(self, player_id: int, game_id: int, version: int | None = None) -> tuple[int, ...]:
         """Take back an open game the player began and nobody has joined, or call off a match
         of the player's own that nobody has rolled in yet (either player may: one named in a
         game they did not want had no other way out).  The game goes, as if never begun; the
         other player is left a notice (see notices).  The game's players.
 
-        Raises NotFound, IllegalAction (not theirs, or under way).
+        `version`: the game as the player saw it when they chose to (a seat taken meanwhile had
+        let 'Nobody has joined it' withdraw a game just joined).
+
+        Raises NotFound, IllegalAction (not theirs, or under way), GameChanged (not at `version`).
         """
 
         def fn(s: Session) -> tuple[int, ...]:
             g = game_row(s, game_id)
+            if version is not None:
+                if g.version != version:
+                    raise GameChanged("the game has changed since you last looked; look again")
+                # Held against a join racing this (its update checks the version too).
+                held = s.execute(update(GAMES).where(GAMES.c.id == g.id, GAMES.c.version == version)
+                                 .values(version=version + 1))
+                if db.rowcount(held) != 1:
+                    raise GameChanged("someone else acted on this game first; look again")
             if g.status == OPEN:
                 if g.creator_id != player_id:
                     raise IllegalAction("only the player who began a game can withdraw it")

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import random
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
@@ -207,6 +208,7 @@ YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answ
 # Keys that only show something (help, the last turn, the match so far): what the board said
 # before them (what happened since the player last looked) is there when they come back.
 LOOK_ONLY = frozenset({"help", "view_last", "review"})
+MOOT_ANSWER = 2.0  # seconds after a question went by itself in which Y, N, Enter or Esc answered it
 NO_CUBE = "The cube is not used in a 1-point match."
 NO_CRAWFORD_DOUBLE = "No doubling in the Crawford game."
 
@@ -328,6 +330,7 @@ class GameScreen:
         self.elsewhere_opening: set[int] = set()  # of them, those waiting for the opening roll
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
+        self.moot_until = 0.0  # time.monotonic() until which an answer to a question gone is taken as one
         self.shown_names: dict[int, str] = {}  # each other player's name as the board last showed it
         # unavailable()'s last answer, and what it was worked out from: each key asks twice
         # (for the key, then for the help line), and most keys change none of it.
@@ -1518,6 +1521,16 @@ class GameScreen:
                 if await self.news_page([NewsLine(-1, text) for text in since]) is not None:
                     await self.do_view_last(key)
             return True
+        if self.moot_until:
+            moot = time.monotonic() < self.moot_until
+            self.moot_until = 0.0
+            if moot and key.name in ("y", "n", "enter", "esc"):
+                # Typed as the question went by itself: 'Y does nothing here' had taken the line
+                # saying why it went ('carol joined your game.'), and an Enter meant as no would
+                # have rolled.
+                said = {"enter": "Enter", "esc": "Esc"}.get(key.name) or key_said(key)
+                self.message = f"{self.message} {said} came after the question had gone: nothing was done.".strip()
+                return True
         state = self.state()
         unavailable = self.unavailable(state)
         found = keytable.binding(state, key, unavailable)
@@ -1559,7 +1572,7 @@ class GameScreen:
         except IllegalPlay as exc:
             self.message = self.with_roll_left(sentence(str(exc)))
         except Superseded:
-            pass  # the question is moot: the news says why
+            self.moot_until = time.monotonic() + MOOT_ANSWER  # the question is moot: the news says why
         except GameChanged as exc:
             # Told what changed, as a change notice tells it: a question left open here and
             # answered in the player's other session ('In another session, you take ...') had said
@@ -1745,7 +1758,14 @@ class GameScreen:
         if not await self.confirm(question):
             self.message = stays
             return
-        await self.svc.withdraw_game(self.pid, self.game_id)
+        try:
+            await self.svc.withdraw_game(self.pid, self.game_id, self.view.version)
+        except GameChanged:
+            # Joined (or rolled in) as the Y was typed: told so, and that the game stays.
+            if not await self.moved_on():
+                raise
+            self.message = f"{self.message} So the game was not withdrawn.".strip()
+            return
         self.s.menu_notice = f"Game #{self.game_id} is withdrawn."
         self.gone = True
 

@@ -375,8 +375,8 @@ class Gateway:
     ) -> GameView:
         return await self._change(self.service.answer_resign, player_id, game_id, version, accept, note)
 
-    async def withdraw_game(self, player_id: int, game_id: int) -> tuple[int, ...]:
-        seats = await self._write(self.service.withdraw_game, player_id, game_id)
+    async def withdraw_game(self, player_id: int, game_id: int, version: int | None = None) -> tuple[int, ...]:
+        seats = await self._write(self.service.withdraw_game, player_id, game_id, version)
         # The other player too: their menu counts the game no more, and has a notice of it.
         players = (player_id, *(p for p in seats if p != player_id))
         self.note(game_id, None, players)

@@ -70,6 +70,10 @@ def menu_time_left(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - time.monotonic() - MENU_TIME_LEAD
 
 
+def join_question(game_id: int) -> str:
+    return f"Game #{game_id} needs a player. Join it? (Y/N) [Y]"
+
+
 def said_of(handle: str, why: str) -> str:
     """A reason about `handle` as a sentence on the screen; one that begins with the handle
     keeps it as it is ('bob is a computer player and cannot log in.', not 'Bob')."""
@@ -378,7 +382,8 @@ class Session:
                     notice = handle_refused(handle, problem)
                     continue
                 # 'called x_y-z.' ends the sentence itself, as 'called x_y-z..' did twice.
-                question = f"{sentence(f'There is no player called {handle}')} Create it? (Y/N)"
+                # Enter's answer shown, as the B)egin form's defaults are.
+                question = f"{sentence(f'There is no player called {handle}')} Create it? (Y/N) [N]"
                 # Keys typed on before the question showed answer nothing: a password typed
                 # after a mistyped handle was taken as the answer, and its rest as the next handle.
                 self.con.discard_typed()
@@ -544,13 +549,16 @@ class Session:
             if answer is not None:
                 return answer
 
-    async def yes_no_key(self, key: Key, default: bool) -> bool | None:
-        """The answer `key` gives to a Y/N question; None, said why, for any other key."""
+    async def yes_no_key(self, key: Key, default: bool, asked: str = "") -> bool | None:
+        """The answer `key` gives to a Y/N question; None, said why, for any other key.  `asked`:
+        the question, said again with why (for one drawn where the reason goes)."""
         answer: bool | None = None
+        again = f" {asked}" if asked else ""
+        rows = 3 if asked else 2
         if key.name == "enter" and self.yes_no_refused:
             # Right after a refused key: 'x' and Enter had answered as Enter does, unseen.
             self.yes_no_refused = False
-            self.hint(None, f"Enter again for {'Yes' if default else 'No'}; or Y or N.")
+            self.hint(None, f"Enter again for {'Yes' if default else 'No'}; or Y or N.{again}", rows=rows)
             await self.con.show()
             return None
         if key.name == "enter":
@@ -560,7 +568,7 @@ class Session:
         elif key.char.upper() in ("N",) or key.name == "esc":
             answer = False
         self.yes_no_refused = answer is None
-        self.hint(None if answer is not None else key, "" if answer is not None else "Y or N.")
+        self.hint(None if answer is not None else key, "" if answer is not None else f"Y or N.{again}", rows=rows)
         if answer is None:
             await self.con.show()
         return answer
@@ -1236,7 +1244,7 @@ class Session:
             self.con.put_wrapped(
                 bottom - 2,
                 3,
-                f"Game #{g.id} needs a player. Join it? (Y/N)",
+                join_question(g.id),
                 "prompt",
                 right=self.con.width - 1,
             )
@@ -1284,7 +1292,9 @@ class Session:
                 if note := await self.seat_gone(game_id):
                     return note
                 continue
-            answer = await self.yes_no_key(key, default=True)
+            # The refusal takes the question's line: said again with it ('X is not an answer: Y or
+            # N.' had stood alone, the question gone).
+            answer = await self.yes_no_key(key, default=True, asked=join_question(game_id))
             if answer is not None:
                 return answer
 
