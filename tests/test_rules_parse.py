@@ -83,9 +83,10 @@ def test_a_written_touch_down_on_a_blot_hits_it() -> None:
     pos = board({13: 1}, {7: 1})
     for text in ("13/7/4", "13/7 7/4"):
         assert parse_play(pos, (6, 3), text).moves == (Move(13, 7, True), Move(7, 4)), text
-    # Not insisted on: a stop written on a blocked point is still read the other way round.
+    # A stop written on a blocked point is refused, not read the other way round.
     pos = board({13: 1}, {7: 2})
-    assert parse_play(pos, (6, 3), "13/7/4").moves == (Move(13, 10), Move(10, 4))
+    assert reason(pos, (6, 3), "13/7/4") == "point 7 is blocked"
+    assert parse_play(pos, (6, 3), "13/4").moves == (Move(13, 10), Move(10, 4))
 
 
 def test_a_forced_hit_needs_no_mark() -> None:
@@ -152,7 +153,9 @@ def test_combined_move_touch_down_points() -> None:
     """5-3 from 13: one open touch-down point is enough; with both blocked there is no combined move."""
     pos = board({13: 1}, {8: 2})
     assert play_text(pos, (5, 3), "13/5") == "13/5"
-    assert play_text(pos, (5, 3), "13/8/5") == "13/5"  # the path written is only a hint
+    assert reason(pos, (5, 3), "13/8/5") == "point 8 is blocked"  # a stop written must be open
+    assert reason(pos, (5, 3), "13/8 8/5") == "point 8 is blocked"  # as the cursor's drop there is refused
+    assert play_text(pos, (5, 3), "13/10/5") == "13/5"
     pos = board({13: 1}, {8: 2, 10: 3})
     assert reason(pos, (5, 3), "13/5").startswith("points 10 and 8 are blocked, so 13/5 has nowhere to touch down")
     pos = board({13: 1, 6: 4}, {5: 2})
@@ -261,7 +264,9 @@ def test_moves_past_what_the_roll_lets_be_played_say_so() -> None:
     pos = board({"bar": 2, 13: 5, 6: 5, 8: 3}, {19: 2, 24: 2})
     assert [str(p) for p in legal_plays(pos, (6, 4))] == ["bar/21"]
     assert reason(pos, (6, 4), "bar/21 bar/21") == "too many moves for the roll: only one die of it can be played"
-    assert reason(pos, (6, 4), "bar/21 13/7") == "too many moves for the roll: only one die of it can be played"
+    # The other checker on the bar is why 13/7 cannot be played: said.
+    assert reason(pos, (6, 4), "bar/21 13/7") == ("you must enter your checker from the bar first: "
+                                                  "only one die of the roll can be played")
     # Below what the roll lets be played, the specific reason stands.
     assert reason(START, (6, 5), "24/18 13/7") == "13/7 does not match the dice: you have a 5 left to play"
 
@@ -292,3 +297,21 @@ def test_a_bear_off_refused_at_its_second_die_says_where_the_first_took_it() -> 
     # Said as before where the path is written out, or is one die.
     assert reason(pos, (3, 2), "4/1/off").startswith("a 2 may bear off only from your highest point")
     assert reason(board({5: 1, 3: 1}), (6, 4), "3/off").startswith("a 4 may bear off only")
+
+
+def test_a_move_from_a_point_without_a_checker_says_so_before_the_distance() -> None:
+    """'7/5 3/off' with 2-1 and no checker on 3 read 'too many moves for the roll: 3/off is 3 pips,
+    which takes both dice', and '4/off 7/5' '4/off is 4 pips, which does not match the dice'."""
+    pos = board({7: 1, 6: 2, 5: 3, 2: 4, 1: 5})
+    assert reason(pos, (2, 1), "7/5 3/off") == "you have no checker on point 3"
+    assert reason(pos, (2, 1), "4/off 7/5") == "you have no checker on point 4"
+    assert reason(pos, (2, 1), "7/5 3/2") == "you have no checker on point 3"
+    assert play_text(pos, (2, 1), "7/5 5/4") == "7/4"  # a checker brought there first is there
+
+
+def test_a_blocked_entry_past_what_the_roll_lets_be_played_is_named() -> None:
+    """Two on the bar, 5-3, the 20 point held: 'bar/22 bar/20' read only 'too many moves for the
+    roll: only one die of it can be played'."""
+    pos = board({"bar": 2, 6: 13}, {20: 2, 19: 13})
+    assert [str(p) for p in legal_plays(pos, (5, 3))] == ["bar/22"]
+    assert reason(pos, (5, 3), "bar/22 bar/20") == "point 20 is blocked: only one die of the roll can be played"

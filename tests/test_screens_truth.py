@@ -1098,7 +1098,7 @@ async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path
         await alice.wait_for("the moves on the board so far first")
         alice.send("13/10 6/5\r")
         await alice.wait_words("Too many moves for the roll: you have 3-1 to play. The line began with the moves "
-                               "on the board, 13/10: M and the rest of the play.")
+                               "on the board (13/10): press M again and type only the rest.")
         alice.send("M")
         await alice.wait_for("the moves on the board so far first")
         alice.send("6/5\r")

@@ -2,12 +2,13 @@
 
 Text is matched to a legal play by the position it leads to, so `13/4`,
 `13/7/4` and `13/7 7/4` all name the same play (with 6-3).  Each hop written
-must fit the dice, but a written touch-down point is not insisted on: `13/7/4`
-is read as 13/10/4 when 7 is blocked.  Hit marks (`*`) choose between plays
-that reach the same points but hit different blots on the way, and so do the
-touch-downs written: `13/7/4` and `13/7 7/4` hit a blot on 7 when they can,
-as a checker stopping there must.  Past that, the play hitting the fewest
-blots is taken (`13/4` goes by 10 then).  A mark where the play hits nothing
+must fit the dice, and a written touch-down point must be open: `13/7/4` and
+`13/7 7/4` are refused when 7 is blocked, as the cursor refuses a drop there
+(`13/4` alone goes by 10).  Hit marks (`*`) choose between plays that reach
+the same points but hit different blots on the way, and so do the touch-downs
+written: `13/7/4` and `13/7 7/4` hit a blot on 7 when they can, as a checker
+stopping there must.  Past that, the play hitting the fewest blots is taken
+(`13/4` goes by 10 when a blot stands on 7).  A mark where the play hits nothing
 is refused: the player counted on a hit the board does not give.  (A hit left
 unmarked is still the play named.)
 
@@ -58,11 +59,20 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
     # Each written hop must fit the dice even when the points it joins fit a legal play:
     # "24/20 20/13" with 6-5 is a mistake, not another way to write 24/13.
     fault = _distance_fault(paths, roll)
+    # A written stop on a blocked point: '24/19 19/15' with 19 held had been played by 20, unsaid.
+    blocked = sorted({p for path in paths for p in path.points[1:] if p != OFF and position.opponent[24 - p] >= 2},
+                     reverse=True)
+    if matches and not fault and min(me) >= 0 and blocked:
+        marked = next((path for path in paths if blocked[0] in path.marks), None)
+        if marked is not None:
+            raise IllegalPlay(f"{marked.written()} says a hit, but point {blocked[0]} is blocked, not a blot")
+        raise IllegalPlay(f"point {blocked[0]} is blocked" if len(blocked) == 1 else
+                          "points " + ", ".join(map(str, blocked[:-1])) + f" and {blocked[-1]} are blocked")
     if matches and not fault and min(me) >= 0:
         marks = frozenset().union(*(p.marks for p in paths))
         # Points written as touch-downs: a checker stopping where a blot stands hits it, so
         # '13/12 12/10' past a blot on 12 is the hit, as the cursor's 13/12 then 12/10 is (it had
-        # been taken as the quiet 13/11/10).  Wanted, not insisted on, as the touch-downs are.
+        # been taken as the quiet 13/11/10).
         stops = frozenset(p for path in paths for p in path.points[1:] if p != OFF)
 
         def rank(play: Play) -> tuple[int, int, int]:
@@ -201,14 +211,18 @@ def explain(me: list[int], opp: list[int], dice: tuple[int, ...], paths: list[Pa
 
     The boards are left as they were found.
     """
-    fault = _distance_fault(paths, dice)
+    fault = _source_fault(me, paths) or _distance_fault(paths, dice)
     if fault:
         return _outside_fault(me, paths) or fault
     result = _search(me, opp, paths, list(dice), 0, tuple(me))
     if isinstance(result, _Failure):
         if best and result.depth >= best:
             # Past what the roll lets be played: the dice left cannot be used at all, so "a 6
-            # left to play" sent the player looking for a move that does not exist.
+            # left to play" sent the player looking for a move that does not exist.  A blocked
+            # point or a checker still on the bar is why, and said ('bar/22 bar/20' with 20 held
+            # had read only 'too many moves').
+            if result.blocked or result.message.startswith("you must enter"):
+                return f"{_render(result)}: only {_dice_words(best, dice)} of the roll can be played"
             return f"too many moves for the roll: only {_dice_words(best, dice)} of it can be played"
         return _render(result)
     used = result
@@ -221,13 +235,23 @@ def explain(me: list[int], opp: list[int], dice: tuple[int, ...], paths: list[Pa
 
 def _walk_paths(me: list[int], opp: list[int], dice: tuple[int, ...], paths: list[Path]) -> str | list[int]:
     """The dice used by one way to make `paths` step by step, or why no way works."""
-    fault = _distance_fault(paths, dice)
+    fault = _source_fault(me, paths) or _distance_fault(paths, dice)
     if fault:
         return _outside_fault(me, paths) or fault
     result = _search(me, opp, paths, list(dice), 0, tuple(me))
     if isinstance(result, _Failure):
         return _render(result)
     return result
+
+
+def _source_fault(me: list[int], paths: list[Path]) -> str | None:
+    """A move from where the player has no checker, and no other move written brings one: said
+    before the distance ('3/off is 3 pips, which takes both dice' for a point with none)."""
+    arriving = {path.points[-1] for path in paths}
+    for src in sorted({path.points[0] for path in paths}, reverse=True):
+        if not me[src - 1] and src not in arriving:
+            return "you have no checker on the bar" if src == BAR else f"you have no checker on point {src}"
+    return None
 
 
 def _outside_fault(me: list[int], paths: list[Path]) -> str | None:

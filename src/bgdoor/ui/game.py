@@ -2279,8 +2279,9 @@ class GameScreen:
                 self.message = (f"Too many moves: the line began with the moves on the board, {made}, "
                                 "which play the whole roll. Enter alone commits them.")
                 return
-            self.message = (f"{sentence(str(exc))} The line began with the moves on the board, {made}: "
-                            "M and the rest of the play.")
+            # ('..., bar/10*: M and the rest of the play.' did not read as a sentence.)
+            self.message = (f"{sentence(str(exc))} The line began with the moves on the board ({made}): "
+                            "press M again and type only the rest.")
 
     def not_sent(self, typed: str) -> None:
         """Said after the news of what moved the game on: the play typed here did not go."""
