@@ -59,21 +59,19 @@ def parse_play(position: Position, dice: tuple[int, int], text: str) -> Play:
     # Each written hop must fit the dice even when the points it joins fit a legal play:
     # "24/20 20/13" with 6-5 is a mistake, not another way to write 24/13.
     fault = _distance_fault(paths, roll)
-    # A written stop on a blocked point: '24/19 19/15' with 19 held had been played by 20, unsaid.
-    blocked = sorted({p for path in paths for p in path.points[1:] if p != OFF and position.opponent[24 - p] >= 2},
-                     reverse=True)
+    # Points written as touch-downs.  One that is blocked is refused: '24/19 19/15' with 19 held had
+    # been played by 20, unsaid.
+    stops = frozenset(p for path in paths for p in path.points[1:] if p != OFF)
+    blocked = sorted((p for p in stops if position.opponent[24 - p] >= 2), reverse=True)
     if matches and not fault and min(me) >= 0 and blocked:
         marked = next((path for path in paths if blocked[0] in path.marks), None)
         if marked is not None:
             raise IllegalPlay(f"{marked.written()} says a hit, but point {blocked[0]} is blocked, not a blot")
-        raise IllegalPlay(f"point {blocked[0]} is blocked" if len(blocked) == 1 else
-                          "points " + ", ".join(map(str, blocked[:-1])) + f" and {blocked[-1]} are blocked")
+        raise IllegalPlay(_blocked(blocked))
     if matches and not fault and min(me) >= 0:
         marks = frozenset().union(*(p.marks for p in paths))
-        # Points written as touch-downs: a checker stopping where a blot stands hits it, so
-        # '13/12 12/10' past a blot on 12 is the hit, as the cursor's 13/12 then 12/10 is (it had
-        # been taken as the quiet 13/11/10).
-        stops = frozenset(p for path in paths for p in path.points[1:] if p != OFF)
+        # A checker stopping where a blot stands hits it, so '13/12 12/10' past a blot on 12 is the
+        # hit, as the cursor's 13/12 then 12/10 is (it had been taken as the quiet 13/11/10).
 
         def rank(play: Play) -> tuple[int, int, int]:
             hits = hit_points(position, play.position)
@@ -250,7 +248,7 @@ def _source_fault(me: list[int], paths: list[Path]) -> str | None:
     arriving = {path.points[-1] for path in paths}
     for src in sorted({path.points[0] for path in paths}, reverse=True):
         if not me[src - 1] and src not in arriving:
-            return "you have no checker on the bar" if src == BAR else f"you have no checker on point {src}"
+            return f"you have no checker {_on(src)}"
     return None
 
 
@@ -292,6 +290,17 @@ def _distance_fault(paths: list[Path], dice: tuple[int, ...]) -> str | None:
     return None
 
 
+def _on(src: int) -> str:
+    return "on the bar" if src == BAR else f"on point {src}"
+
+
+def _blocked(points: list[int]) -> str:
+    """'point 7 is blocked', 'points 10 and 8 are blocked': highest first, as given."""
+    if len(points) == 1:
+        return f"point {points[0]} is blocked"
+    return "points " + ", ".join(map(str, points[:-1])) + f" and {points[-1]} are blocked"
+
+
 def _pips(n: int) -> str:
     return "1 pip" if n == 1 else f"{n} pips"
 
@@ -300,10 +309,7 @@ def _render(failure: _Failure) -> str:
     if not failure.blocked:
         return failure.message
     points = sorted({p for _, p in failure.blocked}, reverse=True)
-    if len(points) == 1:
-        text = f"point {points[0]} is blocked"
-    else:
-        text = "points " + ", ".join(map(str, points[:-1])) + f" and {points[-1]} are blocked"
+    text = _blocked(points)
     paths = {path.points for path, _ in failure.blocked}
     if len(paths) == 1:
         path = failure.blocked[0][0]
@@ -337,7 +343,7 @@ def _search(
         rest = paths[:i] + paths[i + 1 :]
         src = path.points[0]
         if not me[src - 1]:
-            where = "on the bar" if src == BAR else f"on point {src}"
+            where = _on(src)
             what = "no more checkers" if first[src - 1] else "no checker"
             failure = _deeper(failure, _Failure(depth, f"you have {what} {where}"))
             continue
@@ -398,7 +404,7 @@ def _walk(
 def _step_fault(me: list[int], opp: list[int], src: int, die: int) -> tuple[str, int] | None:
     """Why one checker may not move from `src` by `die` (and the blocked point, if that is why)."""
     if not me[src - 1]:
-        where = "on the bar" if src == BAR else f"on point {src}"
+        where = _on(src)
         return f"you have no checker {where}", 0
     dst = src - die
     if src != BAR and me[24]:

@@ -1701,7 +1701,7 @@ class Session:
                     # Typed right after a refused key, before the refusal could be read: 'Z' and
                     # Enter had made the default, and the refusal went as soon as it came.
                     said = None
-                    self.hint(None, f"Enter again for {next(iter(answers.values()))}; Esc goes back to the menu.")
+                    self.enter_again(next(iter(answers.values())))
                     continue
                 c = "" if key.name == "enter" else key.char.upper()
                 if c in answers or key.name == "enter":
@@ -1848,6 +1848,10 @@ class Session:
                 text = text.replace("; Esc goes back to the menu.", ".")
             self.con.put_wrapped(row, 3, text, "error", right=self.con.width - 1, rows=rows)
 
+    def enter_again(self, default: str) -> None:
+        """An Enter typed right after a refused key at a B)egin question: asked for again, not taken."""
+        self.hint(None, f"Enter again for {default}; Esc goes back to the menu.")
+
     async def pick_level(self, levels: list[tuple[str, str]], form: Callable[[], int]) -> str | None:
         """levels: (label, bot player handle); `form` lays out the questions above the list and
         gives its first row."""
@@ -1885,7 +1889,7 @@ class Session:
                 return None
             if key.name == "enter" and said is not None:
                 said = None  # as at the B)egin form's other questions: '9' and Enter had made level 1
-                self.hint(None, f"Enter again for level {chosen + 1}; Esc goes back to the menu.")
+                self.enter_again(f"level {chosen + 1}")
                 continue
             if key.name == "enter":
                 return levels[chosen][1]
