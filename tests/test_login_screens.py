@@ -233,7 +233,7 @@ async def test_a_game_list_on_a_short_screen_shows_a_page_and_its_prompt(tmp_pat
         lines = within(c, cols, rows)
         assert "Game:" in lines[rows - 1], lines  # the prompt on the last row
         assert any(line.lstrip().startswith("1) #") for line in lines), lines
-        assert "Q goes back." in words(c) and "-" not in re.findall(r"\(\d+ of (-?\d+)\)", words(c)), lines
+        assert "Q or Enter goes back." in words(c) and "-" not in re.findall(r"\(\d+ of (-?\d+)\)", words(c)), lines
         c.send("1\r")
         await c.wait_until(lambda t: "Join it?" in t or "The board needs" in t or "Step " in t, "the game picked")
         assert not c.closed
@@ -437,4 +437,27 @@ async def test_the_terminal_s_cursor_waits_at_an_empty_rank_page_s_prompt(tmp_pa
         await c.settle()
         row = next(i for i, line in enumerate(c.lines()) if "Choice:" in line)
         assert c.cursor() == (row, c.lines()[row].index("Choice:") + 8), c.text
+        c.close()
+
+
+async def test_enter_alone_at_the_password_is_no_try_and_a_full_password_says_so(tmp_path):
+    """Enter alone at 'Password:' was a wrong password: four locked the player out of their own
+    handle.  Past the field's 24 characters only the bell had rung."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("alice", "alice-pw")
+    async with running_server(url, login_attempts=3) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(40, 24))
+        await c.wait_for("Handle:")
+        c.send("alice\r")
+        await c.wait_for("Password:")
+        for _ in range(4):
+            c.send("\r")
+            await c.wait_words("Type your password, then Enter; Esc goes back to the handle.")
+            await c.settle(0.2)
+        assert "Wrong handle or password" not in c.text and "Too many" not in c.text
+        c.send("x" * 30)
+        await c.wait_words("A password has at most 24 characters.")
+        c.send("\x7f" * 30 + "alice-pw\r")
+        await c.wait_for("Your choice")
         c.close()

@@ -293,6 +293,47 @@ async def test_the_checker_in_hand_is_still_said_after_the_cursor_moves(tmp_path
         bob.close()
 
 
+async def test_a_full_or_empty_field_says_why_not_blames_the_key(tmp_path):
+    """Enter alone at 'Opponent's handle:' went back to the menu unsaid; a lone '#' at a list's
+    'Game:' read 'Game # is not in this list.'; an eighth digit read '9 is not an answer'; past
+    M)ove's 40 characters only the bell rang."""
+    dice = ScriptedDice([3, 1] + [1, 2] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice, bob = await seated(srv.port)
+        bob.send("Q")
+        await bob.wait_for("Your choice")
+        bob.send("B")
+        await bob.wait_for("Match length")
+        bob.send("\r")
+        await bob.wait_for("Play as")
+        bob.send("W")
+        await bob.wait_for("Opponent:")
+        bob.send("N")
+        await bob.wait_for("Opponent's handle:")
+        bob.send("\r")
+        await bob.wait_words("Type your opponent's handle, then Enter; Enter again goes back to the menu.")
+        assert "Your choice" not in bob.text
+        bob.send("\r")
+        await bob.wait_for("Your choice")
+        bob.send("V")
+        await bob.wait_words("Q or Enter goes back.")
+        bob.send("#\r")
+        await bob.wait_words("Type the game's number after the #, then Enter.")
+        bob.send("12345678")
+        await bob.wait_words("The number has room for 7 characters.")
+        assert "is not an answer" not in bob.text
+        alice.send("P")
+        await alice.wait_for("You start with 3-1")
+        alice.send("M")
+        await alice.wait_for("Enter sends")
+        for _ in range(8):  # as typed, not one burst past the keys a read may queue
+            alice.send("13/10 ")
+            await asyncio.sleep(0.05)
+        await alice.wait_words("A typed play has at most 40 characters.")
+        alice.close()
+        bob.close()
+
+
 async def test_the_rankings_say_why_a_key_is_no_answer(tmp_path):
     """At the rankings' 'Rank:' prompt a letter did nothing at all; the game lists said why."""
     url = f"sqlite:///{tmp_path}/g.db"
@@ -1890,7 +1931,7 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
         lines = [line.rstrip() for line in c.screen.display]
         words = " ".join(" ".join(lines).split())
         pages = 3 if cols == 40 else 2
-        assert f"and Enter. N)ext page (1 of {pages}). Q goes back. Game:" in words, lines
+        assert f"and Enter. N)ext page (1 of {pages}). Q or Enter goes back. Game:" in words, lines
         listed = [line for line in lines if re.match(r"\s+\d+\) #", line)]
         assert len(listed) == (5 if cols == 40 else 13), lines  # at 40, two rows each and a second heading
         assert all(len(line) <= cols - 1 for line in lines)
@@ -1899,14 +1940,14 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
                            else "X: type a number and Enter, N, or Q.")
         for page in range(2, pages):
             c.send("N")
-            await c.wait_words(f"N)ext page ({page} of {pages}). Q goes back.")
+            await c.wait_words(f"N)ext page ({page} of {pages}). Q or Enter goes back.")
         c.send("N")
         # The last page's N goes round to the first: it said "N)ext page (2 of 2)".
-        await c.wait_words(f"N: page 1 ({pages} of {pages}). Q goes back.")
+        await c.wait_words(f"N: page 1 ({pages} of {pages}). Q or Enter goes back.")
         c.send("N")
-        await c.wait_words(f"N)ext page (1 of {pages}). Q goes back.")
+        await c.wait_words(f"N)ext page (1 of {pages}). Q or Enter goes back.")
         c.send("1N")  # a number half typed: N turns the page all the same (it was refused, named N)
-        await c.wait_words(f"N)ext page (2 of {pages}). Q goes back." if pages > 2 else "N: page 1 (2 of 2).")
+        await c.wait_words(f"N)ext page (2 of {pages}). Q or Enter goes back." if pages > 2 else "N: page 1 (2 of 2).")
         assert "not an answer" not in c.text and "type a number" not in c.text, c.text
         c.close()
 
@@ -2020,7 +2061,7 @@ async def test_the_rankings_and_the_game_list_are_laid_out_again_when_the_window
             await c.wait_for("White             Black")
             c.send_size(40, 24)
             await c.wait_for("  bob v (open seat)")  # two lines a game, the players on the second
-            await c.wait_words("Q goes back. Game:")
+            await c.wait_words("Q or Enter goes back. Game:")
             c.send("1\r")
             await c.wait_for("Join it?")
         finally:

@@ -69,7 +69,7 @@ async def test_a_match_under_way_is_not_withdrawn(tmp_path):
 
 async def test_a_wrong_key_at_a_question_at_40_columns_leaves_the_question_whole(tmp_path):
     """'Withdraw from game #1 against bob? Nobody has rolled yet: the game goes, for you both.
-    (Y/N)  Y answers yes; N or Esc, no.' is past three lines at 40 columns: its end was cut."""
+    (Y/N)  Y answers yes; N, Esc or Enter, no.' is past three lines at 40 columns: its end was cut."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
         bob = await call(srv.port)
         await login(bob, "bob", "bob-pw", new=True)
@@ -85,7 +85,7 @@ async def test_a_wrong_key_at_a_question_at_40_columns_leaves_the_question_whole
         alice.send("Z")
         # How to answer, said with the question where both fit (the rows the help leaves free), else
         # beside the keys.
-        await alice.wait_until(lambda t: "Y answers yes; N or Esc, no." in " ".join(t.split())
+        await alice.wait_until(lambda t: "Y answers yes; N, Esc or Enter, no." in " ".join(t.split())
                                or "Z is not an answer: Y)es N)o or Esc" in " ".join(t.split()), "the refusal")
         await alice.settle(0.2)
         said = " ".join(alice.text.split())

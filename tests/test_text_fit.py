@@ -210,13 +210,13 @@ async def test_every_screen_fits(
 
             await c.wait_for("Your choice")
             c.send("V")
-            await shows(c, "Game:", "Type a line number or a game number", "and Enter.", "Q goes back.", BOB)
+            await shows(c, "Game:", "Type a line number or a game number", "and Enter.", "Q or Enter goes back.", BOB)
             c.send("x")  # not an answer: the list says what is
             await shows(c, "is not an answer", "X is not an answer: a number and Enter, or Q.")
             c.send(f"#{open_game}\r")
             await shows(c, "Join it?", f"Game #{open_game} needs a player. Join it? (Y/N)")
             c.send("N")  # not now: back to the list
-            await shows(c, "Game:", "Type a line number or a game number", "and Enter.", "Q goes back.", BOB)
+            await shows(c, "Game:", "Type a line number or a game number", "and Enter.", "Q or Enter goes back.", BOB)
             c.send(f"#{open_game}\r")
             await c.wait_for("Join it?")
             c.send("Y")

@@ -30,7 +30,7 @@ from bgdoor.service import (
     TurnNote,
 )
 from bgdoor.service.sysop import DELETED_NAME
-from bgdoor.term.wrap import sentence, wrap
+from bgdoor.term.wrap import fit, sentence, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import (
     HELP_ROW,
@@ -208,6 +208,7 @@ YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answ
 # Keys that only show something (help, the last turn, the match so far): what the board said
 # before them (what happened since the player last looked) is there when they come back.
 LOOK_ONLY = frozenset({"help", "view_last", "review"})
+PLAY_LENGTH = 40  # characters M)ove's line takes
 MOOT_ANSWER = 2.0  # seconds after a question went by itself in which Y, N, Enter or Esc answered it
 NO_CUBE = "The cube is not used in a 1-point match."
 NO_CRAWFORD_DOUBLE = "No doubling in the Crawford game."
@@ -1785,7 +1786,7 @@ class GameScreen:
                 return False
             if await self.whole_question(answer):
                 continue
-            help_text = self.not_an_answer(answer, question, YES_NO, f"{question}  Y answers yes; N or Esc, no.")
+            help_text = self.not_an_answer(answer, question, YES_NO, f"{question}  Y answers yes; N, Esc or Enter, no.")
 
     async def question_key(self) -> Key:
         """A key answering a question the board asks, or WAKE to ask it again (a new size).  The
@@ -2233,8 +2234,17 @@ class GameScreen:
             # prompt over it: both had been below the screen's bottom, typed into unseen.
             row = min(HELP_ROW, self.con.height)
             self.draw(note=self.message, help_text="", last_row=row - 1 if row < HELP_ROW else 0)
+
+            def full(refused: bool, under: int = row + 1) -> None:
+                # Past the 40th character only the bell had rung; said on the row under, if any.
+                if under <= self.con.height:
+                    self.con.put(under, 2, " " * (self.con.width - 2))
+                    if refused:
+                        self.con.put(under, 2, fit(f"A typed play has at most {PLAY_LENGTH} characters.",
+                                                   self.con.width - 3), "error")
+
             try:
-                text = await self.con.line(row, 2, 40, initial=typed, wake=True, any_wake=True)
+                text = await self.con.line(row, 2, PLAY_LENGTH, initial=typed, wake=True, any_wake=True, full=full)
             except Woken as woken:
                 typed = woken.text  # the window changed size: the board and the prompt again
                 if self.view is not None and self.rt.version(self.game_id) != self.view.version:

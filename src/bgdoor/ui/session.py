@@ -54,6 +54,7 @@ LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 BEGIN_HEADER = "Every question has a default in [brackets]; Enter accepts it. Esc goes back to the menu."
 MENU_MORE = "... (N: all)"  # the end of the menu's news when more is kept for the N)ews page
 NARROW_LIST = 58  # columns a game list's one-line rows need
+PASSWORD_LIMIT = 24  # characters the password field takes (the service allows more, for other clients)
 # The menu's time left is said this much early: redrawn for 'less than a minute' at the moment the
 # console warns of it, the menu wiped the warning.
 MENU_TIME_LEAD = 2.0
@@ -426,6 +427,12 @@ class Session:
                 return handle_screen(handle)
 
             password = await self.ask_password(below, "Password: ", back)
+            while password == "":
+                # Enter alone: no try at all, so none counted (four had locked the player out of
+                # their own handle, 'Wrong handle or password.' each time).
+                self.say_under_login("Type your password, then Enter; Esc goes back to the handle.")
+                password = await self.ask_password(below, "Password: ", back)
+            self.say_under_login("")
             if password is None:
                 # Esc: back to the handle.  Counted as a wrong password, three of them locked
                 # the real player out of the handle for minutes.
@@ -443,7 +450,7 @@ class Session:
                 # A growing delay makes guessing slow without locking the real player out.
                 why = str(exc)
                 notice = said_of(handle, why)  # 'Wrong handle or password.'
-                self.con.put_wrapped(self.login_handle_row() + 4, 4, notice, "error", right=self.con.width - 1)
+                self.say_under_login(notice)
                 await self.con.show()
                 await asyncio.sleep(delay)
                 delay *= 2
@@ -497,16 +504,43 @@ class Session:
                 self.con.put(row, 4, " " * (self.con.width - 3))
             said = say("The passwords differ. Choose a password again.")
 
+    def say_under_login(self, text: str) -> None:
+        """`text` on the rows under the login's password, what stood there before gone ('' clears)."""
+        row = self.login_handle_row() + 4
+        for r in range(row, min(row + 2, self.con.height) + 1):
+            self.con.put(r, 4, " " * (self.con.width - 4))
+        if text:
+            self.con.put_wrapped(row, 4, text, "error", right=self.con.width - 1, rows=2)
+
     async def ask_password(self, row: int, prompt: str, again: Callable[[], int]) -> str | None:
         """A password typed at `row`; `again` draws the screen above it anew when the window
         changes size, and gives the prompt's row then (what was typed stays typed)."""
         typed = ""
+        said = min(row + 2, self.con.height)  # where a full field is said: under the next prompt
+        told = False
+
+        def full(refused: bool) -> None:
+            # Past the 24th character only the bell had rung.
+            nonlocal told
+            if told or refused:
+                for r in range(said, min(said + 1, self.con.height) + 1):
+                    self.con.put(r, 4, " " * (self.con.width - 4))
+            told = refused
+            if refused:
+                self.con.put_wrapped(said, 4, f"A password has at most {PASSWORD_LIMIT} characters.", "error",
+                                     right=self.con.width - 1, rows=2)
+
         while True:
             self.con.put(row, 4, prompt, "prompt")
             try:
-                return await self.con.line(row, 4 + len(prompt), 24, secret=True, initial=typed, wake=True)
+                password = await self.con.line(row, 4 + len(prompt), PASSWORD_LIMIT, secret=True, initial=typed,
+                                               wake=True, full=full)
             except Woken as woken:
                 typed, row = woken.text, again()
+                said, told = min(row + 2, self.con.height), False
+                continue
+            full(False)
+            return password
 
     def title_screen(self) -> None:
         self.con.clear()
@@ -988,6 +1022,10 @@ class Session:
                     text = text[:-1]
                 elif len(text) < 7 and (c.isdigit() or (c == "#" and not text)):
                     text += c
+                elif hint_row is not None and c.isdigit():
+                    # Past the 7th: '9 is not an answer: type a rank' had blamed the digit.
+                    self.con.put(hint_row, 3, " " * (self.con.width - 3))
+                    self.con.put(hint_row, 3, fit("The number has room for 7 characters.", self.con.width - 4), "error")
                 elif hint_row is not None:
                     shown = c if c.strip() else "That key"
                     # One row: said in fewer words where the screen is narrow, not cut.
@@ -1015,7 +1053,7 @@ class Session:
         def footer(first: int, more: str, listed: list[GameSummary]) -> str:
             # The '*' said only on a page that shows one.
             legend = "* to act.  " if any(g.turn or g.opening for g in listed) else ""
-            return f"{legend}Type a line number or a game number (#{first}) and Enter.{more}  Q goes back."
+            return f"{legend}Type a line number or a game number (#{first}) and Enter.{more}  Q or Enter goes back."
 
         while True:
             # Laid out each time: the window may have changed size.
@@ -1137,7 +1175,9 @@ class Session:
                 else:
                     note = "This list has only one page."
                 continue
-            if text.startswith("#"):
+            if text == "#":
+                note = "Type the game's number after the #, then Enter."  # 'Game # is not in this list.'
+            elif text.startswith("#"):
                 found = next((g for g in games if str(g.id) == text[1:]), None)
                 if found is None and fresh is not None:
                     # Begun since the list was drawn: read again, not refused.
@@ -1806,8 +1846,12 @@ class Session:
                 typed, row = woken.text, form()
                 continue
             typed = ""
-            if not name or not name.strip():
-                return None
+            if name is None or (not name.strip() and said):
+                return None  # Esc; or Enter, offered as the way back after a handle refused
+            if not name.strip():
+                # Enter alone had gone back to the menu unsaid (the form's Enter takes a default).
+                said = "Type your opponent's handle, then Enter; Enter again goes back to the menu."
+                continue
             try:
                 return await self.svc.begin_game(self.player.id, length, color, name.strip())
             except AccountClosed:
