@@ -332,6 +332,25 @@ async def test_a_full_or_empty_field_says_why_not_blames_the_key(tmp_path):
         await alice.wait_words("A typed play has at most 40 characters.")
         alice.close()
         bob.close()
+async def test_a_key_typed_on_after_p_reaches_the_board_past_its_news_page(tmp_path):
+    """'P' then 'A' at once, with alice's resignation offered among three lines of news: the A
+    only ended the 'Since you last looked' page, and the board never asked 'Accept ...?'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([4, 3])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        game = svc.begin_game(alice, 1, Color.WHITE, opponent="bob").id
+        view = svc.roll(alice, game, svc.game_version(game))  # the opening roll: alice 4, bob 3
+        svc.resign(alice, game, view.version, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        c.send("PA")
+        await c.wait_words("Accept, and win")
+        assert "(Y/N)" in c.text
+        c.send("Y")
+        await c.wait_words("You win")
+        c.close()
 
 
 async def test_the_rankings_say_why_a_key_is_no_answer(tmp_path):

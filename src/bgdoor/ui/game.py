@@ -509,7 +509,7 @@ class GameScreen:
 
     async def welcome(self) -> Key | None:
         """Coming back: what happened since this player last looked, a page of it if it is long.
-        The V that ends the page, for the board to replay the last turn with."""
+        The key that ends the page, for the board (see news_page)."""
         log: GameLog = await self.svc.game_log(self.game_id, self.pid)
         self.read = log.read_upto
         lines = narrate(log, self.read, self.pid)
@@ -948,8 +948,10 @@ class GameScreen:
 
     async def news_page(self, lines: list[NewsLine]) -> Key | None:
         """What happened since the player last looked, every line of it, on as many pages as it
-        takes (it is marked read: nothing may be left for a later look).  V on the last page:
-        that key, for the board to replay the last turn with; any other key just goes on."""
+        takes (it is marked read: nothing may be left for a later look).  The key that ends the
+        last page, for the board (V replays the last turn there); None for one that only goes on
+        to the board (Enter, Space, Esc).  A typed on just after P)lay had only ended the page, and
+        the board never asked 'Accept ...?'."""
         assert self.view is not None
         v = self.view
         title = f"Game #{v.id}: {v.name(Color.WHITE)} against {v.name(Color.BLACK)}. Since you last looked:"
@@ -976,7 +978,9 @@ class GameScreen:
             if key is WAKE:
                 continue
             if last:
-                return key if self.last is not None and keytable.VIEW.matches(key) else None
+                if keytable.VIEW.matches(key):
+                    return key if self.last is not None else None
+                return None if key.name in ("enter", " ", "space", "esc") or not key.char.strip() else key
             at = book[n + 1][0][1:]
 
     def sync_turn(self) -> None:
@@ -1519,8 +1523,9 @@ class GameScreen:
                 # Beside the result the lines held only the latest of what came after it (a watcher
                 # who let it stand through the next game's opening roll and a play or two was never
                 # told them): all of it, on a page, before the board.
-                if await self.news_page([NewsLine(-1, text) for text in since]) is not None:
-                    await self.do_view_last(key)
+                ended = await self.news_page([NewsLine(-1, text) for text in since])
+                if ended is not None:
+                    return await self.on_key(ended)
             return True
         if self.moot_until:
             moot = time.monotonic() < self.moot_until
