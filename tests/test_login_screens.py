@@ -461,3 +461,38 @@ async def test_enter_alone_at_the_password_is_no_try_and_a_full_password_says_so
         c.send("\x7f" * 30 + "alice-pw\r")
         await c.wait_for("Your choice")
         c.close()
+
+
+async def test_create_it_and_join_it_are_laid_out_again_when_the_window_narrows(tmp_path):
+    """'Create it? (Y/N) [N]' and 'Join it? (Y/N) [Y]' stayed laid out for 80 columns when the
+    window narrowed to 40: cut at the edge, and the password prompts then landed on wrong rows."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 24))
+        await c.wait_for("Handle:")
+        c.send("carol\r")
+        await c.wait_for("Create it?")
+        c.send_size(40, 24)
+        await c.wait_words("There is no player called carol. Create it? (Y/N) [N]")
+        await c.settle(0.3)
+        assert all(len(line.rstrip()) <= 40 for line in c.lines()), c.lines()
+        c.send("y")
+        await c.wait_for("Choose a password:")
+        c.send("carol-pw\r")
+        await c.wait_for("Type it again:")
+        c.send("carol-pw\r")
+        await c.wait_for("Your choice")
+        c.send_size(80, 24)  # room for the board
+        await c.settle(0.3)
+        await menus.begin(c, 1)
+        d = await RawCaller.connect(srv.port, term="xterm", size=(80, 24))
+        await menus.login(d, "dave", "dave-pw", new=True)
+        d.send("V")
+        await d.wait_for("Games in progress")
+        d.send("#1\r")
+        await d.wait_words("Game #1 needs a player. Join it? (Y/N) [Y]")
+        d.send_size(40, 24)
+        await d.settle(0.5)
+        await d.wait_words("Game #1 needs a player. Join it? (Y/N) [Y]")
+        assert all(len(line.rstrip()) <= 40 for line in d.lines()), d.lines()
+        c.close()
+        d.close()

@@ -388,9 +388,14 @@ class Session:
                 # Keys typed on before the question showed answer nothing: a password typed
                 # after a mistyped handle was taken as the answer, and its rest as the next handle.
                 self.con.discard_typed()
-                self.con.put_wrapped(below, 4, question, "prompt", right=self.con.width - 1)
+
+                def ask(handle: str = handle, question: str = question) -> None:
+                    """The question under the handle, laid out for the window as it is now."""
+                    self.con.put_wrapped(handle_screen(handle), 4, question, "prompt", right=self.con.width - 1)
+
+                ask()
                 await self.con.show()
-                if not await self.yes_no(default=False):
+                if not await self.yes_no(default=False, again=ask):
                     continue
                 chosen = await self.choose_password(handle, question, handle_screen)
                 if chosen is None:
@@ -577,9 +582,18 @@ class Session:
             if await self.con.key_or_resize(max(0.0, until - time.monotonic())) is not WAKE:
                 return
 
-    async def yes_no(self, default: bool) -> bool:
+    async def yes_no(self, default: bool, again: Callable[[], None]) -> bool:
+        """The answer to a Y/N question; `again` draws it anew when the window changes size (it had
+        stayed laid out for the old width, cut, and what came next landed on the wrong rows)."""
         while True:
-            answer = await self.yes_no_key(await self.con.key(), default)
+            key = await self.con.key_or_resize()
+            if key is WAKE:
+                again()
+                if self.yes_no_refused:
+                    self.hint(None, "Y or N.")
+                await self.con.show()
+                continue
+            answer = await self.yes_no_key(key, default)
             if answer is not None:
                 return answer
 
@@ -1274,20 +1288,7 @@ class Session:
                     await self.flash(min(24, self.con.height) - 2, note)
                     return
                 continue
-            bottom = min(24, self.con.height)
-            if self.con.height >= 20:  # the rows under the prompt (see pick)
-                for row in range(bottom - 2, bottom + 1):
-                    # The list's note (two lines under the prompt at 40 columns) goes with the key
-                    # that chose the game: the question had been drawn over it, '(Y/N)#11 is no
-                    # longer there'.
-                    self.con.put(row, 3, " " * (self.con.width - 3))
-            self.con.put_wrapped(
-                bottom - 2,
-                3,
-                join_question(g.id),
-                "prompt",
-                right=self.con.width - 1,
-            )
+            self.ask_to_join(g.id)
             await self.con.show()
             answer = await self.join_answer(g.id)
             if isinstance(answer, str):
@@ -1323,14 +1324,31 @@ class Session:
             return f"Game #{game_id} is no longer there: withdrawn, or removed by the sysop."
         return "" if seat.status == "open" else f"Game #{game_id}: someone else took that seat first."
 
+    def ask_to_join(self, game_id: int) -> None:
+        """'Join it?' under a list's prompt, at the window's width."""
+        bottom = min(24, self.con.height)
+        if self.con.height >= 20:  # the rows under the prompt (see pick)
+            for row in range(bottom - 2, bottom + 1):
+                # The list's note (two lines under the prompt at 40 columns) goes with the key
+                # that chose the game: the question had been drawn over it, '(Y/N)#11 is no
+                # longer there'.  To the last column: a narrowed window keeps the old row's cut end.
+                self.con.put(row, 3, " " * (self.con.width - 2))
+        self.con.put_wrapped(bottom - 2, 3, join_question(game_id), "prompt", right=self.con.width - 1)
+
     async def join_answer(self, game_id: int) -> bool | str:
         """The Y/N to 'Join it?', the game followed meanwhile: what became of it instead, once its
         seat is taken or it is gone (the question had stayed up, and only a Y told)."""
+        resizes = self.con.resizes
         while True:
             key = await self.following_games(self.con.key(idle=True, wake=True))
             if key is WAKE:
                 if note := await self.seat_gone(game_id):
                     return note
+                if self.con.resizes != resizes:
+                    # The question again at the new width: it had stayed cut, '(Y/N) [Y]' gone.
+                    resizes = self.con.resizes
+                    self.ask_to_join(game_id)
+                    await self.con.show()
                 continue
             # The refusal takes the question's line: said again with it ('X is not an answer: Y or
             # N.' had stood alone, the question gone).
