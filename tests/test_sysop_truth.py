@@ -182,8 +182,11 @@ def test_a_forfeit_is_nobodys_move(
         loser = rows[forfeit][4].split()[0]
         assert loser in ("white", "black")
         assert rows[forfeit][2:] == ["(system)", "-", f"{loser} forfeits the match ({why})"], out
-        # The win that follows is nobody's move either.
+        # The win that follows is nobody's move either, and says what it is: not '3 points
+        # (single, forfeit)', a single game the players were never told of.
         assert [row[2] for row in rows[forfeit:]] == ["(system)"] * 3, out
+        assert re.fullmatch(rf"{rows[forfeit + 1][4].split()[0]} wins by forfeit \(\d+ points? awarded\)",
+                            rows[forfeit + 1][4]), out
 
 
 def test_the_sysop_s_long_messages_are_broken_between_words_within_80_columns(

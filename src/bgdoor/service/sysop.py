@@ -168,6 +168,10 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+# After a forfeit: a bare ', rated' at the end of the line had read as cut off.
+RATED = "; the ratings count it"
+
+
 def days_text(days: float) -> str:
     """A number of days as the sysop reads it: '1 day', '2.5 days', '14 days' (not '14.0')."""
     return f"{days:g} day{'' if days == 1 else 's'}"
@@ -188,6 +192,10 @@ def event_text(payload: dict[str, Any]) -> str:
         why = FORFEIT_WHY.get(payload.get("reason", ""), payload.get("reason", ""))
         return f"{payload['loser']} forfeits the match ({why})"
     if kind == "win":
+        if payload["how"] == "forfeit":
+            # The points are what the match still needed: '3 points (single, forfeit)' read as a
+            # single game won, where the players are told only 'wins by forfeit'.
+            return f"{payload['winner']} wins by forfeit ({_plural(payload['points'], 'point')} awarded)"
         return f"{payload['winner']} wins {_plural(payload['points'], 'point')} ({payload['win']}, {payload['how']})"
     if kind == "match_won":
         return f"{payload['winner']} wins the match"
@@ -484,7 +492,7 @@ class Sysop:
         winner = names.get((g.black_id if loser is Color.WHITE else g.white_id) or -1, "?")
         lost = names.get((g.white_id if loser is Color.WHITE else g.black_id) or -1, "?")
         won, other = state.score if loser is Color.BLACK else state.score[::-1]
-        return f"game {g.id} {did('forfeited')} by {lost}: {winner} wins the match {won}-{other}, rated"
+        return f"game {g.id} {did('forfeited')} by {lost}: {winner} wins the match {won}-{other}{RATED}"
 
     @staticmethod
     def _referenced(s: Session, player_id: int) -> bool:
@@ -554,7 +562,7 @@ class Sysop:
                 won, other = (g.score_white, g.score_black) if white_won else (g.score_black, g.score_white)
                 # With 0 days every game waiting is forfeited: 'no move for 0 days' said nothing.
                 why = f"no move for {days_text(days)}" if days else "waiting for a move"
-                lines.append(f"game {g.id} forfeited by {loser} ({why}): {winner} wins the match {won}-{other}, rated")
+                lines.append(f"game {g.id} forfeited by {loser} ({why}): {winner} wins the match {won}-{other}{RATED}")
             return lines
 
         return "\n".join(self._read(fn)) if ids else ""
