@@ -222,9 +222,9 @@ def test_delete_player_with_force(
     assert code == 0 and err == ""
     done = unwrap(out).split("Go ahead? [y/N] \n", 1)[1].splitlines()
     assert done == [
-        f"game {world.stale} forfeited by dave: carol wins the match 3-0; the ratings count it",
+        f"game {world.stale} forfeited by dave: carol wins the match 3-0 (rated)",
         f"game {world.waiting} (5-point match waiting for an opponent) deleted",
-        f"game {world.recent} forfeited by dave: bob wins the match 3-0; the ratings count it",
+        f"game {world.recent} forfeited by dave: bob wins the match 3-0 (rated)",
         "player dave (player 4) deleted: the handle is free again; "
         f"3 finished games keep their record under the name {DELETED_NAME}",
     ]
@@ -363,7 +363,7 @@ def test_forfeit_stale(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.M
         check_record(svc, world.stale)
         assert svc.game(world.recent).status == "active"  # an hour is not stale
     assert unwrap(out) == (f"game {world.stale} forfeited by {loser} (no move for 10 days): {winner} wins the "
-                           "match 3-0; the ratings count it\n")
+                           "match 3-0 (rated)\n")
 
     code, out, _ = run(capsys, monkeypatch, world, "forfeit-stale", "--days", "10", "--yes")
     assert (code, out) == (0, "No game has waited 10 days for a move; nothing to forfeit.\n")

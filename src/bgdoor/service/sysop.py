@@ -168,8 +168,8 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-# After a forfeit: a bare ', rated' at the end of the line had read as cut off.
-RATED = "; the ratings count it"
+# After a forfeit: a bare ", rated" at the end of the line had read as cut off.
+RATED = " (rated)"
 
 
 def days_text(days: float) -> str:
