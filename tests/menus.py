@@ -46,15 +46,20 @@ async def login(c: Keyboard, handle: str, password: str, new: bool, timeout: flo
     await wait("Your choice")
 
 
-async def to_computer_levels(c: Keyboard, length: str = "") -> None:
-    """From the main menu, B)egin a match of `length` points ('': Enter, the default) playing White
-    against the computer; returns at its question of the level."""
+async def to_opponent(c: Keyboard, length: str = "") -> None:
+    """From the main menu, B)egin a match of `length` points ('': Enter, the default) playing White;
+    returns at the question of the opponent."""
     c.send("B")
     await c.wait_for("Match length")
     c.send(length + "\r")
     await c.wait_for("Play as")
     c.send("W")
-    await c.wait_for("Opponent")
+    await c.wait_for("Opponent:")
+
+
+async def to_computer_levels(c: Keyboard, length: str = "") -> None:
+    """to_opponent, then the computer: returns at its question of the level."""
+    await to_opponent(c, length)
     c.send("C")
     await c.wait_for("Level [1]:")
 
