@@ -457,7 +457,7 @@ async def test_enter_alone_at_the_password_is_no_try_and_a_full_password_says_so
             await c.settle(0.2)
         assert "Wrong handle or password" not in c.text and "Too many" not in c.text
         c.send("x" * 30)
-        await c.wait_words("A password has at most 24 characters.")
+        await c.wait_words("At most 24 characters.")  # one row at 40 columns: 'A password has ...' at 50
         c.send("\x7f" * 30 + "alice-pw\r")
         await c.wait_for("Your choice")
         c.close()
@@ -496,3 +496,22 @@ async def test_create_it_and_join_it_are_laid_out_again_when_the_window_narrows(
         assert all(len(line.rstrip()) <= 40 for line in d.lines()), d.lines()
         c.close()
         d.close()
+
+
+async def test_a_full_password_is_said_clear_of_why_the_last_one_was_refused(tmp_path):
+    """At 50 columns 'A password has at most 24 characters.' was written over the first line of
+    'A password needs at least 4 characters. Choose another.', and 'another.' stood alone."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(50, 20))
+        await c.wait_for("Handle:")
+        c.send("alice\r")
+        await c.wait_for("Create it?")
+        c.send("Y")
+        await c.wait_for("Choose a password:")
+        c.send("\r")
+        await c.wait_words("A password needs at least 4 characters. Choose another.")
+        c.send("x" * 30)
+        await c.wait_words("A password has at most 24 characters.")
+        said = " ".join(c.text.split())
+        assert "A password needs at least 4 characters. Choose another." in said, c.text
+        c.close()

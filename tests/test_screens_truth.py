@@ -317,6 +317,8 @@ async def test_a_full_or_empty_field_says_why_not_blames_the_key(tmp_path):
         bob.send("12345678")
         await bob.wait_words("The number has room for 7 characters.")
         assert "is not an answer" not in bob.text
+        bob.send("\x7f")  # a backspace: the field has room again, and the words go
+        await bob.wait_until(lambda t: "room for 7" not in t, "the full field's words gone")
         alice.send("P")
         await alice.wait_for("You start with 3-1")
         alice.send("M")
@@ -346,6 +348,21 @@ async def test_a_key_typed_on_after_p_reaches_the_board_past_its_news_page(tmp_p
         c.send("Y")
         await c.wait_words("You win")
         c.close()
+
+
+async def test_a_key_refused_just_after_news_keeps_the_news(tmp_path):
+    """bob's Enter for the opening roll, a moment after alice made it: 'It is your opponent's turn'
+    took the line, and 'Opening roll: alice 3, bob 1. alice starts with 3-1.' was never seen."""
+    dice = ScriptedDice([3, 1] + [1, 2] * 20)
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=dice) as srv:
+        alice, bob = await seated(srv.port)
+        alice.send("P")
+        await bob.wait_words("Opening roll: alice 3, bob 1.")
+        bob.send("\r")
+        said = " ".join((await bob.wait_words("your opponent's turn")).split())
+        assert "Opening roll: alice 3, bob 1." in said, said
+        alice.close()
+        bob.close()
 
 
 async def test_the_rankings_say_why_a_key_is_no_answer(tmp_path):
@@ -4296,6 +4313,14 @@ async def test_what_is_typed_on_a_20_line_screen_is_on_the_screen(tmp_path):
         shown = "\n".join(line[:50] for line in c.lines()[:20])  # the caller's 50x20 of the glass
         assert "24/21 13/" in shown and "Your play" in shown, shown
         assert "EnterO" not in shown, shown  # the board's foot under the prompt is cleared
+        for _ in range(6):  # past the line's 40 characters: said over the prompt (only the bell rang)
+            c.send(" 13/10")
+            await asyncio.sleep(0.05)
+        await c.wait_for("A typed play has at most 40")
+        assert any("A typed play has at most 40" in line[:50] for line in c.lines()[:20]), c.lines()
+        c.send("\x7f")
+        await c.wait_until(lambda t: "at most 40" not in t and "Your play" in t, "the prompt back")
+        c.send("\x7f" * 40)
         c.send("\x1b")
         await c.wait_words("Typing cancelled.")
         c.send("N")

@@ -7,7 +7,7 @@ from harness import running_server
 from test_screens_truth import at_board, bob_doubled
 
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.game import Color
+from bgdoor.rules.game import Color, Win
 from bgdoor.service import Service
 from bgdoor.service.types import GameView
 
@@ -121,3 +121,27 @@ async def test_news_of_another_game_while_a_question_is_open_is_told_after_it(tm
         a.send("\x1b")
         await a.wait_words(f"game #{other} too")
         a.close()
+
+
+async def test_a_y_typed_as_the_question_goes_leaves_the_result_held(tmp_path):
+    """bob's 'Accept ...? (Y/N)' went when he accepted in his other session, the result held on the
+    board; the Y he typed a moment later let the result go unread."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.resign(alice, v.id, v.version, Win.SINGLE)
+    async with running_server(url) as srv:
+        b = await at_board(srv.port, "bob", v.id)
+        await b.wait_words("alice offers to resign")
+        b.send("A")
+        await b.wait_for("(Y/N)")
+        with Service(url) as svc:  # his other session
+            svc.answer_resign(bob, v.id, svc.game_version(v.id), True)
+        await b.wait_words("In another session, you accept")
+        b.send("Y")
+        said = " ".join((await b.wait_words("Y came after the question had gone: nothing was done.")).split())
+        assert "Press a key" in said, said  # the result is still held
+        b.close()

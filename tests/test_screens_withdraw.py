@@ -354,3 +354,46 @@ async def test_the_join_question_stays_said_beside_why_a_key_is_no_answer(tmp_pa
         await bob.wait_for("You joined game #1")
         alice.close()
         bob.close()
+
+
+async def test_the_player_s_own_withdrawal_stays_said_when_only_the_count_changes(tmp_path):
+    """'Game #2 is withdrawn.' beside the menu's prompt went when alice played game #1 in her other
+    session: the count changed, no news came, and nothing was said in its place."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 5, Color.WHITE, "bob")
+        svc.roll(alice, v.id, v.version)  # alice won the opening roll: 3-1 to play
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        await a.wait_words("1 game waiting for your move.")
+        await begin(a, 1)
+        a.send("W")
+        await a.wait_for("(Y/N)")
+        a.send("Y")
+        await a.wait_words("Game #2 is withdrawn.")
+        with Service(url) as svc:  # her other session plays game #1
+            svc.submit_turn(alice, v.id, svc.game_version(v.id), "8/5 6/5")
+        said = " ".join((await a.wait_words("No game is waiting for your move.")).split())
+        await a.settle(0.5)
+        assert "Game #2 is withdrawn." in " ".join(a.text.split()), said
+        a.close()
+
+
+async def test_enter_right_after_a_refused_key_at_a_board_question_asks_again(tmp_path):
+    """'Withdraw game #1? ... (Y/N)', Z, then Enter: the Enter answered no at once, unseen, as the
+    menu's questions no longer do."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        alice = await call(srv.port)
+        await login(alice, "alice", "alice-pw", new=True)
+        await begin(alice, 1)
+        alice.send("W")
+        await alice.wait_for("(Y/N)")
+        alice.send("Z\r")
+        await alice.wait_words("Enter again for no; or Y or N.")
+        assert "stays open" not in alice.text
+        alice.send("\r")
+        await alice.wait_words("The game stays open for someone to join.")
+        alice.close()

@@ -332,6 +332,7 @@ class GameScreen:
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
         self.moot_until = 0.0  # time.monotonic() until which an answer to a question gone is taken as one
+        self.told = (0.0, "")  # when news was last told, and the message it made (see just_told)
         self.shown_names: dict[int, str] = {}  # each other player's name as the board last showed it
         # unavailable()'s last answer, and what it was worked out from: each key asks twice
         # (for the key, then for the help line), and most keys change none of it.
@@ -849,6 +850,10 @@ class GameScreen:
     def tell(self, lines: list[NewsLine], own: str = "", turn: tuple[str, str] | None = None) -> None:
         """Put news on the message lines (and a watcher's `turn`, see with_turn); a result holds
         them until a key."""
+        self._tell(lines, own, turn)
+        self.told = (time.monotonic(), self.message)
+
+    def _tell(self, lines: list[NewsLine], own: str, turn: tuple[str, str] | None) -> None:
         lines = [replace(n, text=self.brief_opening(n.text)) for n in lines]
         results = [n.text for n in lines if n.result]
         if results:
@@ -1500,6 +1505,16 @@ class GameScreen:
         if key.name == "redraw":
             self.con.redraw()
             return True
+        if self.moot_until:
+            moot = time.monotonic() < self.moot_until
+            self.moot_until = 0.0
+            if moot and key.name in ("y", "n", "enter", "esc"):
+                # Typed as the question went by itself: 'Y does nothing here' had taken the line
+                # saying why it went ('carol joined your game.'), an Enter meant as no would have
+                # rolled, and a result come meanwhile went unread.
+                said = {"enter": "Enter", "esc": "Esc"}.get(key.name) or key_said(key)
+                self.message = f"{self.message} {said} came after the question had gone: nothing was done.".strip()
+                return True
         if self.held and keytable.key_name(key) in ("?", "h"):
             # The board cut the result and says '? shows all': ? does, and the result stays; shown
             # whole, ? shows the keys, as it does elsewhere (it had cleared the result instead).
@@ -1527,16 +1542,6 @@ class GameScreen:
                 if ended is not None:
                     return await self.on_key(ended)
             return True
-        if self.moot_until:
-            moot = time.monotonic() < self.moot_until
-            self.moot_until = 0.0
-            if moot and key.name in ("y", "n", "enter", "esc"):
-                # Typed as the question went by itself: 'Y does nothing here' had taken the line
-                # saying why it went ('carol joined your game.'), and an Enter meant as no would
-                # have rolled.
-                said = {"enter": "Enter", "esc": "Esc"}.get(key.name) or key_said(key)
-                self.message = f"{self.message} {said} came after the question had gone: nothing was done.".strip()
-                return True
         state = self.state()
         unavailable = self.unavailable(state)
         found = keytable.binding(state, key, unavailable)
@@ -1551,8 +1556,9 @@ class GameScreen:
             refused = keytable.refusal(state, key, unavailable)
             if self.message != self.refused[1]:
                 self.refused = (self.message, "")  # what the refusal covers, for a look-only key after it
-            if told:
-                # The news just told first: 'Answer the double first' had come before the double.
+            if told or self.just_told():
+                # The news just told first: 'Answer the double first' had come before the double,
+                # and an Enter typed as the opponent's opening roll came had wiped it unread.
                 self.message = f"{self.message} {refused}".strip()
             else:
                 # A double or resignation waiting for an answer stays said beside why the key did
@@ -1590,6 +1596,12 @@ class GameScreen:
         except ServiceError as exc:
             self.message = self.with_roll_left(sentence(str(exc)))
         return True
+
+    def just_told(self) -> bool:
+        """News told a moment ago and still the message, with no offer that says it again: a key
+        refused now is said beside it, not over it."""
+        at, said = self.told
+        return time.monotonic() - at < MOOT_ANSWER and self.message == said and not self.pending_offer()
 
     async def moved_on(self) -> bool:
         """Whether the game changed since it was drawn; if so, it is read again (and its news told)."""
@@ -1778,6 +1790,7 @@ class GameScreen:
     async def confirm(self, question: str) -> bool:
         self.message = question
         help_text = YES_NO
+        refused = False  # the last key was no answer
         while True:
             # The question's own keys on the help line: the state's keys do nothing meanwhile.
             self.draw(help_text=help_text)
@@ -1785,12 +1798,19 @@ class GameScreen:
             answer = await self.question_key()
             if answer is WAKE:
                 continue  # drawn again for the new size
+            if answer.name == "enter" and refused:
+                # Right after a refused key, as the menu's questions ask: 'Q' and Enter had
+                # answered no at once.
+                refused = False
+                help_text = self.not_an_answer(answer, question, YES_NO, f"{question}  Enter again for no; or Y or N.")
+                continue
             if answer.name == "y":
                 return True
             if answer.name in ("n", "esc", "enter"):
                 return False
             if await self.whole_question(answer):
                 continue
+            refused = True
             help_text = self.not_an_answer(answer, question, YES_NO, f"{question}  Y answers yes; N, Esc or Enter, no.")
 
     async def question_key(self) -> Key:
@@ -2240,13 +2260,18 @@ class GameScreen:
             row = min(HELP_ROW, self.con.height)
             self.draw(note=self.message, help_text="", last_row=row - 1 if row < HELP_ROW else 0)
 
-            def full(refused: bool, under: int = row + 1) -> None:
-                # Past the 40th character only the bell had rung; said on the row under, if any.
-                if under <= self.con.height:
-                    self.con.put(under, 2, " " * (self.con.width - 2))
-                    if refused:
-                        self.con.put(under, 2, fit(f"A typed play has at most {PLAY_LENGTH} characters.",
-                                                   self.con.width - 3), "error")
+            def full(refused: bool, row: int = row) -> None:
+                # Past the 40th character only the bell had rung; said on the row under, or on a
+                # short screen over the prompt's last line (drawn again after a backspace).
+                said = row + 1 if row < self.con.height else row - 1
+                if refused:
+                    self.con.put(said, 2, " " * (self.con.width - 2))
+                    self.con.put(said, 2, fit(f"A typed play has at most {PLAY_LENGTH} characters.",
+                                              self.con.width - 3), "error")
+                elif said > row:
+                    self.con.put(said, 2, " " * (self.con.width - 2))
+                else:
+                    self.draw(note=self.message, help_text="", last_row=row - 1)
 
             try:
                 text = await self.con.line(row, 2, PLAY_LENGTH, initial=typed, wake=True, any_wake=True, full=full)

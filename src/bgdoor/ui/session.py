@@ -521,19 +521,20 @@ class Session:
         """A password typed at `row`; `again` draws the screen above it anew when the window
         changes size, and gives the prompt's row then (what was typed stays typed)."""
         typed = ""
-        said = min(row + 2, self.con.height)  # where a full field is said: under the next prompt
+        said = min(row + 1, self.con.height)  # where a full field is said: the row under (empty till then)
         told = False
 
         def full(refused: bool) -> None:
-            # Past the 24th character only the bell had rung.
+            # Past the 24th character only the bell had rung.  One row: a refusal below (a wrapped
+            # 'Choose another.') is left whole.
             nonlocal told
             if told or refused:
-                for r in range(said, min(said + 1, self.con.height) + 1):
-                    self.con.put(r, 4, " " * (self.con.width - 4))
+                self.con.put(said, 4, " " * (self.con.width - 4))
             told = refused
             if refused:
-                self.con.put_wrapped(said, 4, f"A password has at most {PASSWORD_LIMIT} characters.", "error",
-                                     right=self.con.width - 1, rows=2)
+                words = (f"A password has at most {PASSWORD_LIMIT} characters.",
+                         f"At most {PASSWORD_LIMIT} characters.")
+                self.con.put(said, 4, first_fitting(words, self.con.width - 5, words[-1]), "error")
 
         while True:
             self.con.put(row, 4, prompt, "prompt")
@@ -542,7 +543,7 @@ class Session:
                                                wake=True, full=full)
             except Woken as woken:
                 typed, row = woken.text, again()
-                said, told = min(row + 2, self.con.height), False
+                said, told = min(row + 1, self.con.height), False
                 continue
             full(False)
             return password
@@ -664,7 +665,10 @@ class Session:
             news, more = await gather(self.svc, self.player.id)
             counted = (len(waiting), latest_first(news))
             notices = await self.svc.notices(self.player.id)
-            if woken and once and not lasting and counted != drawn and not notices:
+            # News, not a count alone: 'Game #5 is withdrawn.' had gone when a turn came or went,
+            # nothing said in its place.
+            news_came = bool(set(counted[1]) - set(drawn[1] if drawn is not None else []))
+            if woken and once and not lasting and news_came and not notices:
                 # News came: a notice of what a screen left doing ('Game #5 is withdrawn.') is
                 # said once, and had stood beside the prompt minutes later, among news of other
                 # games.  Why a key did nothing stays until the next key.  A notice that comes
@@ -1017,6 +1021,7 @@ class Session:
         be laid out again; `follow`: any wake too (a list that follows the change feed), but
         not while a number is typed, which names a line of the list as it stands."""
         text = typed
+        said_full = False  # the field's full, said on hint_row
         try:
             while True:
                 self.con.put(row, col, text.ljust(7), "input")
@@ -1034,12 +1039,16 @@ class Session:
                     return text
                 if key.name == "backspace":
                     text = text[:-1]
+                    if said_full and hint_row is not None:
+                        self.con.put(hint_row, 3, " " * (self.con.width - 3))
+                    said_full = False
                 elif len(text) < 7 and (c.isdigit() or (c == "#" and not text)):
                     text += c
                 elif hint_row is not None and c.isdigit():
                     # Past the 7th: '9 is not an answer: type a rank' had blamed the digit.
                     self.con.put(hint_row, 3, " " * (self.con.width - 3))
                     self.con.put(hint_row, 3, fit("The number has room for 7 characters.", self.con.width - 4), "error")
+                    said_full = True
                 elif hint_row is not None:
                     shown = c if c.strip() else "That key"
                     # One row: said in fewer words where the screen is narrow, not cut.
