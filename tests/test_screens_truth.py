@@ -4990,3 +4990,23 @@ async def test_esc_from_typing_with_a_checker_in_hand_says_it_is_still_in_hand(t
             assert "Typing cancelled. Checker in hand:" in said, said
             c.send("\r")  # and Enter puts it down, as the line says
             await c.wait_until(lambda t: "Checker in hand" not in " ".join(t.split()), "the checker put down")
+
+
+async def test_a_full_note_with_no_spaces_keeps_its_end_in_sight(tmp_path):
+    """At 40x24 a 140-character note with no space wrapped onto a fourth line: its end and the
+    cursor went under 'The note is full (140 characters).'"""
+    async with alice_opens_her_game_at(tmp_path, (40, 24)) as c:
+        await c.wait_for("needs 80 columns")
+        c.send("\r")
+        await c.wait_for("BAR")
+        c.send("N")
+        await c.wait_for("Note to your")
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        note = (letters * 6)[:150]
+        for i in range(0, 150, 10):  # as typed, not one burst past the keys a read may queue
+            c.send(note[i:i + 10])
+            await asyncio.sleep(0.05)
+        await c.wait_for("The note is full")
+        await c.settle(0.3)
+        shown = [line[:40] for line in c.lines()[:24]]
+        assert any(f"{note[130:140]}_" in line for line in shown), shown  # the 140th, then the cursor

@@ -2360,7 +2360,13 @@ class GameScreen:
             prompt = f"Note to your opponent ({len(text)}/{NOTE_LENGTH}; Enter keeps it, Esc cancels): "
             # The message has three lines at most: on a narrow screen the end of the note shows.
             room = 3 * (self.con.width - 3) - len(prompt) - 2
-            shown = text if len(text) <= room else "..." + text[len(text) - room + 3 :]
+            cut = 0 if len(text) <= room else len(text) - room + 3
+            width = min(80, self.con.width) - 2
+            # A run with no space wraps whole onto a line of its own: cut on until the end, and the
+            # cursor after it, are on the three lines (at 40 columns the end had gone under the help).
+            while cut < len(text) and len(wrap(f"{prompt}{'...' if cut else ''}{text[cut:]}_", width)) > 3:
+                cut += 1 if cut else 4
+            shown = f"...{text[cut:]}" if cut else text
             # Typed keys go into the note: the help line says so, not the state's keys.
             note = prompt + shown + "_"
             full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
