@@ -170,6 +170,7 @@ async def test_every_screen_fits(
             head = next(line for line in c.lines() if line.lstrip().startswith("Rank  Player"))
             ranked = next(line for line in c.lines() if line.lstrip().startswith("1.  "))
             assert "Gammons" in head.split() and "Gams" not in head, head
+            assert "Board" not in head and " here " not in c.text, c.text
             end = head.index("Gammons") + len("Gammons")
             assert ranked[end - 1].isdigit() and not ranked[end:end + 1].strip(), (head, ranked)
             c.send("1\r")
@@ -180,8 +181,10 @@ async def test_every_screen_fits(
 
             await c.wait_for("Your choice")
             c.send("W")
-            await shows(c, "Who's online: 1 caller", "Player Board Doing", ALICE, "here at the menu",
+            # No member BBS: no Board column ('here' had stood on every row).
+            await shows(c, "Who's online: 1 caller", "Player Doing", ALICE, "at the menu",
                         "Enter looks again; Q goes back.")
+            assert "Board" not in c.text and "here" not in c.text, c.text
             c.send("Q")
 
             await c.wait_for("Your choice")

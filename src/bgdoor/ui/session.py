@@ -1461,7 +1461,10 @@ class Session:
             self.con.clear()
             self.con.put(2, 3, self.board_title(views[view], self.con.width - 4), "title")
             # Under 59 columns: rank, player, rating, won and lost (a player's page has the rest).
-            wide_head = "Rank  Player            Board    Rating  Won Lost Gammons"
+            # The Board column only where there are boards to tell apart: a door with no member
+            # BBS had 'here' on every row.
+            boarded = bool(self.config.bbses) or any(r.board for r in rows)
+            wide_head = f"Rank  Player            {'Board    ' if boarded else ''}Rating  Won Lost Gammons"
             # The wide rows whole, and the last column free: at 58 the Gammons figures were cut off
             # under their heading, and at 59 a 12 read as 1.
             narrow = self.con.width < len(wide_head) + 2
@@ -1480,8 +1483,8 @@ class Session:
                     # A space before the rating: a computer's 16 letters and '*' ran into it.
                     line = f"{r.rank:>3}. {name:<{player}} {r.rating:>6.1f}{r.wins:>4}{r.losses:>5}"
                 else:
-                    board = (r.board or "here")[:8]
-                    line = (f"{r.rank:>3}.  {name:<17} {board:<8} {r.rating:>6.1f} {r.wins:>4} {r.losses:>4}"
+                    board = f"{(r.board or 'here')[:8]:<8} " if boarded else ""
+                    line = (f"{r.rank:>3}.  {name:<17} {board}{r.rating:>6.1f} {r.wins:>4} {r.losses:>4}"
                             f" {r.gammons:>7}")
                 if wide:
                     line += f" {r.experience:>5}  {r.last_played.strftime('%Y-%m-%d') if r.last_played else '-'}"
@@ -1556,7 +1559,10 @@ class Session:
             # Under 58 columns the board and what a caller does go under the name, not beside it.
             narrow = width < NARROW_LIST
             column = 5 if narrow else 26
-            self.con.put(4, 3, "Player / board, doing" if narrow else "Player                 Board     Doing", "dim")
+            boarded = bool(self.config.bbses) or any(r.board for r, _, _ in rows)
+            head = ("Player / board, doing" if narrow else "Player                 Board     Doing") if boarded \
+                else ("Player, doing" if narrow else "Player                 Doing")
+            self.con.put(4, 3, head, "dim")
             # Room kept for the key hint with its N)ext page, whole: two rows on a narrow screen.
             hint_rows = len(wrap("N: the next page.  Enter looks again; Q goes back.", width - 3))
             row, last, shown = 5, bottom - 2 - hint_rows, start
@@ -1564,7 +1570,7 @@ class Session:
                 # A name longer than its column is not cut: it takes a line of its own.
                 alone = narrow or len(r.name) > 22
                 name = wrap(r.name, width - 3) if alone else [r.name]
-                rest = wrap(f"{(r.board or 'here')[:8]:<8}  {doing}", width - column)
+                rest = wrap(f"{(r.board or 'here')[:8]:<8}  {doing}" if boarded else doing, width - column)
                 need = (len(name) if alone else 0) + len(rest)
                 if row + need - 1 > last and shown > start:
                     break
