@@ -337,3 +337,19 @@ def test_a_play_in_notation_order_is_made_move_by_move(pos: Position, dice: tupl
         for m in moves:
             turn.move(m.src, m.dst)
         assert turn.play == play
+
+
+def test_a_typed_rest_is_refused_for_the_dice_left() -> None:
+    """After 24/18 of 6-6 with the cursor, M's line '24/18 24/18 13/7 13/1' was refused as 'you
+    have four 6s to play' beside the board's 'three 6s to play': the moves made counted as typed."""
+    turn = Turn(Position.start(), (6, 6))
+    turn.move(24, 18)
+    assert turn.refusal_after("24/18 13/7 13/1") == (
+        "too many moves for the roll: 13/1 is 12 pips, which takes two 6s, and you have three 6s to play")
+    assert turn.refusal_after("24/18 13/7 13/7") is None
+    turn = Turn(Position.start(), (3, 1))
+    turn.move(13, 10)
+    assert turn.refusal_after("6/4") == "6/4 is 2 pips, which does not match the dice: you have a 1 to play"
+    assert turn.refusal_after("5/4") == "you have no checker on point 5"
+    assert turn.refusal_after("6/5") is None
+    assert turn.moves == (Move(13, 10),)

@@ -1169,8 +1169,15 @@ async def test_a_typed_play_goes_on_from_the_moves_made_with_the_cursor(tmp_path
         alice.send("M")
         await alice.wait_for("the moves on the board so far first")
         alice.send("13/10 6/5\r")
-        await alice.wait_words("Too many moves for the roll: you have 3-1 to play. The line began with the moves "
-                               "on the board (13/10): press M again and type only the rest.")
+        await alice.wait_words("13/10 is 3 pips, which does not match the dice: you have a 1 to play. The line "
+                               "began with the moves on the board (13/10): press M again and type only the rest.")
+        # The rest typed alone and wrong is said of the die left, and not as a play typed twice
+        # ('press M again and type only the rest' was said of every refusal of such a line).
+        alice.send("M")
+        await alice.wait_for("the moves on the board so far first")
+        alice.send("8/7 6/5\r")
+        await alice.wait_words("Too many moves for the roll: you have a 1 to play.")
+        assert "type only the rest" not in " ".join(alice.text.split()), alice.text
         alice.send("M")
         await alice.wait_for("the moves on the board so far first")
         alice.send("6/5\r")

@@ -198,6 +198,9 @@ def read_paths(text: str) -> list[Path]:
 # ---------------------------------------------------------------- explaining
 
 
+NOT_LEGAL = "that is not a legal play"  # explain()'s answer when no one rule is broken
+
+
 class _Failure(NamedTuple):
     depth: int  # dice played before the failing step: the deepest failure is the most telling
     message: str
@@ -228,7 +231,7 @@ def explain(me: list[int], opp: list[int], dice: tuple[int, ...], paths: list[Pa
         return _whole_roll(best, dice)
     if best == 1 and len(dice) == 2 and dice[0] != dice[1] and used[0] != max(dice):
         return _higher_die(dice)
-    return "that is not a legal play"
+    return NOT_LEGAL
 
 
 def _walk_paths(me: list[int], opp: list[int], dice: tuple[int, ...], paths: list[Path]) -> str | list[int]:

@@ -8,7 +8,7 @@ order plays both, and when only one die can be played it must be the higher.
 from __future__ import annotations
 
 from bgdoor.rules.moves import Move, Play, _check_dice, _sources, _step, roll_dice
-from bgdoor.rules.parse import IllegalPlay, Path, _higher_die, _walk_paths, no_play
+from bgdoor.rules.parse import NOT_LEGAL, IllegalPlay, Path, _higher_die, _walk_paths, explain, no_play, read_paths
 from bgdoor.rules.position import BAR, OFF, Position, _apply, _pt, _undo
 
 
@@ -216,6 +216,19 @@ class Turn:
     def refusal(self, src: int, dst: int) -> str | None:
         """Why move() would refuse `src` to `dst` now, or None if it would make it."""
         return None if dst in self._chains(src) else self._why(src, dst)
+
+    def refusal_after(self, text: str) -> str | None:
+        """Why the moves in `text`, made after those already made, do not finish the turn, said of
+        the dice left (the whole line's reason had counted the moves made as typed: 'you have four
+        6s to play' with three left); None when they do, or when only the whole line says why."""
+        try:
+            paths = read_paths(text)
+        except IllegalPlay as exc:
+            return str(exc)
+        if not paths:
+            return None
+        why = explain(self._me, self._opp, self.remaining_dice, paths, self.required - len(self._moves))
+        return None if why == NOT_LEGAL else why
 
     def undo(self) -> Move:
         """Take back the last single-die move."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from bgdoor.rules.game import Color, MatchState, Move, OpeningRoll, Phase, RejectResign, Resign, Win
 from bgdoor.rules.moves import Play, legal_plays, notation, roll_text
-from bgdoor.rules.parse import IllegalPlay
+from bgdoor.rules.parse import IllegalPlay, parse_play
 from bgdoor.rules.position import Position
 from bgdoor.rules.turn import Turn
 from bgdoor.service import (
@@ -2319,9 +2319,27 @@ class GameScreen:
                 self.message = (f"Too many moves: the line began with the moves on the board, {made}, "
                                 "which play the whole roll. Enter alone commits them.")
                 return
-            # ('..., bar/10*: M and the rest of the play.' did not read as a sentence.)
-            self.message = (f"{sentence(str(exc))} The line began with the moves on the board ({made}): "
+            # Why, said of the dice left: the whole line's reason counted the moves the line began
+            # with ('four 6s to play' beside the panel's three).
+            rest = text[len(made):]
+            why = sentence((turn.refusal_after(rest) if turn is not None else None) or str(exc))
+            if turn is None or not self.plays_alone(turn, rest):
+                self.message = why
+                return
+            # The whole play typed again after the moves the line began with (it is a play by
+            # itself): only then is that the mistake.  ('..., bar/10*: M and the rest of the
+            # play.' did not read as a sentence.)
+            self.message = (f"{why} The line began with the moves on the board ({made}): "
                             "press M again and type only the rest.")
+
+    @staticmethod
+    def plays_alone(turn: Turn, text: str) -> bool:
+        """Whether `text` is a legal play of the whole roll by itself, from the turn's start."""
+        try:
+            parse_play(turn.start, turn.dice, text)
+        except IllegalPlay:
+            return False
+        return True
 
     def not_sent(self, typed: str) -> None:
         """Said after the news of what moved the game on: the play typed here did not go."""
