@@ -5017,3 +5017,45 @@ async def test_a_full_note_with_no_spaces_keeps_its_end_in_sight(tmp_path):
         await c.settle(0.3)
         shown = [line[:40] for line in c.lines()[:24]]
         assert any(f"{note[130:140]}_" in line for line in shown), shown  # the 140th, then the cursor
+
+
+@pytest.mark.parametrize("size", [(50, 20), (40, 20)])
+async def test_a_result_on_a_short_screen_keeps_its_keys_on_the_screen(tmp_path, size):
+    """At 50x20 a long result lost its last line, '(Press a key; Q leaves the' ending the
+    screen: the keys went after the message, which had been cut for its own rows alone."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        game = a_turn_each(svc, alice, bob).id  # alice to roll
+    async with running_server(url) as srv:
+        a = await call(srv.port, cols=size[0], rows=size[1])
+        await login(a, "alice", "alice-pw", new=False)
+        await open_game(a, f"#{game}")
+        await a.wait_for("Enter goes on anyway")
+        a.send("\r")
+        await a.wait_words("bob rolled 4-2")
+        a.send("G")
+        await a.wait_words("3) backgammon")
+        a.send("3")
+        await a.wait_words("You will see the answer here.")
+        with Service(url) as svc:
+            svc.answer_resign(bob, game, svc.game(game, bob).version, True, note="Thank you, " * 10)
+        await a.wait_words("(Press a key; Q leaves the game.)")
+        lines = [line.rstrip() for line in a.screen.display]
+        assert lines[-1].endswith("game.)"), a.text
+        assert "(? shows all)" in " ".join(" ".join(lines).split()), a.text
+        a.send("?")
+        await a.wait_words("The message in full")
+        assert "Thank you, " * 9 in " ".join(a.text.split()), a.text
+        # R)eview's last step, likewise cut: its '? shows all' had been on a line below the screen.
+        a.send(" ")
+        await a.wait_until(lambda t: "The message in full" not in t, "the board again")
+        a.send(" ")
+        await a.wait_until(lambda t: "Press a key" not in t, "the result put away")
+        a.send("R")
+        await a.wait_words("Step ")
+        said = " ".join(" ".join(a.screen.display[-4:]).split())
+        assert said.endswith("(? shows all)") or said.endswith(")."), a.text
+        assert "Ratings" in said or "(? shows all)" in said, a.text
+        a.close()

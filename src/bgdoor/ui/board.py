@@ -92,6 +92,13 @@ TEXT_ROWS = range(MESSAGE_ROW - 1, HELP_ROW + 3)  # the message's and the help's
 PANEL_COL = 58
 
 
+def last_text_row(height: int) -> int:
+    """Under 22 lines the message ends on the screen's last (BoardView.last_row): a question's
+    '(Y/N)', the end of a note, a review step's '? shows all', had been below the screen's bottom
+    (the keys under it still are: ? lists them).  0: where it always goes."""
+    return height if height < MESSAGE_ROW + 2 else 0
+
+
 def message_top(lines: int, last_row: int = 0) -> int:
     """The row a board's message of `lines` lines begins on: row 20 (19 for three), or higher, to
     end by `last_row` (see BoardView.last_row)."""

@@ -34,9 +34,9 @@ from bgdoor.term.wrap import fit, sentence, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import (
     HELP_ROW,
-    MESSAGE_ROW,
     Loc,
     game_heading,
+    last_text_row,
     match_score,
     message_rows,
     message_top,
@@ -1963,6 +1963,7 @@ class GameScreen:
         # match ended: a key that only cleared the line (?, a step of R)eview) lost it.
         said = "" if note is not None else self.roomiest(self.shorter) \
             if self.message and self.message in self.shorter[:2] else self.message or self.pending_offer()
+        whole = self.with_notes(said)  # the message before the board's lines cut it
         view = self.con.board_view(
             v,
             then or st,
@@ -1980,7 +1981,7 @@ class GameScreen:
             turn=turn,
             marker=marker,
             status=status,
-            message=note if note is not None else self.fitted(self.with_notes(said), help),
+            message=note if note is not None else self.fitted(whole, help),
             help=help,
             last_row=last_row,
         )
@@ -1989,23 +1990,31 @@ class GameScreen:
             # panel cannot, when it has nothing else to say: a note had taken its place, and at
             # 40 columns, a die past the edge, nothing said the roll.
             turn_said, score = f"{turn_line(view)}.", score_line(view)
-            said = self.with_notes(f"{turn_said} {score}")
+            whole = self.with_notes(f"{turn_said} {score}")
             if self.cut(f"{turn_said} {score}", help):
                 # The score after the note where both do not fit, cut with '? shows all': left
                 # out, it was nowhere on a 40-column board, and nothing said so.
-                said = f"{self.with_notes(turn_said)}  {score}"
-            view = replace(view, message=self.fitted(said, help))
+                whole = f"{self.with_notes(turn_said)}  {score}"
+            view = replace(view, message=self.fitted(whole, help))
         if last_row and note is None and help and (help_text or self.held):
             # Under 22 lines the keys' line is below the screen: a question's keys ('1) single
-            # 2) gammon ...') and a held result's '(Press a key ...)' go with the message.
-            view = replace(view, message=f"{view.message} {help}".strip())
+            # 2) gammon ...') and a held result's '(Press a key ...)' go with the message, which
+            # is cut to leave them room (the result's last line had been cut off, keys and all).
+            view = replace(view, message=self.with_keys(whole, help))
         self.con.show_board(view)
 
     def last_text_row(self) -> int:
-        """Under 22 lines the message ends on the last (BoardView.last_row): a question's '(Y/N)',
-        the end of a note, had been below the screen's bottom (the keys under it still are: ?
-        lists them).  0: where it always goes."""
-        return self.con.height if self.con.height < MESSAGE_ROW + 2 else 0
+        return last_text_row(self.con.height)
+
+    def with_keys(self, message: str, keys: str) -> str:
+        """`message`, cut where need be, with `keys` after it, in the board's lines over `keys`."""
+        rows, width = self.room(keys), min(80, self.con.width) - 2
+        for fewer in range(rows):
+            shown, self.overflow = fit_message(message, self.con.width, rows - fewer)
+            joined = f"{shown} {keys}".strip()
+            if len(wrap(joined, width)) <= rows:
+                return joined
+        return keys
 
     def roomiest(self, forms: tuple[str, str, str]) -> str:
         """Of a message whole and its later part alone (see shorter), the whole where the board's

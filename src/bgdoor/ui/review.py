@@ -16,7 +16,7 @@ from bgdoor.rules.position import Position
 from bgdoor.service import GameLog, ServiceError
 from bgdoor.term.wrap import first_fitting, paged, shorten, wrap
 from bgdoor.ui import keys as keytable
-from bgdoor.ui.board import HELP_GAP, game_heading, help_rows
+from bgdoor.ui.board import HELP_GAP, game_heading, help_rows, last_text_row
 from bgdoor.ui.console import WAKE, Console, Key
 from bgdoor.ui.keys import State
 from bgdoor.ui.news import Step, a_match, decided_opening, paging_keys, steps, tell
@@ -255,6 +255,8 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             status=f"Review {at}/{len(shots) - 1}",
             message=message,
             help=keytable.help_line(State.REVIEW, at_ends(at, len(shots) - 1, end, start)),
+            # Under 22 lines its third line, where '? shows all' goes, was below the screen.
+            last_row=last_text_row(con.height),
         )
         await con.show()
         key = await con.key(idle=True, wake=True)
