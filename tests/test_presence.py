@@ -75,7 +75,7 @@ async def test_door_and_serve_see_each_other_and_a_killed_door_expires(tmp_path:
         await zed.wait_for("Who's online")
         serve_saw = await until_who_shows(zed, lambda t: "DoorDan" in t and "zed" in t, "both callers")
         text = zed.text
-        assert "at the menu" in text
+        assert "looking at who's online" in text  # each at W)ho, said as such
         print(
             f"\nthe door's W)ho showed the telnet caller after {door_saw:.2f} s; "
             f"serve's W)ho showed the door caller after {serve_saw:.2f} s"

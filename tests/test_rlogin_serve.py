@@ -168,6 +168,10 @@ async def test_the_same_alias_from_two_boards_is_two_players(server: ServerProce
         other.send("W")
         who = await other.wait_until(lambda t: "DEMO" in t and "OTHER" in t, "both boards in W)ho")
         assert "Who's online: 2 callers" in who
+        # The Board column says the tag: 'alice~2@OTHER  OTHER' had said it twice.  And a caller
+        # at W)ho is said to be there, not 'at the menu'.
+        mine = next(line for line in who.splitlines() if "OTHER" in line)
+        assert mine.split() == ["alice~2", "OTHER", "looking", "at", "who's", "online"], who
         assert first and second
     finally:
         demo.close()

@@ -579,7 +579,7 @@ async def test_a_40_column_caller_reads_who_is_online_and_the_instructions_foote
         c.send("W")
         await c.wait_for("Enter looks again")
         lines = [line.rstrip() for line in c.screen.display]
-        assert "  alice" in lines and "    at the menu" in lines, c.text
+        assert "  alice" in lines and "    looking at who's online" in lines, c.text
         assert all(len(line) <= 39 for line in lines), c.text
         c.send("Q")
         await c.wait_for("Your choice")

@@ -182,7 +182,7 @@ async def test_every_screen_fits(
             await c.wait_for("Your choice")
             c.send("W")
             # No member BBS: no Board column ('here' had stood on every row).
-            await shows(c, "Who's online: 1 caller", "Player Doing", ALICE, "at the menu",
+            await shows(c, "Who's online: 1 caller", "Player Doing", ALICE, "looking at who's online",
                         "Enter looks again; Q goes back.")
             assert "Board" not in c.text and "here" not in c.text, c.text
             c.send("Q")
@@ -196,7 +196,7 @@ async def test_every_screen_fits(
 
             await c.wait_for("Your choice")
             c.send("W")
-            await shows(c, "Enter looks again", "Who's online:", ALICE, "at the menu",
+            await shows(c, "Enter looks again", "Who's online:", ALICE, "looking at who's online",
                         "Enter looks again; Q goes back.")
             c.send("Q")
 

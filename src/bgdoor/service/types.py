@@ -260,6 +260,7 @@ PAGES = {
     "instructions": "reading the instructions",
     "ranks": "looking at the ranks",
     "options": "choosing options",
+    "who": "looking at who's online",
     "beginning": "beginning a game",
 }
 

@@ -63,7 +63,7 @@ BANNER = "B G D O O R   B A C K G A M M O N"
 # What W)ho says a caller does on the page a menu key opens (see OnlineRow.doing); a game's
 # board says it itself, and M)atches says 'reviewing' over a review.
 PAGE_ACTIVITY = {"V": "games", "P": "games", "B": "beginning", "I": "instructions", "R": "ranks", "M": "matches",
-                 "N": "news", "O": "options"}
+                 "N": "news", "O": "options", "W": "who"}
 
 
 def menu_time_left(deadline: float | None) -> float | None:
@@ -1568,8 +1568,10 @@ class Session:
             row, last, shown = 5, bottom - 2 - hint_rows, start
             for r, doing, _ in rows[start:]:
                 # A name longer than its column is not cut: it takes a line of its own.
-                alone = narrow or len(r.name) > 22
-                name = wrap(r.name, width - 3) if alone else [r.name]
+                # The board's column says the tag ('alice~2@DP  DP' had said it twice), as R)ank's does.
+                called = r.name.removesuffix(f"@{r.board}") if boarded and r.board else r.name
+                alone = narrow or len(called) > 22
+                name = wrap(called, width - 3) if alone else [called]
                 rest = wrap(f"{(r.board or 'here')[:8]:<8}  {doing}" if boarded else doing, width - column)
                 need = (len(name) if alone else 0) + len(rest)
                 if row + need - 1 > last and shown > start:
@@ -1579,7 +1581,7 @@ class Session:
                         self.con.put(row, 3, line)
                         row += 1
                 else:
-                    self.con.put(row, 3, r.name)
+                    self.con.put(row, 3, name[0])
                 for line in rest:
                     self.con.put(row, column, line)
                     row += 1
