@@ -592,7 +592,7 @@ async def test_a_40_column_caller_reads_who_is_online_and_the_instructions_foote
         c.send("Q")
         await c.wait_for("Your choice")
         c.send("M")  # a list's title wraps too
-        await c.wait_for("Press any key.")
+        await c.wait_for("Press any key to go back.")
         title = " ".join(" ".join(c.screen.display[1:3]).split())
         assert title == "Your finished matches (pick one to review)", c.text
         c.close()
@@ -2343,7 +2343,7 @@ async def test_the_news_page_and_a_player_page_are_drawn_again_for_a_new_size(tm
         c.send("1\r")
         await c.wait_for("Rating history")
         lines = await narrowed(c)
-        assert "Press any key." in c.text
+        assert "Press any key to go back." in c.text
         c.send("x")
         await c.wait_for("Rank:")
         c.close()
@@ -2361,9 +2361,9 @@ async def test_a_player_s_rating_chart_fits_a_20_line_screen(tmp_path):
         c.send("R")
         await c.wait_for("Rank:")
         c.send("1\r")
-        await c.wait_for("Press any key.")
+        await c.wait_for("Press any key to go back.")
         lines = [line[:50].rstrip() for line in c.lines()[:20]]
-        assert lines[19].strip() == "Press any key.", lines
+        assert lines[19].strip() == "Press any key to go back.", lines
         # The chart's last row (its dates) is above it, whole.
         assert re.search(r"\d\d-\d\d", lines[18]), lines
         c.close()

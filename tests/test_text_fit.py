@@ -174,7 +174,7 @@ async def test_every_screen_fits(
             end = head.index("Gammons") + len("Gammons")
             assert ranked[end - 1].isdigit() and not ranked[end:end + 1].strip(), (head, ranked)
             c.send("1\r")
-            await shows(c, "Rating history", "Press any key.")
+            await shows(c, "Rating history", "Press any key to go back.")
             c.send(" ")
             await c.wait_for("Rank:")
             c.send("Q")

@@ -203,6 +203,7 @@ def lost_dice_said(position: Position, dice: tuple[int, int], plays: list[Play])
 _STARTER = re.compile(r": .*? [1-6]\. (.+)$")  # an opening roll's line, from who starts on
 POSITION_ID = "Position ID "  # I)D's message begins so
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
+REPLAY_GOES_ON = "It goes on by itself until a key."
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
 YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
 # Keys that only show something (help, the last turn, the match so far): what the board said
@@ -1891,6 +1892,10 @@ class GameScreen:
         start = "That is the board before the first move."
         while True:
             text = note or replay_text(name, last.dice, earlier, last.moves, at)
+            if not note and auto and at == 0 and len(frames) > 1:
+                # The help line offers Enter: an Enter pressed as the replay stepped by itself
+                # had gone two moves on, unexplained.
+                text = f"{text} {REPLAY_GOES_ON}"
             if not note and since and at == len(frames) - 1:
                 text = f"{text} {since}"
             ends = at_ends(at, len(frames) - 1, end, start)

@@ -1115,7 +1115,7 @@ class Session:
             self.con.put_wrapped(title_row, 3, title, "title", right=self.con.width - 1, rows=title_rows)
             if not games:
                 self.con.put_wrapped(head_row + 1, 5, empty, right=self.con.width - 1)
-                self.con.put(max(head_row + 2, bottom - 2), 3, "Press any key.", "dim")
+                self.con.put(max(head_row + 2, bottom - 2), 3, "Press any key to go back.", "dim")
                 await self.con.show()
                 if fresh is None:
                     await self.con.key(idle=True)
@@ -1647,7 +1647,7 @@ class Session:
             chart = rating_chart(page.rating_history, min(70, self.con.width - 6), rows, self.con.charset)
             for i, line in enumerate(chart):
                 self.con.put(row + 2 + i, 5, line)
-        self.con.put(bottom, 3, "Press any key.", "dim")
+        self.con.put(bottom, 3, "Press any key to go back.", "dim")
         await self.con.show()
         return await self.con.key_or_resize()
 
