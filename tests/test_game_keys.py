@@ -117,7 +117,13 @@ def test_r_emove_refused_says_why_no_checker_can_bear_off() -> None:
     said = no_bearing_off(turn)
     assert said == "No checker can bear off with the 2: none is on point 2, and you have checkers on higher points."
     outside = (0, 0, 4, 4, 4, 2, 1) + (0,) * 18
-    assert "home board first" in no_bearing_off(Turn(Position(outside, far), (2, 1)))
+    # Said as the rules say it with a checker in hand ('No checker can bear off yet: all of yours
+    # must be in your home board first' was a second wording of it).
+    said = "You cannot bear off while you have checkers outside your home board."
+    assert no_bearing_off(Turn(Position(outside, far), (2, 1))) == said
+    barred = (0, 0, 4, 4, 4, 2) + (0,) * 18 + (1,)
+    said = "You cannot bear off while you have a checker on the bar."
+    assert no_bearing_off(Turn(Position(barred, far), (2, 1))) == said
 
 
 def test_the_roll_left_is_not_said_twice_after_a_refusal_that_says_it() -> None:

@@ -178,7 +178,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await alice.wait_for("Arrows/8246")
         await walk.refused(s, alice, "P", "The dice are rolled")
         await walk.refused(s, alice, "U", "Nothing to undo")
-        await walk.refused(s, alice, "R", "No checker can bear off")
+        await walk.refused(s, alice, "R", "You cannot bear off while you have checkers outside")
         await walk.works(s, alice, "6", "?)help")  # the cursor moves: no message at all
         await alice.settle(0.2)
         assert REFUSED not in message(alice)

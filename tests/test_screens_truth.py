@@ -285,10 +285,10 @@ async def test_the_checker_in_hand_is_still_said_after_the_cursor_moves(tmp_path
         assert "Checker in hand: move to a marked point, Enter puts it down." in " ".join(alice.text.split())
         alice.send("4")  # back over 13: Enter there puts it back
         alice.send("\r")
-        await alice.wait_for("Put back.")
+        await alice.wait_for("The checker is back.")
         alice.send("6")
         await alice.settle(0.5)
-        assert "Checker in hand" not in alice.text and "Put back." not in alice.text
+        assert "Checker in hand" not in alice.text and "The checker is back." not in alice.text
         alice.close()
         bob.close()
 

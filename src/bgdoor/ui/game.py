@@ -173,8 +173,11 @@ def no_bearing_off(turn: Turn) -> str:
     """Why no checker can bear off: not all home, or (all home, none on a point the dice left
     name, checkers above them) the dice, named: 'all must be home first' had been said to a
     player whose fifteen all were."""
+    # In the words the rules say it in with a checker in hand (two wordings of one rule).
+    if turn.position.player[24]:
+        return "You cannot bear off while you have a checker on the bar."
     if any(turn.position.player[6:]):
-        return "No checker can bear off yet: all of yours must be in your home board first."
+        return "You cannot bear off while you have checkers outside your home board."
     left = sorted(set(turn.remaining_dice), reverse=True)
     dice = " or ".join(f"the {d}" for d in left)
     points = " or ".join(str(d) for d in left)
@@ -2199,7 +2202,7 @@ class GameScreen:
             return
         if point == self.hand:
             self.hand = None
-            self.message = self.with_roll_left("Put back.")
+            self.message = self.with_roll_left("The checker is back.")  # as U says it
             return
         hand = self.hand
         try:
