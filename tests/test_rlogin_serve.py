@@ -122,6 +122,8 @@ async def test_each_refusal_gets_its_line_and_a_closed_connection(server: Server
         log = server.stderr()
         assert f"rlogin refused {source}: " in log and logged in log, f"{what}: the log says\n{log[-2000:]}"
     assert SECRET not in server.stderr() and "guess" not in server.stderr()  # secrets stay out of the log
+    # A refused caller never connected: each refusal had been followed by 'rlogin disconnect'.
+    assert "rlogin disconnect" not in server.stderr()
 
 
 async def test_silent_and_unfinished_handshakes_are_cut_after_10_seconds(server: ServerProcess) -> None:

@@ -399,6 +399,7 @@ class RLoginServer(CallerServer):
         lines.active += 1
         self.unvouched[addr] += 1
         board: str | None = None  # the member BBS whose line the caller holds, once it vouched
+        connected = False  # logged as connected: a refused handshake's 'disconnect' had no 'connect'
         try:
             cols = 40  # until the handshake names a width
             try:
@@ -427,6 +428,7 @@ class RLoginServer(CallerServer):
                 lines.active,
                 "" if asked else "; window size not asked",
             )
+            connected = True
             console = Console(
                 link,
                 charset=entry.charset,
@@ -451,7 +453,8 @@ class RLoginServer(CallerServer):
             else:
                 _give_back(self.per_board, board)
             link.close()
-            log.info("rlogin disconnect %s (%d callers)", addr, lines.active)
+            if connected:
+                log.info("rlogin disconnect %s (%d callers)", addr, lines.active)
 
     def _take_board_line(self, bbs: MemberBBS, addr: str) -> str:
         """Count the caller against their BBS instead of its gateway's address (which all its
