@@ -5059,3 +5059,29 @@ async def test_a_result_on_a_short_screen_keeps_its_keys_on_the_screen(tmp_path,
         assert said.endswith("(? shows all)") or said.endswith(")."), a.text
         assert "Ratings" in said or "(? shows all)" in said, a.text
         a.close()
+
+
+async def test_an_offer_made_while_a_note_is_typed_is_told_at_once_and_the_note_kept(tmp_path):
+    """bob offered to resign while alice typed a note: her field stood over 'Your turn' until her
+    Enter, the offer unsaid; and an 'n' typed on as the field closed would have refused it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        game = a_turn_each(svc, alice, bob).id  # alice to roll
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("N")
+        await a.wait_for("Note to your opponent")
+        a.send("half a note")
+        await a.wait_for("half a note_")
+        with Service(url) as svc:
+            svc.resign(bob, game, svc.game(game, bob).version, Win.SINGLE)
+        await a.wait_words('bob offers to resign, giving a single game (1 point). '
+                           'Your note, not yet sent: "half a note".')
+        assert "Note to your opponent" not in a.text, a.text
+        a.send("n")  # the word typed on: not the board's N)o
+        await a.wait_words("N came after the note had closed: nothing was done.")
+        with Service(url) as svc:
+            assert svc.game(game, alice).state.resign_win is not None  # the offer stands
+        a.close()

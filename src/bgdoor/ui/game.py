@@ -336,6 +336,7 @@ class GameScreen:
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
         self.moot_until = 0.0  # time.monotonic() until which an answer to a question gone is taken as one
+        self.moot_field = ""  # a field the game's change closed ('the note'): keys typed on are its
         self.told = (0.0, "")  # when news was last told, and the message it made (see just_told)
         self.shown_names: dict[int, str] = {}  # each other player's name as the board last showed it
         # unavailable()'s last answer, and what it was worked out from: each key asks twice
@@ -1511,14 +1512,21 @@ class GameScreen:
             return True
         if self.moot_until:
             moot = time.monotonic() < self.moot_until
-            self.moot_until = 0.0
-            if moot and key.name in ("y", "n", "enter", "esc"):
+            field = self.moot_field
+            typed = bool(field) and (key.name == "backspace" or (len(key.char) == 1 and key.char.isprintable()))
+            if moot and (key.name in ("y", "n", "enter", "esc") or typed):
                 # Typed as the question went by itself: 'Y does nothing here' had taken the line
                 # saying why it went ('carol joined your game.'), an Enter meant as no would have
-                # rolled, and a result come meanwhile went unread.
+                # rolled, and a result come meanwhile went unread.  Typed into a field the change
+                # closed: each key of the word goes, said once.
+                if not typed:
+                    self.moot_until, self.moot_field = 0.0, ""
                 said = {"enter": "Enter", "esc": "Esc"}.get(key.name) or key_said(key)
-                self.message = f"{self.message} {said} came after the question had gone: nothing was done.".strip()
+                gone = f"{field} had closed" if field else "the question had gone"
+                if f"came after {gone}" not in self.message:
+                    self.message = f"{self.message} {said} came after {gone}: nothing was done.".strip()
                 return True
+            self.moot_until, self.moot_field = 0.0, ""
         if self.held and keytable.key_name(key) in ("?", "h"):
             # The board cut the result and says '? shows all': ? does, and the result stays; shown
             # whole, ? shows the keys, as it does elsewhere (it had cleared the result instead).
@@ -2296,10 +2304,12 @@ class GameScreen:
                 typed = woken.text  # the window changed size: the board and the prompt again
                 if self.view is not None and self.rt.version(self.game_id) != self.view.version:
                     # The game moved on (the turn played in the player's other session): typing
-                    # ends, with what happened, where the line had stood until Enter.
+                    # ends, with what happened, where the line had stood until Enter; what is
+                    # typed on a moment is the line's, not the board's keys.
                     await self.on_change()
                     if typed.strip() and typed.strip() != made:
                         self.not_sent(typed)
+                    self.moot_until, self.moot_field = time.monotonic() + MOOT_ANSWER, "your typed play"
                     return
                 kept = kept or (self.con.width, self.con.height) == self.drawn_at
                 continue
@@ -2414,11 +2424,19 @@ class GameScreen:
             self.con.text_cursor((top + len(lines) - 1, 1 + len(lines[-1])))
             await self.con.show()
             try:
-                key = await self.con.key_or_resize()
+                key = await self.question_key()
             except Hangup:
                 # Kept with the moves as a draft (keep_draft), as a note kept with Enter is: a note
                 # half typed when the line dropped or the time ran out had been lost without a word.
                 self.pending_note = text.strip() or self.pending_note
+                raise
+            except Superseded:
+                # The game changed meanwhile (the opponent offered to resign): told at once, the
+                # note kept, not sent (the board says so beside the news).  The field had stood
+                # over 'Your turn' until Enter, the offer unsaid.  What is typed on a moment is
+                # taken as the note's (a 't' of 'thanks' would take a double just offered).
+                self.pending_note = text.strip() or self.pending_note
+                self.moot_field = "the note"
                 raise
             if key is WAKE:
                 continue  # drawn again for the new size
