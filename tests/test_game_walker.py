@@ -251,7 +251,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await walk.refused(d, alice, "P", "Answer the double first")
         await common(walk, d, alice)
         await back_to_board(walk, d, alice)
-        await walk.works(d, alice, "X", "Drop the double and lose this game, 1 point? (Y/N)")
+        await walk.works(d, alice, "X", "Drop the double and lose this game, 1 point? (Y/N) [N]")
         alice.send("N")
         await alice.wait_for("You did not drop")
         b = State.DOUBLE_BY_ME
@@ -304,7 +304,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await bob.settle(0.2)
         await common(walk, rt, bob)
         await back_to_board(walk, rt, bob)
-        await walk.works(rt, bob, "A", "Accept, and win a single game (2 points)? (Y/N)")
+        await walk.works(rt, bob, "A", "Accept, and win a single game (2 points)? (Y/N) [N]")
         bob.send("N")
         await bob.wait_for("Not accepted")
         await walk.works(rt, bob, "N", "You refuse the resignation")
@@ -349,7 +349,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         # While the question waits, the help line offers its answers, not the state's keys.
         assert "Y)es" in help_text(bob) and "A)ccept" not in help_text(bob), help_text(bob)
         bob.send("Z")
-        await bob.wait_for("Y answers yes")
+        await bob.wait_words("Y answers yes")
         bob.send("Y")
         await bob.wait_words("and the match 6-0")
         await alice.wait_words("and the match 6-0")

@@ -1800,6 +1800,9 @@ class GameScreen:
         self.gone = True
 
     async def confirm(self, question: str) -> bool:
+        # What Enter answers, as the menu's questions show it ('Join it? (Y/N) [Y]'): Enter had
+        # answered no unsaid.
+        question = f"{question} [N]"
         self.message = question
         help_text = YES_NO
         refused = False  # the last key was no answer
@@ -2069,7 +2072,7 @@ class GameScreen:
             extra = note_words(f"{self.their_note.by}'s", self.their_note.text)
         else:
             return message
-        if message.endswith("(Y/N)"):
+        if message.endswith("(Y/N) [N]"):
             return f"{extra} {message}"  # the question last, where its answer goes
         return f"{message} {extra}" if message else extra
 
