@@ -5085,3 +5085,28 @@ async def test_an_offer_made_while_a_note_is_typed_is_told_at_once_and_the_note_
         with Service(url) as svc:
             assert svc.game(game, alice).state.resign_win is not None  # the offer stands
         a.close()
+
+
+async def test_a_result_met_at_the_menu_comes_before_newer_rolls(tmp_path):
+    """alice's match won while she was away (bob dropped) was below bob's newer roll in another
+    game, cut to '... (N: all)' or left off the menu for N)ews."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        first = a_turn_each(svc, alice, bob)  # alice to roll
+        v = svc.double(alice, first.id, first.version)
+        svc.drop(bob, first.id, v.version)
+        second = svc.begin_game(bob, 3, Color.WHITE, "alice")
+        second = svc.roll(bob, second.id, second.version)
+        svc.submit_turn(bob, second.id, second.version, "8/5 6/5")
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=80, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("News (")
+        lines = [line.strip() for line in c.screen.display]
+        head = next(i for i, line in enumerate(lines) if line.startswith("News ("))
+        assert lines[head].endswith("results first:"), c.text
+        assert lines[head + 1].startswith(f"#{first.id}: You win"), c.text
+        assert f"#{second.id}:" in " ".join(lines[head + 2:]), c.text
+        c.close()

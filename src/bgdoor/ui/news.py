@@ -427,17 +427,19 @@ def headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str]:
     return [f"#{log.game.id}: {n.text}" for _, log, lines in news for n in lines]
 
 
-def latest_first(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str]:
+def latest_first(news: list[tuple[Unread, GameLog, list[NewsLine]]], results: bool = False) -> list[str]:
     """The headlines newest first across all the games (`news` is grouped by game): the menu
-    has room for a few, and they must be the latest, whichever game they come from."""
-    dated: list[tuple[float, int, str]] = []
+    has room for a few, and they must be the latest, whichever game they come from.  `results`:
+    the games' and matches' results before the rest (each group newest first): a match lost
+    while away had been below the rolls of other games, cut off or left for N)ews."""
+    dated: list[tuple[bool, float, int, str]] = []
     for _, log, lines in news:
         when = {e.seq: e.when for e in log.events}
         for n in lines:
             # A line with no event of its own (the seating) goes by when its game was begun: put
             # after every dated line, the oldest of six new games came first under 'the latest first'.
             at = when.get(n.seq) or log.game.created or log.game.updated
-            dated.append((at.timestamp(), len(dated), f"#{log.game.id}: {n.text}"))
+            dated.append((results and n.result, at.timestamp(), len(dated), f"#{log.game.id}: {n.text}"))
     return [text for *_, text in sorted(dated, reverse=True)]
 
 

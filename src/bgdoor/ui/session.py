@@ -766,7 +766,7 @@ class Session:
                     rows = max(3, min(len(wrap(refused, right - left + 1)), self.con.height - news_top))
                     news_top += self.con.put_wrapped(news_top, left, refused, style, right=right, rows=rows)
                 refused = ""
-            self.menu_news(counted[1], news_top, more)
+            self.menu_news(latest_first(news, results=True), news_top, more, counted[1])
             # The terminal's cursor waits after the prompt, as a BBS menu's does (it was left wherever
             # the last screen or the news under the menu ended).
             self.con.text_cursor((prompt_row, left + len("Your choice: ")))
@@ -873,9 +873,10 @@ class Session:
                 await review_match(self.con, self.svc, self.player.id, g.id)
                 self.presence("matches")
 
-    def menu_news(self, lines: list[str], top: int, more: bool = False) -> None:
-        """The newest news under the menu (`lines` newest first), as much as fits; N shows all of it
-        (`more`: and news of older games besides, read by N only: the count says '19+').
+    def menu_news(self, lines: list[str], top: int, more: bool = False, latest: list[str] | None = None) -> None:
+        """The newest news under the menu (`lines` newest first, or results first where they
+        differ from `latest`, newest first), as much as fits; N shows all of it (`more`: and news
+        of older games besides, read by N only: the count says '19+').
 
         Whatever does not fit is said on the last line: an item cut between words ends with
         "... (N: all)", and with items left out the last one shown ends with "(N: all)"."""
@@ -887,7 +888,8 @@ class Session:
             # Room for the heading alone: it says where the news is, not "the latest first:" over nothing.
             self.con.put(top, 4, f"News ({count}): N shows it."[: self.con.width - 4], "hot")
             return
-        self.con.put(top, 4, f"News ({count}), the latest first:" if len(lines) > 1 or more else "News:", "hot")
+        order = "results first" if latest is not None and lines != latest else "the latest first"
+        self.con.put(top, 4, f"News ({count}), {order}:" if len(lines) > 1 or more else "News:", "hot")
         width, room = self.con.width - 6, bottom - top
         shown: list[str] = []  # the items shown whole
         used = 0
