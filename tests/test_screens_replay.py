@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from harness import Caller, call, login, running_server
 from menus import NEWS_PAGE, open_game
+from test_screens_truth import a_turn_each, at_board
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
@@ -207,3 +208,25 @@ def test_a_watcher_s_replay_says_what_both_players_did_since(tmp_path: Path) -> 
             "Since then carol doubled to 2; bob took the double."
         assert since_turn(svc.game_log(v.id, carol), last.seq, carol) == \
             "Since then you doubled to 2; bob took your double."
+
+
+async def test_what_was_done_since_the_turn_replayed_is_said_as_it_goes_on(tmp_path):
+    """alice doubled and replayed bob's last turn; bob took meanwhile: the replay still said only
+    'Since then you doubled to 2.', after its steps and keys, until she went back to the board."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        game = a_turn_each(svc, alice, bob).id  # alice to roll
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("D")
+        await a.wait_words("You offer the cube at 2.")
+        a.send("V")
+        await a.wait_words("(2 of 2 moves). Since then you doubled to 2.")
+        with Service(url) as svc:
+            svc.take(bob, game, svc.game(game, bob).version)
+        await a.wait_words("Since then you doubled to 2; bob took your double.")
+        a.send("Q")
+        await a.wait_words("bob takes the double")
+        a.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import re
@@ -1899,11 +1900,13 @@ class GameScreen:
         at = 0
         note = ""
         auto = True
+        seen = self.rt.version(self.game_id)
         since = since_turn(await self.svc.game_log(self.game_id, self.pid), last.seq,
                            self.pid if self.me is not None else None)
         end = " ".join(part for part in ("That was the last move.", since, "Q goes back to the game.") if part)
         said = self.message
         start = "That is the board before the first move."
+        kept = False  # a wake for the board beneath (its game changed, other news): given back after
         while True:
             text = note or replay_text(name, last.dice, earlier, last.moves, at)
             if not note and auto and at == 0 and len(frames) > 1:
@@ -1919,14 +1922,30 @@ class GameScreen:
             # The board before the turn stays longer: a step after the usual pace had a caller
             # who looked a moment late meet the replay already one move in.
             pace = REPLAY_HOLD if at == 0 else REPLAY_PACE
-            key = await self.con.key_or_resize(pace if auto and at < len(frames) - 1 else None)
+            wait = pace if auto and at < len(frames) - 1 else None
+            key = await (self.con.key(idle=True, wake=True) if wait is None
+                         else self.con.key(wait, idle=True, wake=True))
             if key is WAKE:
-                continue  # the board laid out for the new size
+                kept = True
+                if self.rt.version(self.game_id) != seen:
+                    # The game went on meanwhile (the opponent took the double just offered): what
+                    # was done since the turn shown is said as it is now, not as it stood at V.
+                    seen = self.rt.version(self.game_id)
+                    with contextlib.suppress(ServiceError):
+                        since = since_turn(await self.svc.game_log(self.game_id, self.pid), last.seq,
+                                           self.pid if self.me is not None else None)
+                    end = " ".join(part for part in ("That was the last move.", since, "Q goes back to the game.")
+                                   if part)
+                    if note.startswith("That was the last move."):
+                        note = end
+                continue  # drawn again: a new size, or what was done since
             auto = auto and key is None
             moved, note = await step(self.con, State.REPLAY, key, at, len(frames) - 1, end=end, start=start)
             if moved is None:
                 break
             at = moved
+        if kept:
+            self.con.wake()  # the board beneath takes in what changed
         # The board goes back to what it said (the news, an offer waiting): at 40 columns the
         # message line is where whose turn it is shows, and 'bob played ...' had hidden a double.
         self.message = said
