@@ -7,7 +7,9 @@ import contextlib
 import dataclasses
 import logging
 import os
+import select
 import sys
+import termios
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -76,7 +78,28 @@ def drop_file_refused(problem: str, config: Config | None, log_file: str | None,
             os.write(1, sorry(what, width))
         # The BBS's next screen would wipe the line at once: leave it up for a moment, as the
         # goodbye is (a terminal only: a BBS reading a pipe is not kept waiting).
-        time.sleep(max(0.0, (config or Config()).door_goodbye_wait))
+        linger(max(0.0, (config or Config()).door_goodbye_wait))
+
+
+def linger(seconds: float) -> None:
+    """Wait `seconds`, or until a key on standard input, not echoed, as the goodbye's wait ends
+    at a key (the terminal still cooked, a key had been echoed under the notice, and ignored)."""
+    try:
+        cooked = termios.tcgetattr(0)
+    except (termios.error, OSError):
+        time.sleep(seconds)  # not a terminal (a socket, a pipe): nothing echoes there
+        return
+    quiet = termios.tcgetattr(0)
+    quiet[3] &= ~(termios.ICANON | termios.ECHO)
+    try:
+        termios.tcsetattr(0, termios.TCSANOW, quiet)
+        select.select([0], [], [], seconds)
+        termios.tcflush(0, termios.TCIFLUSH)  # the key goes no further: not to the BBS's menu
+    except (termios.error, OSError):
+        pass
+    finally:
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcsetattr(0, termios.TCSANOW, cooked)
 
 
 # Builds the application for one caller (bgdoor.app.running).
