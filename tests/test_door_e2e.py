@@ -25,6 +25,7 @@ from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Phase
 from bgdoor.rules.moves import legal_plays
 from bgdoor.service import Service
+from bgdoor.service.sysop import Sysop
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -479,3 +480,21 @@ def test_a_key_at_the_drop_file_notice_ends_its_wait_unechoed(tmp_path: Path) ->
         assert "Q" not in "".join(line.strip() for line in door.view.screen.display[3:]), door.view.text
     finally:
         door.close()
+
+
+@pytest.mark.parametrize("minutes", [0, -5])
+def test_a_caller_with_no_time_left_goes_back_before_being_entered(tmp_path: Path, minutes: int) -> None:
+    """DOOR32.SYS with 0 (or -5) minutes left: the caller went back at once, as they should, but
+    was made a player and logged as logged in first, though they never saw the menu."""
+    drop = door32(tmp_path / "door32.sys", "hank", minutes=minutes)
+    url = f"sqlite:///{tmp_path}/bg.db"
+    log = tmp_path / "door.log"
+    door = PtyDoor(drop, url, log, size=(80, 24), controlling=True)
+    try:
+        door.wait_for("Your time for this call is used up")
+        assert door.wait_exit(15) == 0
+    finally:
+        door.close()
+    assert "login hank" not in log.read_text()
+    with Service(url) as svc:
+        assert "hank" not in [p.handle for p in Sysop(svc).players()]

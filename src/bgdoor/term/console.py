@@ -445,6 +445,14 @@ class Console:
         finally:
             self._woken = self._woken or woken
 
+    async def end_if_time_is_up(self) -> None:
+        """Hangup('time'), said as the call's clock says it, when its time is used up already (a
+        BBS that gives a door caller no time left)."""
+        if self.deadline is not None and self.deadline <= time.monotonic():
+            self.last_words(self._timed_out("Your time for this call is used up"))
+            await self.show()
+            raise Hangup("time")
+
     @overload
     async def key(self, timeout: None = None, idle: bool = False, wake: bool = False) -> Key: ...
 

@@ -186,6 +186,9 @@ class Session:
             if self.player is not None:
                 pass  # the transport knows who is calling
             elif self.door_alias is not None:
+                # No time left on the call: back to the BBS before the caller is entered (a player
+                # had been made, and logged as logged in, of a caller who never saw the menu).
+                await self.con.end_if_time_is_up()
                 # The alias exactly: the service finds the player by it and makes the handle shown.
                 self.player = await self.svc.enter_from_door(self.door_alias)
             else:
