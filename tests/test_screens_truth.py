@@ -2325,7 +2325,8 @@ async def test_the_news_page_and_a_player_page_are_drawn_again_for_a_new_size(tm
         await menus.login(c, "carol", "carol-pw", new=False)
         await c.wait_for("Your choice")
         c.send("N")
-        await c.wait_for("News from your games")
+        # Said how it is ordered: game by game, where the menu's are the latest first.
+        await c.wait_for("News from your games, game by game")
         lines = await narrowed(c)
         said = " ".join(" ".join(lines).split())
         assert 'bob\'s note: "Well played yesterday, carol. Well played yesterday, carol.' in said, said

@@ -500,7 +500,8 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
         n = page_holding(book, top)
         con.clear()
         pages = f" (page {n + 1} of {len(book)})" if len(book) > 1 else ""
-        con.put_wrapped(1, 2, f"News from your games{pages}", "title")
+        # Game by game, each in order, as the menu's are not (the latest, or results, first).
+        con.put_wrapped(1, 2, f"News from your games, game by game{pages}", "title")
         for i, (text, _, _) in enumerate(book[n]):
             con.put(3 + i, 2, text)
         # B turns a page back, as on the help pages: it had gone forward like any other key.
