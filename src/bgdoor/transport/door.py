@@ -74,32 +74,36 @@ def drop_file_refused(problem: str, config: Config | None, log_file: str | None,
         except OSError:
             width = 80
         # Wrapped to the caller's width: a 40-column terminal broke the one long line mid-word.
-        with contextlib.suppress(OSError):
-            os.write(1, sorry(what, width))
-        # The BBS's next screen would wipe the line at once: leave it up for a moment, as the
-        # goodbye is (a terminal only: a BBS reading a pipe is not kept waiting).
-        linger(max(0.0, (config or Config()).door_goodbye_wait))
+        # The BBS's next screen would wipe the line at once: left up for a moment, as the goodbye
+        # is (a terminal only: a BBS reading a pipe is not kept waiting).
+        notice(sorry(what, width), max(0.0, (config or Config()).door_goodbye_wait))
 
 
-def linger(seconds: float) -> None:
-    """Wait `seconds`, or until a key on standard input, not echoed, as the goodbye's wait ends
-    at a key (the terminal still cooked, a key had been echoed under the notice, and ignored)."""
-    try:
+def notice(said: bytes, seconds: float) -> None:
+    """`said` on the caller's terminal, left up `seconds` or until a key, which is not echoed, as
+    the goodbye's wait ends at a key (the terminal still cooked, a key had been echoed under the
+    notice, and ignored).  Quiet before the notice goes: a key sent as it showed was echoed."""
+    cooked = None  # not a terminal (a socket, a pipe): nothing echoes there
+    with contextlib.suppress(termios.error, OSError):
         cooked = termios.tcgetattr(0)
-    except (termios.error, OSError):
-        time.sleep(seconds)  # not a terminal (a socket, a pipe): nothing echoes there
-        return
-    quiet = termios.tcgetattr(0)
-    quiet[3] &= ~(termios.ICANON | termios.ECHO)
     try:
-        termios.tcsetattr(0, termios.TCSANOW, quiet)
-        select.select([0], [], [], seconds)
-        termios.tcflush(0, termios.TCIFLUSH)  # the key goes no further: not to the BBS's menu
+        if cooked is not None:
+            quiet = termios.tcgetattr(0)
+            quiet[3] &= ~(termios.ICANON | termios.ECHO)
+            termios.tcsetattr(0, termios.TCSANOW, quiet)
+        with contextlib.suppress(OSError):
+            os.write(1, said)
+        if cooked is None:
+            time.sleep(seconds)
+        else:
+            select.select([0], [], [], seconds)
+            termios.tcflush(0, termios.TCIFLUSH)  # the key goes no further: not to the BBS's menu
     except (termios.error, OSError):
         pass
     finally:
-        with contextlib.suppress(termios.error, OSError):
-            termios.tcsetattr(0, termios.TCSANOW, cooked)
+        if cooked is not None:
+            with contextlib.suppress(termios.error, OSError):
+                termios.tcsetattr(0, termios.TCSANOW, cooked)
 
 
 # Builds the application for one caller (bgdoor.app.running).
