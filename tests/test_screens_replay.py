@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from harness import Caller, call, login, running_server
 from menus import NEWS_PAGE, open_game
-from test_screens_truth import a_turn_each, at_board
+from test_screens_truth import alice_to_roll, at_board
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
@@ -214,10 +214,7 @@ async def test_what_was_done_since_the_turn_replayed_is_said_as_it_goes_on(tmp_p
     """alice doubled and replayed bob's last turn; bob took meanwhile: the replay still said only
     'Since then you doubled to 2.', after its steps and keys, until she went back to the board."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        game = a_turn_each(svc, alice, bob).id  # alice to roll
+    bob, game = alice_to_roll(url)
     async with running_server(url) as srv:
         a = await at_board(srv.port, "alice", game)
         a.send("D")
