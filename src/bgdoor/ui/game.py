@@ -1901,9 +1901,15 @@ class GameScreen:
         note = ""
         auto = True
         seen = self.rt.version(self.game_id)
-        since = since_turn(await self.svc.game_log(self.game_id, self.pid), last.seq,
-                           self.pid if self.me is not None else None)
-        end = " ".join(part for part in ("That was the last move.", since, "Q goes back to the game.") if part)
+
+        async def since_then() -> tuple[str, str]:
+            """What was done since the turn shown, and the words at the replay's end with it."""
+            since = since_turn(await self.svc.game_log(self.game_id, self.pid), last.seq,
+                               self.pid if self.me is not None else None)
+            return since, " ".join(part for part in ("That was the last move.", since, "Q goes back to the game.")
+                                   if part)
+
+        since, end = await since_then()
         said = self.message
         start = "That is the board before the first move."
         kept = False  # a wake for the board beneath (its game changed, other news): given back after
@@ -1932,10 +1938,7 @@ class GameScreen:
                     # was done since the turn shown is said as it is now, not as it stood at V.
                     seen = self.rt.version(self.game_id)
                     with contextlib.suppress(ServiceError):
-                        since = since_turn(await self.svc.game_log(self.game_id, self.pid), last.seq,
-                                           self.pid if self.me is not None else None)
-                    end = " ".join(part for part in ("That was the last move.", since, "Q goes back to the game.")
-                                   if part)
+                        since, end = await since_then()
                     if note.startswith("That was the last move."):
                         note = end
                 continue  # drawn again: a new size, or what was done since
@@ -1961,7 +1964,7 @@ class GameScreen:
         assert v is not None
         st = v.state
         self.drawn_at = (self.con.width, self.con.height)
-        last_row = last_row or self.last_text_row()
+        last_row = last_row or last_text_row(self.con.height)
         won = self.held_frame if position is None and self.held and not st.over else None
         if won is not None:
             # A result held: the board it was won on, the winner marked, with the new score.
@@ -2040,9 +2043,6 @@ class GameScreen:
             # is cut to leave them room (the result's last line had been cut off, keys and all).
             view = replace(view, message=self.with_keys(whole, help))
         self.con.show_board(view)
-
-    def last_text_row(self) -> int:
-        return last_text_row(self.con.height)
 
     def with_keys(self, message: str, keys: str) -> str:
         """`message`, cut where need be, with `keys` after it, in the board's lines over `keys`."""
@@ -2442,7 +2442,7 @@ class GameScreen:
             # The terminal's cursor on the '_' where the next character goes, as in other typed fields
             # (on a short screen over the board's foot, as the note is drawn).
             lines = wrap(note, min(80, self.con.width) - 2)[:3]
-            top = message_top(len(lines), self.last_text_row())
+            top = message_top(len(lines), last_text_row(self.con.height))
             self.con.text_cursor((top + len(lines) - 1, 1 + len(lines[-1])))
             await self.con.show()
             try:
