@@ -8,8 +8,9 @@ from menus import begin, open_board
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, Win
-from bgdoor.service import Service
+from bgdoor.service import GameLog, Service, Unread
 from bgdoor.service.sysop import Sysop
+from bgdoor.ui.news import gather
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -397,3 +398,29 @@ async def test_enter_right_after_a_refused_key_at_a_board_question_asks_again(tm
         alice.send("\r")
         await alice.wait_words("The game stays open for someone to join.")
         alice.close()
+
+
+async def test_news_of_a_game_removed_between_its_listing_and_its_read_is_left_out(tmp_path):
+    """A withdrawal in the instant between the menu listing a player's games with news and reading
+    one ended that player's call: 'there is no game 1' (a loaded CI run caught it)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        kept = svc.begin_game(alice, 3, Color.WHITE, "bob").id
+        gone = svc.begin_game(alice, 5, Color.WHITE, "bob").id
+        listed = svc.unread(bob)
+        assert {u.game_id for u in listed} == {kept, gone}
+        svc.withdraw_game(alice, gone, svc.game(gone, alice).version)
+
+        class Listed:
+            """The service, with the list read before the withdrawal."""
+
+            async def unread(self, player_id: int) -> list[Unread]:
+                return listed
+
+            async def game_log(self, game_id: int, player_id: int | None) -> GameLog:
+                return svc.game_log(game_id, player_id)
+
+        news, _ = await gather(Listed(), bob)  # type: ignore[arg-type]
+        assert [log.game.id for _, log, _ in news] == [kept]

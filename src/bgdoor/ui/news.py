@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color, MatchState, Win
 from bgdoor.rules.moves import roll_text
-from bgdoor.service import GameLog, GameNotice, LoggedEvent, PlayerInfo, ServiceError, Unread
+from bgdoor.service import GameLog, GameNotice, LoggedEvent, NotFound, PlayerInfo, ServiceError, Unread
 from bgdoor.term.console import WAKE
 from bgdoor.term.wrap import paged, wrap
 from bgdoor.ui.board import help_rows, leader_first
@@ -394,7 +394,12 @@ async def gather(
     unread = await svc.unread(player_id)
     out: list[tuple[Unread, GameLog, list[NewsLine]]] = []
     for u in unread[:games]:
-        log = await svc.game_log(u.game_id, player_id)
+        try:
+            log = await svc.game_log(u.game_id, player_id)
+        except NotFound:
+            # Withdrawn or removed between the list and this read: its notice tells of it.  The
+            # error had ended the opponent's call at the menu ('there is no game 1').
+            continue
         lines = narrate(log, u.since, player_id)
         if lines:
             out.append((u, log, lines))
