@@ -62,3 +62,27 @@ def test_whole_match_against_the_computer(tmp_path):
     rows = {r.handle: r for r in svc.rankings()}
     assert rows["Intermediate Bot"].wins + rows["Intermediate Bot"].losses == 1
     svc.close()
+
+
+class _Announcer:
+    def announce(self, view: object) -> None:
+        pass
+
+
+async def test_the_runner_stops_when_woken_as_it_is_stopped(tmp_path):
+    """A change (a poke) in the same instant as the server's shutdown: 3.11's wait_for swallowed
+    the cancel, the sweep loop went on, and stop() waited for ever (a server test hung 120 s)."""
+    import asyncio  # noqa: PLC0415
+
+    svc = Service(f"sqlite:///{tmp_path}/bot.db")
+    try:
+        for turns in range(4):
+            runner = BotRunner(svc, seed=1)
+            runner.start(_Announcer())
+            await asyncio.sleep(0.3)  # the first sweep is done: the loop waits for a wake
+            runner.poke(0)
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            await asyncio.wait_for(asyncio.shield(runner.stop()), 5)
+    finally:
+        svc.close()

@@ -8,6 +8,7 @@ runs on its own thread, so no caller waits on it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from concurrent.futures import ThreadPoolExecutor
@@ -80,10 +81,11 @@ class BotRunner:
             # The first sweep is at once: games left to the computer before a restart go on, and
             # its thread and queries are set up at start rather than in the middle of a crowd.
             if not first:
-                try:
-                    await asyncio.wait_for(wake.wait(), timeout=SWEEP_SECONDS)
-                except TimeoutError:
-                    pass
+                # asyncio.timeout, not wait_for: 3.11's wait_for swallows a cancel that comes as the
+                # wake does, and stop() then waited for ever on a loop still sweeping.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(SWEEP_SECONDS):
+                        await wake.wait()
             first = False
             wake.clear()
             try:

@@ -282,7 +282,10 @@ class Console:
                     break
                 if self.decoder.pending:
                     try:
-                        data = await asyncio.wait_for(self.link.read(), timeout=ESC_PAUSE)
+                        # asyncio.timeout, not wait_for: 3.11's wait_for drops a cancel that comes
+                        # as the read ends, and stop() then waited for ever on this loop.
+                        async with asyncio.timeout(ESC_PAUSE):
+                            data = await self.link.read()
                     except TimeoutError:
                         self._queue(self.decoder.flush_timeout())
                         continue
@@ -339,10 +342,12 @@ class Console:
         if seconds <= 0 or self._closed or self._early is not None:
             return
         until = time.monotonic() + seconds
-        with contextlib.suppress(asyncio.TimeoutError):
-            key = await asyncio.wait_for(self.keys.get(), timeout=seconds)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                key = await self.keys.get()
             while key is ALARM:  # meant for key(), which sets it again
-                key = await asyncio.wait_for(self.keys.get(), timeout=max(0.0, until - time.monotonic()))
+                async with asyncio.timeout(max(0.0, until - time.monotonic())):
+                    key = await self.keys.get()
             if key is None:
                 self.keys.put_nowait(None)
             elif key is RESIZED:

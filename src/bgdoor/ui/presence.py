@@ -106,11 +106,14 @@ class PresenceKeeper:
         while self._live or self._want:
             if rest_until > loop.time() and not self._closing.is_set():
                 # Changes wait for the next round; only close() cuts the rest short.
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(self._closing.wait(), rest_until - loop.time())
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(rest_until - loop.time()):
+                        await self._closing.wait()
             else:
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), max(0.0, beaten + self.ttl / 3 - loop.time()))
+                # asyncio.timeout, not wait_for (see BotRunner._loop): a cancel must not be lost.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(max(0.0, beaten + self.ttl / 3 - loop.time())):
+                        await self._wake.wait()
             self._wake.clear()
             changes, self._want = self._want, {}
             moved, self._moved = self._moved, set()

@@ -227,8 +227,9 @@ class Runtime:
                 # At most a look a second; sooner than the round's end where a player watched
                 # came on or went here ('bob is on.' had come up to ten seconds late).
                 await asyncio.sleep(1.0)
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(self._look_now.wait(), max(0.0, self.config.presence_ttl / 3 - 1.0))
+                with contextlib.suppress(TimeoutError):  # asyncio.timeout: a cancel is never lost
+                    async with asyncio.timeout(max(0.0, self.config.presence_ttl / 3 - 1.0)):
+                        await self._look_now.wait()
                 self._look_now.clear()
         except RuntimeError:
             pass  # the gateway is closed
