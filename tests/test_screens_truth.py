@@ -1596,6 +1596,36 @@ async def test_a_game_at_its_opening_roll_marks_both_players_to_act(tmp_path):
         c.close()
 
 
+async def test_a_double_to_answer_is_marked_apart_from_a_turn_in_the_play_list(tmp_path):
+    """P)lay's list showed a double waiting for an answer with the '*' of any turn: the player
+    could not tell which game asked a question until it was opened.  It has a '?' of its own,
+    said in the legend; at 40 columns too."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, doubled = alice_to_roll(url)
+    with Service(url, dice=ScriptedDice([5, 2] * 10)) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        v = svc.game(doubled, alice)
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "13/8 13/11")
+        svc.double(bob, v.id, v.version)  # alice to take or drop
+        carol = svc.register("carol", "carol-pw").id
+        svc.begin_game(carol, 5, Color.WHITE, "alice")  # its opening roll: a turn of alice's
+    async with running_server(url) as srv:
+        for cols in (80, 40):
+            c = await call(srv.port, cols=cols, rows=24)
+            await login(c, "alice", "alice-pw", new=False)
+            c.send("P")
+            text = await c.wait_for("Game:")
+            rows = text.splitlines()
+            at = next(i for i, line in enumerate(rows) if f"#{doubled} " in line)
+            offer = rows[at] if cols == 80 else rows[at + 1]
+            assert "?alice" in offer and "*" not in offer, text
+            assert any("*alice" in line for line in rows[at + 1 if cols == 80 else at + 2:]), text
+            assert "* to act." in text and "? an offer to answer." in " ".join(t.strip() for t in rows), text
+            assert "Q or Enter goes back." in " ".join(t.strip() for t in rows), text  # the footer whole
+            c.close()
+
+
 async def test_a_40_column_player_sees_whose_turn_and_the_dice_when_nothing_else_is_said(tmp_path):
     """At 40 columns the panel (whose turn, the dice) is cut off and the dice beyond column 40
     with it: once a key cleared 'alice starts with 3-1', nothing on screen showed the roll."""

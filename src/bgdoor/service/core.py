@@ -384,6 +384,7 @@ def game_summaries(s: Session, *where: Any, limit: int | None = None, always: bo
             updated=updated,
             version=version,
             opening=status == ACTIVE and phase == Phase.OPENING.value,
+            offer=status == ACTIVE and phase in (Phase.DOUBLED.value, Phase.RESIGNED.value),
         )
         for gid, status, length, score_white, score_black, updated, version, w, b, a, phase in rows
     ]

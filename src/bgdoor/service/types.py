@@ -109,10 +109,15 @@ class GameSummary:
     updated: datetime
     version: int
     opening: bool = False  # both seated, and the opening roll is either player's to make
+    offer: bool = False  # what the player to act must do is answer a double or a resignation
 
     def waits_for(self, name: str | None) -> bool:
         """Is `name` the player the game waits for?  Either of them, for its opening roll."""
         return name is not None and (name == self.turn or self.opening)
+
+    def mark(self, name: str | None) -> str:
+        """A list's mark before `name`: '?' for an offer to answer, '*' for a turn, else ''."""
+        return ("?" if self.offer else "*") if self.waits_for(name) else ""
 
 
 @dataclass(frozen=True)

@@ -997,7 +997,7 @@ class Session:
         """A game as two short lines: its number and score (and with `score_width`, the score's
         column, the last change after it), then who plays ('*' on whose turn), in `room` columns
         (two member boards' players, handle@TAG, are cut keeping their tags)."""
-        marks = ["*" if g.waits_for(name) else "" for name in (g.white, g.black)]
+        marks = [g.mark(name) for name in (g.white, g.black)]
         names = [g.white or "(open seat)", g.black or "(open seat)"]
         widths = shared(len(names[0]), len(names[1]), room - 3 - len("".join(marks)))
         white, black = (mark + fit_name(name, w) for mark, name, w in zip(marks, names, widths, strict=True))
@@ -1008,11 +1008,11 @@ class Session:
 
     @staticmethod
     def game_line(g: GameSummary, score_width: int = 8, widths: tuple[int, int] = (16, 16)) -> str:
-        """One game in a list: the player to act marked with '*', and the last change; the
+        """One game in a list: the player to act marked with '*' ('?' to answer an offer), and the last change; the
         players' names in columns of `widths` (a longer one cut, keeping a member board's tag)."""
 
         def seat(name: str | None, width: int) -> str:
-            return f"{'*' if g.waits_for(name) else ' '}{fit_name(name or '(open seat)', width):<{width}}"
+            return f"{g.mark(name) or ' '}{fit_name(name or '(open seat)', width):<{width}}"
 
         return (f"#{g.id:<5} {seat(g.white, widths[0])} {seat(g.black, widths[1])} {list_score(g):<{score_width}}"
                 f" {g.updated.strftime('%m-%d %H:%M')}")
@@ -1079,8 +1079,12 @@ class Session:
             return await (wait if fresh is None else self.following_games(wait, mine))
 
         def footer(first: int, more: str, listed: list[GameSummary]) -> str:
-            # The '*' said only on a page that shows one.
-            legend = "* to act.  " if any(g.turn or g.opening for g in listed) else ""
+            # Each mark said only on a page that shows one.  A double or a resignation to answer
+            # has its own: P)lay's list had shown it as a turn like any other.
+            marks = {g.mark(g.turn) or g.mark(g.white) for g in listed} - {""}
+            legend = "  ".join(text for mark, text in (("*", "* to act."), ("?", "? an offer to answer."))
+                               if mark in marks)
+            legend += "  " if legend else ""
             return f"{legend}Type a line number or a game number (#{first}) and Enter.{more}  Q or Enter goes back."
 
         while True:
@@ -1102,12 +1106,12 @@ class Session:
             narrow = self.con.width < max(NARROW_LIST, 50 + score_width) or \
                 (self.con.width < 72 and sum(need) > self.con.width - 16 - score_width - 12)
             top = head_row + (2 if narrow else 1)  # a narrow list's second heading, over the players
-            # The footer whole: three lines on a narrow screen (at 40 columns 'Q goes back' and the
-            # N)ext page key were cut off at two), taken from the list when it needs them.
+            # The footer whole: up to four lines on a narrow screen (at 40 columns 'Q goes back' and
+            # the N)ext page key were cut off at two), taken from the list when it needs them.
             def footer_rows(more_room: str, least: int = 1 if compact else 2,
                             listed: list[GameSummary] = games) -> int:
                 longest = footer(max((g.id for g in listed), default=0), more_room, listed)
-                return max(least, min(3, len(wrap(longest, self.con.width - 3))))
+                return max(least, min(4, len(wrap(longest, self.con.width - 3))))
 
             foot_rows = footer_rows("")
             per = max(1, (hint_row - foot_rows - top) // (2 if narrow else 1))
@@ -1129,7 +1133,7 @@ class Session:
                     return None
                 games = await fresh(games)  # a game begun meanwhile shows
                 continue
-            # The names under their headings; the '*' of the player to act goes before a name.
+            # The names under their headings; the mark of the player to act goes before a name.
             # The name columns widen for a member board's player (handle@TAG, up to 25) as far as
             # the line allows, and cut a name past that keeping its tag: the score and the date
             # had been pushed out from under their headings.
