@@ -5098,9 +5098,11 @@ async def test_a_result_on_a_short_screen_keeps_its_keys_on_the_screen(tmp_path,
         a.close()
 
 
-async def test_an_offer_made_while_a_note_is_typed_is_told_at_once_and_the_note_kept(tmp_path):
-    """bob offered to resign while alice typed a note: her field stood over 'Your turn' until her
-    Enter, the offer unsaid; and an 'n' typed on as the field closed would have refused it."""
+async def test_an_offer_made_while_a_note_is_typed_is_told_over_the_field_which_stays_open(tmp_path):
+    """bob offered to resign while alice typed a note: her field had stood over 'Your turn' until
+    Enter, the offer unsaid; then it closed, and the words typed on were taken as the board's keys
+    ('okay': A asked to accept, Y accepted), the half-typed note sent with the answer.  Now the
+    offer is said over the field, which stays open; Enter keeps the note for the answer."""
     url = f"sqlite:///{tmp_path}/g.db"
     bob, game = alice_to_roll(url)
     async with running_server(url) as srv:
@@ -5111,14 +5113,80 @@ async def test_an_offer_made_while_a_note_is_typed_is_told_at_once_and_the_note_
         await a.wait_for("half a note_")
         with Service(url) as svc:
             svc.resign(bob, game, svc.game(game, bob).version, Win.SINGLE)
-        await a.wait_words('bob offers to resign, giving a single game (1 point). '
-                           'Your note, not yet sent: "half a note".')
-        assert "Note to your opponent" not in a.text, a.text
-        a.send("n")  # the word typed on: not the board's N)o
-        await a.wait_words("N came after the note had closed: nothing was done.")
+        await a.wait_words("bob offers to resign, giving a single game (1 point). Note (11/140; Enter keeps it, "
+                           "Esc cancels): half a note_")
+        a.send(" okay")  # a word typed on: the note's, not A)ccept and Y
+        await a.wait_for("half a note okay_")
+        await a.settle(0.3)
         with Service(url) as svc:
             assert svc.game(game, bob).state.resign_win is not None  # the offer stands
+        a.send("\r")
+        await a.wait_words("bob offers to resign, giving a single game (1 point). Your note goes with what you "
+                           "do next.")
+        a.send("N")  # the board's N)o now, the note with it
+        await a.wait_words('You refuse the resignation; play on. Your note went with it.')
+        with Service(url) as svc:
+            st = svc.game(game, bob).state
+            assert st.resign_win is None, st
+            assert svc.opponent_note(game, bob).text == "half a note okay"  # type: ignore[union-attr]
         a.close()
+
+
+async def test_esc_in_a_note_the_offer_interrupted_leaves_the_board_up(tmp_path):
+    """Esc, meant to cancel a note, came after the field had closed for bob's offer and left the
+    game for the menu (whose Q quits).  The field stays open: Esc cancels the note, the board and
+    the offer stay."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("N")
+        await a.wait_for("Note to your opponent")
+        a.send("you are on the bar")
+        await a.wait_for("bar_")
+        with Service(url) as svc:
+            svc.resign(bob, game, svc.game(game, bob).version, Win.SINGLE)
+        await a.wait_words("bob offers to resign")
+        await a.settle(3)  # longer than a moment: not a key caught as the field closed
+        a.send("\x1b")
+        await a.wait_words("bob offers to resign, giving a single game (1 point). No note changed.")
+        assert "Your choice" not in a.text and "A)ccept" in a.text, a.text
+        a.close()
+
+
+async def test_a_checker_in_hand_put_back_by_an_offer_is_said(tmp_path):
+    """alice held a checker when bob offered to resign: the board put it back without a word,
+    where the moves made are said to come back."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url, dice=ScriptedDice([5, 2] * 5)) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("\r")
+        await a.wait_words("Your turn 5-2")
+        a.send("\r")  # the cursor starts on a checker that can move: 13 here
+        await a.wait_words("Checker in hand")
+        with Service(url) as svc:
+            svc.resign(bob, game, svc.game(game, bob).version, Win.SINGLE)
+        await a.wait_words("bob offers to resign, giving a single game (1 point).")
+        await a.wait_words("The checker you held is back on point 13.")
+        a.close()
+
+
+async def test_a_give_up_question_the_opponent_s_play_closes_is_said_closed(tmp_path):
+    """bob's G)ive up choice went when alice rolled, unsaid, and his '1' after it was refused
+    as a cursor key."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url) as srv:
+        b = await at_board(srv.port, "bob", game)
+        b.send("G")
+        await b.wait_words("Give up: a single game")
+        with Service(url, dice=ScriptedDice([6, 6])) as svc:
+            alice = svc.login("alice", "alice-pw").id
+            svc.roll(alice, game, svc.game(game, alice).version)
+        await b.wait_words("alice rolled 6-6")
+        await b.wait_words("Your G)ive up question closed with that: G asks again.")
+        b.close()
 
 
 async def test_a_result_met_at_the_menu_comes_before_newer_rolls(tmp_path):

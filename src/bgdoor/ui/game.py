@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from bgdoor.rules.game import Color, MatchState, Move, OpeningRoll, Phase, RejectResign, Resign, Win
 from bgdoor.rules.moves import Play, legal_plays, notation, roll_text
 from bgdoor.rules.parse import IllegalPlay, parse_play
-from bgdoor.rules.position import Position
+from bgdoor.rules.position import BAR, Position
 from bgdoor.rules.turn import Turn
 from bgdoor.service import (
     GameChanged,
@@ -31,7 +31,7 @@ from bgdoor.service import (
     TurnNote,
 )
 from bgdoor.service.sysop import DELETED_NAME
-from bgdoor.term.wrap import fit, sentence, wrap
+from bgdoor.term.wrap import fit, sentence, shorten, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import (
     HELP_ROW,
@@ -214,6 +214,9 @@ YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answ
 # before them (what happened since the player last looked) is there when they come back.
 LOOK_ONLY = frozenset({"help", "view_last", "review"})
 PLAY_LENGTH = 40  # characters M)ove's line takes
+# Where the player still does something a note goes with: a note being typed when the game comes
+# to one of these stays open.
+NOTED_STATES = frozenset({State.TO_ROLL, State.MOVING, State.DOUBLE_TO_ME, State.RESIGN_TO_ME})
 MOOT_ANSWER = 2.0  # seconds after a question went by itself in which Y, N, Enter or Esc answered it
 NO_CUBE = "The cube is not used in a 1-point match."
 NO_CRAWFORD_DOUBLE = "No doubling in the Crawford game."
@@ -1306,6 +1309,7 @@ class GameScreen:
         turn = self.turn
         moves = tuple((m.src, m.dst) for m in self.turn.moves) if self.turn is not None else ()
         played = notation(self.turn.moves) if self.turn is not None and moves else ""
+        hand = self.hand
         events = self.events
         try:
             await self.reload()
@@ -1352,6 +1356,11 @@ class GameScreen:
                 # An offer to resign made mid-turn takes the turn back until it is answered: the
                 # moves wait for a refusal, as they do when the offer comes while away.
                 lines = [*lines, NewsLine(-1, f"Your moves so far ({played}) come back if the offer is refused.")]
+            if hand is not None and self.hand is None:
+                # Put back by the change (an offer to resign takes the turn): said, as U says it;
+                # the moves made were said to come back, the checker carried not at all.
+                spot = "the bar" if hand == BAR else f"point {hand}"
+                lines = [*lines, NewsLine(-1, f"The checker you held is back on {spot}.")]
             lines = with_renames(lines, renamed)
             self.tell(lines, turn=self.watched(lines))
             if not self.held:
@@ -1598,6 +1607,13 @@ class GameScreen:
             self.message = self.with_roll_left(sentence(str(exc)))
         except Superseded:
             self.moot_until = time.monotonic() + MOOT_ANSWER  # the question is moot: the news says why
+            if found.action == "give_up" and not self.held:
+                # The choice closes (what each costs may have changed), said: it had gone unsaid,
+                # and a '1' typed on was refused as a cursor key.
+                now = self.state()
+                again = any(b.action == "give_up" for b in keytable.offered(now, self.unavailable(now)))
+                closed = "Your G)ive up question closed with that" + (": G asks again." if again else ".")
+                self.message = f"{self.message} {closed}".strip()
         except GameChanged as exc:
             # Told what changed, as a change notice tells it: a question left open here and
             # answered in the player's other session ('In another session, you take ...') had said
@@ -2423,8 +2439,16 @@ class GameScreen:
     async def _write_note(self, text: str) -> None:
         full = False  # a character was typed past NOTE_LENGTH: said, not dropped unseen
         rang = False
+        news = ""  # what the opponent did while the note was typed, said over the field
         while True:
             prompt = f"Note to your opponent ({len(text)}/{NOTE_LENGTH}; Enter keeps it, Esc cancels): "
+            if news:
+                # The news before the field, cut where it would leave the note no room (Enter
+                # says it whole): the field stays open, the keys typed on are the note's.
+                field, room_for_typing = f"Note ({len(text)}/{NOTE_LENGTH}; Enter keeps it, Esc cancels): ", "x" * 20
+                fitted = shorten(news, min(80, self.con.width) - 2, 3, f"... {field}{room_for_typing}",
+                                 f" {field}{room_for_typing}")
+                prompt = fitted[: -len(room_for_typing)]
             # The message has three lines at most: on a narrow screen the end of the note shows.
             room = 3 * (self.con.width - 3) - len(prompt) - 2
             cut = 0 if len(text) <= room else len(text) - room + 3
@@ -2453,10 +2477,16 @@ class GameScreen:
                 self.pending_note = text.strip() or self.pending_note
                 raise
             except Superseded:
-                # The game changed meanwhile (the opponent offered to resign): told at once, the
-                # note kept, not sent (the board says so beside the news).  The field had stood
-                # over 'Your turn' until Enter, the offer unsaid.  What is typed on a moment is
-                # taken as the note's (a 't' of 'thanks' would take a double just offered).
+                if not self.held and self.state() in NOTED_STATES:
+                    # The opponent offered to resign while the note was typed: told over the field,
+                    # which stays open.  It had closed, and the words typed on were taken as the
+                    # board's keys ('okay': A asked to accept, Y accepted), the half-typed note sent
+                    # with that answer though Enter was never pressed, and Esc left the game.
+                    news = self.message
+                    continue
+                # The game went where no note goes with anything (a result, the player's other
+                # session played): told at once, the note kept, not sent (the board says so beside
+                # the news).  What is typed on a moment is taken as the note's.
                 self.pending_note = text.strip() or self.pending_note
                 self.moot_field = "the note"
                 raise
@@ -2466,6 +2496,8 @@ class GameScreen:
             # On a narrow screen the roll first: the panel, and at 40 columns a die, are past the
             # edge, and the line had said only the note until the next key.
             roll = [self.own_roll_short()]
+            if news:
+                roll = [news]  # said whole now, where the field had cut it
             if key.name == "esc":
                 self.message = " ".join([*roll, "No note changed.", self.still_in_hand()]).strip()
                 return
