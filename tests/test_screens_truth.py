@@ -3717,7 +3717,7 @@ async def test_a_board_with_its_news_read_says_what_the_opponent_did_last_off_on
         await b.wait_words("alice rolled 3-1.")
         b.close()
         c = await at_board(srv.port, "carol", carol.id)
-        await c.wait_words("alice began a 3-point match with you.")
+        await c.wait_words("alice began this 3-point match.")  # read already
         c.close()
 
 
@@ -4668,9 +4668,10 @@ async def test_a_match_nobody_has_rolled_in_says_so_to_the_player_who_began_it(t
         svc.register("carol", "carol-pw")
         view = svc.begin_game(alice, 3, Color.WHITE, "carol")
     async with running_server(url) as srv:
-        for who, said in (("alice", "Your 3-point match with carol: nobody has rolled yet."),
-                          ("carol", "alice began a 3-point match with you.")):
-            for _ in range(2):  # the second look too
+        for who, says in (("alice", ["Your 3-point match with carol: nobody has rolled yet."] * 2),
+                          # Read at the first look: after it, said as it is for one who joined.
+                          ("carol", ["alice began a 3-point match with you.", "alice began this 3-point match."])):
+            for said in says:  # the second look too
                 c = await RawCaller.connect(srv.port, term="xterm", size=(80, 24))
                 try:
                     await menus.login(c, who, f"{who}-pw", new=False)
@@ -5187,6 +5188,54 @@ async def test_a_give_up_question_the_opponent_s_play_closes_is_said_closed(tmp_
         await b.wait_words("alice rolled 6-6")
         await b.wait_words("Your G)ive up question closed with that: G asks again.")
         b.close()
+
+
+async def test_the_menu_says_a_lost_match_whole_and_a_double_to_answer_before_rolls(tmp_path):
+    """bob's lost match was cut on the menu at 'and the...', before 'match', by the ratings after
+    it; and a double waiting for his answer was behind '(N: all)', under newer rolls."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5 + [6, 5, 6, 4, 5, 3, 6, 2] * 3)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        carol = svc.register("carol", "carol-pw").id
+        asked = a_turn_each(svc, alice, bob)  # alice to roll
+        svc.double(alice, asked.id, asked.version)  # bob to take or drop
+        lost = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        lost = svc.roll(alice, lost.id, lost.version)
+        svc.resign(bob, lost.id, lost.version, Win.SINGLE)  # bob gives up the 1-point match
+        svc.answer_resign(alice, lost.id, svc.game(lost.id, alice).version, True)
+        for _ in range(2):  # two newer games with rolls in them
+            g = svc.begin_game(carol, 3, Color.WHITE, "bob")
+            g = svc.roll(carol, g.id, g.version)
+            play = legal_plays(g.state.position, g.state.dice)[0]
+            svc.submit_turn(carol, g.id, g.version, play.position.id)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=80, rows=24)
+        await login(c, "bob", "bob-pw", new=False)
+        await c.wait_for("News (")
+        lines = [line.strip() for line in c.screen.display]
+        head = next(i for i, line in enumerate(lines) if line.startswith("News ("))
+        assert lines[head].endswith("results, offers first:"), c.text
+        assert lines[head + 1] == f"#{lost.id}: alice wins a single game by resignation, 1 point, and the match 1-0.", \
+            c.text
+        assert lines[head + 2].startswith(f"#{asked.id}: alice doubles to 2."), c.text
+        c.close()
+
+
+async def test_a_player_who_joined_an_open_game_is_not_told_it_was_begun_with_them(tmp_path):
+    """ida joined jack's open seat from V)iew; her board said 'jack began a 3-point match with
+    you.', as if jack had chosen her."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        jack = svc.register("jack", "jack-pw").id
+        ida = svc.register("ida", "ida-pw").id
+        g = svc.begin_game(jack, 3, Color.WHITE)
+        svc.join_game(ida, g.id)
+    async with running_server(url) as srv:
+        c = await at_board(srv.port, "ida", g.id)
+        await c.wait_words("jack began this 3-point match.")
+        assert "with you" not in c.text, c.text
+        c.close()
 
 
 async def test_a_result_met_at_the_menu_comes_before_newer_rolls(tmp_path):

@@ -696,6 +696,11 @@ class GameScreen:
         # again later, 'carol joined your game.' had been said of a match that named carol, who
         # had done nothing yet.
         told = narrate(log, -1 if log.creator_id != self.pid or log.read_upto < 0 else 0, self.pid)
+        if told and told[-1].seq == -1 and log.creator_id != self.pid and log.read_upto >= 0:
+            # Read already, or the seat was the player's own choice from V)iew: 'jack began a
+            # match with you' had been said to the player who joined jack's open game.
+            other = v.name(self.me.other)
+            told[-1] = replace(told[-1], text=f"{other} began this {v.state.length}-point match.")
         # (The record told again with the player's own doings only when it ends in an opening roll.)
         latest = narrate(log, -1, self.pid, everything=True) \
             if log.events and isinstance(log.events[-1].event, OpeningRoll) else []

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from bgdoor.rules import game as rules
-from bgdoor.rules.game import Color, MatchState, Win
+from bgdoor.rules.game import Color, MatchState, Phase, Win
 from bgdoor.rules.moves import roll_text
 from bgdoor.service import GameLog, GameNotice, LoggedEvent, NotFound, PlayerInfo, ServiceError, Unread
 from bgdoor.term.console import WAKE
@@ -97,6 +97,10 @@ def points(n: int) -> str:
 def ends_match(state: MatchState, winner: Color, won: int) -> bool:
     """Whether `won` more points for `winner` end the match (an offer or a question says so)."""
     return state.length > 0 and state.score_of(winner) + won >= state.length
+
+
+# Phases where the player to act answers an offer.
+ASKING = frozenset({Phase.DOUBLED, Phase.RESIGNED})
 
 
 @dataclass(frozen=True)
@@ -432,20 +436,53 @@ def headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str]:
     return [f"#{log.game.id}: {n.text}" for _, log, lines in news for n in lines]
 
 
-def latest_first(news: list[tuple[Unread, GameLog, list[NewsLine]]], results: bool = False) -> list[str]:
-    """The headlines newest first across all the games (`news` is grouped by game): the menu
-    has room for a few, and they must be the latest, whichever game they come from.  `results`:
-    the games' and matches' results before the rest (each group newest first): a match lost
-    while away had been below the rolls of other games, cut off or left for N)ews."""
-    dated: list[tuple[bool, float, int, str]] = []
+@dataclass(frozen=True)
+class Headline:
+    """One line of the menu's news."""
+
+    result: bool  # a game's or match's result
+    asks: bool  # a double or a resignation waiting for the player's answer
+    at: float  # when, as a timestamp
+    index: int  # its place in the news as gathered: ties keep it
+    text: str
+
+
+def _headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[Headline]:
+    found: list[Headline] = []
     for _, log, lines in news:
         when = {e.seq: e.when for e in log.events}
+        ratings = rating_text(log)
+        st = log.game.state
+        waiting = log.events[-1].seq if log.events and log.game.my_turn and st.phase in ASKING else None
         for n in lines:
             # A line with no event of its own (the seating) goes by when its game was begun: put
             # after every dated line, the oldest of six new games came first under 'the latest first'.
             at = when.get(n.seq) or log.game.created or log.game.updated
-            dated.append((results and n.result, at.timestamp(), len(dated), f"#{log.game.id}: {n.text}"))
-    return [text for *_, text in sorted(dated, reverse=True)]
+            # Without the ratings (N)ews has them): the menu had cut a lost match at 'and the...'.
+            text = n.text.removesuffix(f" {ratings}") if ratings else n.text
+            found.append(Headline(n.result, n.seq == waiting, at.timestamp(), len(found), f"#{log.game.id}: {text}"))
+    return found
+
+
+def latest_first(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str]:
+    """The menu's headlines newest first across all the games (`news` is grouped by game): the
+    menu has room for a few, and they must be the latest, whichever game they come from."""
+    return [h.text for h in sorted(_headlines(news), key=lambda h: (h.at, h.index), reverse=True)]
+
+
+def menu_headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> tuple[list[str], str]:
+    """The menu's headlines: results first, then a double or a resignation waiting for the
+    player's answer, then the rest, each group newest first; and what the heading says of the
+    order.  A match lost while away had been below the rolls of other games, and a double to
+    answer behind '(N: all)'."""
+    found = _headlines(news)
+    latest = sorted(found, key=lambda h: (h.at, h.index), reverse=True)
+    first = sorted(found, key=lambda h: (h.result, h.asks, h.at, h.index), reverse=True)
+    moved = [h for h, was in zip(first, latest, strict=True) if h is not was and (h.result or h.asks)]
+    results, offers = any(h.result for h in moved), any(h.asks and not h.result for h in moved)
+    order = "results, offers first" if results and offers else "results first" if results else \
+        "offers first" if offers else "the latest first"
+    return [h.text for h in first], order
 
 
 News = list[tuple[Unread, GameLog, list[NewsLine]]]

@@ -36,7 +36,7 @@ from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shar
 from bgdoor.ui.board import MESSAGE_ROW, THEME_CHOICES, THEMES, board_rows, help_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen, games_wait
-from bgdoor.ui.news import a_match, gather, latest_first, news_page, notices_text, paging_keys
+from bgdoor.ui.news import a_match, gather, latest_first, menu_headlines, news_page, notices_text, paging_keys
 from bgdoor.ui.review import review_match
 from bgdoor.ui.texts import load_text
 
@@ -769,7 +769,7 @@ class Session:
                     rows = max(3, min(len(wrap(refused, right - left + 1)), self.con.height - news_top))
                     news_top += self.con.put_wrapped(news_top, left, refused, style, right=right, rows=rows)
                 refused = ""
-            self.menu_news(latest_first(news, results=True), news_top, more, counted[1])
+            self.menu_news(*menu_headlines(news), news_top, more)
             # The terminal's cursor waits after the prompt, as a BBS menu's does (it was left wherever
             # the last screen or the news under the menu ended).
             self.con.text_cursor((prompt_row, left + len("Your choice: ")))
@@ -876,10 +876,10 @@ class Session:
                 await review_match(self.con, self.svc, self.player.id, g.id)
                 self.presence("matches")
 
-    def menu_news(self, lines: list[str], top: int, more: bool = False, latest: list[str] | None = None) -> None:
-        """The newest news under the menu (`lines` newest first, or results first where they
-        differ from `latest`, newest first), as much as fits; N shows all of it (`more`: and news
-        of older games besides, read by N only: the count says '19+').
+    def menu_news(self, lines: list[str], order: str, top: int, more: bool = False) -> None:
+        """The news under the menu (`lines` in the `order` the heading says, see menu_headlines),
+        as much as fits; N shows all of it (`more`: and news of older games besides, read by N
+        only: the count says '19+').
 
         Whatever does not fit is said on the last line: an item cut between words ends with
         "... (N: all)", and with items left out the last one shown ends with "(N: all)"."""
@@ -891,7 +891,6 @@ class Session:
             # Room for the heading alone: it says where the news is, not "the latest first:" over nothing.
             self.con.put(top, 4, f"News ({count}): N shows it."[: self.con.width - 4], "hot")
             return
-        order = "results first" if latest is not None and lines != latest else "the latest first"
         self.con.put(top, 4, f"News ({count}), {order}:" if len(lines) > 1 or more else "News:", "hot")
         width, room = self.con.width - 6, bottom - top
         shown: list[str] = []  # the items shown whole
