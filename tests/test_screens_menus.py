@@ -135,8 +135,8 @@ async def test_a_refused_answer_goes_when_a_game_is_picked(tmp_path, size):
         carl.close()
 
 
-async def test_a_notice_beside_the_menu_prompt_goes_when_news_redraws_the_menu(tmp_path):
-    """'Game #1 is withdrawn.' stood beside zed's prompt minutes later, after the menu had been
+async def test_a_notice_under_the_menu_prompt_goes_when_news_redraws_the_menu(tmp_path):
+    """'Game #1 is withdrawn.' stood by zed's prompt minutes later, after the menu had been
     redrawn for a new match and its news."""
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
         zed = await call(srv.port)
@@ -144,7 +144,10 @@ async def test_a_notice_beside_the_menu_prompt_goes_when_news_redraws_the_menu(t
         await begin(zed, 3)
         await withdraw(zed)
         await zed.settle(1.0)  # the withdrawal's own wake redraws the menu: the notice stays for it
-        assert "Your choice:  Game #1 is withdrawn." in zed.text, zed.text
+        lines = [line.strip() for line in zed.screen.display]
+        prompt = next(i for i, line in enumerate(lines) if line.startswith("Your choice:"))
+        # Under the prompt, not beside it, where it read as an answer typed.
+        assert lines[prompt] == "Your choice:" and lines[prompt + 1] == "Game #1 is withdrawn.", zed.text
         amy = await call(srv.port)
         await login(amy, "amy", "amy-pw", new=True)
         await begin(amy, 3, opponent="zed")

@@ -712,9 +712,10 @@ class Session:
             # been cut after three lines).
             left = 16 if self.con.width >= 74 else 2  # the longest item is 56 columns
 
-            def under(left: int, said: str = refused) -> int:
-                """The rows `said` takes under the prompt: none where it goes beside it."""
-                if not said or len(wrap(said, self.con.width - (left + 14))) == 1:
+            def under(left: int, said: str = refused, style: str = style) -> int:
+                """The rows `said` takes under the prompt: none where it goes beside it (a refusal
+                of a key typed there; a notice goes under it, or it read as a typed answer)."""
+                if not said or (style == "error" and len(wrap(said, self.con.width - (left + 14))) == 1):
                     return 0
                 return len(wrap(said, self.con.width - left))
 
