@@ -580,3 +580,21 @@ def test_install_hangup_off_the_main_thread_is_a_no_op() -> None:
     thread.start()
     thread.join(10)
     assert results == ["ok"]
+
+
+def test_install_hangup_undo_leaves_the_signals_ignored() -> None:
+    """The door is on its way out: a SIGHUP or SIGTERM then (the pty closing) had killed it."""
+
+    async def main() -> None:
+        remove = install_hangup(asyncio.get_running_loop(), lambda: None)
+        remove()
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+        os.kill(os.getpid(), signal.SIGHUP)  # ignored, not the end of this process
+
+    previous = signal.getsignal(signal.SIGHUP), signal.getsignal(signal.SIGTERM)
+    try:
+        run(main())
+    finally:
+        signal.signal(signal.SIGHUP, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])

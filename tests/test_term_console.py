@@ -215,6 +215,25 @@ async def test_idle_time_and_hangups_end_the_wait() -> None:
     await con.stop()
 
 
+async def test_a_call_closed_by_the_bbs_says_so_before_keys_typed_ahead() -> None:
+    """SIGTERM's close_call: the caller is still there, so the wait ends with words and the
+    terminal given back (it had been made a hang-up, and nothing was written)."""
+    con, link = await started()
+    waiting = asyncio.ensure_future(con.key())
+    await asyncio.sleep(0)
+    con.close_call()
+    with pytest.raises(Hangup, match="closed"):
+        await waiting
+    link.send(b"q")
+    await asyncio.sleep(0.01)
+    with pytest.raises(Hangup, match="closed"):
+        await con.key()  # not the q typed after it
+    await con.stop()
+    said = " ".join("".join(shown(bytes(link.out))).split())
+    assert said.count("The BBS is closing the door. Goodbye!") == 1, said
+    assert bytes(link.out).endswith(b"\x1b[?25h")
+
+
 async def test_keys_share_one_timer_and_a_short_wait_still_ends_on_time() -> None:
     """The idle deadline moves with every key; the console keeps one timer for it rather than
     setting one per key.  A shorter wait sets it sooner; a pause is not cut short when it rings."""

@@ -163,6 +163,8 @@ class Console:
         # had said nothing of the turn half played, kept for the next call).
         self.parting = ""
         self.deadline = deadline  # time.monotonic() at which the caller's time is up (doors)
+        self._closing = False  # the BBS is closing the door (see close_call)
+        self._closing_said = False
         self.time_warning = time_warning
         # Seconds left at which the caller is warned (again): the sysop's warning, then the last
         # minute.  Once, the warning went at the next key and nothing said the time again.
@@ -416,6 +418,13 @@ class Console:
             self.keys.put_nowait(key)
         return dropped
 
+    def close_call(self) -> None:
+        """The BBS closes the door (SIGTERM) with the caller still on the line: the next key()
+        says so and raises Hangup('closed'), before any key typed ahead.  A hang-up had been
+        made of it, and the door left without a word, its colours on and the cursor hidden."""
+        self._closing = True
+        self.keys.put_nowait(None)  # wakes a wait; taken as the end as a hang-up is
+
     def wake(self) -> None:
         """Make a waiting key(wake=True) return Key('wake'), or the next one if a wait without
         `wake` reads it first: another task has news for this screen."""
@@ -477,6 +486,10 @@ class Console:
             self._woken = False
             return WAKE
         while True:
+            if self._closing:
+                self._end_closed()
+                await self.show()
+                raise Hangup("closed")
             now = time.monotonic()
             waits: list[float] = []
             if timeout is not None:
@@ -554,6 +567,8 @@ class Console:
                 continue
             if key is None:
                 self.keys.put_nowait(None)  # stay hung up for every later reader
+                if self._closing:
+                    continue  # said above
                 raise Hangup("eof")
             if key is RESIZED:
                 # The screen as it stands, fitted to the new size, all sent again; a screen that
@@ -786,6 +801,12 @@ class Console:
             if not canvas.row_text(r).strip():
                 return r
         return row
+
+    def _end_closed(self) -> None:
+        """The door closed by the BBS: said once, as a goodbye the call's clock makes."""
+        if not self._closing_said:
+            self._closing_said = True
+            self.last_words(self._timed_out("The BBS is closing the door"))
 
     def _timed_out(self, why: str) -> str:
         """The goodbye of a call ended by its clock: why, the screens' `parting` word, where to."""

@@ -154,12 +154,33 @@ def run_door(
     return 0
 
 
+class _Closing:
+    """SIGTERM's errand: the BBS closes the door with the caller still on the line, who is told
+    so by the console (close_call), the terminal given back as on any way out."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.console: Console | None = None
+
+    def __call__(self) -> None:
+        self.asked = True
+        if self.console is not None:
+            self.console.close_call()
+
+    def watch(self, console: Console | None) -> None:
+        """`console` is the caller's from now on (None: none is)."""
+        self.console = console
+        if console is not None and self.asked:
+            console.close_call()  # asked before the console was there
+
+
 async def _session(info: DropInfo, link: FdLink, config: Config, service: Service, app: App, started: float) -> None:
     loop = asyncio.get_running_loop()
-    remove_hangup = install_hangup(loop, link.hang_up)
+    closing = _Closing()
+    remove_hangup = install_hangup(loop, link.hang_up, closing)
     try:
         async with app(config, service) as runtime:
-            await _caller(info, link, config, runtime, started)
+            await _caller(info, link, config, runtime, started, closing)
     finally:
         remove_hangup()
 
@@ -181,7 +202,9 @@ def door_deadline(now: float, minutes_left: int, goodbye_wait: float) -> float:
     return now + max(0.0, minutes_left * 60 - max(0.0, goodbye_wait))
 
 
-async def _caller(info: DropInfo, link: FdLink, config: Config, runtime: Runtime, started: float) -> None:
+async def _caller(
+    info: DropInfo, link: FdLink, config: Config, runtime: Runtime, started: float, closing: _Closing
+) -> None:
     # The pseudo-terminal's size where it has one, else the drop file's, else 80x25: a DOOR.SYS
     # page length of 25 on a 24-line pty drew a notice below the bottom and scrolled the screen.
     tty_cols, tty_rows = link.terminal_size() if isinstance(link, StdioLink) else (0, 0)
@@ -199,9 +222,11 @@ async def _caller(info: DropInfo, link: FdLink, config: Config, runtime: Runtime
     )
     # The BBS's terminal resized during the call (the pty's size is the truth now, drop file or not).
     remove_resize = install_resize(asyncio.get_running_loop(), link, console.resize)
+    closing.watch(console)
     try:
         await console.start()
         await Session(console, runtime, peer=_node(info), door_alias=info.alias).run()
     finally:
         remove_resize()
         await console.stop()
+        closing.watch(None)

@@ -395,15 +395,20 @@ def open_link(info: DropInfo, local: bool = False, *, stdin_fd: int = 0, stdout_
     return StdioLink(stdin_fd, stdout_fd)
 
 
-def install_hangup(loop: asyncio.AbstractEventLoop, callback: Callable[[], object]) -> Callable[[], None]:
-    """Call `callback` on SIGHUP (the BBS or the terminal hung up) and on SIGTERM (the BBS closing
-    the door: a sysop's 'kick node', a shutdown), so either ends the call as a hang-up does, the
-    turn half played kept; SIGTERM had killed the door outright. Returns the undo.
+def install_hangup(
+    loop: asyncio.AbstractEventLoop, callback: Callable[[], object], closing: Callable[[], object] | None = None
+) -> Callable[[], None]:
+    """Call `callback` on SIGHUP (the BBS or the terminal hung up), and `closing` (else `callback`)
+    on SIGTERM (the BBS closing the door: a sysop's 'kick node', a shutdown, the caller still
+    on the line); SIGTERM had killed the door outright.  Returns the undo, which leaves both
+    signals ignored, not at their default: the door is on its way out, and a second SIGHUP (the
+    pty closing after the BBS's) had killed it after its log said it ended cleanly.
 
     Where signals cannot be handled (not the main thread), this does nothing:
     the link still sees the hang-up as EOF or EIO on its next read.
     """
-    undo = [_on_signal(loop, signum, callback) for signum in (signal.SIGHUP, signal.SIGTERM)]
+    undo = [_on_signal(loop, signal.SIGHUP, callback, ignore_after=True),
+            _on_signal(loop, signal.SIGTERM, closing or callback, ignore_after=True)]
 
     def remove() -> None:
         for each in undo:
@@ -412,16 +417,32 @@ def install_hangup(loop: asyncio.AbstractEventLoop, callback: Callable[[], objec
     return remove
 
 
-def _on_signal(loop: asyncio.AbstractEventLoop, signum: int, callback: Callable[[], object]) -> Callable[[], None]:
-    """Call `callback` on `signum`; returns the undo (nothing is done where signals cannot be handled)."""
+def _on_signal(
+    loop: asyncio.AbstractEventLoop, signum: int, callback: Callable[[], object], *, ignore_after: bool = False
+) -> Callable[[], None]:
+    """Call `callback` on `signum`; returns the undo, which puts back the default action, or with
+    `ignore_after` SIG_IGN (nothing is done where signals cannot be handled)."""
     try:
         loop.add_signal_handler(signum, callback)
     except (NotImplementedError, RuntimeError, ValueError):
         return lambda: None
 
     def remove() -> None:
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.remove_signal_handler(signum)
+        mask: set[int | signal.Signals] | None = None
+        if ignore_after:
+            # Blocked while the loop's removal puts SIG_DFL back, for the moment before SIG_IGN.
+            with contextlib.suppress(AttributeError, OSError, ValueError):
+                mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signum})
+        try:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signum)
+            if ignore_after:
+                with contextlib.suppress(OSError, ValueError):
+                    signal.signal(signum, signal.SIG_IGN)
+        finally:
+            if mask is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     return remove
 

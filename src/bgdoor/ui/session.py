@@ -219,7 +219,8 @@ class Session:
             await self.goodbye()
         except Hangup as exc:
             reason = str(exc)
-            self.ended = {"eof": "hang-up", "idle": "idle", "time": "time up"}.get(reason, reason or "hang-up")
+            self.ended = {"eof": "hang-up", "idle": "idle", "time": "time up", "closed": "closed by the BBS"}.get(
+                reason, reason or "hang-up")
             if self.door_alias is not None and reason in ("idle", "time"):
                 await self.con.pause(self.config.door_goodbye_wait)  # the notice, before the BBS's screen
         except AccountClosed:
