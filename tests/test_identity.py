@@ -166,7 +166,8 @@ def test_one_alias_on_two_bbses_is_two_players(svc: Service) -> None:
     assert (one.origin, one.bbs_tag, one.login_name) == ("bbs", "ALPHA", "Gammon Joe")
     assert len({here.handle, one.handle, two.handle}) == 3
     assert svc.enter_from_bbs("ALPHA", "Gammon Joe").id == one.id
-    assert svc.enter_from_bbs("ALPHA", "gammon joe").id not in (here.id, one.id, two.id)
+    # A board's alias in another case is that board's player (BBSes treat aliases so).
+    assert svc.enter_from_bbs("ALPHA", "gammon joe").id == one.id
     for tag in ["", " A", "x" * 33, "A\x1b"]:
         with pytest.raises(BadHandle, match="BBS tag"):
             svc.enter_from_bbs(tag, "Joe")
@@ -387,7 +388,12 @@ def test_a_member_board_s_newcomer_is_told_whose_board_has_their_name(svc: Servi
         "Another player of board DEMO is called carol, so you are carol~2: your own player, not theirs."
     )
     assert svc.enter_from_bbs("DP", "Dave").handle == "Dave"
-    assert svc.enter_from_bbs("DP", "dave").handle_note.startswith("Another player of your board is called Dave,")
+    # Another alias of the same board that looks like Dave (a Cyrillic а): said as the other
+    # alias it is ('Another player of your board is called Dave' read as if DP's Dave were not).
+    assert svc.enter_from_bbs("DP", "D\u0430ve").handle_note == (
+        "Another caller of your board (alias Dave there) is called Dave here, so you are Dave~2: "
+        "your own player, not theirs."
+    )
     assert svc.enter_from_door("Dave").handle_note.startswith("Another player of board DP is called Dave,")
     assert svc.enter_from_bbs("DP", "erin").handle == "erin"
     svc.register("frank", "frank-pw")
@@ -415,3 +421,16 @@ def test_a_member_board_s_player_is_found_by_the_alias_their_board_knows(svc: Se
     assert svc.begin_game(dp.id, 3, Color.WHITE, opponent="Alice@demo").black_id == demo.id
     with pytest.raises(NotFound):
         svc.begin_game(demo.id, 3, Color.WHITE, opponent="bob@DP")
+
+
+def test_a_member_boards_alias_is_found_without_regard_to_case(svc: Service) -> None:
+    """SYN's alice calling as ALICE (as some BBSes send aliases) had been made a new player,
+    ALICE~2; the same alias on another board, or a door's, is still another player."""
+    alice = svc.enter_from_bbs("SYN", "alice")
+    for alias in ("ALICE", "Alice", "aLiCe"):
+        again = svc.enter_from_bbs("SYN", alias)
+        assert (again.id, again.handle, again.first_visit, again.handle_note) == (alice.id, "alice", False, "")
+    zola = svc.enter_from_bbs("SYN", "Émile_Straße")
+    assert svc.enter_from_bbs("SYN", "ÉMILE_STRASSE").id == zola.id
+    assert svc.enter_from_bbs("OTHER", "ALICE").id != alice.id
+    assert svc.enter_from_door("ALICE").id != alice.id

@@ -177,6 +177,25 @@ def test_refusals(config, hs: Handshake, address: str, line: str) -> None:
     assert "change-me" not in err.value.reason  # the secret never reaches the log
 
 
+@pytest.mark.parametrize(
+    "server_user, said",
+    [
+        ("[ZZZ]bob", "Unknown BBS tag ZZZ; "),
+        ("[zz z]bob", "Unknown BBS tag ZZ Z; "),
+        ("[A\x1b[2J\x07é]bob", "Unknown BBS tag A?[2J??; "),
+        ("[" + "Q" * 300 + "]bob", "Unknown BBS tag " + "Q" * 16 + "...; "),
+        ("[]bob", "Empty BBS tag; "),
+    ],
+)
+def test_an_unknown_tag_is_named_to_the_caller_safely(config, server_user: str, said: str) -> None:
+    """A play-tester's caller was told 'Unknown BBS tag' with no word of which, though the log
+    named it; the tag comes from the network, so it is shown printable and cut."""
+    with pytest.raises(Refused) as err:
+        authorize(Handshake("change-me", server_user, "ansi", b""), "127.0.0.1", config)
+    assert err.value.line.startswith(said) and err.value.line.isprintable() and err.value.line.isascii()
+    assert len(err.value.line) <= 79
+
+
 def _window(cols: int, rows: int) -> bytes:
     return b"\xff\xffss" + rows.to_bytes(2, "big") + cols.to_bytes(2, "big") + bytes(4)
 

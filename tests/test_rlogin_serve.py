@@ -15,6 +15,7 @@ from rloginplay import RLoginCaller, handshake
 from serverproc import ServerProcess
 
 from bgdoor.service import Service
+from bgdoor.service.sysop import Sysop
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -86,7 +87,7 @@ async def test_each_accepted_form_lands_at_the_menu_showing_the_alias(server: Se
 
 
 REFUSALS = [
-    ("unknown tag", handshake(SECRET, "[NOPE]alice"), "127.0.0.1", "Unknown BBS tag", "unknown tag 'NOPE'"),
+    ("unknown tag", handshake(SECRET, "[NOPE]alice"), "127.0.0.1", "Unknown BBS tag NOPE;", "unknown tag 'NOPE'"),
     ("wrong secret", handshake("guess", "[DEMO]alice"), "127.0.0.1", "Wrong secret for BBS DEMO", "DEMO: wrong secret"),
     (
         "outside the addresses",
@@ -178,6 +179,31 @@ async def test_the_same_alias_from_two_boards_is_two_players(server: ServerProce
     finally:
         demo.close()
         other.close()
+
+
+async def test_a_boards_alias_in_another_case_is_the_same_player(server: ServerProcess) -> None:
+    """A play-tester's SYN caller came back as ALICE (BBSes treat aliases without regard to case,
+    some send them upper-cased) and was made a new player, ALICE~2, told 'Another player ... is
+    called alice': their record and games were left with alice."""
+    port = server.rlogin_port
+    first = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]alice"))
+    try:
+        await at_menu(first, "alice")
+    finally:
+        first.close()
+    with Service(server.db_url) as svc:
+        alice = svc.player_page("alice").player
+        game = svc.begin_game(alice.id, 3).id
+    again = await RLoginCaller.connect(port, handshake(SECRET, "[DEMO]ALICE"))
+    try:
+        screen = await at_menu(again, "alice")
+        assert "Another" not in again.text and "~2" not in again.text, screen
+    finally:
+        again.close()
+    with Service(server.db_url) as svc:
+        assert svc.player_page("ALICE").player.id == alice.id
+        assert [g.id for g in svc.my_games(alice.id)] == [game]
+        assert Sysop(svc).member_bbses({})[0].players == 1
 
 
 async def test_caps_and_idle_timeout_hold_as_for_telnet(tmp_path: Path) -> None:

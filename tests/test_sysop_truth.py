@@ -111,7 +111,27 @@ def test_a_board_already_so_is_not_asked_about(
     run(capsys, monkeypatch, world, "suspend-bbs", "DEMO", "--reason", reason, "--yes")
     code, out = run(capsys, monkeypatch, world, "bbses")
     assert max(map(len, out.splitlines())) <= 80 and "DEMO is suspended: Their sysop" in out, out
-    assert " ".join(out.split()).endswith(reason), out
+    assert " ".join(out.split("\n\nPlayers of")[0].split()).endswith(reason), out
+
+
+def test_bbses_lists_each_boards_players_with_alias_and_last_activity(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
+    """A play-tester found README's 'lists every member BBS with its players and their last
+    activity' untrue: the command showed a count of players per board and no player."""
+    with Service(world.url) as svc:
+        svc.enter_from_bbs("DEMO", "zed")
+        svc.enter_from_bbs("DEMO", "Gammon@Joe")
+        svc.enter_from_bbs("OTHER", "zed")
+    code, out = run(capsys, monkeypatch, world, "bbses")
+    assert code == 0 and max(map(len, out.splitlines())) <= 80, out
+    demo = out.split("Players of DEMO:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert re.split(r"  +", demo[0]) == ["Handle", "Alias on DEMO", "Last activity (UTC)"], out
+    rows = sorted(re.split(r"  +", line.strip())[:2] for line in demo[2:])
+    assert rows == [["Gammon_Joe", "Gammon@Joe"], ["zed", "zed"]], out
+    assert all(re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d$", line) for line in demo[2:]), out
+    other = out.split("Players of OTHER:\n", 1)[1].splitlines()
+    assert re.split(r"  +", other[2].strip())[:2] == ["zed~2", "zed"], out
 
 
 def table_rows(out: str) -> list[list[str]]:

@@ -541,6 +541,18 @@ def _sysop_bbses(args: argparse.Namespace, sysop: Sysop, config: Config) -> int:
     for r in rows:
         if r.suspended and r.reason:
             print(textwrap.fill(f"{r.tag} is suspended: {r.reason}", 79, subsequent_indent="  "))
+    # Each board's players, as README says the command lists them (it had shown a count alone).
+    for r in rows:
+        if not r.roster:
+            continue
+        print(f"\nPlayers of {r.tag}:")
+        players = [
+            # An alias is the board's (up to 40 characters); one the service took with a control
+            # character in it is shown escaped, not sent to the sysop's terminal.
+            [m.handle, m.alias if m.alias.isprintable() else ascii(m.alias)[1:-1][:40], _when(m.last_seen)]
+            for m in r.roster
+        ]
+        print(_table(["Handle", f"Alias on {r.tag}", "Last activity (UTC)"], players))
     return 0
 
 

@@ -132,17 +132,22 @@ MAX_LOGIN_NAME = 255
 _LEGACY_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # what the door removed from an alias before identities were exact
 
 
-def _handle_note(alias: str, handle: str, blocker: tuple[str, str] | None, tag: str = "") -> str:
+def _handle_note(alias: str, handle: str, blocker: tuple[str, str, str] | None, tag: str = "") -> str:
     """What a newcomer from a BBS (`tag`: a member board's, '' for this server's) is told when
-    their handle here is not their BBS name; `blocker`: the handle and board tag of the player
-    who has it."""
+    their handle here is not their BBS name; `blocker`: the handle, board tag and login name of
+    the player who has it."""
     if blocker is not None:
-        name, theirs = blocker
-        # 'here' had named a player of another member board as one of this server's own.
-        where = "here" if not theirs else "of your board" if theirs == tag else f"of board {theirs}"
+        name, theirs, login = blocker
         # Quoted with a space in them, as the other notices quote a handle: 'is called Maximilian
         # Alexa, so you are Maximilian Ale~2' ran the names into the sentence.
-        name, shown = (f'"{n}"' if " " in n else n for n in (name, handle))
+        name, shown, login = (f'"{n}"' if " " in n else n for n in (name, handle, login))
+        if tag and theirs == tag:
+            # 'Another player of your board is called alice' read as if the board's own alice
+            # were someone else: their alias there says which caller of the board it is.
+            return (f"Another caller of your board (alias {login} there) is called {name} here, "
+                    f"so you are {shown}: your own player, not theirs.")
+        # 'here' had named a player of another member board as one of this server's own.
+        where = "here" if not theirs else f"of board {theirs}"
         return f"Another player {where} is called {name}, so you are {shown}: your own player, not theirs."
     if handle == alias.strip():
         return ""
@@ -264,6 +269,26 @@ def player_names(s: Session, ids: Iterable[int | None], always: bool) -> dict[in
         )
     )
     return {pid: display_name(h, origin, tag, login, always) for pid, h, origin, tag, login in rows}
+
+
+def _identity(s: Session, origin: str, tag: str, alias: str) -> Player | None:
+    """The player (origin, tag, alias): exactly, or for a member board's caller, the board's
+    alias without regard to case (handles.key), as BBSes treat aliases and some send them
+    upper-cased; 'ALICE' from SYN had been made a new player beside SYN's alice.  Where the
+    case alone tells several apart (made before this rule), the oldest."""
+    exact = s.scalars(
+        select(Player).where(Player.origin == origin, Player.bbs_tag == tag, Player.login_name == alias)
+    ).one_or_none()
+    if exact is not None or origin != "bbs":
+        return exact
+    # Every alias of the board, by id and name alone: casefolding may change a name's length
+    # (ß, ligatures), and SQLite's lower() folds A-Z alone.
+    wanted = handles.key(alias)
+    rows = s.execute(
+        select(Player.id, Player.login_name).where(Player.origin == "bbs", Player.bbs_tag == tag).order_by(Player.id)
+    )
+    found = next((pid for pid, login in rows if handles.key(login) == wanted), None)
+    return s.get(Player, found) if found is not None else None
 
 
 def player_by_handle(s: Session, handle: str) -> Player | None:
@@ -782,9 +807,7 @@ class Service(LeagueOps):
             )
 
         def fn(s: Session) -> PlayerInfo:
-            p = s.scalars(
-                select(Player).where(Player.origin == origin, Player.bbs_tag == tag, Player.login_name == alias)
-            ).one_or_none()
+            p = _identity(s, origin, tag, alias)
             note = ""
             if p is None and origin == "door":
                 p = self._legacy_door_player(s, alias)
@@ -799,12 +822,7 @@ class Service(LeagueOps):
 
         # A returning caller is let in by a read, like a login: a busy database does not hold
         # them at the door while the last-seen time waits.
-        known = self.transaction(
-            lambda s: s.scalars(
-                select(Player).where(Player.origin == origin, Player.bbs_tag == tag, Player.login_name == alias)
-            ).one_or_none(),
-            write=False,
-        )
+        known = self.transaction(lambda s: _identity(s, origin, tag, alias), write=False)
         if known is not None:
             try:
                 return self.transaction(fn, patience=SEEN_PATIENCE)
@@ -812,10 +830,10 @@ class Service(LeagueOps):
                 return self._info(known)
         return self.transaction(fn)
 
-    def _free_handle(self, s: Session, base: str) -> tuple[str, tuple[str, str] | None]:
+    def _free_handle(self, s: Session, base: str) -> tuple[str, tuple[str, str, str] | None]:
         """The first free handle of base, base~2, base~3, ...; and the player holding base (their
-        handle and board tag), if any."""
-        blocker: tuple[str, str] | None = None
+        handle, board tag and login name), if any."""
+        blocker: tuple[str, str, str] | None = None
         for n in range(1, 10_000):
             handle = base if n == 1 else handles.numbered(base, n)
             if handles.problem(handle) is not None:
@@ -824,7 +842,7 @@ class Service(LeagueOps):
             if other is None:
                 return handle, blocker
             if blocker is None:
-                blocker = (other.handle, other.bbs_tag)
+                blocker = (other.handle, other.bbs_tag, other.login_name)
         raise HandleTaken(f"no free handle is left for {base!r}; tell the sysop")
 
     @staticmethod

@@ -142,6 +142,15 @@ def generate_password() -> str:
 
 
 @dataclass(frozen=True)
+class MemberPlayer:
+    """One player of a member BBS, as `sysop bbses` lists them."""
+
+    handle: str
+    alias: str  # their alias on the board (the identity's login name)
+    last_seen: datetime | None
+
+
+@dataclass(frozen=True)
 class MemberRow:
     """A member BBS: door.cfg's section, its players here, and whether it is suspended."""
 
@@ -151,6 +160,7 @@ class MemberRow:
     last_activity: datetime | None  # its players' last visit
     suspended: bool
     reason: str
+    roster: tuple[MemberPlayer, ...] = ()  # its players, the latest seen first
 
 
 def _unfinished(s: Session, player_id: int) -> list[Game]:
@@ -573,27 +583,30 @@ class Sysop:
         """Every member BBS door.cfg names (`names`: tag -> name) or that has players or a row here."""
 
         def fn(s: Session) -> list[MemberRow]:
-            counts = {
-                tag: (n, last)
-                for tag, n, last in s.execute(
-                    select(Player.bbs_tag, func.count(), func.max(Player.last_seen))
-                    .where(Player.origin == "bbs")
-                    .group_by(Player.bbs_tag)
-                )
-            }
+            # Each board's players, not a count alone: README promised the players and their
+            # last activity, and the command had shown a number.
+            rosters: dict[str, list[MemberPlayer]] = {}
+            for tag, handle, alias, seen in s.execute(
+                select(Player.bbs_tag, Player.handle, Player.login_name, Player.last_seen).where(Player.origin == "bbs")
+            ):
+                rosters.setdefault(tag, []).append(MemberPlayer(handle, alias, seen))
             rows = {r.tag: r for r in s.scalars(select(MemberBBS))}
             out = []
-            for tag in sorted(set(names) | set(counts) | set(rows)):
-                n, last = counts.get(tag, (0, None))
+            for tag in sorted(set(names) | set(rosters) | set(rows)):
+                roster = rosters.get(tag, [])
+                # The latest seen first; never seen last; ties by handle.
+                roster.sort(key=lambda m: m.handle.casefold())
+                roster.sort(key=lambda m: m.last_seen.timestamp() if m.last_seen else float("-inf"), reverse=True)
                 row = rows.get(tag)
                 out.append(
                     MemberRow(
                         tag=tag,
                         name=names.get(tag, ""),
-                        players=n,
-                        last_activity=last,
+                        players=len(roster),
+                        last_activity=max((m.last_seen for m in roster if m.last_seen), default=None),
                         suspended=bool(row and row.suspended),
                         reason=row.reason if row else "",
+                        roster=tuple(roster),
                     )
                 )
             return out

@@ -135,7 +135,12 @@ def authorize(hs: Handshake, address: str, config: Config) -> Entry:
     tag, alias = tagged.group(1).strip().upper(), tagged.group(2).strip()
     bbs = config.bbses.get(tag)
     if bbs is None:
-        raise Refused("Unknown BBS tag; ask your sysop to register the board.", f"unknown tag {tag[:16]!r}")
+        # Named on the screen too, as the log names it (the caller's sysop needs which tag
+        # was sent); it comes from the network, so printable ASCII only, and cut.
+        shown = "".join(c if c.isascii() and c.isprintable() else "?" for c in tag[:16])
+        shown = f"{shown}..." if len(tag) > 16 else shown
+        said = f"Unknown BBS tag {shown}" if shown else "Empty BBS tag"
+        raise Refused(f"{said}; ask your sysop to register the board.", f"unknown tag {tag[:16]!r}")
     if not bbs.allows(address):
         raise Refused(f"BBS {tag} does not call from this address.", f"{tag}: address not in its list")
     if bbs.auth == "secret":
