@@ -11,7 +11,7 @@ from test_rules_support import board, dice_rolls, positions, random_game_positio
 from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.parse import IllegalPlay, no_play
 from bgdoor.rules.position import Position
-from bgdoor.rules.turn import Turn, in_notation_order
+from bgdoor.rules.turn import Turn, as_played, in_notation_order
 
 
 def refused(turn: Turn, src: int, dst: int) -> str:
@@ -353,3 +353,13 @@ def test_a_typed_rest_is_refused_for_the_dice_left() -> None:
     assert turn.refusal_after("5/4") == "you have no checker on point 5"
     assert turn.refusal_after("6/5") is None
     assert turn.moves == (Move(13, 10),)
+
+
+def test_a_play_is_replayed_in_the_order_its_moves_were_made() -> None:
+    start = Position.from_id("4HPwATDgc/ABMA")
+    play = next(p for p in legal_plays(start, (4, 2)) if str(p) == "13/7")
+    assert [str(m) for m in as_played(start, (4, 2), [(13, 11), (11, 7)], play) or ()] == ["13/11", "11/7"]
+    assert [str(m) for m in as_played(start, (4, 2), [(13, 9), (9, 7)], play) or ()] == ["13/9", "9/7"]
+    assert as_played(start, (4, 2), [(13, 9), (9, 5)], play) is None  # another play
+    assert as_played(start, (4, 2), [(13, 9)], play) is None  # not all of it
+    assert as_played(start, (4, 2), [(24, 14)], play) is None  # not a move at all

@@ -5238,6 +5238,59 @@ async def test_a_player_who_joined_an_open_game_is_not_told_it_was_begun_with_th
         c.close()
 
 
+async def test_view_last_replays_the_moves_in_the_order_they_were_made(tmp_path):
+    """alice played 13/11 then 11/7 (4-2); bob's V)iew last showed 13/9 first, her checker landing
+    on 9, where it never was (a play-tester saw it the other way round).  Typed and with the
+    cursor."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url, dice=ScriptedDice([4, 2, 6, 5] * 4)) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("\r")
+        await a.wait_words("Your turn 4-2")
+        a.send("M")
+        await a.wait_for("Your play")
+        a.send("13/11 11/7\r")
+        await a.wait_words("Turn sent.")
+        b = await at_board(srv.port, "bob", game)
+        b.send("V")
+        await b.wait_words("Replay: alice rolled 4-2: 13/11 (1 of 2 moves).")
+        a.close()
+        b.close()
+    with Service(url, dice=ScriptedDice([6, 5, 4, 2])) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        assert [(m.src, m.dst) for m in svc.last_turn(game, bob).moves] == [(13, 11), (11, 7)]  # type: ignore[union-attr]
+        # The cursor's moves go with the play the same way, from the board's own turn.
+        v = svc.game(game, bob)
+        v = svc.roll(bob, game, v.version)
+        v = svc.submit_turn(bob, game, v.version, "13/7 13/8")
+        v = svc.roll(alice, game, v.version)
+        before = v.state.position
+        turn = Turn(before, v.state.dice)  # type: ignore[arg-type]
+        turn.move(13, 11)
+        turn.move(11, 7)
+        assert turn.play is not None
+        svc.submit_turn(alice, game, v.version, turn.play.position.id, path=[(m.src, m.dst) for m in turn.moves])
+        assert [(m.src, m.dst) for m in svc.last_turn(game, bob).moves][:2] == [(13, 11), (11, 7)]  # type: ignore[union-attr]
+
+
+async def test_a_character_not_every_terminal_shows_is_left_out_of_a_note_and_said(tmp_path):
+    """fred's 'ok ☺' reached gwen's CP437 screen as 'ok ?', and fred was not told."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("N")
+        await a.wait_for("Note to your opponent")
+        a.send("ok ☺".encode())
+        await a.wait_words("☺ is left out: not every terminal can show it.")
+        a.send(" café".encode())  # CP437 has é
+        await a.wait_for("ok  café_")
+        a.send("\r")
+        await a.wait_words("Your note goes with what you do next.")
+        a.close()
+
+
 async def test_a_result_met_at_the_menu_comes_before_newer_rolls(tmp_path):
     """alice's match won while she was away (bob dropped) was below bob's newer roll in another
     game, cut to '... (N: all)' or left off the menu for N)ews."""

@@ -7,6 +7,8 @@ order plays both, and when only one die can be played it must be the higher.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bgdoor.rules.moves import Move, Play, _check_dice, _sources, _step, roll_dice
 from bgdoor.rules.parse import NOT_LEGAL, IllegalPlay, Path, _higher_die, _walk_paths, explain, no_play, read_paths
 from bgdoor.rules.position import BAR, OFF, Position, _apply, _pt, _undo
@@ -310,3 +312,18 @@ def in_notation_order(position: Position, dice: tuple[int, int], play: Play) -> 
         turn._push(*found[1])
         left.remove(found[0])
     return turn.moves if turn.play == play else play.moves
+
+
+def as_played(
+    position: Position, dice: tuple[int, int], hops: Sequence[tuple[int, int]], play: Play
+) -> tuple[Move, ...] | None:
+    """The single moves of `play` in the order `hops` (source and destination, 25 the bar and 0
+    off, by one die or several in a row) made them, where the rules allow that order and it
+    comes to `play`; None where not.  V)iew last had replayed 13/9 9/7* as 13/11 11/7*."""
+    turn = Turn(position, dice)
+    try:
+        for src, dst in hops:
+            turn.move(src, dst)
+    except IllegalPlay:
+        return None
+    return turn.moves if turn.play is not None and turn.play.position == play.position else None

@@ -118,6 +118,16 @@ def encode(text: str, charset: str) -> bytes:
         return "".join(_encodable(ch, codec) for ch in text).encode(codec)
 
 
+def shown_everywhere(ch: str) -> bool:
+    """Whether every terminal shows `ch` as itself or a look-alike: CP437 has it, or it has a
+    plain form; not '?'."""
+    try:
+        ch.encode("cp437")
+        return True
+    except UnicodeEncodeError:
+        return ascii_char(ch) != "?"
+
+
 def _encodable(ch: str, codec: str) -> str:
     try:
         ch.encode(codec)

@@ -8,13 +8,13 @@ import logging
 import random
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from bgdoor.rules.game import Color, MatchState, Move, OpeningRoll, Phase, RejectResign, Resign, Win
 from bgdoor.rules.moves import Play, legal_plays, notation, roll_text
-from bgdoor.rules.parse import IllegalPlay, parse_play
+from bgdoor.rules.parse import IllegalPlay, parse_play, read_paths
 from bgdoor.rules.position import BAR, Position
 from bgdoor.rules.turn import Turn
 from bgdoor.service import (
@@ -31,6 +31,7 @@ from bgdoor.service import (
     TurnNote,
 )
 from bgdoor.service.sysop import DELETED_NAME
+from bgdoor.term.charset import shown_everywhere
 from bgdoor.term.wrap import fit, sentence, shorten, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import (
@@ -101,6 +102,16 @@ def _only_play(dice: tuple[int, int], unused: tuple[int, ...]) -> str:
 ELSEWHERE_PLAYED = "You played on in another session"  # kept beside the news that follows it
 ELSEWHERE_DID = "In another session"  # what the player did there, told in another
 
+
+
+def typed_hops(text: str) -> list[tuple[int, int]]:
+    """A typed play's moves in the order written, each hop of a path one of them ('13/9/7' is
+    13/9 then 9/7); none where it cannot be read (the service says why)."""
+    try:
+        paths = read_paths(text)
+    except IllegalPlay:
+        return []
+    return [(a, b) for path in paths for a, b in zip(path.points, path.points[1:], strict=False)]
 
 class Superseded(Exception):
     """A question the board asked no longer stands: the game changed while it waited."""
@@ -2304,7 +2315,7 @@ class GameScreen:
         turn = self.turn
         assert turn is not None and self.view is not None
         play = "" if turn.no_play or turn.play is None else turn.play.position.id
-        await self.send_turn(play)
+        await self.send_turn(play, [(m.src, m.dst) for m in turn.moves])
 
     async def do_typed_play(self, key: Key) -> None:
         assert self.view is not None
@@ -2370,7 +2381,7 @@ class GameScreen:
             self.message = " ".join([self.own_roll_short(), said, self.still_in_hand()]).strip()
             return
         try:
-            await self.send_turn(text.strip())
+            await self.send_turn(text.strip(), typed_hops(text))
         except GameChanged:
             if not await self.moved_on():
                 raise
@@ -2415,8 +2426,9 @@ class GameScreen:
         """Said after the news of what moved the game on: the play typed here did not go."""
         self.message = f"{self.message} Your typed play ({typed.strip()}) was not sent.".strip()
 
-    async def send_turn(self, play: str) -> None:
-        await self.act_noted(lambda p, g, v, n: self.svc.submit_turn(p, g, v, play, n), "Turn sent.")
+    async def send_turn(self, play: str, path: Sequence[tuple[int, int]] = ()) -> None:
+        """The play, and its moves as made (see Service.submit_turn), for the opponent's V)iew last."""
+        await self.act_noted(lambda p, g, v, n: self.svc.submit_turn(p, g, v, play, n, path), "Turn sent.")
 
     async def act_noted(self, method: Callable[[int, int, int, str | None], Awaitable[GameView]], done: str) -> None:
         """Something the player does that a note may go with: the note written goes with it, and
@@ -2445,6 +2457,7 @@ class GameScreen:
         full = False  # a character was typed past NOTE_LENGTH: said, not dropped unseen
         rang = False
         news = ""  # what the opponent did while the note was typed, said over the field
+        strange = ""  # a character typed that not every terminal can show, left out
         while True:
             prompt = f"Note to your opponent ({len(text)}/{NOTE_LENGTH}; Enter keeps it, Esc cancels): "
             if news:
@@ -2466,7 +2479,9 @@ class GameScreen:
             # Typed keys go into the note: the help line says so, not the state's keys.
             note = prompt + shown + "_"
             full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
-            head = f"The note is full ({NOTE_LENGTH} characters)." if full else "Type the note."
+            head = f"The note is full ({NOTE_LENGTH} characters)." if full else \
+                f"{strange} is left out: not every terminal can show it." if strange else "Type the note."
+            strange = ""
             self.draw(note=note, help_text=f"{head}  Enter keeps it  Esc cancels  Backspace erases")
             # The terminal's cursor on the '_' where the next character goes, as in other typed fields
             # (on a short screen over the board's foot, as the note is drawn).
@@ -2513,6 +2528,10 @@ class GameScreen:
                 return
             if key.name == "backspace":
                 text = text[:-1]
+            elif key.char and key.char.isprintable() and not shown_everywhere(key.char):
+                # A CP437 opponent had read '?' for it, and the writer was not told.
+                strange = key.char
+                self.con.bell("error")
             elif key.char and key.char.isprintable():
                 if len(text) >= NOTE_LENGTH and not rang:
                     self.con.bell("error")  # as a full field rings: once for a paste that runs on

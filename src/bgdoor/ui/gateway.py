@@ -18,7 +18,7 @@ import copy
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
@@ -352,9 +352,15 @@ class Gateway:
         return await self._change(self.service.roll, player_id, game_id, version)
 
     async def submit_turn(
-        self, player_id: int, game_id: int, version: int, play: str, note: str | None = None
+        self,
+        player_id: int,
+        game_id: int,
+        version: int,
+        play: str,
+        note: str | None = None,
+        path: Sequence[tuple[int, int]] = (),
     ) -> GameView:
-        return await self._change(self.service.submit_turn, player_id, game_id, version, play, note)
+        return await self._change(self.service.submit_turn, player_id, game_id, version, play, note, path)
 
     async def double(self, player_id: int, game_id: int, version: int, note: str | None = None) -> GameView:
         return await self._change(self.service.double, player_id, game_id, version, note)
