@@ -5291,6 +5291,27 @@ async def test_a_character_not_every_terminal_shows_is_left_out_of_a_note_and_sa
         a.close()
 
 
+async def test_the_size_page_at_50_columns_says_what_is_cut_not_points(tmp_path):
+    """At 50 columns the page said 'some of its points would be cut off': all 24 show; the tray
+    (or the cube) at the board's right edge is what goes, with the names and scores."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url) as srv:
+        for cols, said in ((50, "its right edge (the bear-off tray, or the cube) would be cut off"),
+                           (45, "some of its points would be cut off")):
+            c = await call(srv.port, cols=cols, rows=24)
+            await login(c, "alice", "alice-pw", new=False)
+            await open_game(c, f"#{game}")
+            await c.wait_for("Enter goes on anyway")
+            assert said in " ".join(c.text.split()), c.text
+            c.send("\r")
+            text = await c.wait_for("BACKGAMMON")
+            if cols == 50:
+                labels = next(line for line in text.splitlines() if " 19 20 21 22 23 24" in line)
+                assert labels.rstrip().endswith("24"), text  # every point shows
+            c.close()
+
+
 async def test_a_result_met_at_the_menu_comes_before_newer_rolls(tmp_path):
     """alice's match won while she was away (bob dropped) was below bob's newer roll in another
     game, cut to '... (N: all)' or left off the menu for N)ews."""

@@ -2041,12 +2041,18 @@ class Session:
                 help_cut = "help" in self.board_cuts()
                 right = self.con.width - 1
                 size = f"{self.con.width} columns and {self.con.height} lines"
-                # The points take columns 1-54, the names, scores and pip counts 56-80.
+                # The points take columns 1-49, the tray (or the cube, on a board turned as the
+                # table stands) 50-54, the names, scores and pip counts 56-80.
                 cuts = []
-                if narrow:
-                    cuts.append("the right-hand side of the board (the names, scores and pip counts) would be cut off"
-                                if self.con.width >= 54 else
-                                f"only the left {self.con.width} of the board's 80 columns would show: some of its "
+                if narrow and self.con.width >= 54:
+                    cuts.append("the right-hand side of the board (the names, scores and pip counts) would be cut off")
+                elif narrow and self.con.width >= 49:
+                    # Every point shows: 'some of its points would be cut off' had not been so at 50.
+                    cuts.append(f"only the left {self.con.width} of the board's 80 columns would show: its right "
+                                "edge (the bear-off tray, or the cube) would be cut off, and the names, scores and "
+                                "pip counts with it")
+                elif narrow:
+                    cuts.append(f"only the left {self.con.width} of the board's 80 columns would show: some of its "
                                 "points would be cut off, and the names, scores and pip counts with them")
                 if short and self.con.height < MESSAGE_ROW + 2:
                     # What the board says goes over its foot (see GameScreen.draw); the keys do not.
