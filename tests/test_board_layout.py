@@ -690,3 +690,15 @@ def test_a_narrow_title_gives_the_leader_s_name_the_room_there_is() -> None:
     assert title.endswith("· Match to 5 · 1-0 to Chri..@DP") and "@ALPHA" in title, title
     # Where no shorter names leave the score room, the names stay (whose checkers are whose).
     assert title_of(replace(watcher, width=40), 40) == f"Chri..@DP {g.white} · Ba..@ALPHA {g.black} · Match to 5"
+
+
+def test_a_cube_box_past_the_screen_s_edge_is_left_out_whole() -> None:
+    """Black's board as the table stands at 50 columns: the cube box at its right edge had left
+    its corners in column 50, a box with no value."""
+    for value, owner in ((1, None), (2, "white")):
+        term = shown(BoardView(START, viewer="black", orientation="table", width=50, cube_value=value,
+                               cube_owner=owner))
+        cut = [line[49:54] for line in term.display]
+        assert not any(ch in "┌┐└┘│" for part in cut for ch in part), "\n".join(term.display)
+    whole = shown(BoardView(START, viewer="black", orientation="table", cube_value=2, cube_owner="white"))
+    assert any("┌───┐" in line for line in whole.display), "\n".join(whole.display)  # at 80 columns it is there

@@ -976,6 +976,10 @@ class _Painter:
         else:
             r0 = 4
         left = self.cube_left()
+        if left + 4 > v.width:
+            # Past the screen's edge, the box is left out whole (the title or message line says
+            # the cube): at 50 columns its left edge had stood alone, frame pieces with no value.
+            return
         self.c.put(r0, left, g.stl + g.sh * 3 + g.str_, t.cube)
         self.c.put(r0 + 1, left, g.sv + f"{_cube_text(v.cube_value):^3}" + g.sv, t.cube)
         self.c.put(r0 + 2, left, g.sbl + g.sh * 3 + g.sbr, t.cube)
