@@ -200,8 +200,11 @@ async def test_ten_thousand_hostile_payloads(tmp_path):
             assert bad not in log, (
                 f"the server logged {bad!r}:\n{log[max(0, log.find(bad) - 2000) : log.find(bad) + 3000]}"
             )
-        # Every session has ended: as many disconnects as connects, and no socket left open.
-        end = time.monotonic() + 60
+        # Every session has ended: as many disconnects as connects, and no socket left open.  The
+        # keys a caller sent before hanging up are still acted on, so ending the fuzz's sessions
+        # takes a while: about 35 s on a quiet 2-core machine, and over the 60 s this allowed
+        # under a loaded CI run.  No session may be left for good.
+        end = time.monotonic() + 180
         while time.monotonic() < end:
             log = srv.stderr()
             if (
