@@ -3739,6 +3739,18 @@ def alice_to_roll(url: str) -> tuple[int, int]:
         return bob, a_turn_each(svc, alice, bob).id
 
 
+async def offered_while_typing(port: int, url: str, bob: int, game: int, text: str) -> Caller:
+    """alice at her board typing `text` as a note when bob offers to resign a single game."""
+    a = await at_board(port, "alice", game)
+    a.send("N")
+    await a.wait_for("Note to your opponent")
+    a.send(text)
+    await a.wait_words(f"{text}_")  # the field may wrap it
+    with Service(url) as svc:
+        svc.resign(bob, game, svc.game(game, bob).version, Win.SINGLE)
+    return a
+
+
 async def at_board(port: int, handle: str, game_id: int) -> Caller:
     """`handle` (password handle-pw) logged in, at the board of game `game_id`."""
     c = await call(port)
@@ -5107,13 +5119,7 @@ async def test_an_offer_made_while_a_note_is_typed_is_told_over_the_field_which_
     url = f"sqlite:///{tmp_path}/g.db"
     bob, game = alice_to_roll(url)
     async with running_server(url) as srv:
-        a = await at_board(srv.port, "alice", game)
-        a.send("N")
-        await a.wait_for("Note to your opponent")
-        a.send("half a note")
-        await a.wait_for("half a note_")
-        with Service(url) as svc:
-            svc.resign(bob, game, svc.game(game, bob).version, Win.SINGLE)
+        a = await offered_while_typing(srv.port, url, bob, game, "half a note")
         await a.wait_words("bob offers to resign, giving a single game (1 point). Note (11/140; Enter keeps it, "
                            "Esc cancels): half a note_")
         a.send(" okay")  # a word typed on: the note's, not A)ccept and Y
@@ -5140,13 +5146,7 @@ async def test_esc_in_a_note_the_offer_interrupted_leaves_the_board_up(tmp_path)
     url = f"sqlite:///{tmp_path}/g.db"
     bob, game = alice_to_roll(url)
     async with running_server(url) as srv:
-        a = await at_board(srv.port, "alice", game)
-        a.send("N")
-        await a.wait_for("Note to your opponent")
-        a.send("you are on the bar")
-        await a.wait_for("bar_")
-        with Service(url) as svc:
-            svc.resign(bob, game, svc.game(game, bob).version, Win.SINGLE)
+        a = await offered_while_typing(srv.port, url, bob, game, "you are on the bar")
         await a.wait_words("bob offers to resign")
         await a.settle(3)  # longer than a moment: not a key caught as the field closed
         a.send("\x1b")
