@@ -64,6 +64,7 @@ def test_mypy_gateway_matches_service(tmp_path: Path) -> None:
     """A Protocol written from the service's own signatures, made async; mypy checks the gateway is one."""
     lines = [
         "from __future__ import annotations",
+        "from collections.abc import Sequence",
         "from typing import Protocol",
         "from bgdoor.rules.game import Color, Win",
         "from bgdoor.service import *  # noqa: F403 - the service's own names, as its signatures spell them",

@@ -86,6 +86,18 @@ class Move(Event):
     type: ClassVar[str] = "play"
     notation: str
     position: str
+    # The single moves as the player made them (source, destination; 25 the bar, 0 off), where
+    # they were given: V)iew last replays them in that order.  Not part of the play: two records
+    # of one play compare equal whatever order they were made in.
+    path: tuple[tuple[int, int], ...] = field(default=(), compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        if self.path:
+            data["path"] = [list(hop) for hop in self.path]
+        else:
+            del data["path"]  # the records written before it are the same
+        return data
 
 
 @dataclass(frozen=True)
@@ -178,6 +190,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         raise RuleError(f"unknown event {exc}") from None
     if cls is Roll:
         data["dice"] = tuple(data["dice"])
+    if "path" in data:
+        data["path"] = tuple((int(a), int(b)) for a, b in data["path"])
     for key in ("by", "winner", "loser"):
         if key in data:
             data[key] = Color(data[key])
@@ -383,7 +397,7 @@ def apply(state: MatchState, event: Event) -> tuple[MatchState, list[Event]]:
                 raise RuleError("that play is not legal with this roll")
             after, notation = match.position, str(match)
         mover = state.turn
-        recorded = Move(notation, after.id)
+        recorded = Move(notation, after.id, event.path)  # the order the moves were made in goes with it
         if after.opponent_off == 15:
             # The final board is the one after this play, not before it.
             final = replace(state, position=after, turn=mover.other)

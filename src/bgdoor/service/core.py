@@ -1182,12 +1182,10 @@ class Service(LeagueOps):
         make: Callable[[MatchState, Color], list[Event]],
         anyone: bool = False,
         note: str | None = None,
-        path: Sequence[tuple[int, int]] = (),
     ) -> GameView:
         """Apply the events make() returns for the player, recording them and everything they cause.
 
         anyone: either seated player may act, not only the one the rules wait for.
-        path: the single moves of a play as made (see submit_turn), filled in by make().
         """
 
         def fn(s: Session) -> GameView:
@@ -1208,9 +1206,7 @@ class Service(LeagueOps):
                 submitted = make(state, color)
             except RuleError as err:
                 raise IllegalAction(str(err)) from None
-            state = self.record_events(
-                s, g, version, state, [(e, player_id, color) for e in submitted], note=note, path=path
-            )
+            state = self.record_events(s, g, version, state, [(e, player_id, color) for e in submitted], note=note)
             if note is not None:
                 # Sent: no longer a draft for the player's next look (another door node of theirs
                 # had shown it as waiting, and sent it again with their next turn).
@@ -1229,7 +1225,6 @@ class Service(LeagueOps):
         state: MatchState,
         submitted: list[tuple[Event, int | None, Color | None]],
         note: str | None = None,
-        path: Sequence[tuple[int, int]] = (),
     ) -> MatchState:
         """Within transaction `s`: apply and append events, update the games row (checking its
         version), rate a finished match; the state after.  A building block of the operations
@@ -1237,8 +1232,7 @@ class Service(LeagueOps):
         GameChanged when the row is no longer at `version`.
 
         note: the actor's note to the opponent, kept with the first event they made (a play, a
-        double, a take, a drop, a resignation or its answer), not one the rules derived.
-        path: a submitted play's single moves as made, kept for V)iew last."""
+        double, a take, a drop, a resignation or its answer), not one the rules derived."""
         now = self.clock()
         was_over = state.over
         rows: list[dict[str, Any]] = []
@@ -1253,8 +1247,6 @@ class Service(LeagueOps):
             for recorded in out:
                 if isinstance(recorded, rules.Move) and before.turn is not None:
                     last_play[before.turn] = {"seq": seq, "before": state_to_dict(before)}
-                    if path and not recorded.derived:
-                        last_play[before.turn]["path"] = [list(hop) for hop in path]
                 noted = None
                 if note and not recorded.derived and pid is not None:
                     noted, note = note, None
@@ -1394,20 +1386,19 @@ class Service(LeagueOps):
         (not a legal play of the roll, saying why; a malformed note).
         """
         note = check_note(note)
-        made: list[tuple[int, int]] = []
 
         def make(state: MatchState, color: Color) -> list[Event]:
             if state.phase is not Phase.MOVE:
                 rules.apply(state, rules.Move("", state.position.id))  # raises the rules' own reason
             found = find_play(state, play)
             after = state.position.swap() if found is None else found.position
-            made.clear()  # the transaction may run again
+            made: tuple[tuple[int, int], ...] = ()
             if found is not None and path and state.dice is not None:
                 moves = as_played(state.position, state.dice, path, found)
-                made.extend((m.src, m.dst) for m in moves or ())
-            return [rules.Move("" if found is None else str(found), after.id)]
+                made = tuple((m.src, m.dst) for m in moves or ())
+            return [rules.Move("" if found is None else str(found), after.id, made)]
 
-        return self._act(player_id, game_id, version, make, note=note, path=made)
+        return self._act(player_id, game_id, version, make, note=note)
 
     def double(self, player_id: int, game_id: int, version: int, note: str | None = None) -> GameView:
         """Offer the cube.  Raises NotFound, NotYourTurn, GameChanged, IllegalAction (the rules do not
@@ -1493,7 +1484,7 @@ class Service(LeagueOps):
                 play = next(p for p in legal_plays(before.position, before.dice) if p.position.id == after)
                 # As the player made them where the record says (a replay in another order had shown
                 # a checker land where it never did), else in the notation's order.
-                path = [(int(a), int(b)) for a, b in data.get("path", ())]
+                path = [(int(a), int(b)) for a, b in row.payload.get("path", ())]
                 moves = (path and as_played(before.position, before.dice, path, play)) or \
                     in_notation_order(before.position, before.dice, play)
             return LastTurn(
