@@ -363,3 +363,12 @@ def test_a_play_is_replayed_in_the_order_its_moves_were_made() -> None:
     assert as_played(start, (4, 2), [(13, 9), (9, 5)], play) is None  # another play
     assert as_played(start, (4, 2), [(13, 9)], play) is None  # not all of it
     assert as_played(start, (4, 2), [(24, 14)], play) is None  # not a move at all
+
+
+def test_a_play_s_path_goes_with_its_record_and_leaves_it_the_same_play() -> None:
+    from bgdoor.rules.game import Move as Played, event_from_dict  # noqa: PLC0415
+
+    made = Played("13/7", "4HPwATDgc/ABMA", ((13, 11), (11, 7)))
+    assert event_from_dict(made.to_dict()).path == ((13, 11), (11, 7))  # type: ignore[attr-defined]
+    assert made == Played("13/7", "4HPwATDgc/ABMA")  # one play, whatever its order
+    assert "path" not in Played("13/7", "4HPwATDgc/ABMA").to_dict()  # the records before it read the same
