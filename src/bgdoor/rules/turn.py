@@ -327,3 +327,13 @@ def as_played(
     except IllegalPlay:
         return None
     return turn.moves if turn.play is not None and turn.play.position == play.position else None
+
+
+def written_hops(text: str) -> list[tuple[int, int]]:
+    """A play's moves in the order `text` writes them, each hop of a path one ('13/9/7' is 13/9
+    then 9/7); none where it is not notation (a Position ID) or cannot be read."""
+    try:
+        paths = read_paths(text)
+    except IllegalPlay:
+        return []
+    return [(a, b) for path in paths for a, b in zip(path.points, path.points[1:], strict=False)]

@@ -42,7 +42,7 @@ from bgdoor.rules.dice import DiceSource, SystemDice
 from bgdoor.rules.game import Color, Event, MatchState, Phase, RuleError, Win
 from bgdoor.rules.moves import Move, legal_plays
 from bgdoor.rules.rating import START_RATING, rating_change
-from bgdoor.rules.turn import as_played, in_notation_order
+from bgdoor.rules.turn import as_played, in_notation_order, written_hops
 from bgdoor.service import feed, passwords
 from bgdoor.service.league import LeagueOps
 from bgdoor.service.plays import find_play
@@ -1381,7 +1381,8 @@ class Service(LeagueOps):
 
         note: up to NOTE_LENGTH printable characters for the opponent, kept with the turn.
         path: the moves as the player made them (source and destination, 25 the bar, 0 off), for
-        V)iew last to replay in that order; ignored where they do not make the play.
+        V)iew last to replay in that order (else the order notation writes them in); ignored where
+        they do not make the play.
         Raises NotFound, NotYourTurn, GameChanged (`version` is not the game's), IllegalAction
         (not a legal play of the roll, saying why; a malformed note).
         """
@@ -1393,8 +1394,9 @@ class Service(LeagueOps):
             found = find_play(state, play)
             after = state.position.swap() if found is None else found.position
             made: tuple[tuple[int, int], ...] = ()
-            if found is not None and path and state.dice is not None:
-                moves = as_played(state.position, state.dice, path, found)
+            hops = path or written_hops(play)  # a typed play's order is the order it is written in
+            if found is not None and hops and state.dice is not None:
+                moves = as_played(state.position, state.dice, hops, found)
                 made = tuple((m.src, m.dst) for m in moves or ())
             return [rules.Move("" if found is None else str(found), after.id, made)]
 

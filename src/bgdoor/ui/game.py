@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from bgdoor.rules.game import Color, MatchState, Move, OpeningRoll, Phase, RejectResign, Resign, Win
 from bgdoor.rules.moves import Play, legal_plays, notation, roll_text
-from bgdoor.rules.parse import IllegalPlay, parse_play, read_paths
+from bgdoor.rules.parse import IllegalPlay, parse_play
 from bgdoor.rules.position import BAR, Position
 from bgdoor.rules.turn import Turn
 from bgdoor.service import (
@@ -103,15 +103,6 @@ ELSEWHERE_PLAYED = "You played on in another session"  # kept beside the news th
 ELSEWHERE_DID = "In another session"  # what the player did there, told in another
 
 
-
-def typed_hops(text: str) -> list[tuple[int, int]]:
-    """A typed play's moves in the order written, each hop of a path one of them ('13/9/7' is
-    13/9 then 9/7); none where it cannot be read (the service says why)."""
-    try:
-        paths = read_paths(text)
-    except IllegalPlay:
-        return []
-    return [(a, b) for path in paths for a, b in zip(path.points, path.points[1:], strict=False)]
 
 class Superseded(Exception):
     """A question the board asked no longer stands: the game changed while it waited."""
@@ -2381,7 +2372,7 @@ class GameScreen:
             self.message = " ".join([self.own_roll_short(), said, self.still_in_hand()]).strip()
             return
         try:
-            await self.send_turn(text.strip(), typed_hops(text))
+            await self.send_turn(text.strip())  # its order is its notation's (the service reads it)
         except GameChanged:
             if not await self.moved_on():
                 raise
