@@ -702,3 +702,26 @@ def test_a_cube_box_past_the_screen_s_edge_is_left_out_whole() -> None:
         assert not any(ch in "┌┐└┘│" for part in cut for ch in part), "\n".join(term.display)
     whole = shown(BoardView(START, viewer="black", orientation="table", cube_value=2, cube_owner="white"))
     assert any("┌───┐" in line for line in whole.display), "\n".join(whole.display)  # at 80 columns it is there
+
+
+def test_the_title_names_the_game_where_it_fits() -> None:
+    """At 80 columns two 3-point matches against one opponent looked alike, where every message
+    names a game by its number ('Your turn in game #8 too').  The number goes first on the title
+    row where it fits, and gives way to all else."""
+    g = glyphs("utf8")
+    base = BoardView(START, viewer="black", match_length=3, white_name="alice", black_name="bob", game_id=12)
+    title = shown(base).display[0]
+    assert title.startswith(" BACKGAMMON") and title.rstrip().endswith("Game #12 · Match to 3"), title
+    # Narrower, the score and whose checkers are whose come first; the checker glyph stays on it.
+    scored = replace(base, width=60, white_score=1)
+    assert title_of(scored, 60) == f"BACKGAMMON         You {g.black} · Match to 3 · Score 1-0 to alice"
+    watcher = replace(base, width=40, spectator=True)
+    assert title_of(watcher, 40) == f"Game #12 · alice {g.white} · bob {g.black} · Match to 3"
+    # The checkers are drawn in their own colours where the title says them, after the number.
+    term = shown(watcher)
+    row = term.display[0]
+    white, black = row.index(g.white), row.index(g.black)
+    assert (white, black) == (row.index("alice") + 6, row.index("bob") + 4), row
+    assert term.buffer[0][white].bg != term.buffer[0][row.index("alice")].bg, "not drawn as a checker"
+    # Drawn alone (no game), the title is as it was.
+    assert shown(replace(base, game_id=0)).display[0].rstrip().endswith("BACKGAMMON" + " " * 58 + "Match to 3")

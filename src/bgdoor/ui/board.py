@@ -310,6 +310,7 @@ class BoardView:
     # what a caller types on a screen too short for the message's rows, under 22 lines, had
     # gone below its bottom unseen.
     last_row: int = 0
+    game_id: int = 0  # said on the title row where it fits (0: none, a board drawn alone)
 
     def __post_init__(self) -> None:
         for name in ("on_roll", "viewer"):
@@ -753,10 +754,15 @@ class _Painter:
         return text, [(len(first) - 1, "white"), (len(text) - 1, "black")]
 
     def title_checkers(self, text: str) -> list[tuple[int, Colour]]:
+        game = self.game_words()
+        shift = len(game) if game and text.startswith(game) else 0
         for words, checkers in (self.whose(), self.whose(self.names_room())):
-            if words and text.startswith(words):
-                return checkers
+            if words and text[shift:].startswith(words):
+                return [(shift + offset, colour) for offset, colour in checkers]
         return []
+
+    def game_words(self) -> str:
+        return f"Game #{self.v.game_id} {self.g.dot} " if self.v.game_id else ""
 
     def names_room(self) -> int:
         """The columns a watcher's names and checkers have beside the match on the title row."""
@@ -765,6 +771,14 @@ class _Painter:
         return min(80, self.v.width) - 1 - len(f" {self.g.dot} {self.title_info()}")
 
     def title_layout(self) -> tuple[str, bool, str]:
+        """The title row's words, the game's number before them where it fits: at 80 columns two
+        matches against one opponent had looked alike, where the messages name games by number."""
+        text, beside, cube = self.title_words()
+        room = min(80, self.v.width) - (13 if beside else 1)  # beside 'BACKGAMMON' or in its place
+        game = self.game_words()
+        return (game + text if len(game + text) <= room else text), beside, cube
+
+    def title_words(self) -> tuple[str, bool, str]:
         """The title row's words, whether they go beside 'BACKGAMMON' (else in its place), and
         what they say of the cube.  Narrower than the panel, whose checkers are whose ('You ○': the
         panel that shows it is past the edge); where the cube's box is out of sight (Black's board

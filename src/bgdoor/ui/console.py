@@ -95,6 +95,7 @@ class Console(Terminal):
             theme=self.theme,
             orientation=self.orientation,
             width=self.width,
+            game_id=game.id,
             **fields,
         )
 
