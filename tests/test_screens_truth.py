@@ -5335,3 +5335,29 @@ async def test_a_result_met_at_the_menu_comes_before_newer_rolls(tmp_path):
         assert lines[head + 1].startswith(f"#{first.id}: You win"), c.text
         assert f"#{second.id}:" in " ".join(lines[head + 2:]), c.text
         c.close()
+
+
+@pytest.mark.parametrize("size", [(80, 20), (40, 20)])
+async def test_a_full_note_on_a_short_screen_says_so_on_the_screen(tmp_path, size):
+    """At 80x20 the keys typed into a full note were taken without a word: 'The note is full'
+    is on the keys' line, below a screen under 22 lines."""
+    async with alice_opens_her_game_at(tmp_path, size) as c:
+        await c.wait_for("Enter goes on anyway")
+        c.send("\r")
+        await c.wait_for("BAR")
+        c.send("N")
+        await c.wait_for("Note to your")
+        note = ("word " * 30)[:140]
+        for i in range(0, 140, 10):
+            c.send(note[i:i + 10])
+            await asyncio.sleep(0.05)
+        await c.wait_for("(140/140;")
+        c.send("z")
+        seen = await c.wait_until(lambda t: "The note is full" in " ".join(line[:size[0]] for line in
+                                                                             c.lines()[:size[1]]),
+                                  "the notice on the screen")
+        shown = [line[:size[0]] for line in c.lines()[:size[1]]]
+        assert any("_" in line for line in shown[-3:]), shown  # the field's end still in sight
+        c.send("\x08")
+        await c.wait_until(lambda t: "The note is full" not in " ".join(c.lines()[:size[1]]), "the notice gone")
+        assert seen

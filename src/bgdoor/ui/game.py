@@ -2450,6 +2450,10 @@ class GameScreen:
         news = ""  # what the opponent did while the note was typed, said over the field
         strange = ""  # a character typed that not every terminal can show, left out
         while True:
+            full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
+            head = f"The note is full ({NOTE_LENGTH} characters)." if full else \
+                f"{strange} is left out: not every terminal can show it." if strange else ""
+            strange = ""
             prompt = f"Note to your opponent ({len(text)}/{NOTE_LENGTH}; Enter keeps it, Esc cancels): "
             if news:
                 # The news before the field, cut where it would leave the note no room (Enter
@@ -2458,6 +2462,10 @@ class GameScreen:
                 fitted = shorten(news, min(80, self.con.width) - 2, 3, f"... {field}{room_for_typing}",
                                  f" {field}{room_for_typing}")
                 prompt = fitted[: -len(room_for_typing)]
+            if head and last_text_row(self.con.height):
+                # Under 22 lines the keys' line, which says it, is below the screen: at 80x20 the
+                # keys typed into a full note were taken without a word.
+                prompt = f"{head} {prompt}"
             # The message has three lines at most: on a narrow screen the end of the note shows.
             room = 3 * (self.con.width - 3) - len(prompt) - 2
             cut = 0 if len(text) <= room else len(text) - room + 3
@@ -2469,11 +2477,7 @@ class GameScreen:
             shown = f"...{text[cut:]}" if cut else text
             # Typed keys go into the note: the help line says so, not the state's keys.
             note = prompt + shown + "_"
-            full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
-            head = f"The note is full ({NOTE_LENGTH} characters)." if full else \
-                f"{strange} is left out: not every terminal can show it." if strange else "Type the note."
-            strange = ""
-            self.draw(note=note, help_text=f"{head}  Enter keeps it  Esc cancels  Backspace erases")
+            self.draw(note=note, help_text=f"{head or 'Type the note.'}  Enter keeps it  Esc cancels  Backspace erases")
             # The terminal's cursor on the '_' where the next character goes, as in other typed fields
             # (on a short screen over the board's foot, as the note is drawn).
             lines = wrap(note, min(80, self.con.width) - 2)[:3]
