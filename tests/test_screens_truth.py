@@ -3539,7 +3539,11 @@ async def test_p_with_no_game_waiting_shows_a_turn_when_it_comes(tmp_path):
         await c.wait_words("No game is waiting for your move. When one comes, it shows here.")
         with Service(url) as svc:
             svc.begin_game(bob, 3, Color.WHITE, "alice")
-        await c.wait_words("Your turn came meanwhile in game #1.")
+        await c.wait_words("Your turn came while you waited.")
+        with Service(url) as svc:
+            svc.begin_game(bob, 5, Color.WHITE, "alice")  # a second, while the list is up
+        await c.wait_for("#2")
+        assert "Your turn came while you waited." in " ".join(c.text.split()), c.text
         c.send("1\r")
         await c.wait_for("roll for who starts")
         c.close()
@@ -5361,3 +5365,90 @@ async def test_a_full_note_on_a_short_screen_says_so_on_the_screen(tmp_path, siz
         c.send("\x08")
         await c.wait_until(lambda t: "The note is full" not in " ".join(c.lines()[:size[1]]), "the notice gone")
         assert seen
+
+
+async def test_a_typed_play_an_offer_closes_comes_back_when_play_goes_on(tmp_path):
+    """bob offered to resign while alice typed '13/' after M: the line closed and the play typed
+    was lost, where a note being typed stays open over the offer.  It is said kept, and M after
+    the refusal brings it back as it stood."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url, dice=ScriptedDice([5, 2] * 5)) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("\r")
+        await a.wait_words("Your turn 5-2")
+        a.send("M")
+        await a.wait_for("Your play")
+        a.send("13/8 6/")
+        await a.wait_for("13/8 6/")
+        with Service(url) as svc:
+            svc.resign(bob, game, svc.game(game, bob).version, Win.SINGLE)
+        await a.wait_words("bob offers to resign, giving a single game (1 point). Your typed play (13/8 6/) was "
+                           "not sent: M brings it back if play goes on.")
+        await a.settle(2.5)  # past the moment in which keys typed on are the closed line's
+        a.send("N")
+        await a.wait_words("You refuse the resignation; play on.")
+        a.send("M")
+        await a.wait_for("13/8 6/")
+        a.send("4\r")
+        await a.wait_words("Turn sent.")
+        with Service(url) as svc:
+            last = svc.last_turn(game, bob)
+            assert last is not None and last.notation == "13/8 6/4", last
+        a.close()
+
+
+async def test_a_logoff_on_the_player_s_turn_speaks_of_their_next_play(tmp_path):
+    """'bob rolled 4-2 and played 8/4 6/4. bob has logged off; they will see your play at their
+    next visit.': 'your play', straight after his, read as the play she had just made."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url, presence_ttl=3.0) as srv:
+        a = await at_board(srv.port, "alice", game)
+        b = await at_board(srv.port, "bob", game)
+        try:
+            await a.wait_words("bob is on", 10)
+            b.close()
+            said = " ".join((await a.wait_words("bob has logged off", 15)).split())
+            assert "bob has logged off; they will see your next play at their next visit." in said, said
+        finally:
+            a.close()
+            b.close()
+
+
+async def test_the_menu_shows_the_doubles_to_answer_a_long_result_had_hidden(tmp_path):
+    """At 80x24 kim's news said 'results, offers first', and the two-line result of her won
+    game ('... Next is the Crawford game: no doubling in it.') took all its rows: ida's doubles
+    to answer showed nowhere.  Each is cut after its first sentence where that shows more of the
+    results and offers; and a cut comes after a sentence, not at 'Score: ida 2,...'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 20)) as svc:
+        kim = svc.register("kim", "kim-pw").id
+        ida = svc.register("ida", "ida-pw").id
+        v = svc.begin_game(kim, 2, Color.WHITE, "ida")
+        v = svc.roll(kim, v.id, v.version)
+        v = svc.submit_turn(kim, v.id, v.version, "8/5 6/5")
+        v = svc.roll(ida, v.id, v.version)
+        v = svc.submit_turn(ida, v.id, v.version, "8/4 6/4")
+        v = svc.double(kim, v.id, v.version)
+        svc.drop(ida, v.id, v.version)  # kim 1-0 in a 2-point match: the Crawford game next
+        for _ in range(2):
+            v = svc.begin_game(ida, 5, Color.WHITE, "kim")
+            v = svc.roll(ida, v.id, v.version)
+            v = svc.submit_turn(ida, v.id, v.version, "8/5 6/5")
+            v = svc.roll(kim, v.id, v.version)
+            v = svc.submit_turn(kim, v.id, v.version, "8/4 6/4")
+            svc.double(ida, v.id, v.version)
+    async with running_server(url) as srv:
+        for cols, rows in ((80, 24), (40, 24)):
+            c = await call(srv.port, cols=cols, rows=rows)
+            await login(c, "kim", "kim-pw", new=False)
+            await c.wait_for("News (")
+            await c.settle(0.5)
+            shown = [line[:cols].rstrip() for line in c.screen.display[:rows]]
+            news = " ".join(" ".join(shown[next(i for i, line in enumerate(shown) if "News (" in line):]).split())
+            assert "You win a single game on a drop, 1 point" in news, shown
+            assert ",..." not in news and "Score:..." not in news, shown
+            if cols == 80:
+                assert "#3: ida doubles to 2." in news, shown
+            c.close()

@@ -322,3 +322,29 @@ async def test_a_watcher_holding_a_result_is_told_everything_after_it_when_it_go
             await c.wait_until(lambda t: "Since you last looked" not in words(t), "the board")
         finally:
             c.close()
+
+
+async def test_a_watcher_keeps_the_plays_told_since_the_last_key_where_the_lines_hold_them(tmp_path):
+    """hugo at 80x20, a row free: 'gwen rolled 6-5 and played 24/13. fred rolled 2-1.' on the
+    lines, fred's play just before them gone (only the last two things told were kept)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=80, rows=24)
+        await login(c, "carol", "carol-pw", new=False)
+        await open_game(c)
+        await c.wait_for("BAR")
+        await c.settle(0.5)
+        with Service(url, dice=ScriptedDice([6, 5, 3, 1, 2, 1])) as svc:
+            v = svc.roll(bob, game, version)
+            await c.wait_words("bob rolled 6-5.")
+            v = svc.submit_turn(bob, game, v.version, "24/13")
+            await c.wait_words("bob rolled 6-5 and played 24/13.")
+            v = svc.roll(alice, game, v.version)
+            await c.wait_words("alice rolled 3-1.")
+            v = svc.submit_turn(alice, game, v.version, "8/5 6/5")
+            await c.wait_words("alice rolled 3-1 and played 8/5 6/5.")
+            svc.roll(bob, game, v.version)
+        said = words(await c.wait_words("bob rolled 2-1."))
+        assert "bob rolled 6-5 and played 24/13. alice rolled 3-1 and played 8/5 6/5." in said, said
+        c.close()

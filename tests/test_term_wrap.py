@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bgdoor.term.wrap import fit, fit_name, pages, shared, shorten, wrap
+from bgdoor.term.wrap import fit, fit_name, pages, shared, shorten, shorten_whole, wrap
 from bgdoor.ui.texts import load_text
 
 
@@ -170,3 +170,12 @@ def test_a_word_wider_than_the_line_breaks_after_a_hyphen() -> None:
     word = "Supercalifragilisticexpialidocious-words!"
     assert wrap(word, 38) == ["Supercalifragilisticexpialidocious-", "words!"]
     assert wrap("a-" + "x" * 40, 38) == ["a-", "x" * 38, "xx"]
+
+
+def test_shorten_whole_cuts_after_a_sentence_where_one_fits() -> None:
+    text = "You win on a drop, 1 point. Score: ida 2, jack 0. Next is the Crawford game."
+    assert shorten_whole(text, 40, 1, "... (N: all)") == "You win on a drop, 1 point... (N: all)"
+    assert shorten_whole(text, 60, 1, "... (N: all)") == "You win on a drop, 1 point. Score: ida 2, jack 0... (N: all)"
+    assert shorten_whole(text, 90, 1, "...", " (N: all)") == f"{text} (N: all)"
+    # No sentence ends where it fits: cut between words, as shorten does.
+    assert shorten_whole("jack rolled 5-3 and played 13/8 13/10.", 24, 1, "...") == "jack rolled 5-3 and..."

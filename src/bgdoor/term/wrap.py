@@ -273,6 +273,20 @@ def shorten(text: str, width: int, rows: int, more: str, tail: str = "") -> str:
     return kept + more
 
 
+def shorten_whole(text: str, width: int, rows: int, more: str, tail: str = "") -> str:
+    """As shorten, but cut after the last whole sentence that fits with `more`, where one does:
+    cut between words, a headline had read 'Score: ida 2,... (N: all)', half a score."""
+    if len(wrap(text + tail, width)) <= rows:
+        return text + tail
+    for end in reversed([m.end() for m in re.finditer(r"[.!?](?=\s)", text)]):
+        kept = text[:end]
+        if more.startswith("...") and kept.endswith(".") and not kept.endswith(".."):
+            kept = kept[:-1]
+        if len(wrap(kept + more, width)) <= rows:
+            return kept + more
+    return shorten(text, width, rows, more, tail)
+
+
 def paged(blocks: Sequence[Sequence[T]], per: int) -> list[list[T]]:
     """Blocks of lines (a paragraph, a news item) on pages of `per` lines: a block that fits on a
     page is not split between two; one empty page for none."""

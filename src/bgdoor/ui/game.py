@@ -342,6 +342,9 @@ class GameScreen:
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
         self.moot_until = 0.0  # time.monotonic() until which an answer to a question gone is taken as one
+        # A typed play the game's change closed (an offer to resign to answer), with the roll it
+        # was typed for: M brings it back once play goes on.
+        self.typed_back: tuple[Position, tuple[int, int], str] | None = None
         self.moot_field = ""  # a field the game's change closed ('the note'): keys typed on are its
         self.told = (0.0, "")  # when news was last told, and the message it made (see just_told)
         self.shown_names: dict[int, str] = {}  # each other player's name as the board last showed it
@@ -935,6 +938,11 @@ class GameScreen:
             if not texts:
                 return
             keep = texts[-2:]
+            fewer = [self.short_presence(t) for t in comings]
+            while len(keep) < len(texts) and self.fits([*texts[-len(keep) - 1:], *fewer], turn):
+                # More of what came since the last key, where the lines hold it: a watcher at
+                # 80x20, a row free, had lost a play told a moment before (two were kept).
+                keep = texts[-len(keep) - 1:]
             then = [" ".join(turn).strip()] if turn is not None else []
             if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith(ELSEWHERE_PLAYED):
                 # What was told before gives way to the news (and to a watcher's whose turn it is
@@ -958,7 +966,6 @@ class GameScreen:
                 if self.roomiest(self.shorter) != self.shorter[0]:
                     keep = part
             if comings:
-                fewer = [self.short_presence(t) for t in comings]
                 # Last, where even that is cut: ? shows it, the news before it in sight.
                 keep = next((keep + c for c in (comings, fewer) if self.fits(keep + c, turn)), keep + fewer)
             self.unkeyed = keep
@@ -1116,7 +1123,8 @@ class GameScreen:
             elif self.me is not None:
                 # An offer waits for the player's answer, not a play (a resignation offered, then
                 # a hang-up, had said 'they will see your play').
-                what = "answer" if st.phase in (Phase.DOUBLED, Phase.RESIGNED) else "play"
+                # 'your play' straight after theirs had read as the play just made.
+                what = "answer" if st.phase in (Phase.DOUBLED, Phase.RESIGNED) else "next play"
                 said.append(f"{name} has logged off; they will see your {what} at their next visit.")
             else:
                 said.append(short[-1])
@@ -2322,6 +2330,9 @@ class GameScreen:
         # On a narrow screen the roll left first: the second die is past the edge.
         self.message = f"{self.with_roll_left('').strip()} {self.message}".strip()
         typed = f"{made} " if made else ""
+        back, self.typed_back = self.typed_back, None
+        if back is not None and self.turn is not None and back[:2] == (self.turn.start, self.turn.dice):
+            typed = back[2]  # closed by an offer to resign, refused: the line as it stood
         kept = False  # a wake for something else while typing: the board's, after
         while True:
             # The prompt alone: with the opponent's note after it, the note read as the answer.
@@ -2351,9 +2362,15 @@ class GameScreen:
                     # The game moved on (the turn played in the player's other session): typing
                     # ends, with what happened, where the line had stood until Enter; what is
                     # typed on a moment is the line's, not the board's keys.
+                    roll = (self.turn.start, self.turn.dice) if self.turn is not None else None
                     await self.on_change()
                     if typed.strip() and typed.strip() != made:
                         self.not_sent(typed)
+                        if roll is not None and self.state() is State.RESIGN_TO_ME:
+                            # The play goes on if the offer is refused: the line is kept for it (it
+                            # had been lost, where a note being typed stays open over the offer).
+                            self.typed_back = (*roll, typed)
+                            self.message = f"{self.message[:-1]}: M brings it back if play goes on."
                     self.moot_until, self.moot_field = time.monotonic() + MOOT_ANSWER, "your typed play"
                     return
                 kept = kept or (self.con.width, self.con.height) == self.drawn_at

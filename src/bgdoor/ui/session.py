@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
@@ -32,7 +33,7 @@ from bgdoor.service import (
     tidy_handle,
 )
 from bgdoor.term.console import DAY, time_words
-from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shared, shorten, wrap
+from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shared, shorten, shorten_whole, wrap
 from bgdoor.ui.board import MESSAGE_ROW, THEME_CHOICES, THEMES, board_rows, help_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen, games_wait
@@ -771,7 +772,8 @@ class Session:
                     rows = max(3, min(len(wrap(refused, right - left + 1)), self.con.height - news_top))
                     news_top += self.con.put_wrapped(news_top, left, refused, style, right=right, rows=rows)
                 refused = ""
-            self.menu_news(*menu_headlines(news), news_top, more)
+            lines, order, leading = menu_headlines(news)
+            self.menu_news(lines, order, news_top, more, leading)
             # The terminal's cursor waits after the prompt, as a BBS menu's does (it was left wherever
             # the last screen or the news under the menu ended).
             self.con.text_cursor((prompt_row, left + len("Your choice: ")))
@@ -878,10 +880,10 @@ class Session:
                 await review_match(self.con, self.svc, self.player.id, g.id)
                 self.presence("matches")
 
-    def menu_news(self, lines: list[str], order: str, top: int, more: bool = False) -> None:
-        """The news under the menu (`lines` in the `order` the heading says, see menu_headlines),
-        as much as fits; N shows all of it (`more`: and news of older games besides, read by N
-        only: the count says '19+').
+    def menu_news(self, lines: list[str], order: str, top: int, more: bool = False, leading: int = 0) -> None:
+        """The news under the menu (`lines` in the `order` the heading says, see menu_headlines;
+        the first `leading` of them results and offers to answer), as much as fits; N shows all
+        of it (`more`: and news of older games besides, read by N only: the count says '19+').
 
         Whatever does not fit is said on the last line: an item cut between words ends with
         "... (N: all)", and with items left out the last one shown ends with "(N: all)"."""
@@ -905,18 +907,50 @@ class Session:
             used += n
         if len(shown) < len(lines):
             left = room - used
-            cut = shorten(lines[len(shown)], width, left, MENU_MORE) if left else ""
+            cut = shorten_whole(lines[len(shown)], width, left, MENU_MORE) if left else ""
             if cut and cut != MENU_MORE:
                 shown.append(cut)  # the next item, as much of it as fits
             elif shown:
                 last = shown.pop()
                 rows = room - sum(len(wrap(text, width)) for text in shown)
-                shown.append(shorten(last, width, rows, MENU_MORE, MENU_MORE.removeprefix("...")))
+                shown.append(shorten_whole(last, width, rows, MENU_MORE, MENU_MORE.removeprefix("...")))
+        if len(shown) < min(leading, room):
+            # Each cut after its first sentence, where that shows more of the results and offers:
+            # at 80x24 a result over two lines had left no room for the doubles to answer that
+            # the heading put next.
+            briefs = self.news_briefs(lines, width, room)
+            shown = briefs if min(len(briefs), leading) > len(shown) else shown
         row = top + 1
         for text in shown:
             for part in wrap(text, width):
                 self.con.put(row, 6, part)
                 row += 1
+
+    @staticmethod
+    def news_briefs(lines: list[str], width: int, room: int) -> list[str]:
+        """As many of the menu's news items as `room` rows hold, each cut after its first
+        sentence, in the rows that sentence takes; the last says where the rest is."""
+
+        def brief(text: str, more: str, tail: str) -> str:
+            first = re.search(r"[.!?](?=\s)", text)
+            rows = len(wrap(text[: first.end()] + more, width)) if first else 1
+            return shorten_whole(text, width, rows, more, tail)
+
+        shown: list[str] = []
+        used = 0
+        for text in lines:
+            item = brief(text, "...", "")
+            if used + len(wrap(item, width)) > room:
+                break
+            shown.append(item)
+            used += len(wrap(item, width))
+        while shown and shown != lines:
+            last = brief(lines[len(shown) - 1], MENU_MORE, MENU_MORE.removeprefix("..."))
+            if used - len(wrap(shown[-1], width)) + len(wrap(last, width)) <= room:
+                shown[-1] = last
+                break
+            used -= len(wrap(shown.pop(), width))
+        return shown
 
     async def set_prefs(self, prefs: Preferences) -> None:
         assert self.player is not None
@@ -1384,8 +1418,9 @@ class Session:
             games = await self.wait_for_a_turn(title)
             if not games:
                 return
-            note = f"Your turn came meanwhile in game{'s' if len(games) > 1 else ''} " + ", ".join(
-                f"#{g.id}" for g in games) + "."
+            # Not which games: the list follows them, and a note naming the first had stayed
+            # under a list of two.
+            note = "Your turn came while you waited."
         elif len(games) == 1:
             # No list to answer: a number and Enter typed ahead for one (as when two games wait)
             # reached the board, and the Enter made the roll.
