@@ -130,7 +130,7 @@ async def test_note_reaches_the_opponent_survives_a_restart_and_the_export(
         version = table.db.game_version(table.game_id)
         await table.send_play(alice, table.choose())
         await table.wait_version(version)
-        await alice.wait_words("Turn sent. Your note went with it.")  # the board no longer shows it
+        await alice.wait_words("Your note went with it.")  # the board no longer shows it
 
         # Bob, on the board, sees it with alice's turn: the whole note, wrapped over the message
         # lines, or on the ? page where the lines before it (an opening roll after a tie: the

@@ -1256,7 +1256,7 @@ async def test_news_before_a_key_adds_to_what_the_board_told(tmp_path):
         await bob.wait_for("A)ccept")
         bob.send("N")
         text = " ".join((await alice.wait_words("refuses the resignation")).split())
-        assert "You offer to resign, giving a single game (1 point)." in text and "Opening roll" not in text
+        assert "You offered to resign, giving a single game (1 point)." in text and "Opening roll" not in text
         alice.close()
         bob.close()
 
@@ -2043,7 +2043,7 @@ async def test_the_typed_play_prompt_is_not_run_into_the_opponents_note(tmp_path
         prompt = next(line for line in c.screen.display if "Your play" in line)
         assert "good luck" not in prompt, c.text
         c.send("24/13\r")
-        await c.wait_words("Turn sent.")
+        await c.wait_words("Turn sent: 24/13.")
         c.close()
 
 
@@ -4197,7 +4197,7 @@ async def test_the_promise_of_an_answer_goes_once_the_answer_comes(tmp_path):
         await a.wait_words("You offer the cube at 2. You will see the answer here.")
         with Service(url) as svc:
             svc.take(bob, game, svc.game(game, bob).version)
-        await a.wait_words("You offer the cube at 2. bob takes the double; the cube is at 2.")
+        await a.wait_words("You offered the cube at 2. bob takes the double; the cube is at 2.")
         assert "You will see the answer" not in a.text, a.text
         a.close()
 
@@ -5255,7 +5255,7 @@ async def test_view_last_replays_the_moves_in_the_order_they_were_made(tmp_path)
         a.send("M")
         await a.wait_for("Your play")
         a.send("13/11 11/7\r")
-        await a.wait_words("Turn sent.")
+        await a.wait_words("Turn sent: 13/7.")
         b = await at_board(srv.port, "bob", game)
         b.send("V")
         await b.wait_words("Replay: alice rolled 4-2: 13/11 (1 of 2 moves).")
@@ -5391,7 +5391,7 @@ async def test_a_typed_play_an_offer_closes_comes_back_when_play_goes_on(tmp_pat
         a.send("M")
         await a.wait_for("13/8 6/")
         a.send("4\r")
-        await a.wait_words("Turn sent.")
+        await a.wait_words("Turn sent: 13/8 6/4.")
         with Service(url) as svc:
             last = svc.last_turn(game, bob)
             assert last is not None and last.notation == "13/8 6/4", last
@@ -5452,3 +5452,26 @@ async def test_the_menu_shows_the_doubles_to_answer_a_long_result_had_hidden(tmp
             if cols == 80:
                 assert "#3: ida doubles to 2." in news, shown
             c.close()
+
+
+async def test_a_typed_play_that_hits_is_said_with_its_hit(tmp_path):
+    """carol typed 13/11 6/5, which hit dave's blot: her board said 'Turn sent.' alone, where his
+    said she had played '13/11* 6/5'; a hit made with the cursor is said ('Moved 13/11*')."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 6, 4, 2, 1])) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "24/14")
+        v = svc.roll(alice, v.id, v.version)
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", v.id)
+        a.send("M")
+        await a.wait_for("Your play")
+        a.send("13/11 6/5\r")
+        await a.wait_words("Turn sent: 13/11* 6/5.")
+        a.close()
+

@@ -933,7 +933,9 @@ class GameScreen:
             comings = [t for t in comings if not any(f.startswith(f"{comer(t)} ") for f in fresh)]
             if any(not t.startswith(ELSEWHERE) for t in fresh):
                 # The news of this game is the answer promised: the promise goes.
-                before = [t.replace(ANSWER_HERE, "") for t in before]
+                # And said as done: 'You offer the cube at 2. ... gwen takes' read as still offered.
+                before = [t.replace(ANSWER_HERE, "").replace("You offer ", "You offered ", 1) if ANSWER_HERE in t
+                          else t for t in before]
             texts = told_again(before + fresh)  # a roll told before its play: the play's line says it again
             if not texts:
                 return
@@ -1998,13 +2000,12 @@ class GameScreen:
         last_row = last_row or last_text_row(self.con.height)
         won = self.held_frame if position is None and self.held and not st.over else None
         if won is not None:
-            # A result held: the board it was won on, the winner marked, with the new score.
+            # A result held: the board it was won on, with the new score.
             position, on_roll, then = won.position, won.on_roll, won.state
             status = status or f"{self.who(won.winner or won.on_roll)} won the game"
         sources: set[Loc] = set()
         dests: set[Loc] = set()
         live = position is None  # the current board, not an animation frame
-        # The marker shows whose turn it is; once the match is over, who won it.
         turn = st.winner if st.over and st.winner is not None else st.actor or st.turn
         if position is None:
             if self.turn is not None:
@@ -2024,11 +2025,13 @@ class GameScreen:
             on_roll = st.turn or Color.WHITE
             dice = st.dice
             status = status or self.status_text()
-            # Nobody's turn yet: the seat is open, or either player may make the opening roll.
-            marker = st.over or (v.status != "open" and st.phase is not Phase.OPENING)
+            # Nobody's turn yet: the seat is open, or either player may make the opening roll; nor
+            # once the match is over (the marker on the winner had read as the winner to act: the
+            # panel's line says who won).
+            marker = not st.over and v.status != "open" and st.phase is not Phase.OPENING
         else:
             turn = won.winner if won is not None and won.winner is not None else on_roll
-            marker = True
+            marker = won is None  # a held result: nobody's turn, 'X won the game' says it
         # A result stays (with what followed it) until a key: the help says so meanwhile.
         help = help_text if help_text is not None else PRESS_A_KEY if self.held else self.help_line()
         # With nothing else to say, a double or resignation waiting for its answer, or how the
@@ -2389,7 +2392,13 @@ class GameScreen:
             self.message = " ".join([self.own_roll_short(), said, self.still_in_hand()]).strip()
             return
         try:
-            await self.send_turn(text.strip())  # its order is its notation's (the service reads it)
+            # The play as read, hits marked: 'Turn sent.' alone had not told the player typing
+            # '13/11 6/5' that it hit (the opponent's board said '6/5*').
+            read = str(parse_play(self.turn.start, self.turn.dice, text)) if self.turn is not None else ""
+        except IllegalPlay:
+            read = ""  # the service says why
+        try:
+            await self.send_turn(text.strip(), done=f"Turn sent: {read}." if read else "Turn sent.")
         except GameChanged:
             if not await self.moved_on():
                 raise
@@ -2434,9 +2443,10 @@ class GameScreen:
         """Said after the news of what moved the game on: the play typed here did not go."""
         self.message = f"{self.message} Your typed play ({typed.strip()}) was not sent.".strip()
 
-    async def send_turn(self, play: str, path: Sequence[tuple[int, int]] = ()) -> None:
-        """The play, and its moves as made (see Service.submit_turn), for the opponent's V)iew last."""
-        await self.act_noted(lambda p, g, v, n: self.svc.submit_turn(p, g, v, play, n, path), "Turn sent.")
+    async def send_turn(self, play: str, path: Sequence[tuple[int, int]] = (), done: str = "Turn sent.") -> None:
+        """The play, and its moves as made (see Service.submit_turn), for the opponent's V)iew last.
+        Its order, typed, is its notation's (the service reads it)."""
+        await self.act_noted(lambda p, g, v, n: self.svc.submit_turn(p, g, v, play, n, path), done)
 
     async def act_noted(self, method: Callable[[int, int, int, str | None], Awaitable[GameView]], done: str) -> None:
         """Something the player does that a note may go with: the note written goes with it, and
