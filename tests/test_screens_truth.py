@@ -2729,7 +2729,7 @@ async def test_the_password_prompts_are_laid_out_again_when_the_window_narrows(t
         box = [line for line in lines if "B G D O O R" in line]
         assert box and box[0].endswith("║"), lines  # the whole box, both its sides
         said = " ".join(" ".join(lines).split())
-        assert "There is no player called alice. Create it? (Y/N) [N] Choose a password: ***" in said, said
+        assert "There is no player called alice. Create it? (Y/N) [N] Yes Choose a password: ***" in said, said
         c.send("ret\r")
         await c.wait_for("Type it again:")
         c.send("secret")

@@ -325,6 +325,7 @@ class Session:
         # Why the last handle or password was refused: it stays under the prompt while the next
         # handle is typed (shown for a moment only, a slow reader never saw why).
         notice = typed = ""
+        notice_style = "error"
 
         def handle_screen(handle: str = "") -> int:
             """The screen up to the handle; the row under it for what comes next."""
@@ -342,7 +343,8 @@ class Session:
 
         while True:
             below = handle_screen()
-            told = self.con.put_wrapped(below, 4, notice, "error", right=self.con.width - 1) if notice else 0
+            told = self.con.put_wrapped(below, 4, notice, notice_style, right=self.con.width - 1) if notice else 0
+            notice_style = "error"
 
             def full(refused: bool, below: int = below) -> None:
                 """A character past the limit: why it was not taken, where a refusal goes (the
@@ -401,6 +403,8 @@ class Session:
                 ask()
                 await self.con.show()
                 if not await self.yes_no(default=False, again=ask):
+                    # The answer said, as Y's is: with Enter meaning No, nothing had shown which was taken.
+                    notice, notice_style = f"No: {handle} was not created. Type a handle, then Enter.", "normal"
                     continue
                 chosen = await self.choose_password(handle, question, handle_screen)
                 if chosen is None:
@@ -470,14 +474,18 @@ class Session:
         is said under the prompts and the password asked again (not the handle)."""
 
         def first_row() -> int:
-            """The first password's row, under the question as the window's width wraps it."""
+            """The first password's row, under the question and its answer as the window's width
+            wraps them."""
             gap = 1 if self.con.height >= 14 else 0  # a very short screen has no row to spare
-            return self.login_handle_row() + 2 + len(wrap(question, self.con.width - 4)) + gap
+            return self.login_handle_row() + 2 + self.answered_at(question, "Yes")[0] + 1 + gap
 
         def asked() -> int:
             """The screen up to the passwords again (the window changed size); their first row."""
-            self.con.put_wrapped(handle_screen(handle), 4, question, "prompt", right=self.con.width - 1)
+            self.put_answered(handle_screen(handle), question, "Yes")
             return first_row()
+
+        down, col = self.answered_at(question, "Yes")
+        self.con.put(self.login_handle_row() + 2 + down, col, "Yes", "normal")  # as put_answered
 
         def say(text: str) -> int:
             """Why the password is asked again, under the prompts (or as low as the screen has
@@ -513,6 +521,22 @@ class Session:
             for row in (first_row(), first_row() + 1):
                 self.con.put(row, 4, " " * (self.con.width - 3))
             said = say("The passwords differ. Choose a password again.")
+
+    def answered_at(self, question: str, answer: str) -> tuple[int, int]:
+        """Where `answer` goes after `question` wrapped at column 4, as rows under its first and
+        a column: after its last line, or at the start of the next when it does not fit there."""
+        lines = wrap(question, self.con.width - 4)
+        col = 4 + len(lines[-1]) + 1
+        if col + len(answer) - 1 > self.con.width - 1:
+            return len(lines), 4
+        return len(lines) - 1, col
+
+    def put_answered(self, row: int, question: str, answer: str) -> None:
+        """A one-key question from `row` with the word its key answered after it, as the B)egin
+        form shows its answers."""
+        self.con.put_wrapped(row, 4, question, "prompt", right=self.con.width - 1)
+        down, col = self.answered_at(question, answer)
+        self.con.put(row + down, col, answer, "normal")
 
     def say_under_login(self, text: str) -> None:
         """`text` on the rows under the login's password, what stood there before gone ('' clears)."""

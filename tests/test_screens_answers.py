@@ -1,0 +1,52 @@
+"""What a play-tester met on the menu-side pages: the answer a key gave, shown; a field that
+refuses what is no answer as it is typed; O)ptions' sample in the theme's colours; who won a
+finished match."""
+
+from __future__ import annotations
+
+import pytest
+from harness import running_server
+from rawtelnet import RawCaller
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def words(c: RawCaller) -> str:
+    return " ".join(" ".join(c.lines()).split())
+
+
+def within(c: RawCaller, cols: int) -> list[str]:
+    lines = [line.rstrip() for line in c.lines()]
+    assert all(len(line) <= cols for line in lines), lines
+    return lines
+
+
+@pytest.mark.parametrize("size", [(80, 25), (40, 24)])
+async def test_the_answer_to_create_it_is_shown(tmp_path, size):
+    """'Create it? (Y/N) [N]': a Y left the line blank after [N], and Enter means No there, so
+    nothing showed which was taken.  Y shows Yes; N and Enter say No, and that nothing was made."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=size)
+        for key in ("N", "\r"):
+            await c.wait_for("Handle:")
+            c.send("erin\r")
+            await c.wait_for("Create it?")
+            c.send(key)
+            await c.wait_words("erin was not created.")
+            said = words(c)
+            assert "No: erin was not created. Type a handle, then Enter." in said, said
+            assert "Create it?" not in said, said
+            within(c, size[0])
+        c.send("erin\r")
+        await c.wait_for("Create it?")
+        c.send("Y")
+        await c.wait_words("Choose a password")
+        said = words(c)
+        assert "There is no player called erin. Create it? (Y/N) [N] Yes Choose a password:" in said, said
+        assert "not created" not in said, said
+        within(c, size[0])
+        c.send("erin-pw\r")
+        await c.wait_for("Type it again")
+        c.send("erin-pw\r")
+        await c.wait_for("Your choice")
+        c.close()
