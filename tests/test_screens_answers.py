@@ -4,6 +4,7 @@ finished match."""
 
 from __future__ import annotations
 
+import menus
 import pytest
 from harness import running_server
 from rawtelnet import RawCaller
@@ -49,4 +50,34 @@ async def test_the_answer_to_create_it_is_shown(tmp_path, size):
         await c.wait_for("Type it again")
         c.send("erin-pw\r")
         await c.wait_for("Your choice")
+        c.close()
+
+
+@pytest.mark.parametrize("size", [(80, 25), (40, 24)])
+async def test_the_match_length_refuses_a_letter_as_it_is_typed(tmp_path, size):
+    """'a b c' in the match length was taken as 'ab' (then 'A match length has at most two
+    digits'), refused only at Enter: a key that is no digit is not taken, and the screen says why."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=size)
+        await menus.login(c, "alice", "alice-pw", new=True)
+        c.send("B")
+        await c.wait_for("Match length")
+        c.send("a")
+        await c.wait_words("A match length is a number, 1 to 25: a is not a digit.")
+        assert "[3]: a" not in words(c), words(c)
+        c.send(" ")
+        await c.wait_words("A match length is a number, 1 to 25: a space is not a digit.")
+        c.send("b")
+        await c.wait_words("b is not a digit.")
+        within(c, size[0])
+        c.send("7")  # a digit is taken, and the reason goes
+        await c.wait_until(lambda t: "not a digit" not in t, "the reason gone")
+        assert "Match length, 1 to 25 points [3]: 7" in words(c), words(c)
+        c.send("x")
+        await c.wait_words("x is not a digit.")
+        c.send("\x7f")  # a backspace takes the reason back with the 7
+        await c.wait_until(lambda t: "not a digit" not in t, "the reason gone")
+        c.send("12\r")
+        await c.wait_for("R)andom")
+        assert "Match length, 1 to 25 points [3]: 12" in words(c), words(c)
         c.close()

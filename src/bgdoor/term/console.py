@@ -682,6 +682,7 @@ class Console:
     async def line(
         self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False,
         wake: bool = False, full: Callable[[bool], None] | None = None, any_wake: bool = False,
+        allowed: Callable[[str], bool] | None = None, refused: Callable[[str | None], None] | None = None,
     ) -> str | None:
         """Read a line with echo at (row, col); None when the caller presses Esc.
 
@@ -691,9 +692,13 @@ class Console:
         kept for the screen's own next wait (key_or_resize).  `full(True)`: a character was
         refused, the field being full (for the screen to say why; the bell alone told nothing);
         `full(False)`: a backspace after that, for the screen to take it back.  `any_wake`: every
-        wake raises Woken, for a screen that looks at what woke it (a game changed meanwhile)."""
+        wake raises Woken, for a screen that looks at what woke it (a game changed meanwhile).
+        `allowed`: which characters the field takes; another is not taken, and `refused(char)`
+        lets the screen say why as it is typed (not only at Enter); `refused(None)`: the next key
+        taken after that, for the screen to take it back."""
         text = initial
         rang = False
+        barred = False  # the last character typed was not allowed
         try:
             while True:
                 shown = ("*" * len(text)) if secret else text
@@ -720,6 +725,15 @@ class Console:
                     if rang and full is not None:
                         full(False)
                     rang = False
+                    if barred and refused is not None:
+                        refused(None)
+                    barred = False
+                elif key.char and key.char.isprintable() and allowed is not None and not allowed(key.char):
+                    if not barred:
+                        self.bell("error")  # once for a paste of them, as for a full field
+                    barred = True
+                    if refused is not None:
+                        refused(key.char)
                 elif key.char and key.char.isprintable():
                     # An accent typed after its letter (as some input methods send 'é') joins
                     # it: alone in a cell of its own it had shown as '?'.  One that joins
@@ -729,6 +743,9 @@ class Console:
                         continue
                     if len(typed) <= width:
                         text = typed
+                        if barred and refused is not None:
+                            refused(None)
+                        barred = False
                     elif not rang:
                         # The field is full: the character was not taken.  One ring for a paste
                         # that runs on, not one a character.

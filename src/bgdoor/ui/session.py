@@ -1869,9 +1869,15 @@ class Session:
                 'ab'); a backspace takes it back."""
                 self.hint(None, f"A match length has at most two digits (1 to {LONGEST_MATCH})." if refused else wrong)
 
+            def no_digit(char: str | None, wrong: str = wrong) -> None:
+                """A letter was taken as typed ('a b c' made 'ab') and refused only at Enter."""
+                shown = char if char is None or char.strip() else "a space"
+                self.hint(None, f"A match length is a number, 1 to {LONGEST_MATCH}: {shown} is not a digit."
+                          if shown is not None else wrong)
+
             try:
                 text = await self.con.line(where[0], where[1], 2, initial=typed, wake=True,  # right after its prompt
-                                           full=full)
+                                           full=full, allowed=lambda c: c in "0123456789", refused=no_digit)
             except Woken as woken:
                 typed = woken.text
                 continue
