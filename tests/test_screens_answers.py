@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import menus
 import pytest
-from harness import running_server
+from harness import call, running_server
 from rawtelnet import RawCaller
 
+from bgdoor.term.charset import glyphs
+from bgdoor.term.screen import Attr
+from bgdoor.ui.board import THEME_CHOICES, theme
+
 pytestmark = pytest.mark.timeout(120)
+
+PYTE_COLOURS = ["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]
 
 
 def words(c: RawCaller) -> str:
@@ -80,4 +86,40 @@ async def test_the_match_length_refuses_a_letter_as_it_is_typed(tmp_path, size):
         c.send("12\r")
         await c.wait_for("R)andom")
         assert "Match length, 1 to 25 points [3]: 12" in words(c), words(c)
+        c.close()
+
+
+def pyte_attr(attr: Attr) -> tuple[str, str, bool]:
+    return ("default" if attr.fg is None else PYTE_COLOURS[attr.fg],
+            "default" if attr.bg is None else PYTE_COLOURS[attr.bg], attr.bold)
+
+
+@pytest.mark.parametrize(("term", "charset"), [("xterm", "utf8"), ("ansi", "cp437")])
+async def test_the_options_sample_is_drawn_in_the_theme_chosen(tmp_path, term, charset):
+    """O)ptions' T went round the themes while 'Sample: ╔═══╗ ○ ● ◄•+' stayed in the same plain
+    colours: nothing showed what a theme looked like.  It is drawn as the board draws its frame,
+    checkers (on the board's ground) and marks, in the theme's colours."""
+    g = glyphs(charset)
+    sample = f"{g.tl}{g.h * 3}{g.tr} {g.white} {g.black} {g.cursor}{g.source}{g.dest}"
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await call(srv.port, term=term, charset=charset)
+        await menus.login(c, "alice", "alice-pw", new=True)
+        c.send("O")
+        seen: dict[str, list[tuple[str, str, bool]]] = {}
+        for name in THEME_CHOICES:
+            if seen:
+                c.send("T")
+            await c.wait_for(f"Colour theme: {name} ")
+            await c.settle(0.2)
+            row = next(r for r, line in enumerate(c.screen.display) if "Sample:" in line)
+            col = c.screen.display[row].index(sample)
+            cells = [c.screen.buffer[row][col + i] for i in range(len(sample))]
+            assert "".join(cell.data for cell in cells) == sample
+            t = theme(name)
+            want = [t.frame] * 5 + [t.board, t.white, t.board, t.black, t.board, t.cursor, t.source, t.dest]
+            # A space shows its ground alone: the screen may leave its colour as it was.
+            seen[name] = [(cell.fg, cell.bg, cell.bold) if cell.data != " " else cell.bg for cell in cells]
+            wanted = [pyte_attr(a) if ch != " " else pyte_attr(a)[1] for ch, a in zip(sample, want, strict=True)]
+            assert seen[name] == wanted, name
+        assert len({tuple(cells) for cells in seen.values()}) == len(THEME_CHOICES), seen
         c.close()

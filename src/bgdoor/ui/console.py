@@ -54,10 +54,15 @@ class Console(Terminal):
             self.set_charset(wanted)
         self.redraw()
 
-    def sample(self) -> str:
-        """A few of the charset's frame, checker and cursor glyphs, to show what it looks like."""
-        g = glyphs(self.charset)
-        return f"{g.tl}{g.h * 3}{g.tr} {g.white} {g.black} {g.cursor}{g.source}{g.dest}"
+    def put_sample(self, row: int, col: int) -> None:
+        """A few of the charset's frame, checker and mark glyphs in the theme's colours, as the
+        board draws them: drawn in plain colours, it had looked the same in every theme."""
+        g, t = glyphs(self.charset), boardmod.theme(self.theme)
+        for text, attr in ((f"{g.tl}{g.h * 3}{g.tr}", t.frame), (" ", t.board), (g.white, t.white), (" ", t.board),
+                           (g.black, t.black), (" ", t.board), (g.cursor, t.cursor), (g.source, t.source),
+                           (g.dest, t.dest)):
+            self.screen.canvas.put(row, col, text, attr)
+            col += len(text)
 
     def board(self, game: GameView, match: MatchState, *, on_roll: Color, turn: Color | None, **fields: Any) -> None:
         """The whole screen becomes the board of `game` at `match` (the game's state now, or a step

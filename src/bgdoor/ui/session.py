@@ -1008,7 +1008,7 @@ class Session:
                 row += self.con.put_wrapped(row, 4, text, right=right)
             row += 1
             self.con.put(row, 4, "Sample: ")
-            self.con.put(row, 12, self.con.sample())
+            self.con.put_sample(row, 12)
             row += 2
             # A door's caller: the BBS's drop file says it, not the terminal.
             automatic = "your BBS says your terminal uses" if self.con.door else "your terminal asks for"
