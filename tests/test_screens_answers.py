@@ -9,6 +9,9 @@ import pytest
 from harness import call, running_server
 from rawtelnet import RawCaller
 
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Win
+from bgdoor.service import Service
 from bgdoor.term.charset import glyphs
 from bgdoor.term.screen import Attr
 from bgdoor.ui.board import THEME_CHOICES, theme
@@ -122,4 +125,42 @@ async def test_the_options_sample_is_drawn_in_the_theme_chosen(tmp_path, term, c
             wanted = [pyte_attr(a) if ch != " " else pyte_attr(a)[1] for ch, a in zip(sample, want, strict=True)]
             assert seen[name] == wanted, name
         assert len({tuple(cells) for cells in seen.values()}) == len(THEME_CHOICES), seen
+        c.close()
+
+
+def won_and_lost(url: str) -> None:
+    """Two 1-point matches of carol's against dave: #1 she won (dave resigned), #2 she lost."""
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        carol = svc.register("carol", "carol-pw").id
+        dave = svc.register("dave", "dave-pw").id
+        for first, second in ((carol, dave), (dave, carol)):
+            view = svc.begin_game(first, 1, Color.WHITE, "dave" if first == carol else "carol")
+            view = svc.roll(first, view.id, view.version)
+            view = svc.resign(second, view.id, view.version, Win.SINGLE)
+            svc.answer_resign(first, view.id, view.version, True)
+
+
+@pytest.mark.parametrize("size", [(80, 25), (60, 25), (40, 24)])
+async def test_the_finished_matches_say_who_won(tmp_path, size):
+    """M)atches listed '1) #1 carol dave 1-0/1 12-07 06:12': who won was left to be read from the
+    score as White's and Black's.  Each says the player's result, in one line at 80 columns and
+    in the two a narrow screen gives a match."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    won_and_lost(url)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=size)
+        await menus.login(c, "carol", "carol-pw", new=False)
+        c.send("M")
+        await c.wait_for("Game:")
+        lines = within(c, size[0] - 1)
+        head = next(line for line in lines if "Game" in line and "Score" in line)
+        assert "You" in head, lines
+        entries = {line.split()[1]: line for line in lines if line.strip().startswith(("1)", "2)"))}
+        assert entries["#1"].split()[-3] == "won", lines
+        assert entries["#2"].split()[-3] == "lost", lines
+        # Under the heading, as the date is under its own.
+        assert head.index("You") == entries["#1"].index("won") == entries["#2"].index("lost"), lines
+        assert head.index("Last change") == entries["#1"].index(entries["#1"].split()[-2]), lines
+        if size[0] < 58:
+            assert any(line.strip() == "carol v dave" for line in lines), lines  # two lines each, still
         c.close()

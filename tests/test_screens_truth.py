@@ -2251,9 +2251,10 @@ async def test_a_narrow_list_puts_the_players_under_their_game(tmp_path):
         at = next(i for i, line in enumerate(lines) if line.startswith("  1) #1     1-0/1"))
         assert lines[at + 1] == "     alice v bob", c.text
         assert lines[at - 1] == "     White v Black", c.text
-        # The last change, which the wide list shows, after the score (it had gone at 40 columns).
-        assert lines[at - 2] == "     Game   Score    Last change", c.text
-        assert re.fullmatch(r"  1\) #1     1-0/1    \d\d-\d\d \d\d:\d\d", lines[at]), c.text
+        # The last change, which the wide list shows, after the score (it had gone at 40 columns),
+        # and the player's result.
+        assert lines[at - 2] == "     Game   Score    You  Last change", c.text
+        assert re.fullmatch(r"  1\) #1     1-0/1    won  \d\d-\d\d \d\d:\d\d", lines[at]), c.text
         c.close()
 
 

@@ -233,6 +233,7 @@ _SUMMARY_QUERY = (
         Game.black_id,
         Game.to_act_id,
         Game.phase,
+        Game.winner_id,
     )
     .select_from(Game)
 )
@@ -410,8 +411,9 @@ def game_summaries(s: Session, *where: Any, limit: int | None = None, always: bo
             version=version,
             opening=status == ACTIVE and phase == Phase.OPENING.value,
             offer=status == ACTIVE and phase in (Phase.DOUBLED.value, Phase.RESIGNED.value),
+            winner_id=winner,
         )
-        for gid, status, length, score_white, score_black, updated, version, w, b, a, phase in rows
+        for gid, status, length, score_white, score_black, updated, version, w, b, a, phase, winner in rows
     ]
 
 

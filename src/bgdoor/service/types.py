@@ -110,6 +110,7 @@ class GameSummary:
     version: int
     opening: bool = False  # both seated, and the opening roll is either player's to make
     offer: bool = False  # what the player to act must do is answer a double or a resignation
+    winner_id: int | None = None  # the player who won the match, once it is over
 
     def waits_for(self, name: str | None) -> bool:
         """Is `name` the player the game waits for?  Either of them, for its opening roll."""

@@ -55,6 +55,7 @@ LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 BEGIN_HEADER = "Every question has a default in [brackets]; Enter accepts it. Esc goes back to the menu."
 MENU_MORE = "... (N: all)"  # the end of the menu's news when more is kept for the N)ews page
 NARROW_LIST = 58  # columns a game list's one-line rows need
+RESULT_WIDTH = 4  # a finished match's result for the player: 'won', 'lost'
 PASSWORD_LIMIT = 24  # characters the password field takes (the service allows more, for other clients)
 # The menu's time left is said this much early: redrawn for 'less than a minute' at the moment the
 # console warns of it, the menu wiped the warning.
@@ -896,7 +897,8 @@ class Session:
 
         while True:
             title = "Your finished matches (pick one to review)"
-            g = await self.pick(title, games, "You have not finished a match yet.", fresh=fresh, mine=True)
+            g = await self.pick(title, games, "You have not finished a match yet.", fresh=fresh, mine=True,
+                                results=True)
             if g is None:
                 return
             if await self.room_for_board():  # the review is the board's screen: as big as the game's
@@ -1052,29 +1054,41 @@ class Session:
 
     # ------------------------------------------------------------ lists
 
-    def game_lines_narrow(self, g: GameSummary, room: int = 80, score_width: int = 0) -> tuple[str, str]:
+    def game_lines_narrow(self, g: GameSummary, room: int = 80, score_width: int = 0,
+                          result: str | None = None) -> tuple[str, str]:
         """A game as two short lines: its number and score (and with `score_width`, the score's
         column, the last change after it), then who plays ('*' on whose turn), in `room` columns
-        (two member boards' players, handle@TAG, are cut keeping their tags)."""
+        (two member boards' players, handle@TAG, are cut keeping their tags).  `result`: the
+        viewer's, after the score (see result_word)."""
         marks = [g.mark(name) for name in (g.white, g.black)]
         names = [g.white or "(open seat)", g.black or "(open seat)"]
         widths = shared(len(names[0]), len(names[1]), room - 3 - len("".join(marks)))
         white, black = (mark + fit_name(name, w) for mark, name, w in zip(marks, names, widths, strict=True))
-        first = f"#{g.id:<5} {list_score(g)}"
+        won = "" if result is None else f" {result:<{RESULT_WIDTH}}"
+        first = f"#{g.id:<5} {list_score(g)}{won}"
         if score_width:
-            first = f"#{g.id:<5} {list_score(g):<{score_width}} {g.updated.strftime('%m-%d %H:%M')}"
-        return first, f"{white} v {black}"
+            first = f"#{g.id:<5} {list_score(g):<{score_width}}{won} {g.updated.strftime('%m-%d %H:%M')}"
+        return first.rstrip(), f"{white} v {black}"
 
     @staticmethod
-    def game_line(g: GameSummary, score_width: int = 8, widths: tuple[int, int] = (16, 16)) -> str:
+    def game_line(g: GameSummary, score_width: int = 8, widths: tuple[int, int] = (16, 16),
+                  result: str | None = None) -> str:
         """One game in a list: the player to act marked with '*' ('?' to answer an offer), and the last change; the
-        players' names in columns of `widths` (a longer one cut, keeping a member board's tag)."""
+        players' names in columns of `widths` (a longer one cut, keeping a member board's tag).
+        `result`: the viewer's, after the score (see result_word)."""
 
         def seat(name: str | None, width: int) -> str:
             return f"{g.mark(name) or ' '}{fit_name(name or '(open seat)', width):<{width}}"
 
+        won = "" if result is None else f" {result:<{RESULT_WIDTH}}"
         return (f"#{g.id:<5} {seat(g.white, widths[0])} {seat(g.black, widths[1])} {list_score(g):<{score_width}}"
-                f" {g.updated.strftime('%m-%d %H:%M')}")
+                f"{won} {g.updated.strftime('%m-%d %H:%M')}")
+
+    def result_word(self, g: GameSummary) -> str:
+        """How a finished match went for the player: 'won' or 'lost' (only the score had said,
+        read as White's and Black's)."""
+        assert self.player is not None
+        return "" if g.winner_id is None else "won" if g.winner_id == self.player.id else "lost"
 
     async def list_answer(self, row: int, col: int, letters: str = "N", hint_row: int | None = None,
                           answers: str = "a number and Enter, or Q", typed: str = "",
@@ -1126,10 +1140,11 @@ class Session:
 
     async def pick(self, title: str, games: list[GameSummary], empty: str, note: str = "",
                    fresh: Callable[[list[GameSummary]], Awaitable[list[GameSummary]]] | None = None,
-                   mine: bool = False) -> GameSummary | None:
+                   mine: bool = False, results: bool = False) -> GameSummary | None:
         """A numbered list; returns the chosen game, or None to go back.  `note`: said under it first.
         `fresh`: the list as it is now, from the one shown; with it the list follows every change
-        to a game, and a game number typed that the list did not show is looked for in it."""
+        to a game, and a game number typed that the list did not show is looked for in it.
+        `results`: finished matches, each with the player's result (won or lost)."""
         page = 0
         typed = ""
 
@@ -1157,13 +1172,14 @@ class Session:
             prompt_row, hint_row = (bottom, bottom - 1) if compact else (bottom - 3, bottom - 4)
             # The score column as wide as its widest ('4-0 (to 3)' pushed the dates out of line).
             score_width = max(8, *(len(list_score(g)) for g in games)) if games else 8
+            extra = RESULT_WIDTH + 1 if results else 0  # the result's column, after the score
             # Under 58 columns a game's line does not fit: two lines each, the players on the second;
             # so too under 72 where this list's names do not fit whole beside the last change (at
             # 60 it had gone from the list, with nothing to say so).
             need = (max(5, *(len(g.white or "(open seat)") for g in games)),
                     max(6, *(len(g.black or "(open seat)") for g in games))) if games else (5, 6)
-            narrow = self.con.width < max(NARROW_LIST, 50 + score_width) or \
-                (self.con.width < 72 and sum(need) > self.con.width - 16 - score_width - 12)
+            narrow = self.con.width < max(NARROW_LIST + extra, 50 + score_width + extra) or \
+                (self.con.width < 72 and sum(need) > self.con.width - 16 - score_width - 12 - extra)
             top = head_row + (2 if narrow else 1)  # a narrow list's second heading, over the players
             # The footer whole: up to four lines on a narrow screen (at 40 columns 'Q goes back' and
             # the N)ext page key were cut off at two), taken from the list when it needs them.
@@ -1199,14 +1215,17 @@ class Session:
             longest = (max([16, *(len(g.white or "") for g in games)]), max([16, *(len(g.black or "") for g in games)]))
             # Under 72 columns (the names fit whole, else the list is narrow) the name columns are
             # as wide as they need; 'Black' one wider than it: 'Black Score' read as one heading.
-            widths = shared(*longest, self.con.width - 16 - score_width - 12) if self.con.width >= 72 else need
+            widths = shared(*longest, self.con.width - 16 - score_width - 12 - extra) if self.con.width >= 72 \
+                else need
+            you = f" {'You':<{RESULT_WIDTH}}" if results else ""
             wide_head = "    Game    " + "White".ljust(widths[0] + 2) + "Black".ljust(widths[1] + 1) + \
-                "Score".ljust(score_width)
+                "Score".ljust(score_width) + you
             # A narrow list's first lines have room for the last change (at 40 columns it had
             # gone, with nothing to show it).
-            narrow_dated = 4 + 7 + score_width + 12 <= self.con.width - 2
+            narrow_dated = 4 + 7 + score_width + extra + 12 <= self.con.width - 2
             if narrow:
-                head = "    Game   " + ("Score".ljust(score_width) + " Last change" if narrow_dated else "Score")
+                head = "    Game   " + ("Score".ljust(score_width) + you + " Last change" if narrow_dated
+                                        else "Score".ljust(score_width) + you)
             else:
                 head = wide_head + " Last change"
             self.con.put(head_row, 2, head, "dim")
@@ -1219,12 +1238,13 @@ class Session:
                 indent = max(2, min(6, self.con.width - max(len(self.game_lines_narrow(g, room)[1]) for g in shown)))
                 self.con.put(head_row + 1, indent, "White v Black", "dim")
             for i, g in enumerate(shown):
+                result = self.result_word(g) if results else None
                 if narrow:
-                    line, players = self.game_lines_narrow(g, room, score_width if narrow_dated else 0)
+                    line, players = self.game_lines_narrow(g, room, score_width if narrow_dated else 0, result)
                     self.con.put(top + 2 * i, 2, f"{i + 1:>2}) " + line)
                     self.con.put(top + 1 + 2 * i, indent, players)
                 else:
-                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width, widths))
+                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width, widths, result))
             pages_n = (len(games) + per - 1) // per
             # From the last page N goes round to the first: said so, not "next".
             more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n})." if page < pages_n - 1
