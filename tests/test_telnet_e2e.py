@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from collections import deque
 
@@ -376,7 +377,7 @@ async def test_the_computer_answers_at_once(tmp_path):
             # ... and is told (its roll may come first, on its own).
             await alice.wait_until(lambda t: "Intermediate Bot rolled" in t and " and played " in " ".join(t.split()),
                                    "the computer's play told", 10)
-            assert "Turn sent. Intermediate Bot rolled" in " ".join(alice.text.split()), alice.text
+            assert re.search(r"Turn sent: [^.]*\. Intermediate Bot rolled", " ".join(alice.text.split())), alice.text
         alice.close()
 
 
@@ -408,10 +409,10 @@ async def test_the_computer_s_answer_is_told_when_it_beats_the_news_of_the_play(
             alice.send("M")
             await alice.wait_for("Your play")
             alice.send("13/8 13/11\r")
-            said = " ".join((await alice.wait_words("Turn sent.", 10)).split())
+            said = " ".join((await alice.wait_words("Turn sent: 13/11 13/8.", 10)).split())
             await alice.settle(0.5)
             said = " ".join(alice.text.split())
-            assert "Turn sent. Beginner Bot rolled 4-3 and played" in said, said
+            assert "Turn sent: 13/11 13/8. Beginner Bot rolled 4-3 and played" in said, said
         alice.close()
 
 
