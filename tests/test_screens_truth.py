@@ -5476,3 +5476,38 @@ async def test_a_typed_play_that_hits_is_said_with_its_hit(tmp_path):
         await a.wait_words("Turn sent: 13/11* 6/5.")
         a.close()
 
+
+
+async def test_view_last_marks_the_dice_played_at_each_step(tmp_path):
+    """V)iew last drew both dice unused at every step, where the live board marks a die played
+    and says which is left ('the 2 to play')."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    with Service(url, dice=ScriptedDice([4, 2])) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        v = svc.roll(alice, game, svc.game(game, alice).version)
+        svc.submit_turn(alice, game, v.version, "13/9 6/4")
+    async with running_server(url) as srv:
+        b = await at_board(srv.port, "bob", game)
+        b.send("V")
+        await b.wait_until(lambda t: "(1 of 2 moves)" in t and "Replay of alice 4-2," in t and "the 2 to play" in t,
+                           "the 2 left after 13/9")  # the panel wraps it
+        await b.wait_words("(2 of 2 moves)")
+        await b.settle(0.3)
+        assert "Replay of alice 4-2 " in " ".join(b.text.split()) and "to play" not in b.text, b.text
+        b.close()
+
+
+def test_dice_played_follows_a_turn_move_by_move() -> None:
+    from bgdoor.rules.position import Position  # noqa: PLC0415
+    from bgdoor.ui.game import dice_played  # noqa: PLC0415
+
+    start = Position.start()
+    moves = Turn(start, (4, 2))
+    moves.move(13, 9)
+    moves.move(6, 4)
+    assert dice_played(start, (4, 2), moves.moves) == [None, (2,), ()]
+    doubles = Turn(start, (3, 3))
+    for src, dst in ((24, 21), (24, 21), (13, 10), (13, 10)):
+        doubles.move(src, dst)
+    assert dice_played(start, (3, 3), doubles.moves) == [None, (3, 3, 3), (3, 3), (3,), ()]

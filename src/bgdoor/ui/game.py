@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from bgdoor.rules.game import Color, MatchState, Move, OpeningRoll, Phase, RejectResign, Resign, Win
 from bgdoor.rules.moves import Play, legal_plays, notation, roll_text
 from bgdoor.rules.parse import IllegalPlay, parse_play
-from bgdoor.rules.position import BAR, Position
+from bgdoor.rules.position import BAR, Move as CheckerMove, Position
 from bgdoor.rules.turn import Turn
 from bgdoor.service import (
     GameChanged,
@@ -102,6 +102,21 @@ def _only_play(dice: tuple[int, int], unused: tuple[int, ...]) -> str:
 ELSEWHERE_PLAYED = "You played on in another session"  # kept beside the news that follows it
 ELSEWHERE_DID = "In another session"  # what the player did there, told in another
 
+
+
+def dice_played(start: Position, dice: tuple[int, int],
+                moves: Sequence[CheckerMove]) -> list[tuple[int, ...] | None]:
+    """The dice still to play before each move of a replayed turn and after the last (None: all),
+    as the live board marks them: a replay had drawn both dice unused at every step."""
+    turn = Turn(start, dice)
+    lefts: list[tuple[int, ...] | None] = [None]
+    for m in moves:
+        try:
+            turn.move(m.src, m.dst)
+        except IllegalPlay:
+            return lefts + [None] * (len(moves) + 1 - len(lefts))  # not the rules' own play: all shown
+        lefts.append(() if turn.is_complete else turn.remaining_dice)
+    return lefts
 
 
 class Superseded(Exception):
@@ -1925,6 +1940,7 @@ class GameScreen:
         frames: list[Position] = [pos]
         for m in last.moves:
             frames.append(frames[-1].apply(m))
+        lefts = dice_played(pos, last.dice, last.moves)
         assert self.view is not None
         name = self.view.name(last.by)
         # The last turn may be the end of the game before this one: said so, not shown as this game's.
@@ -1956,7 +1972,8 @@ class GameScreen:
                 text = f"{text} {since}"
             ends = at_ends(at, len(frames) - 1, end, start)
             self.draw(position=frames[at], on_roll=last.by, dice=last.dice, note=text,
-                      status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY, ends), then=last.before)
+                      status=f"Replay of {name}", help_text=keytable.help_line(State.REPLAY, ends), then=last.before,
+                      dice_left=lefts[at])
             await self.con.show()
             # The board before the turn stays longer: a step after the usual pace had a caller
             # who looked a moment late meet the replay already one move in.
@@ -1990,9 +2007,10 @@ class GameScreen:
 
     def draw(self, position: Position | None = None, on_roll: Color | None = None, dice: tuple[int, int] | None = None,
              note: str | None = None, status: str | None = None, help_text: str | None = None,
-             then: MatchState | None = None, last_row: int = 0) -> None:
+             then: MatchState | None = None, last_row: int = 0, dice_left: tuple[int, ...] | None = None) -> None:
         """`then`: the match as it stood at a frame of a replay (its score and cube), not as now;
-        `last_row`: the message ends by that row (see BoardView.last_row)."""
+        `last_row`: the message ends by that row (see BoardView.last_row); `dice_left`: a replay
+        frame's dice still to play (see BoardView.dice_left)."""
         v = self.view
         assert v is not None
         st = v.state
@@ -2048,7 +2066,7 @@ class GameScreen:
             # A die the finished play cannot use is done with too: not 'the 2 to play' beside
             # 'Enter commits it'.
             dice_left=(() if self.turn.is_complete else self.turn.remaining_dice)
-            if self.turn is not None and live else None,
+            if self.turn is not None and live else dice_left,
             cursor=self.cursor if self.turn is not None and live else None,
             sources=frozenset(sources),
             destinations=frozenset(dests),
