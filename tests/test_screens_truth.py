@@ -3466,7 +3466,7 @@ async def test_a_computer_players_page_does_not_say_last_seen_dash(tmp_path):
         c.send(rank.group() + "\r")
         await c.wait_for("(computer)")
         text = said(c)
-        assert "always here." in text and "last seen -" not in text, text
+        assert "always ready for a game." in text and "last seen -" not in text, text
         c.close()
 
 

@@ -1710,7 +1710,7 @@ class Session:
         self.con.put_wrapped(2, 3, name + (" (computer)" if p.is_bot else ""), "title", right=right)
         since = p.created.strftime("%Y-%m-%d")
         # A computer player never logs in: 'last seen -' read as if it had gone.
-        seen = ("always here" if p.is_bot else
+        seen = ("always ready for a game" if p.is_bot else
                 f"last seen {p.last_seen.strftime('%Y-%m-%d') if p.last_seen else '-'}")
         row = 4
         row += self.con.put_wrapped(
