@@ -3726,10 +3726,10 @@ async def test_a_board_with_its_news_read_says_what_the_opponent_did_last_off_on
         c.close()
 
 
-def a_turn_each(svc: Service, alice: int, bob: int) -> GameView:
+def a_turn_each(svc: Service, alice: int, bob: int, length: int = 3, bob_handle: str = "bob") -> GameView:
     """A 3-point match of alice's (White) with bob: alice starts with 3-1 and plays 8/5 6/5, bob
     rolls 4-2 and plays 8/4 6/4 (dice [3, 1, 4, 2, ...]); alice to roll."""
-    v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+    v = svc.begin_game(alice, length, Color.WHITE, bob_handle)
     v = svc.roll(alice, v.id, v.version)
     v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
     v = svc.roll(bob, v.id, v.version)
@@ -5426,19 +5426,11 @@ async def test_the_menu_shows_the_doubles_to_answer_a_long_result_had_hidden(tmp
     with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 20)) as svc:
         kim = svc.register("kim", "kim-pw").id
         ida = svc.register("ida", "ida-pw").id
-        v = svc.begin_game(kim, 2, Color.WHITE, "ida")
-        v = svc.roll(kim, v.id, v.version)
-        v = svc.submit_turn(kim, v.id, v.version, "8/5 6/5")
-        v = svc.roll(ida, v.id, v.version)
-        v = svc.submit_turn(ida, v.id, v.version, "8/4 6/4")
+        v = a_turn_each(svc, kim, ida, 2, "ida")
         v = svc.double(kim, v.id, v.version)
         svc.drop(ida, v.id, v.version)  # kim 1-0 in a 2-point match: the Crawford game next
         for _ in range(2):
-            v = svc.begin_game(ida, 5, Color.WHITE, "kim")
-            v = svc.roll(ida, v.id, v.version)
-            v = svc.submit_turn(ida, v.id, v.version, "8/5 6/5")
-            v = svc.roll(kim, v.id, v.version)
-            v = svc.submit_turn(kim, v.id, v.version, "8/4 6/4")
+            v = a_turn_each(svc, ida, kim, 5, "kim")
             svc.double(ida, v.id, v.version)
     async with running_server(url) as srv:
         for cols, rows in ((80, 24), (40, 24)):
@@ -5475,7 +5467,6 @@ async def test_a_typed_play_that_hits_is_said_with_its_hit(tmp_path):
         a.send("13/11 6/5\r")
         await a.wait_words("Turn sent: 13/11* 6/5.")
         a.close()
-
 
 
 async def test_view_last_marks_the_dice_played_at_each_step(tmp_path):
