@@ -273,12 +273,21 @@ def shorten(text: str, width: int, rows: int, more: str, tail: str = "") -> str:
     return kept + more
 
 
+_SENTENCE_BREAK = re.compile(r"[.!?](?=\s)")  # a sentence's end where another follows
+
+
+def first_sentence(text: str) -> str:
+    """`text` up to the end of its first sentence; all of it where no other follows."""
+    found = _SENTENCE_BREAK.search(text)
+    return text[: found.end()] if found else text
+
+
 def shorten_whole(text: str, width: int, rows: int, more: str, tail: str = "") -> str:
     """As shorten, but cut after the last whole sentence that fits with `more`, where one does:
     cut between words, a headline had read 'Score: ida 2,... (N: all)', half a score."""
     if len(wrap(text + tail, width)) <= rows:
         return text + tail
-    for end in reversed([m.end() for m in re.finditer(r"[.!?](?=\s)", text)]):
+    for end in reversed([m.end() for m in _SENTENCE_BREAK.finditer(text)]):
         kept = text[:end]
         if more.startswith("...") and kept.endswith(".") and not kept.endswith(".."):
             kept = kept[:-1]

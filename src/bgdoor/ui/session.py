@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
@@ -33,7 +32,18 @@ from bgdoor.service import (
     tidy_handle,
 )
 from bgdoor.term.console import DAY, time_words
-from bgdoor.term.wrap import first_fitting, fit, fit_name, pages, sentence, shared, shorten, shorten_whole, wrap
+from bgdoor.term.wrap import (
+    first_fitting,
+    first_sentence,
+    fit,
+    fit_name,
+    pages,
+    sentence,
+    shared,
+    shorten,
+    shorten_whole,
+    wrap,
+)
 from bgdoor.ui.board import MESSAGE_ROW, THEME_CHOICES, THEMES, board_rows, help_rows
 from bgdoor.ui.console import WAKE, Console, Hangup, Key, Woken
 from bgdoor.ui.game import GameScreen, games_wait
@@ -958,8 +968,8 @@ class Session:
         sentence, in the rows that sentence takes; the last says where the rest is."""
 
         def brief(text: str, more: str, tail: str) -> str:
-            first = re.search(r"[.!?](?=\s)", text)
-            rows = len(wrap(text[: first.end()] + more, width)) if first else 1
+            first = first_sentence(text)
+            rows = len(wrap(first + more, width)) if first != text else 1
             return shorten_whole(text, width, rows, more, tail)
 
         shown: list[str] = []
