@@ -712,9 +712,14 @@ def test_the_title_names_the_game_where_it_fits() -> None:
     base = BoardView(START, viewer="black", match_length=3, white_name="alice", black_name="bob", game_id=12)
     title = shown(base).display[0]
     assert title.startswith(" BACKGAMMON") and title.rstrip().endswith("Game #12 · Match to 3"), title
-    # Narrower, the score and whose checkers are whose come first; the checker glyph stays on it.
+    # Narrower, in place of 'BACKGAMMON' (at 40 columns no board named its game), or in fewer
+    # words; the score and whose checkers are whose come first.
     scored = replace(base, width=60, white_score=1)
-    assert title_of(scored, 60) == f"BACKGAMMON         You {g.black} · Match to 3 · Score 1-0 to alice"
+    assert title_of(scored, 60) == f"Game #12 · You {g.black} · Match to 3 · Score 1-0 to alice"
+    assert title_of(replace(base, width=40), 40) == f"Game #12 · You {g.black} · Match to 3"
+    assert title_of(replace(scored, spectator=True), 60) == (f"#12 · alice {g.white} · bob {g.black} · Match to 3 · "
+                                                               "Score 1-0 to alice")
+    assert "#12" not in title_of(replace(scored, width=40), 40)  # the score first, where both do not fit
     watcher = replace(base, width=40, spectator=True)
     assert title_of(watcher, 40) == f"Game #12 · alice {g.white} · bob {g.black} · Match to 3"
     # The checkers are drawn in their own colours where the title says them, after the number.

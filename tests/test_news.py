@@ -20,7 +20,7 @@ from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.service import GameChanged, IllegalAction, NotFound, Service
 from bgdoor.store import db
 from bgdoor.store.models import Game, ReadMark
-from bgdoor.ui.news import a_match, headlines, latest_first, narrate, news_book, page_holding, steps
+from bgdoor.ui.news import a_match, headlines, latest_first, narrate, news_book, page_holding, steps, told_again
 from bgdoor.ui.review import frames
 
 
@@ -540,3 +540,17 @@ def test_games_in_progress_follow_show_board(svc):
     assert [g.white for g in svc.games_in_progress()] == ["ann"]
     svc.show_board = "always"
     assert [g.white for g in svc.games_in_progress()] == ["ann@ABC"]
+
+
+def test_a_play_is_not_taken_for_a_roll_told_again() -> None:
+    """A turn whose words a later turn began with ('... bar/22 13/11' and, two turns on, '...
+    bar/22 13/11*') had gone from the board's lines: a watcher saw gwen play twice in a row."""
+    first = "fred rolled 3-2 and played bar/22 13/11."
+    between = "gwen rolled 4-2 and played 16/14* 13/9."
+    again = "fred rolled 3-2 and played bar/22 13/11*."
+    assert told_again([first, between, again]) == [first, between, again]
+    # A roll told before its play still goes: the play's line says it again.
+    assert told_again(["bob rolled 6-5.", "bob rolled 6-5 and played 24/13."]) == ["bob rolled 6-5 and played 24/13."]
+    opening = "Opening roll: alice 5, bob 3."
+    assert told_again([opening, f"{opening} alice starts with 5-3, playing 8/3 6/3."]) == [
+        f"{opening} alice starts with 5-3, playing 8/3 6/3."]

@@ -633,7 +633,7 @@ async def test_a_40_column_caller_begins_a_game_with_no_question_drawn_over_anot
         # At 40 columns half the points are cut off, not only the names and scores beside them.
         assert "only the left 40 of the board's 80 columns would show" in " ".join(c.text.split()), c.text
         c.send("\r")
-        await c.wait_for("BACKGAMMON")
+        await c.wait_for("BAR")
         c.close()
 
 
@@ -1007,6 +1007,8 @@ async def test_the_help_line_says_enter_passes_a_roll_with_no_play(tmp_path):
         assert "Enter passes" in help_rows and "pick/drop" not in help_rows and "Arrows" not in help_rows, help_rows
         c.send("\r")
         await c.wait_until(lambda t: "Enter passes" not in t, "the pass")
+        high, low = sorted(st.dice, reverse=True)
+        await c.wait_words(f"You pass: no move with {high}-{low}.")  # not 'Turn sent.', as if a play went
         with Service(url) as svc:
             after = svc.game(view.id, ids[Color.BLACK])
         assert after.version > version and after.state.actor is Color.WHITE
@@ -1641,7 +1643,7 @@ async def test_a_40_column_player_sees_whose_turn_and_the_dice_when_nothing_else
         await open_game(c)
         await c.wait_for("Enter goes on anyway")
         c.send("\r")
-        await c.wait_for("BACKGAMMON")
+        await c.wait_for("BAR")
         c.send("6")  # a cursor key: the message line had nothing more to say
         await c.wait_for("Your turn 3-1.")
         c.close()
@@ -5310,7 +5312,7 @@ async def test_the_size_page_at_50_columns_says_what_is_cut_not_points(tmp_path)
             await c.wait_for("Enter goes on anyway")
             assert said in " ".join(c.text.split()), c.text
             c.send("\r")
-            text = await c.wait_for("BACKGAMMON")
+            text = await c.wait_for("BAR")
             if cols == 50:
                 labels = next(line for line in text.splitlines() if " 19 20 21 22 23 24" in line)
                 assert labels.rstrip().endswith("24"), text  # every point shows
@@ -5502,3 +5504,143 @@ def test_dice_played_follows_a_turn_move_by_move() -> None:
     for src, dst in ((24, 21), (24, 21), (13, 10), (13, 10)):
         doubles.move(src, dst)
     assert dice_played(start, (3, 3), doubles.moves) == [None, (3, 3, 3), (3, 3), (3,), ()]
+
+
+async def test_the_menu_puts_a_match_lost_before_a_game_won_and_whole(tmp_path):
+    """jack at 80x24: '#2: You win a single game on a drop, 2 points. Score: jack 2, ida 0...'
+    then '#1: ida wins a single game by resignation, 1 point, and the... (N: all)', a row for it
+    where it needed two: that he had lost a match was cut off.  A match's end comes first."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 20)) as svc:
+        jack = svc.register("jack", "jack-pw").id
+        ida = svc.register("ida", "ida-pw").id
+        v = a_turn_each(svc, jack, ida, 1, "ida")
+        v = svc.resign(jack, v.id, v.version, Win.SINGLE)
+        svc.answer_resign(ida, v.id, v.version, True)  # ida wins the 1-point match
+        v = a_turn_each(svc, jack, ida, 2, "ida")
+        v = svc.double(jack, v.id, v.version)
+        svc.drop(ida, v.id, v.version)  # later: jack 1-0 in #2, the Crawford game next
+    async with running_server(url) as srv:
+        for cols in (80, 40):
+            c = await call(srv.port, cols=cols, rows=24)
+            await login(c, "jack", "jack-pw", new=False)
+            await c.wait_for("News (")
+            await c.settle(0.5)
+            shown = [line[:cols].rstrip() for line in c.screen.display[:24]]
+            news = " ".join(" ".join(shown[next(i for i, line in enumerate(shown) if "News (" in line):]).split())
+            assert "#1: ida wins" in news, shown
+            assert "#2" not in news or news.index("#1: ida wins") < news.index("#2: You win"), shown
+            if cols == 80:
+                assert "#1: ida wins a single game by resignation, 1 point, and the match 1-0." in news, shown
+            c.close()
+
+
+async def test_a_typed_play_refused_comes_back_with_m(tmp_path):
+    """gwen typed a play the rules refused ('Too many moves for the roll: ...'); M again showed an
+    empty line (or only the cursor's moves), and the whole play had to be typed again."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url, dice=ScriptedDice([5, 2] * 5)) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("\r")
+        await a.wait_words("Your turn 5-2")
+        a.send("M")
+        await a.wait_for("Your play")
+        a.send("13/8 6/3\r")
+        said = " ".join((await a.wait_words("M brings the line back to put right.")).split())
+        assert "6/3 is 3 pips, which does not match the dice" in said, said
+        a.send("M")
+        await a.wait_for("13/8 6/3")
+        a.send("13/8 6/2\r")  # typed anew: it replaces the line kept (it had run on after it)
+        said = " ".join((await a.wait_words("6/2 is 4 pips")).split())
+        assert "Cannot read" not in said, said
+        a.send("M")
+        await a.wait_for("13/8 6/2")
+        a.send("\x084\r")  # put right: 6/4
+        await a.wait_words("Turn sent: 13/8 6/4.")
+        a.close()
+
+
+async def test_a_note_written_over_a_double_says_the_double_again(tmp_path):
+    """fred pressed N just after 'gwen doubles to 2.': the field took its place, and after Enter
+    or Esc only 'Your note goes with ...' or 'No note changed.' was said, the double nowhere."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    with Service(url) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        svc.double(alice, game, svc.game(game, alice).version)
+    async with running_server(url) as srv:
+        b = await at_board(srv.port, "bob", game)
+        await b.wait_words("alice doubles to 2.")
+        for keys, said in (("ok\r", "Your note goes with what you do next."), ("\x1b", "No note changed.")):
+            b.send("N")
+            await b.wait_for("Note to your opponent")
+            b.send(keys)
+            await b.wait_words(f"alice doubles to 2. {said}")
+        b.close()
+
+
+async def test_a_play_made_with_the_cursor_is_said_when_sent(tmp_path):
+    """A typed play is confirmed with the play ('Turn sent: 13/7 8/7.'), one made with the cursor
+    with 'Turn sent.' alone: two wordings for one thing."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url, dice=ScriptedDice([5, 2] * 5)) as srv:
+        a = await at_board(srv.port, "alice", game)
+        a.send("\r")
+        await a.wait_words("Your turn 5-2")
+        for key, said in (("\r", "Checker in hand"), ("2", None), ("6", None), ("\r", "Moved 13/11; the 5 to play."),
+                          ("\r", "Checker in hand"), ("66666", None), ("\r", "Your play: 13/6. Enter commits it")):
+            a.send(key)
+            if said:
+                await a.wait_words(said)
+            else:
+                await a.settle(0.2)
+        a.send("\r")
+        await a.wait_words("Turn sent: 13/6.")
+        a.close()
+
+
+def test_a_die_a_play_made_by_hand_leaves_unplayed_is_said() -> None:
+    """bar/24* entered by hand with 3-1 said 'Your play: bar/24*. Enter commits it', nothing of
+    the die the rules left unplayed (the play the board makes itself says it)."""
+    from bgdoor.rules.position import Position  # noqa: PLC0415
+    from bgdoor.ui.game import unplayable  # noqa: PLC0415
+
+    me = [0] * 25
+    me[24], me[5] = 1, 14  # one on the bar, the rest on the 6 point
+    them = [0] * 25
+    for p in (0, 1, 2, 3, 4, 10):  # their 1-5 and 11 points made: only the 6 enters, and 19/14 is blocked
+        them[p] = 2
+    them[23] = 3  # and 6/1 too
+    turn = Turn(Position(tuple(me), tuple(them)), (6, 5))
+    assert unplayable(turn) == ""  # nothing played yet
+    turn.move(25, 19)
+    assert turn.is_complete and unplayable(turn) == "The 5 cannot be played."
+
+
+async def test_options_show_what_the_other_session_stored_and_step_from_it(tmp_path):
+    """erin set ASCII in her other session; Options here still said 'automatic (now utf8)', and
+    one C stored CP437 over her ASCII."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        erin = svc.register("erin", "erin-pw").id
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "erin", "erin-pw", new=False)
+        b = await call(srv.port)
+        await login(b, "erin", "erin-pw", new=False)
+        b.send("O")
+        await b.wait_for("Character set: automatic")
+        for _ in range(3):  # automatic, CP437, UTF-8, ASCII
+            b.send("C")
+            await b.settle(0.3)
+        await b.wait_for("Character set: ascii")
+        a.send("O")
+        await a.wait_for("Character set: ascii")
+        a.send("C")
+        await a.wait_for("Character set: automatic")
+        with Service(url) as svc:
+            assert svc.player(erin).preferences.charset is None  # stepped from ASCII, not to CP437
+        a.close()
+        b.close()

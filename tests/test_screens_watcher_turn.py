@@ -3,6 +3,7 @@ the message line says them after the news, and only while they are so."""
 
 from __future__ import annotations
 
+import pytest
 from harness import Caller, call, login, running_server
 from menus import open_game
 
@@ -324,18 +325,22 @@ async def test_a_watcher_holding_a_result_is_told_everything_after_it_when_it_go
             c.close()
 
 
-async def test_a_watcher_keeps_the_plays_told_since_the_last_key_where_the_lines_hold_them(tmp_path):
+@pytest.mark.parametrize("rows", [24, 20])
+async def test_a_watcher_keeps_the_plays_told_since_the_last_key_where_the_lines_hold_them(tmp_path, rows):
     """hugo at 80x20, a row free: 'gwen rolled 6-5 and played 24/13. fred rolled 2-1.' on the
-    lines, fred's play just before them gone (only the last two things told were kept)."""
+    lines, fred's play just before them gone (only the last two things told were kept).  Kept
+    under the board: at 80x20 four lines of news had covered its foot for good."""
     url = f"sqlite:///{tmp_path}/g.db"
     game, version, alice, bob = opened(url)
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=80, rows=24)
+        c = await call(srv.port, cols=80, rows=rows)
         await login(c, "carol", "carol-pw", new=False)
-        await open_game(c)
+        await open_game(c, expect="BAR" if rows > 20 else "Enter goes on anyway")
+        if rows == 20:
+            c.send("\r")
         await c.wait_for("BAR")
         await c.settle(0.5)
-        with Service(url, dice=ScriptedDice([6, 5, 3, 1, 2, 1])) as svc:
+        with Service(url, dice=ScriptedDice([6, 5, 3, 1, 2, 1, 4, 3, 5, 2])) as svc:
             v = svc.roll(bob, game, version)
             await c.wait_words("bob rolled 6-5.")
             v = svc.submit_turn(bob, game, v.version, "24/13")
@@ -345,6 +350,19 @@ async def test_a_watcher_keeps_the_plays_told_since_the_last_key_where_the_lines
             v = svc.submit_turn(alice, game, v.version, "8/5 6/5")
             await c.wait_words("alice rolled 3-1 and played 8/5 6/5.")
             svc.roll(bob, game, v.version)
-        said = words(await c.wait_words("bob rolled 2-1."))
-        assert "bob rolled 6-5 and played 24/13. alice rolled 3-1 and played 8/5 6/5." in said, said
+            said = words(await c.wait_words("bob rolled 2-1."))
+            if rows == 24:
+                assert "bob rolled 6-5 and played 24/13. alice rolled 3-1 and played 8/5 6/5." in said, said
+            else:
+                assert "alice rolled 3-1 and played 8/5 6/5." in said, said
+            v = svc.submit_turn(bob, game, svc.game(game).version, "13/11 6/5")
+            await c.wait_words("bob rolled 2-1 and played 13/11 6/5.")
+            v = svc.roll(alice, game, v.version)
+            v = svc.submit_turn(alice, game, v.version, "13/9 13/10")
+            await c.wait_words("alice rolled 4-3 and played 13/10 13/9.")
+            v = svc.roll(bob, game, v.version)
+            svc.submit_turn(bob, game, v.version, "13/8 13/11")
+            await c.wait_words("bob rolled 5-2 and played")
+        await c.settle(0.5)
+        assert c.screen.display[17].split() == "12 11 10 9 8 7 6 5 4 3 2 1 OFF".split(), c.text  # the foot
         c.close()

@@ -683,6 +683,7 @@ class Console:
         self, row: int, col: int, width: int, *, secret: bool = False, initial: str = "", idle: bool = False,
         wake: bool = False, full: Callable[[bool], None] | None = None, any_wake: bool = False,
         allowed: Callable[[str], bool] | None = None, refused: Callable[[str | None], None] | None = None,
+        replace_from: int | None = None,
     ) -> str | None:
         """Read a line with echo at (row, col); None when the caller presses Esc.
 
@@ -695,7 +696,8 @@ class Console:
         wake raises Woken, for a screen that looks at what woke it (a game changed meanwhile).
         `allowed`: which characters the field takes; another is not taken, and `refused(char)`
         lets the screen say why as it is typed (not only at Enter); `refused(None)`: the next key
-        taken after that, for the screen to take it back."""
+        taken after that, for the screen to take it back.  `replace_from`: `initial` from there on is
+        a line kept to put right, which Backspace edits and a character typed first replaces."""
         text = initial
         rang = False
         barred = False  # the last character typed was not allowed
@@ -721,7 +723,7 @@ class Console:
                 if key.name == "esc":
                     return None
                 if key.name == "backspace":
-                    text = text[:-1]
+                    text, replace_from = text[:-1], None
                     if rang and full is not None:
                         full(False)
                     rang = False
@@ -738,6 +740,8 @@ class Console:
                     # An accent typed after its letter (as some input methods send 'é') joins
                     # it: alone in a cell of its own it had shown as '?'.  One that joins
                     # nothing is not taken.
+                    if replace_from is not None:
+                        text, replace_from = text[:replace_from], None
                     typed = unicodedata.normalize("NFC", text + key.char)
                     if unicodedata.combining(typed[-1]):
                         continue

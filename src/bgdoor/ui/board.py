@@ -754,15 +754,15 @@ class _Painter:
         return text, [(len(first) - 1, "white"), (len(text) - 1, "black")]
 
     def title_checkers(self, text: str) -> list[tuple[int, Colour]]:
-        game = self.game_words()
-        shift = len(game) if game and text.startswith(game) else 0
+        game = next((g for g in (self.game_words(), self.game_words(short=True)) if g and text.startswith(g)), "")
+        shift = len(game)
         for words, checkers in (self.whose(), self.whose(self.names_room())):
             if words and text[shift:].startswith(words):
                 return [(shift + offset, colour) for offset, colour in checkers]
         return []
 
-    def game_words(self) -> str:
-        return f"Game #{self.v.game_id} {self.g.dot} " if self.v.game_id else ""
+    def game_words(self, short: bool = False) -> str:
+        return f"{'' if short else 'Game '}#{self.v.game_id} {self.g.dot} " if self.v.game_id else ""
 
     def names_room(self) -> int:
         """The columns a watcher's names and checkers have beside the match on the title row."""
@@ -774,9 +774,14 @@ class _Painter:
         """The title row's words, the game's number before them where it fits: at 80 columns two
         matches against one opponent had looked alike, where the messages name games by number."""
         text, beside, cube = self.title_words()
-        room = min(80, self.v.width) - (13 if beside else 1)  # beside 'BACKGAMMON' or in its place
-        game = self.game_words()
-        return (game + text if len(game + text) <= room else text), beside, cube
+        width = min(80, self.v.width)
+        # Beside 'BACKGAMMON', else in its place (at 40 columns no board named its game), else
+        # in fewer words.
+        for game in (self.game_words(), self.game_words(short=True)):
+            for room, at in ((width - 13, True), (width - 1, False)):
+                if game and (beside or not at) and len(game + text) <= room:
+                    return game + text, at, cube
+        return text, beside, cube
 
     def title_words(self) -> tuple[str, bool, str]:
         """The title row's words, whether they go beside 'BACKGAMMON' (else in its place), and

@@ -35,7 +35,9 @@ from bgdoor.term.charset import shown_everywhere
 from bgdoor.term.wrap import fit, sentence, shorten, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import (
+    BOTTOM_LABEL_ROW,
     HELP_ROW,
+    MESSAGE_ROW,
     Loc,
     game_heading,
     last_text_row,
@@ -117,6 +119,15 @@ def dice_played(start: Position, dice: tuple[int, int],
             return lefts + [None] * (len(moves) + 1 - len(lefts))  # not the rules' own play: all shown
         lefts.append(() if turn.is_complete else turn.remaining_dice)
     return lefts
+
+
+def unplayable(turn: Turn) -> str:
+    """The dice a complete play leaves unplayed ('The 5 cannot be played.'); '' for none."""
+    lost = turn.remaining_dice if turn.is_complete else ()
+    if not lost:
+        return ""
+    return f"The {lost[0]} cannot be played." if len(lost) == 1 else \
+        f"{['Two', 'Three', 'Four'][len(lost) - 2]} {lost[0]}s cannot be played."
 
 
 class Superseded(Exception):
@@ -359,7 +370,8 @@ class GameScreen:
         self.moot_until = 0.0  # time.monotonic() until which an answer to a question gone is taken as one
         # A typed play the game's change closed (an offer to resign to answer), with the roll it
         # was typed for: M brings it back once play goes on.
-        self.typed_back: tuple[Position, tuple[int, int], str] | None = None
+        # (start, dice, made, typed, refused: the line replaced by a character typed first)
+        self.typed_back: tuple[Position, tuple[int, int], str, str, bool] | None = None
         self.moot_field = ""  # a field the game's change closed ('the note'): keys typed on are its
         self.told = (0.0, "")  # when news was last told, and the message it made (see just_told)
         self.shown_names: dict[int, str] = {}  # each other player's name as the board last showed it
@@ -956,9 +968,9 @@ class GameScreen:
                 return
             keep = texts[-2:]
             fewer = [self.short_presence(t) for t in comings]
-            while len(keep) < len(texts) and self.fits([*texts[-len(keep) - 1:], *fewer], turn):
-                # More of what came since the last key, where the lines hold it: a watcher at
-                # 80x20, a row free, had lost a play told a moment before (two were kept).
+            while len(keep) < len(texts) and self.under_board([*texts[-len(keep) - 1:], *fewer], turn):
+                # More of what came since the last key, where the lines under the board hold it: a
+                # watcher at 80x20, a row free, had lost a play told a moment before (two were kept).
                 keep = texts[-len(keep) - 1:]
             then = [" ".join(turn).strip()] if turn is not None else []
             if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith(ELSEWHERE_PLAYED):
@@ -1190,6 +1202,14 @@ class GameScreen:
                             next((f for f in forms if not self.cut(self.with_turn(f, turn))), forms[-1]))
         self.told_turn = turn
         self.message = self.with_turn(self.unkeyed, turn)
+
+    def under_board(self, texts: list[str], turn: tuple[str, str] | None) -> bool:
+        """Whether `texts` and a watcher's `turn` fit the lines under the board: on a short
+        screen the lines go on up over its foot, which a watcher who pressed no key had lost for
+        good under four lines of news."""
+        last = last_text_row(self.con.height) or MESSAGE_ROW + 1
+        whole = self.with_notes(" ".join([*texts, *([f"{turn[0]} {turn[1]}".strip()] if turn else [])]))
+        return self.fits(texts, turn) and len(wrap(whole, min(80, self.con.width) - 2)) <= last - BOTTOM_LABEL_ROW
 
     def fits(self, texts: list[str], turn: tuple[str, str] | None) -> bool:
         """Whether the lines hold `texts` and the whole of a watcher's `turn` (see with_turn)."""
@@ -2322,7 +2342,10 @@ class GameScreen:
     def after_move(self) -> None:
         turn = self.turn
         if turn is not None and turn.is_complete and turn.play is not None:
-            self.message = f"Your play: {turn.play}. Enter commits it, U)ndo takes back."
+            # A die the rules leave unplayed, said: a forced entry made by hand had read as if the
+            # whole roll were played.
+            said = " ".join(part for part in (f"Your play: {turn.play}.", unplayable(turn)) if part)
+            self.message = f"{said} Enter commits it, U)ndo takes back."
         elif turn is not None and turn.moves:
             # Said here too: the panel's line is cut off at 40 columns.
             left = self.left_to_play()
@@ -2335,7 +2358,10 @@ class GameScreen:
         turn = self.turn
         assert turn is not None and self.view is not None
         play = "" if turn.no_play or turn.play is None else turn.play.position.id
-        await self.send_turn(play, [(m.src, m.dst) for m in turn.moves])
+        # Said as a typed play is: 'Turn sent.' alone for the cursor's, the play for a typed one.
+        done = f"You pass: no move with {roll_text(turn.dice)}." if turn.no_play else \
+            f"Turn sent: {turn.play}." if turn.play is not None else "Turn sent."
+        await self.send_turn(play, [(m.src, m.dst) for m in turn.moves], done)
 
     async def do_typed_play(self, key: Key) -> None:
         assert self.view is not None
@@ -2352,8 +2378,13 @@ class GameScreen:
         self.message = f"{self.with_roll_left('').strip()} {self.message}".strip()
         typed = f"{made} " if made else ""
         back, self.typed_back = self.typed_back, None
-        if back is not None and self.turn is not None and back[:2] == (self.turn.start, self.turn.dice):
-            typed = back[2]  # closed by an offer to resign, refused: the line as it stood
+        replace_from: int | None = None
+        if back is not None and self.turn is not None and back[:3] == (self.turn.start, self.turn.dice, made):
+            # Refused (Backspace puts it right; typed anew, what followed the moves on the board
+            # is replaced), or closed by an offer to resign refused since (typing goes on): the
+            # line as it stood.
+            replace_from = len(typed) if back[4] else None
+            typed = back[3]
         kept = False  # a wake for something else while typing: the board's, after
         while True:
             # The prompt alone: with the opponent's note after it, the note read as the answer.
@@ -2376,8 +2407,10 @@ class GameScreen:
                     self.draw(note=self.message, help_text="", last_row=row - 1)
 
             try:
-                text = await self.con.line(row, 2, PLAY_LENGTH, initial=typed, wake=True, any_wake=True, full=full)
+                text = await self.con.line(row, 2, PLAY_LENGTH, initial=typed, wake=True, any_wake=True, full=full,
+                                           replace_from=replace_from)
             except Woken as woken:
+                replace_from = replace_from if woken.text == typed else None
                 typed = woken.text  # the window changed size: the board and the prompt again
                 if self.view is not None and self.rt.version(self.game_id) != self.view.version:
                     # The game moved on (the turn played in the player's other session): typing
@@ -2390,7 +2423,7 @@ class GameScreen:
                         if roll is not None and self.state() is State.RESIGN_TO_ME:
                             # The play goes on if the offer is refused: the line is kept for it (it
                             # had been lost, where a note being typed stays open over the offer).
-                            self.typed_back = (*roll, typed)
+                            self.typed_back = (*roll, made, typed, False)
                             self.message = f"{self.message[:-1]}: M brings it back if play goes on."
                     self.moot_until, self.moot_field = time.monotonic() + MOOT_ANSWER, "your typed play"
                     return
@@ -2425,7 +2458,9 @@ class GameScreen:
             self.not_sent(text)
         except IllegalAction as exc:
             if not made or not text.startswith(made) or not text[len(made):].strip():
-                raise
+                self.keep_refused(made, text)
+                self.message = f"{self.with_roll_left(sentence(str(exc)))} M brings the line back to put right."
+                return
             # The whole play typed over the moves the line began with read 'too many moves for
             # the roll' with the line gone: say what was in it before the typing.
             turn = self.turn
@@ -2440,13 +2475,19 @@ class GameScreen:
             rest = text[len(made):]
             why = sentence((turn.refusal_after(rest) if turn is not None else None) or str(exc))
             if turn is None or not self.plays_alone(turn, rest):
-                self.message = why
+                self.keep_refused(made, text)
+                self.message = f"{why} M brings the line back to put right."
                 return
             # The whole play typed again after the moves the line began with (it is a play by
             # itself): only then is that the mistake.  ('..., bar/10*: M and the rest of the
             # play.' did not read as a sentence.)
             self.message = (f"{why} The line began with the moves on the board ({made}): "
                             "press M again and type only the rest.")
+
+    def keep_refused(self, made: str, text: str) -> None:
+        """A typed play refused, kept for M to put right: the whole line had to be typed again."""
+        if self.turn is not None:
+            self.typed_back = (self.turn.start, self.turn.dice, made, text, True)
 
     @staticmethod
     def plays_alone(turn: Turn, text: str) -> bool:
@@ -2558,6 +2599,10 @@ class GameScreen:
             roll = [self.own_roll_short()]
             if news:
                 roll = [news]  # said whole now, where the field had cut it
+            elif self.view is not None and self.view.state.phase in (Phase.DOUBLED, Phase.RESIGNED):
+                # The offer the note goes with, said again: the field had taken its place, and after
+                # it only the panel said a double waited.
+                roll = [self.pending_offer()]
             if key.name == "esc":
                 self.message = " ".join([*roll, "No note changed.", self.still_in_hand()]).strip()
                 return

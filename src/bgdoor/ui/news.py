@@ -219,10 +219,16 @@ def _with_ties(text: str, ties: list[int]) -> str:
     return text.replace(_OPENING, f"Opening roll, after {said}: ", 1)
 
 
+_PLAYED = re.compile(r"\b(played|playing)\b")
+
+
 def told_again(texts: list[str]) -> list[str]:
     """Lines told one after another on the board, without a roll that a later line tells again
-    with its play (narrate says an opening roll's ties in both the same way)."""
-    return [t for i, t in enumerate(texts) if not any(u.startswith(t.removesuffix(".")) for u in texts[i + 1 :])]
+    with its play (narrate says an opening roll's ties in both the same way).  A play is never
+    one: 'fred rolled 3-2 and played bar/22 13/11.' had gone for a later turn of the same words
+    and a hit, 'bar/22 13/11*', and a watcher saw gwen play twice in a row."""
+    return [t for i, t in enumerate(texts)
+            if _PLAYED.search(t) or not any(u.startswith(t.removesuffix(".")) for u in texts[i + 1 :])]
 
 
 def _roll_line(log: GameLog, step: Step, viewer_id: int | None) -> NewsLine:
@@ -441,6 +447,7 @@ class Headline:
     """One line of the menu's news."""
 
     result: bool  # a game's or match's result
+    match: bool  # the match's result
     asks: bool  # a double or a resignation waiting for the player's answer
     at: float  # when, as a timestamp
     index: int  # its place in the news as gathered: ties keep it
@@ -454,13 +461,15 @@ def _headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[Headl
         ratings = rating_text(log)
         st = log.game.state
         waiting = log.events[-1].seq if log.events and log.game.my_turn and st.phase in ASKING else None
+        ended = max((n.seq for n in lines if n.result), default=None) if st.over else None
         for n in lines:
             # A line with no event of its own (the seating) goes by when its game was begun: put
             # after every dated line, the oldest of six new games came first under 'the latest first'.
             at = when.get(n.seq) or log.game.created or log.game.updated
             # Without the ratings (N)ews has them): the menu had cut a lost match at 'and the...'.
             text = n.text.removesuffix(f" {ratings}") if ratings else n.text
-            found.append(Headline(n.result, n.seq == waiting, at.timestamp(), len(found), f"#{log.game.id}: {text}"))
+            found.append(Headline(n.result, n.seq == ended, n.seq == waiting, at.timestamp(), len(found),
+                                  f"#{log.game.id}: {text}"))
     return found
 
 
@@ -477,7 +486,8 @@ def menu_headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> tuple[
     rolls of other games, and a double to answer behind '(N: all)'."""
     found = _headlines(news)
     latest = sorted(found, key=lambda h: (h.at, h.index), reverse=True)
-    first = sorted(found, key=lambda h: (h.result, h.asks, h.at, h.index), reverse=True)
+    # A match's end before a game's: a lost match had come second, after a game won, and been cut.
+    first = sorted(found, key=lambda h: (h.result, h.match, h.asks, h.at, h.index), reverse=True)
     moved = [h for h, was in zip(first, latest, strict=True) if h is not was and (h.result or h.asks)]
     results, offers = any(h.result for h in moved), any(h.asks and not h.result for h in moved)
     order = "results, offers first" if results and offers else "results first" if results else \

@@ -968,8 +968,10 @@ class Session:
         sentence, in the rows that sentence takes; the last says where the rest is."""
 
         def brief(text: str, more: str, tail: str) -> str:
+            # The rows its first sentence takes: one sentence alone, with what goes after it (a
+            # match's result given one row had been cut at 'and the... (N: all)').
             first = first_sentence(text)
-            rows = len(wrap(first + more, width)) if first != text else 1
+            rows = len(wrap(first + more if first != text else text + tail, width))
             return shorten_whole(text, width, rows, more, tail)
 
         shown: list[str] = []
@@ -995,6 +997,11 @@ class Session:
 
     async def options(self) -> None:
         refused = ""  # why the last key changed nothing
+        assert self.player is not None
+        # As stored: changed in the player's other session, the page had shown this one's and its
+        # keys stepped from them, writing them back over the other's.
+        self.player = await self.svc.player(self.player.id)
+        self.con.apply_preferences(self.player.preferences)
         while True:
             assert self.player is not None
             self.con.clear()
