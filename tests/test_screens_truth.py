@@ -5162,22 +5162,32 @@ async def test_esc_in_a_note_the_offer_interrupted_leaves_the_board_up(tmp_path)
         a.close()
 
 
-async def test_a_checker_in_hand_put_back_by_an_offer_is_said(tmp_path):
-    """alice held a checker when bob offered to resign: the board put it back without a word,
-    where the moves made are said to come back."""
+@contextlib.asynccontextmanager
+async def alice_rolled_5_2(tmp_path) -> AsyncIterator[tuple[Caller, str, int, int]]:
+    """alice_to_roll's alice at her board, having rolled 5-2: (her caller, the database, bob's id,
+    the game's)."""
     url = f"sqlite:///{tmp_path}/g.db"
     bob, game = alice_to_roll(url)
     async with running_server(url, dice=ScriptedDice([5, 2] * 5)) as srv:
         a = await at_board(srv.port, "alice", game)
-        a.send("\r")
-        await a.wait_words("Your turn 5-2")
+        try:
+            a.send("\r")
+            await a.wait_words("Your turn 5-2")
+            yield a, url, bob, game
+        finally:
+            a.close()
+
+
+async def test_a_checker_in_hand_put_back_by_an_offer_is_said(tmp_path):
+    """alice held a checker when bob offered to resign: the board put it back without a word,
+    where the moves made are said to come back."""
+    async with alice_rolled_5_2(tmp_path) as (a, url, bob, game):
         a.send("\r")  # the cursor starts on a checker that can move: 13 here
         await a.wait_words("Checker in hand")
         with Service(url) as svc:
             svc.resign(bob, game, svc.game(game, bob).version, Win.SINGLE)
         await a.wait_words("bob offers to resign, giving a single game (1 point).")
         await a.wait_words("The checker you held is back on point 13.")
-        a.close()
 
 
 async def test_a_give_up_question_the_opponent_s_play_closes_is_said_closed(tmp_path):
@@ -5374,12 +5384,7 @@ async def test_a_typed_play_an_offer_closes_comes_back_when_play_goes_on(tmp_pat
     """bob offered to resign while alice typed '13/' after M: the line closed and the play typed
     was lost, where a note being typed stays open over the offer.  It is said kept, and M after
     the refusal brings it back as it stood."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    bob, game = alice_to_roll(url)
-    async with running_server(url, dice=ScriptedDice([5, 2] * 5)) as srv:
-        a = await at_board(srv.port, "alice", game)
-        a.send("\r")
-        await a.wait_words("Your turn 5-2")
+    async with alice_rolled_5_2(tmp_path) as (a, url, bob, game):
         a.send("M")
         await a.wait_for("Your play")
         a.send("13/8 6/")
@@ -5398,7 +5403,6 @@ async def test_a_typed_play_an_offer_closes_comes_back_when_play_goes_on(tmp_pat
         with Service(url) as svc:
             last = svc.last_turn(game, bob)
             assert last is not None and last.notation == "13/8 6/4", last
-        a.close()
 
 
 async def test_a_logoff_on_the_player_s_turn_speaks_of_their_next_play(tmp_path):
@@ -5538,12 +5542,7 @@ async def test_the_menu_puts_a_match_lost_before_a_game_won_and_whole(tmp_path):
 async def test_a_typed_play_refused_comes_back_with_m(tmp_path):
     """gwen typed a play the rules refused ('Too many moves for the roll: ...'); M again showed an
     empty line (or only the cursor's moves), and the whole play had to be typed again."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    bob, game = alice_to_roll(url)
-    async with running_server(url, dice=ScriptedDice([5, 2] * 5)) as srv:
-        a = await at_board(srv.port, "alice", game)
-        a.send("\r")
-        await a.wait_words("Your turn 5-2")
+    async with alice_rolled_5_2(tmp_path) as (a, url, bob, game):
         a.send("M")
         await a.wait_for("Your play")
         a.send("13/8 6/3\r")
@@ -5558,7 +5557,6 @@ async def test_a_typed_play_refused_comes_back_with_m(tmp_path):
         await a.wait_for("13/8 6/2")
         a.send("\x084\r")  # put right: 6/4
         await a.wait_words("Turn sent: 13/8 6/4.")
-        a.close()
 
 
 async def test_a_note_written_over_a_double_says_the_double_again(tmp_path):
@@ -5583,12 +5581,7 @@ async def test_a_note_written_over_a_double_says_the_double_again(tmp_path):
 async def test_a_play_made_with_the_cursor_is_said_when_sent(tmp_path):
     """A typed play is confirmed with the play ('Turn sent: 13/7 8/7.'), one made with the cursor
     with 'Turn sent.' alone: two wordings for one thing."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    bob, game = alice_to_roll(url)
-    async with running_server(url, dice=ScriptedDice([5, 2] * 5)) as srv:
-        a = await at_board(srv.port, "alice", game)
-        a.send("\r")
-        await a.wait_words("Your turn 5-2")
+    async with alice_rolled_5_2(tmp_path) as (a, url, bob, game):
         for key, said in (("\r", "Checker in hand"), ("2", None), ("6", None), ("\r", "Moved 13/11; the 5 to play."),
                           ("\r", "Checker in hand"), ("66666", None), ("\r", "Your play: 13/6. Enter commits it")):
             a.send(key)
@@ -5598,7 +5591,6 @@ async def test_a_play_made_with_the_cursor_is_said_when_sent(tmp_path):
                 await a.settle(0.2)
         a.send("\r")
         await a.wait_words("Turn sent: 13/6.")
-        a.close()
 
 
 def test_a_die_a_play_made_by_hand_leaves_unplayed_is_said() -> None:
