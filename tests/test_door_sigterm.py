@@ -120,3 +120,43 @@ def test_signals_while_the_door_ends_do_not_kill_it(tmp_path: Path, signum: int)
             elif door.proc.poll() is None:
                 door.proc.kill()
                 door.proc.wait()
+
+
+def _blocked(native_id: int) -> set[int]:
+    """The signals the thread blocks, from /proc/self/task/<tid>/status's SigBlk mask."""
+    for line in Path(f"/proc/self/task/{native_id}/status").read_text().splitlines():
+        if line.startswith("SigBlk:"):
+            mask = int(line.split()[1], 16)
+            return {n for n in range(1, 65) if mask >> (n - 1) & 1}
+    return set()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads threads' signal masks from /proc")
+def test_every_thread_the_door_starts_leaves_signals_to_the_main_thread(tmp_path: Path) -> None:
+    """The door, on its way out, has SIGHUP's default action back for a moment with it blocked on
+    the main thread: a worker thread that took it then killed the door (status -1).  So no
+    thread the application starts takes SIGHUP or SIGTERM."""
+    import asyncio  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    from bgdoor.app import running  # noqa: PLC0415
+    from bgdoor.config import Config  # noqa: PLC0415
+
+    before = {t.ident for t in threading.enumerate()}
+
+    async def session() -> dict[str, set[int]]:
+        config = Config(database_url=f"sqlite:///{tmp_path}/bg.db")
+        with Service(config.database_url) as service:
+            async with running(config, service) as runtime:
+                await runtime.service.register("Ada", "secret words")  # the scrypt and account threads
+                await runtime.service.rankings()  # a read
+                await asyncio.to_thread(lambda: None)  # the loop's default workers
+                await asyncio.sleep(0.2)  # the feed's thread looks
+                return {t.name: _blocked(t.native_id or 0) for t in threading.enumerate()
+                        if t.ident not in before or t.name == "scrypt"}
+
+    threads = asyncio.run(session())
+    assert {"scrypt", "asyncio_0"} <= set(threads) and any(n.startswith("db-read") for n in threads), threads
+    assert any(n.startswith("db-feed") for n in threads) and any(n.startswith("db-account") for n in threads), threads
+    for name, blocked in threads.items():
+        assert {signal.SIGHUP, signal.SIGTERM} <= blocked, (name, sorted(blocked))

@@ -13,6 +13,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 
+from bgdoor import workers
 from bgdoor.config import Config
 from bgdoor.service import Service, ServiceError, StorageError
 from bgdoor.service.sysop import days_text
@@ -76,6 +77,8 @@ async def _bot_when_writable(runtime: Runtime, service: Service) -> None:
 
 @contextlib.asynccontextmanager
 async def running(config: Config, service: Service, *, bot: bool = True) -> AsyncIterator[Runtime]:
+    # asyncio.to_thread's threads too leave signals to the main thread (see bgdoor.workers).
+    asyncio.get_running_loop().set_default_executor(workers.pool(None, "asyncio"))
     problem = await asyncio.to_thread(db.write_problem, config.database_url)
     if problem is not None:
         log.warning(

@@ -11,9 +11,9 @@ import asyncio
 import contextlib
 import logging
 import random
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from bgdoor import workers
 from bgdoor.rules.game import Phase
 from bgdoor.service import GameChanged, GameView, Service, ServiceError
 
@@ -30,7 +30,7 @@ class BotRunner:
         self.service = service
         self.brain = brain
         self.rng = random.Random(seed)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
+        self._pool = workers.pool(1, "bot")
         self._players: dict[int, Any] = {}  # bot player id -> Bot
         self._labels: list[tuple[str, str]] = []
         self._wake: asyncio.Event | None = None  # made in start(), inside the running loop

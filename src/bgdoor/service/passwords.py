@@ -11,6 +11,7 @@ import os
 import threading
 from concurrent.futures import Future
 
+from bgdoor import workers
 from bgdoor.store import handles
 
 # About 16 MiB and some tens of milliseconds per hash: slow for a guesser, fine for a login.
@@ -58,6 +59,7 @@ class _Hasher:
         return done
 
     def _run(self) -> None:
+        workers.leave_signals()
         while True:
             with self._ready:
                 while not self._jobs:

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
+from bgdoor import workers
 from bgdoor.rules.game import Color, Win
 from bgdoor.service import (
     Draft,
@@ -95,17 +96,17 @@ class Gateway:
         self.read = read  # a player's news read on one screen: their others' counts change
         self.addr = addr  # the caller's address, for the LoginGuard
         self.notice: Notice | None = None
-        self._reads = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="db-read")
-        self._writes = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="db-write")
+        self._reads = workers.pool(readers, "db-read")
+        self._writes = workers.pool(writers, "db-write")
         # Registering hashes a password first (a fraction of a second, on one scrypt thread): it has
         # workers of its own, so a burst of new players holds up no move, and its wait for the
         # database starts when its transaction does.
-        self._accounts = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-account")
-        self._marks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-mark")
+        self._accounts = workers.pool(2, "db-account")
+        self._marks = workers.pool(1, "db-mark")
         # Who's online is bookkeeping too: its writes never take a worker a caller's move needs.
-        self._presence = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-presence")
+        self._presence = workers.pool(1, "db-presence")
         self._feed = ChangeFeed(service.engine)
-        self._follow = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-feed")
+        self._follow = workers.pool(1, "db-feed")
 
     def caller(self, addr: str, notice: Notice | None = None) -> Gateway:
         """This gateway as one caller sees it: the same workers, logins guarded by `addr`, and
