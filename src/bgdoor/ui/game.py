@@ -10,7 +10,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from bgdoor.rules.game import Color, MatchState, Move, OpeningRoll, Phase, RejectResign, Resign, Win
 from bgdoor.rules.moves import Play, legal_plays, notation, roll_text
@@ -119,6 +119,18 @@ def dice_played(start: Position, dice: tuple[int, int],
             return lefts + [None] * (len(moves) + 1 - len(lefts))  # not the rules' own play: all shown
         lefts.append(() if turn.is_complete else turn.remaining_dice)
     return lefts
+
+
+class KeptPlay(NamedTuple):
+    """A typed play kept for M: for the roll it was typed for, after the moves `made` with the
+    cursor; `refused` by the rules (a play typed anew replaces it), else closed by an offer to
+    resign (typing goes on)."""
+
+    start: Position
+    dice: tuple[int, int]
+    made: str
+    text: str
+    refused: bool
 
 
 def unplayable(turn: Turn) -> str:
@@ -368,10 +380,8 @@ class GameScreen:
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
         self.moot_until = 0.0  # time.monotonic() until which an answer to a question gone is taken as one
-        # A typed play the game's change closed (an offer to resign to answer), with the roll it
-        # was typed for: M brings it back once play goes on.
-        # (start, dice, made, typed, refused: the line replaced by a character typed first)
-        self.typed_back: tuple[Position, tuple[int, int], str, str, bool] | None = None
+        # A typed play refused, or closed by an offer to resign: M brings it back.
+        self.typed_back: KeptPlay | None = None
         self.moot_field = ""  # a field the game's change closed ('the note'): keys typed on are its
         self.told = (0.0, "")  # when news was last told, and the message it made (see just_told)
         self.shown_names: dict[int, str] = {}  # each other player's name as the board last showed it
@@ -2379,12 +2389,13 @@ class GameScreen:
         typed = f"{made} " if made else ""
         back, self.typed_back = self.typed_back, None
         replace_from: int | None = None
-        if back is not None and self.turn is not None and back[:3] == (self.turn.start, self.turn.dice, made):
+        if back is not None and self.turn is not None and (back.start, back.dice, back.made) == (
+                self.turn.start, self.turn.dice, made):
             # Refused (Backspace puts it right; typed anew, what followed the moves on the board
             # is replaced), or closed by an offer to resign refused since (typing goes on): the
             # line as it stood.
-            replace_from = len(typed) if back[4] else None
-            typed = back[3]
+            replace_from = len(typed) if back.refused else None
+            typed = back.text
         kept = False  # a wake for something else while typing: the board's, after
         while True:
             # The prompt alone: with the opponent's note after it, the note read as the answer.
@@ -2423,7 +2434,7 @@ class GameScreen:
                         if roll is not None and self.state() is State.RESIGN_TO_ME:
                             # The play goes on if the offer is refused: the line is kept for it (it
                             # had been lost, where a note being typed stays open over the offer).
-                            self.typed_back = (*roll, made, typed, False)
+                            self.typed_back = KeptPlay(*roll, made, typed, refused=False)
                             self.message = f"{self.message[:-1]}: M brings it back if play goes on."
                     self.moot_until, self.moot_field = time.monotonic() + MOOT_ANSWER, "your typed play"
                     return
@@ -2487,7 +2498,7 @@ class GameScreen:
     def keep_refused(self, made: str, text: str) -> None:
         """A typed play refused, kept for M to put right: the whole line had to be typed again."""
         if self.turn is not None:
-            self.typed_back = (self.turn.start, self.turn.dice, made, text, True)
+            self.typed_back = KeptPlay(self.turn.start, self.turn.dice, made, text, refused=True)
 
     @staticmethod
     def plays_alone(turn: Turn, text: str) -> bool:
