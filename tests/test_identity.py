@@ -188,6 +188,22 @@ def test_a_match_s_ratings_name_its_players_as_the_board_does(svc: Service) -> N
     assert {r.handle for r in ratings} == names, ratings
 
 
+def test_a_board_s_player_known_by_their_alias_is_tagged_where_another_has_that_alias(svc: Service) -> None:
+    """SYN's alice is 'alice' here, DP's alice 'alice~2': the bare 'alice' had passed for DP's
+    alice's own alias on her board, and B)egin's 'against alice' had not said which."""
+    syn = svc.enter_from_bbs("SYN", "alice")
+    zed = svc.enter_from_bbs("SYN", "zed")
+    before = svc.begin_game(zed.id, 1, Color.WHITE, "alice")
+    assert {before.white, before.black} == {"zed", "alice"}  # nobody else is alice yet
+    dp = svc.enter_from_bbs("DP", "ALICE")
+    assert dp.handle == "ALICE~2" and dp.id != syn.id
+    v = svc.begin_game(dp.id, 1, Color.WHITE, "alice")
+    assert {v.white, v.black} == {"ALICE~2@DP", "alice@SYN"}
+    assert {svc.game(before.id).white, svc.game(before.id).black} == {"zed", "alice@SYN"}  # not remembered bare
+    ranks = {r.handle for r in svc.rankings(include_unrated=True)}
+    assert {"alice@SYN", "ALICE~2@DP", "zed"} <= ranks, ranks
+
+
 def test_a_door_caller_never_takes_over_a_telnet_player_or_a_lookalike(svc: Service) -> None:
     alice = svc.register("alice", "alice-pw")
     for alias in ["alice", "ALICE", "\u0430lice"]:

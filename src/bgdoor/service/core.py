@@ -264,12 +264,31 @@ def player_names(s: Session, ids: Iterable[int | None], always: bool) -> dict[in
     wanted = {i for i in ids if i is not None}
     if not wanted:
         return {}
-    rows = s.execute(
+    rows = list(s.execute(
         select(Player.id, Player.handle, Player.origin, Player.bbs_tag, Player.login_name).where(
             Player.id.in_(wanted)
         )
+    ))
+    shared = shared_aliases(s, [(pid, h) for pid, h, origin, tag, login in rows
+                                if origin == "bbs" and tag and h == login and not always])
+    return {pid: display_name(h, origin, tag, login, always or pid in shared) for pid, h, origin, tag, login in rows}
+
+
+def shared_aliases(s: Session, players: Sequence[tuple[int, str]]) -> set[int]:
+    """Of member boards' players (id, handle) known by their own alias, those whose alias is
+    another player's too (another board's alice, alice~2 here): 'alice' alone had passed for
+    her own alias on that player's screen, and B)egin had found the other board's alice for
+    'alice' without a word of which."""
+    if not players:
+        return set()
+    keys = {handles.key(h): pid for pid, h in players}
+    lowered = {h.lower() for _, h in players}
+    others = s.execute(
+        select(Player.id, Player.login_name).where(
+            or_(func.lower(Player.login_name).in_(lowered), Player.login_name.in_([h for _, h in players]))
+        )
     )
-    return {pid: display_name(h, origin, tag, login, always) for pid, h, origin, tag, login in rows}
+    return {keys[k] for pid, login in others if (k := handles.key(login)) in keys and keys[k] != pid}
 
 
 def _identity(s: Session, origin: str, tag: str, alias: str) -> Player | None:
@@ -820,6 +839,8 @@ class Service(LeagueOps):
                 return replace(self._info(p), handle_note=note)
             handle, blocker = self._free_handle(s, base)
             p = self._new_player(s, handle, None, origin=origin, login_name=alias, bbs_tag=tag)
+            if blocker is not None:
+                self._handle_cache.clear()  # the alias's holder shows with their board's tag now
             return replace(self._info(p), first_visit=True, handle_note=_handle_note(alias, handle, blocker, tag))
 
         # A returning caller is let in by a read, like a login: a busy database does not hold
@@ -1673,10 +1694,13 @@ class Service(LeagueOps):
             elif board is not None:
                 query = query.where(Player.origin == "bbs", Player.bbs_tag == board.upper())
             always = self.always
+            found = list(s.scalars(query))
+            shared = shared_aliases(s, [(p.id, p.handle) for p in found if p.origin == "bbs" and p.bbs_tag
+                                        and p.handle == p.login_name and not always])
             return [
                 RankRow(
                     rank=i,
-                    handle=display_name(p.handle, p.origin, p.bbs_tag, p.login_name, always),
+                    handle=display_name(p.handle, p.origin, p.bbs_tag, p.login_name, always or p.id in shared),
                     rating=p.rating,
                     wins=p.wins,
                     losses=p.losses,
@@ -1686,7 +1710,7 @@ class Service(LeagueOps):
                     is_bot=p.is_bot,
                     board=p.bbs_tag if p.origin == "bbs" else "",
                 )
-                for i, p in enumerate(s.scalars(query), 1)
+                for i, p in enumerate(found, 1)
             ]
 
         return self.transaction(fn, write=False)
