@@ -191,7 +191,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await alice.wait_for("did not offer to resign")
         await walk.works(s, alice, "N", "Note to your opponent")
         alice.send("\x1b")
-        await alice.wait_for("No note changed")
+        await alice.wait_for("No note written")
         await common(walk, s, alice)
         await back_to_board(walk, s, alice)
         w = State.WAITING
@@ -231,7 +231,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await bob.wait_for("did not offer to resign")
         await walk.works(s, bob, "N", "Note to your opponent")
         bob.send("hi\r")
-        await bob.wait_for('Your note, not yet sent: "hi"')
+        await bob.wait_for('Your note goes with what you do next: "hi"')
         await common(walk, s, bob)
         await back_to_board(walk, s, bob)
         await walk.refused(w, alice, "V", "bob has not played a turn in this game yet")

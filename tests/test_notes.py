@@ -322,7 +322,7 @@ async def test_a_note_stands_apart_from_the_ids_and_before_a_question(tmp_path: 
         c.send("N")
         await c.wait_for("Note to your")
         c.send("Too strong\r")
-        await c.wait_words('Your note, not yet sent: "Too strong".')
+        await c.wait_words('Your note goes with what you do next: "Too strong".')
         c.send("X")
         said = " ".join((await c.wait_words("(Y/N)")).split())
         assert 'Your note, not yet sent: "Too strong". Drop the double' in said, said

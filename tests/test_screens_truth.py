@@ -1680,7 +1680,7 @@ async def test_the_cursor_shows_where_a_note_is_typed(tmp_path):
             row,
         )
         alice.send("\r")
-        await alice.wait_for("Your note goes with what you do next.")
+        await alice.wait_for("Your note goes with what you do next:")
         await alice.settle()
         assert alice.screen.cursor.hidden
         alice.close()
@@ -4355,7 +4355,7 @@ async def test_esc_from_a_note_or_giving_up_with_a_checker_in_hand_says_it_is_st
         await c.settle(0.3)
         c.send("\r")
         await c.wait_words("Checker in hand")
-        for keys, words in (("Nhi\x1b", "No note changed."), ("Nhi\r", "Your note goes with what you do next."),
+        for keys, words in (("Nhi\x1b", "No note written."), ("Nhi\r", 'Your note goes with what you do next: "hi".'),
                             ("G\x1b", "You did not offer to resign.")):
             c.send(keys[0])
             await c.wait_until(lambda t: "Checker in hand" not in " ".join(t.split()), "the question")
@@ -4396,7 +4396,7 @@ async def test_what_is_typed_on_a_20_line_screen_is_on_the_screen(tmp_path):
         await c.wait_for("the end_")
         assert any("the end_" in line for line in c.lines()[:20]), c.lines()
         c.send("\x1b")
-        await c.wait_words("No note changed.")
+        await c.wait_words("No note written.")
 
 
 async def test_going_on_at_40_columns_still_asks_when_the_window_is_made_short(tmp_path):
@@ -4637,8 +4637,8 @@ async def test_a_note_kept_at_40_columns_leaves_the_roll_said(tmp_path):
         c.send("N")
         await c.wait_for("Note to your opponent")
         c.send("Hello bob, good luck in this one!\r")
-        said = " ".join((await c.wait_words("Your note goes with what you do next.")).split())
-        assert "Your turn 3-1. Your note goes with what you do next." in said, said
+        said = " ".join((await c.wait_words("Your note goes with what you do next:")).split())
+        assert "Your turn 3-1. Your note goes with what you do next:" in said, said
         assert all(len(line.rstrip()) <= 40 for line in c.lines()), c.text
         c.send("N")
         await c.wait_for("Note to your opponent")
@@ -5136,7 +5136,7 @@ async def test_an_offer_made_while_a_note_is_typed_is_told_over_the_field_which_
             assert svc.game(game, bob).state.resign_win is not None  # the offer stands
         a.send("\r")
         await a.wait_words("bob offers to resign, giving a single game (1 point). Your note goes with what you "
-                           "do next.")
+                           'do next: "half a note okay".')
         a.send("N")  # the board's N)o now, the note with it
         await a.wait_words('You refuse the resignation; play on. Your note went with it.')
         with Service(url) as svc:
@@ -5157,7 +5157,7 @@ async def test_esc_in_a_note_the_offer_interrupted_leaves_the_board_up(tmp_path)
         await a.wait_words("bob offers to resign")
         await a.settle(3)  # longer than a moment: not a key caught as the field closed
         a.send("\x1b")
-        await a.wait_words("bob offers to resign, giving a single game (1 point). No note changed.")
+        await a.wait_words("bob offers to resign, giving a single game (1 point). No note written.")
         assert "Your choice" not in a.text and "A)ccept" in a.text, a.text
         a.close()
 
@@ -5304,7 +5304,7 @@ async def test_a_character_not_every_terminal_shows_is_left_out_of_a_note_and_sa
         a.send(" café".encode())  # CP437 has é
         await a.wait_for("ok  café_")
         a.send("\r")
-        await a.wait_words("Your note goes with what you do next.")
+        await a.wait_words("Your note goes with what you do next:")
         a.close()
 
 
@@ -5570,7 +5570,7 @@ async def test_a_note_written_over_a_double_says_the_double_again(tmp_path):
     async with running_server(url) as srv:
         b = await at_board(srv.port, "bob", game)
         await b.wait_words("alice doubles to 2.")
-        for keys, said in (("ok\r", "Your note goes with what you do next."), ("\x1b", "No note changed.")):
+        for keys, said in (("ok\r", 'Your note goes with what you do next: "ok".'), ("\x1b", "No note changed.")):
             b.send("N")
             await b.wait_for("Note to your opponent")
             b.send(keys)

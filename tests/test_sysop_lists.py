@@ -122,7 +122,8 @@ def test_event_text_for_the_system_events() -> None:
     assert event_text(forfeit) == "black forfeits the match (no move in time)"
     assert event_text({"type": "play", "notation": "", "position": ""}) == "cannot move"
     assert event_text({"type": "roll", "dice": [2, 6]}) == "rolls 6-2"  # the higher die first, as callers see it
-    assert event_text({"type": "resign", "by": "white", "win": "gammon"}) == "white offers to resign a gammon"
+    assert event_text({"type": "resign", "by": "white", "win": "gammon"}) == "offers to resign, giving a gammon"
+    assert event_text({"type": "resign", "by": "black", "win": "single"}) == "offers to resign, giving a single game"
     assert (
         event_text({"type": "win", "winner": "black", "points": 1, "win": "single", "how": "resign"})
         == "black wins 1 point (single, resign)"

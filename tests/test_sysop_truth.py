@@ -214,6 +214,7 @@ def test_the_sysop_s_long_messages_are_broken_between_words_within_80_columns(
 ) -> None:
     """Lines of 101 to 170 characters (a refusal, a door player's new password, an unknown
     board, a missing database) wrapped mid-word on the sysop's 80-column terminal."""
+    monkeypatch.setattr(cli, "_on_terminal", lambda out: True)
     with Service(world.url) as svc:
         svc.enter_from_door("Doorman")
     said = []
@@ -234,6 +235,14 @@ def test_the_sysop_s_long_messages_are_broken_between_words_within_80_columns(
     assert "Doorman played through the BBS door only; from now on they may also log in by telnet" in words[1]
     assert "no member BBS ZZZ: door.cfg has no [bbs ZZZ] section" in words[2]
     assert "there is no database at" in words[3]
+
+
+def test_into_a_pipe_the_sysop_s_error_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Exit status 2 promises one line on standard error: it had been wrapped at 80 columns into
+    a pipe too, and a cron log or a grep got half of it."""
+    assert cli.main(["sysop", "--db", f"sqlite:///{tmp_path}/nope.db", "players"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and len(err) > 80 and "there is no database at" in err, err
 
 
 @pytest.mark.parametrize("port", ["99999", "-1", "http"])

@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from bgdoor.config import Config, ConfigError, load_config
 from bgdoor.rules import Position, PositionError, legal_plays
@@ -309,12 +309,18 @@ def _port(text: str) -> int:
     return port
 
 
+def _on_terminal(out: TextIO) -> bool:
+    return out.isatty()
+
+
 def _say(text: str, *, err: bool = False) -> None:
-    """A message for the sysop, each line broken between words within 80 columns (one of 170 had
-    wrapped mid-word on a terminal); a path longer than a line stays whole."""
+    """A message for the sysop, each line broken between words within 80 columns on a terminal
+    (one of 170 had wrapped mid-word there); a path longer than a line stays whole.  Into a pipe
+    or a file each line stays one line, for grep and cron's mail."""
     out = sys.stderr if err else sys.stdout
+    wrapped = _on_terminal(out)
     for line in text.splitlines() or [""]:
-        if len(line) > 79:
+        if wrapped and len(line) > 79:
             lead = " " * (len(line) - len(line.lstrip()))
             line = textwrap.fill(line.strip(), 79, initial_indent=lead, subsequent_indent=lead + "    ",
                                  break_long_words=False, break_on_hyphens=False)

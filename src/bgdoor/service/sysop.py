@@ -197,7 +197,10 @@ def event_text(payload: dict[str, Any]) -> str:
     if kind == "play":
         return f"plays {payload['notation']}" if payload["notation"] else "cannot move"
     if kind == "resign":
-        return f"{payload['by']} offers to resign a {payload['win']}"
+        # A verb, as the other rows: the row names who; 'white offers to resign a single' had
+        # read as cut off.
+        offered = {"single": "a single game"}.get(payload["win"], f"a {payload['win']}")
+        return f"offers to resign, giving {offered}"
     if kind == "forfeit":
         why = FORFEIT_WHY.get(payload.get("reason", ""), payload.get("reason", ""))
         return f"{payload['loser']} forfeits the match ({why})"

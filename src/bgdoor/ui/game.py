@@ -2164,6 +2164,8 @@ class GameScreen:
         """The message line, and the opponent's note with their last turn, or the one about to go."""
         if message.startswith(POSITION_ID):
             return message  # the IDs, to copy, alone: a note after them had read as part of them
+        if self.pending_note and f'"{self.pending_note}"' in message:
+            return message  # said with it ('Your note goes with what you do next: "..."')
         if self.pending_note:
             # Not 'Your note: ...', the news's words for a note that went: after 'In another
             # session, you ... played 13/7 9/6.' it had read as gone with a play it never went with.
@@ -2615,11 +2617,16 @@ class GameScreen:
                 # it only the panel said a double waited.
                 roll = [self.pending_offer()]
             if key.name == "esc":
-                self.message = " ".join([*roll, "No note changed.", self.still_in_hand()]).strip()
+                # 'No note changed' of a note never written had read as if one were kept.
+                said = "No note changed." if self.pending_note else "No note written."
+                self.message = " ".join([*roll, said, self.still_in_hand()]).strip()
                 return
             if key.name == "enter":
                 self.pending_note = text.strip() or None
-                said = "Your note goes with what you do next." if self.pending_note else "No note goes with this turn."
+                # The note in the same sentence: the lines' 'Your note, not yet sent: ...' after it
+                # had said 'Your note' twice.
+                said = note_words("Your", self.pending_note, "note goes with what you do next") if self.pending_note \
+                    else "No note goes with this turn."
                 self.message = " ".join([*roll, said, self.still_in_hand()]).strip()
                 return
             if key.name == "backspace":

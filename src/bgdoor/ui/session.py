@@ -274,7 +274,8 @@ class Session:
 
     @property
     def who(self) -> str:
-        return f"{self.player.handle if self.player else '-'}@{self.peer}"
+        # Before a login the door's alias: a drop file giving no time had logged '-@node 1'.
+        return f"{self.player.handle if self.player else self.door_alias or '-'}@{self.peer}"
 
     async def notice(self, text: str) -> None:
         try:
