@@ -132,3 +132,19 @@ def test_section_names_and_show_board_are_read_whatever_their_case(tmp_path: Pat
     cfg.write_text("[Server]\nport = 2424\n[RLOGIN]\nshow_board = Always\n")
     config = load_config(cfg)
     assert config.port == 2424 and config.show_board == "always"
+
+
+def test_the_log_names_the_database_opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           caplog: pytest.LogCaptureFixture) -> None:
+    """'sqlite:///tmp/x/x.db' (three slashes) is tmp/x/x.db under the folder started in: three
+    testers' servers opened an old database there, and the log said only 'listening on'."""
+    import logging  # noqa: PLC0415
+
+    from bgdoor.config import Config  # noqa: PLC0415
+    from bgdoor.store import db  # noqa: PLC0415
+
+    monkeypatch.chdir(tmp_path)
+    with caplog.at_level(logging.INFO, logger="bgdoor"):
+        open_service(Config(database_url="sqlite:///tmp/x.db")).close()
+    assert f"database: SQLite file {tmp_path}/tmp/x.db" in caplog.text, caplog.text
+    assert db.describe("postgresql+psycopg://bbs:s3cret@db.example/bg") == "postgresql+psycopg://bbs:***@db.example/bg"

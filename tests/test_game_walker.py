@@ -212,7 +212,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         s = State.TO_ROLL
         await bob.wait_for("D)ouble")
         await walk.refused(s, bob, "U")
-        await walk.works(s, bob, "V", "Replay: alice rolled 3-1")
+        await walk.works(s, bob, "V", "Replay: alice played the opening 3-1")
         r = State.REPLAY
         await bob.wait_for("(2 of 2 moves)")  # it plays itself out, then waits
         await walk.works(r, bob, "4", "(1 of 2 moves)")

@@ -101,3 +101,40 @@ async def test_r_and_enter_on_the_tray_say_to_put_the_cursor_on_a_checker(tmp_pa
         c.send("\r")
         await c.wait_words("The tray holds checkers borne off: pick one up on a marked point.")
         c.close()
+
+
+async def test_r_with_the_dice_all_played_says_so_not_a_sentence_with_blanks(tmp_path):
+    """R once the dice were all played said 'No checker can bear off with : none is on point ,
+    and you have checkers on higher points.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    rng = random.Random(7)
+
+    def both_bear_off(st: MatchState, plays: list[Play]) -> bool | None:
+        # All home, two different dice, each with a checker on its own point: R plays both.
+        home = not any(st.position.player[6:])
+        a, b = st.dice or (0, 0)
+        exact = a != b and st.position.player[a - 1] > 0 and st.position.player[b - 1] > 0
+        return (st.turn is Color.WHITE and home and exact) or None
+
+    with Service(url, dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)])) as svc:
+        race_home(svc, 3, both_bear_off)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_for("R)emove")
+        c.send("2")
+        c.send("6" * 26)  # the tray; then left, point by point, bearing off what the dice allow
+        for _ in range(6):
+            c.send("4")
+            for _ in range(4):
+                c.send("R")
+                await c.settle(0.2)
+            if "Enter commits" in " ".join(c.text.split()):
+                break
+        await c.wait_words("Enter commits")
+        c.send("R")
+        said = " ".join((await c.wait_words("The dice are played")).split())
+        assert "The dice are played: Enter commits the play, U)ndo takes a move back." in said, said
+        assert "bear off with :" not in said, said
+        c.close()

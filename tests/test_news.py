@@ -554,3 +554,48 @@ def test_a_play_is_not_taken_for_a_roll_told_again() -> None:
     opening = "Opening roll: alice 5, bob 3."
     assert told_again([opening, f"{opening} alice starts with 5-3, playing 8/3 6/3."]) == [
         f"{opening} alice starts with 5-3, playing 8/3 6/3."]
+
+
+def test_the_menu_shows_an_offer_to_answer_under_a_long_result_cut_to_its_row() -> None:
+    """ida's menu at 80x24 said 'offers first' over kim's drop alone: jack's offer to resign the
+    match, one row long, had no row left for '(N: all)' after it and was dropped."""
+    from bgdoor.term.wrap import wrap  # noqa: PLC0415
+    from bgdoor.ui.session import Session as MenuSession  # noqa: PLC0415
+
+    result = ("#4: You win a single game on a drop, 2 points. Score: ida 2, kim 0. Next is the Crawford game: "
+              "no doubling in it.")
+    offer = "#1: jack offers to resign, giving a single game (1 point, the match)."
+    opening = "#4: Opening roll: kim 5, ida 3. kim starts with 5-3 and played 13/8 13/10."
+    for lines in ([result, offer], [result, offer, opening]):
+        shown = MenuSession.news_briefs(lines, 74, 2)
+        assert len(shown) == 2 and shown[1].startswith("#1: jack offers to resign"), shown
+        assert shown[-1].endswith("(N: all)") and sum(len(wrap(t, 74)) for t in shown) <= 2, shown
+
+
+def test_the_opening_roll_s_play_after_an_offer_to_resign_is_not_said_as_rolled(tmp_path) -> None:
+    """gwen offered to resign before fred played his opening 5-1, fred refused and played: gwen
+    was told 'fred rolled 5-1 and played 13/8 6/5', and V)iew last 'Replay: fred rolled 5-1',
+    where each had rolled one die."""
+    from bgdoor.ui.review import replay_text  # noqa: PLC0415
+
+    with Service(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 1, 4, 2])) as svc:
+        fred = svc.register("fred", "fred-pw").id
+        gwen = svc.register("gwen", "gwen-pw").id
+        v = svc.begin_game(fred, 3, Color.WHITE, "gwen")
+        v = svc.roll(fred, v.id, v.version)  # fred 5, gwen 1
+        v = svc.resign(gwen, v.id, v.version, Win.SINGLE)
+        v = svc.answer_resign(fred, v.id, v.version, False)
+        v = svc.submit_turn(fred, v.id, v.version, "13/8 6/5")
+        said = [line.text for line in narrate(svc.game_log(v.id, gwen), 0, gwen)]
+        assert "fred plays the opening 5-1: 13/8 6/5." in said, said
+        assert not [t for t in said if "rolled 5-1" in t], said
+        last = svc.last_turn(v.id, gwen)
+        v = svc.roll(gwen, v.id, v.version)
+        v = svc.submit_turn(gwen, v.id, v.version, "13/9 13/11")
+        later = svc.last_turn(v.id, fred)
+    assert last is not None and later is not None
+    from bgdoor.rules.position import Position  # noqa: PLC0415
+
+    assert last.before.position == Position.start() and later.before.position != Position.start()
+    assert replay_text("fred", last.dice, "", last.moves, 0, opening=True).startswith(
+        "Replay: fred played the opening 5-1: the board before")

@@ -421,6 +421,24 @@ async def test_a_size_in_the_terminal_type_sets_the_columns_too(server: ServerPr
         caller.close()
 
 
+async def test_the_size_page_promises_no_following_where_no_window_size_is_told(server: ServerProcess) -> None:
+    """The gateway sent `dumb-40x24` and never answered the window request: the board's size page
+    said 'Make the window wider if you can: the board follows at once', and nothing followed."""
+    caller = await RLoginCaller.connect(server.rlogin_port, handshake(SECRET, "[DEMO]Nosize", "ansi-bbs-40x24/115200"),
+                                        rows=30, cols=100)
+    try:
+        await at_menu(caller, "Nosize")
+        with Service(server.db_url) as svc:
+            other = svc.register("Sizer", "sizer-pw").id
+            svc.begin_game(other, 1, None, "Nosize")
+        caller.send(b"P")
+        said = " ".join((await caller.wait_words("does not tell a new window size")).split())
+        assert "the board follows at once" not in said, said
+        assert "Your connection does not tell a new window size, so the board cannot follow one." in said, said
+    finally:
+        caller.close()
+
+
 async def test_the_way_down_tells_rlogin_callers_and_logs_no_traceback(tmp_path: Path) -> None:
     """SIGTERM with a caller on: the caller is told why the line drops, and the server's log has
     no error in it (asyncio logged each cancelled connection task with a traceback)."""

@@ -77,9 +77,9 @@ async def held(c: Caller, caption: str, seconds: float) -> None:
 
 CASES = {
     # The turn just played: one checker moved twice, which the news calls 24/13.
-    "ordinary": ("Replay: bob rolled 6-5:", ["24/18", "18/13"]),
+    "ordinary": ("Replay: bob played the opening 6-5:", ["24/18", "18/13"]),
     # The first look at game 2: the last turn is the end of game 1's play.
-    "next game": ("Replay: bob rolled 4-2 in game 1:", ["8/4", "6/4"]),
+    "next game": ("Replay: bob played the opening 4-2 in game 1:", ["8/4", "6/4"]),
 }
 
 

@@ -381,9 +381,10 @@ async def test_the_rankings_say_why_a_key_is_no_answer(tmp_path):
         c.close()
 
 
-async def test_review_marks_the_winner_on_the_result(tmp_path):
+async def test_review_marks_nobody_at_a_result_as_the_game_screen_does(tmp_path):
     """R)eview's last step, 'alice wins the match, 1-0', had the panel's marker on bob, the
-    player who had been to move; the game screen marks the winner."""
+    player who had been to move; then on alice, which two testers read as alice to act, as on
+    the game screen before it marked nobody there.  A step in play marks who is on roll."""
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
         alice = svc.register("alice", "alice-pw").id
@@ -400,8 +401,14 @@ async def test_review_marks_the_winner_on_the_result(tmp_path):
         await c.wait_for("Game:")
         c.send("1\r")
         text = await c.wait_for("wins the match")
+        assert not [line for line in text.splitlines() if "►" in line], text
+        c.send("4")
+        await c.wait_for("Step 5 of")  # the game's result: nobody marked either
+        assert not [line for line in c.text.splitlines() if "►" in line], c.text
+        c.send("44")  # bob's offer to resign, in play: the player on roll marked
+        text = await c.wait_for("Step 3 of")
         marked = [line for line in text.splitlines() if "►" in line]
-        assert len(marked) == 1 and "alice" in marked[0], marked
+        assert len(marked) == 1 and "bob" in marked[0], text
         # The start, before the opening roll: nobody's turn, nobody marked (alice had been).
         c.send("7")
         text = await c.wait_for("the start.")
@@ -1077,8 +1084,8 @@ async def test_the_last_turn_from_the_game_before_says_so(tmp_path):
         c.send(" ")  # the result of game 1 stays on the board until a key
         await c.wait_until(lambda t: "(Press a key; Q leaves the game.)" not in t, "the result to go")
         c.send("V")
-        await c.wait_words("Replay: bob rolled 4-2 in game 1: the board before the first of 2 moves.")
-        await c.wait_words("Replay: bob rolled 4-2 in game 1: 8/4 6/4 (2 of 2 moves).")
+        await c.wait_words("Replay: bob played the opening 4-2 in game 1: the board before the first of 2 moves.")
+        await c.wait_words("Replay: bob played the opening 4-2 in game 1: 8/4 6/4 (2 of 2 moves).")
         c.close()
 
 
@@ -5395,7 +5402,8 @@ async def test_a_typed_play_an_offer_closes_comes_back_when_play_goes_on(tmp_pat
                            "not sent: M brings it back if play goes on.")
         await a.settle(2.5)  # past the moment in which keys typed on are the closed line's
         a.send("N")
-        await a.wait_words("You refuse the resignation; play on.")
+        # Said after the refusal too, as the cursor's moves are ('Your moves so far are back').
+        await a.wait_words("You refuse the resignation; play on. M brings back your typed play (13/8 6/).")
         a.send("M")
         await a.wait_for("13/8 6/")
         a.send("4\r")
@@ -5636,3 +5644,24 @@ async def test_options_show_what_the_other_session_stored_and_step_from_it(tmp_p
             assert svc.player(erin).preferences.charset is None  # stepped from ASCII, not to CP437
         a.close()
         b.close()
+
+
+async def test_a_key_refused_beside_one_s_own_double_does_not_read_as_a_second_offer(tmp_path):
+    """N with fred's own double waiting: 'Your double is waiting for your opponent's answer. ?
+    lists the keys. You offer the cube at 2. gwen to answer.', as if he offered again."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    with Service(url) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        svc.double(alice, game, svc.game(game, alice).version)
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", game)
+        await a.wait_for("V)iew last")
+        await a.settle(0.3)
+        a.send("Z")
+        said = " ".join((await a.wait_words("Z does nothing here.")).split())
+        assert "You offer the cube" not in said, said
+        a.send("N")
+        said = " ".join((await a.wait_words("Your double is waiting for your opponent's answer.")).split())
+        assert "You offer the cube" not in said, said
+        a.close()

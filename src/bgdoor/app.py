@@ -45,6 +45,7 @@ def open_service(config: Config) -> Service:
         # Not even the schema can be checked: SQLite cannot make its files there.
         raise StorageError(f"{problem}; make it writable and start bgdoor again") from exc
     service.show_board = config.show_board
+    log.info("database: %s", db.describe(config.database_url))
     return service
 
 

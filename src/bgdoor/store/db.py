@@ -162,6 +162,16 @@ def sqlite_path(url: str | URL, writable: bool = False) -> Path | None:
     return Path(path[5:].split("?", 1)[0] if path.startswith("file:") else path)
 
 
+def describe(url: str | URL) -> str:
+    """The database as the sysop's log names it: a SQLite file by its absolute path
+    ('sqlite:///tmp/x.db' is tmp/x.db under the folder started in, which had opened an old
+    database unawares), anything else by its URL without the password."""
+    path = sqlite_path(url)
+    if path is not None:
+        return f"SQLite file {path.absolute()}"
+    return make_url(url).render_as_string(hide_password=True)
+
+
 def write_problem(url: str | URL) -> str | None:
     """Why this process cannot write the SQLite file at `url`, in words for the sysop; None if
     it can, or if `url` is no file (another database, memory, mode=ro on purpose)."""

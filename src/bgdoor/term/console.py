@@ -201,6 +201,9 @@ class Console:
         # the next wait that does, which would otherwise go on showing what it drew before.
         self._woken = False
         self.resizes = 0  # new window sizes a wait has taken in (key_or_resize tells them apart)
+        # The terminal tells its new size when it changes (telnet's NAWS agreed, an RLogin window
+        # message, a door's pty): set by the transport, or by the first size told.
+        self.sized_live = False
         # One timer a console, not one a key: a key moves the idle deadline later, and the alarm
         # set for the old one rings early, key() finds time left and sets it again.
         self._alarm: asyncio.TimerHandle | None = None
@@ -879,6 +882,7 @@ class Console:
     def resize(self, width: int, height: int) -> None:
         """The caller's terminal changed size (NAWS, RLogin's window message, SIGWINCH): keep what
         is drawn, and redraw it all now if a screen waits for a key, else at the next show."""
+        self.sized_live = True
         width, height = fit_size(width, height)
         if (width, height) == (self.width, self.height):
             return

@@ -222,6 +222,7 @@ async def _caller(
     )
     # The BBS's terminal resized during the call (the pty's size is the truth now, drop file or not).
     remove_resize = install_resize(asyncio.get_running_loop(), link, console.resize)
+    console.sized_live = tty_cols > 0  # SIGWINCH tells the pty's new size
     closing.watch(console)
     try:
         await console.start()

@@ -69,6 +69,11 @@ class WriterLink:
             asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
 
 
+def callers(n: int) -> str:
+    """'1 caller', '2 callers': the log's counts ('(1 callers)')."""
+    return f"{n} caller{'' if n == 1 else 's'}"
+
+
 class CallerServer:
     """A listening server's callers: each one's session task and console, for the way down."""
 
@@ -105,7 +110,7 @@ class CallerServer:
             console.last_words(notice)  # not over the screen it ends, whose keys do nothing now
             console.bell("error")
         await asyncio.gather(*(asyncio.wait_for(c.show(), timeout=2.0) for c in consoles), return_exceptions=True)
-        log.info("told %d callers the server is going down", len(consoles))
+        log.info("told %s the server is going down", callers(len(consoles)))
         sessions = list(self.sessions)
         for task in sessions:
             task.cancel()

@@ -31,7 +31,7 @@ from bgdoor.config import Config, MemberBBS, printable_problem
 from bgdoor.service import MAX_BBS_ALIAS, PlayerInfo, ServiceError
 from bgdoor.term.charset import Charset
 from bgdoor.term.wrap import wrap
-from bgdoor.transport.link import CallerServer, WriterLink
+from bgdoor.transport.link import CallerServer, WriterLink, callers
 from bgdoor.transport.proxy import HEADER_TIMEOUT, ProxyGate, ProxyRefused, looks_like_proxy
 from bgdoor.transport.telnet import charset_for
 from bgdoor.ui.console import Console
@@ -424,13 +424,13 @@ class RLoginServer(CallerServer):
             await link.drain()
             asked = link.ask_window_size()
             log.info(
-                "rlogin connect %s %s@%s term=%s charset=%s (%d callers)%s",
+                "rlogin connect %s %s@%s term=%s charset=%s (%s)%s",
                 addr,
                 entry.alias,
                 entry.bbs.tag,
                 entry.terminal or "-",
                 entry.charset,
-                lines.active,
+                callers(lines.active),
                 "" if asked else "; window size not asked",
             )
             connected = True
@@ -459,7 +459,7 @@ class RLoginServer(CallerServer):
                 _give_back(self.per_board, board)
             link.close()
             if connected:
-                log.info("rlogin disconnect %s (%d callers)", addr, lines.active)
+                log.info("rlogin disconnect %s (%s)", addr, callers(lines.active))
 
     def _take_board_line(self, bbs: MemberBBS, addr: str) -> str:
         """Count the caller against their BBS instead of its gateway's address (which all its

@@ -19,7 +19,7 @@ from bgdoor.config import IPNetwork
 from bgdoor.term.charset import Charset
 from bgdoor.term.console import Link
 from bgdoor.transport import telnet_internals as internals
-from bgdoor.transport.link import CallerServer, WriterLink
+from bgdoor.transport.link import CallerServer, WriterLink, callers
 from bgdoor.transport.memory import Collector, Trimmer
 from bgdoor.transport.proxy import HEADER_TIMEOUT, ProxyGate, ProxyRefused
 from bgdoor.ui.console import Console
@@ -457,7 +457,7 @@ class TelnetDoorServer(CallerServer):
         term = writer.get_extra_info("TERM") or writer.get_extra_info("term")
         lang = writer.get_extra_info("LANG")
         charset = charset_for(term, lang)
-        log.info("connect %s term=%s charset=%s (%d callers)", addr, term, charset, self.active)
+        log.info("connect %s term=%s charset=%s (%s)", addr, term, charset, callers(self.active))
         console = Console(
             link,
             charset=charset,
@@ -468,6 +468,7 @@ class TelnetDoorServer(CallerServer):
         )
         if isinstance(protocol, MeteredTelnetServer):
             protocol.size_listener = console.resize  # a window resized during the call
+        console.sized_live = writer.remote_option.get(NAWS) is True
         session = Session(console, self.runtime, peer=addr)
         self.consoles.add(console)
         # The session's login timeout counts from the last key; a caller who keeps typing but
@@ -487,7 +488,7 @@ class TelnetDoorServer(CallerServer):
                 del self.per_address[addr]
             await console.stop()
             link.close()
-            log.info("disconnect %s (%d callers)", addr, self.active)
+            log.info("disconnect %s (%s)", addr, callers(self.active))
             self.trimmer.session_closed(self.active)
 
     def _login_overdue(self, session: Session, link: TelnetLink, addr: str) -> None:

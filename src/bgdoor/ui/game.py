@@ -1559,7 +1559,8 @@ class GameScreen:
                     out[action] = "You have no legal play: Enter passes the turn."
             elif turn.is_complete:
                 del out["commit"]
-                out["pick"] = "The dice are played: Enter commits the play, U)ndo takes a move back."
+                # R too: it had said 'No checker can bear off with : none is on point , ...'.
+                out["pick"] = out["bear_off"] = "The dice are played: Enter commits the play, U)ndo takes a move back."
             if self.hand is None and not turn.moves:
                 out["undo"] = "Nothing to undo yet."
             if self.hand is not None:
@@ -1568,7 +1569,7 @@ class GameScreen:
                 why = turn.refusal(self.hand, 0)
                 if why is not None:
                     out["bear_off"] = sentence(why)
-            elif not any(0 in turn.destinations(p) for p in turn.sources()):
+            elif not turn.is_complete and not any(0 in turn.destinations(p) for p in turn.sources()):
                 out["bear_off"] = no_bearing_off(turn)
         return out
 
@@ -1647,7 +1648,13 @@ class GameScreen:
             else:
                 # A double or resignation waiting for an answer stays said beside why the key did
                 # nothing; while moving on a narrow screen, the roll left (it had gone from sight).
-                self.message = self.with_roll_left(f"{refused} {self.pending_offer()}".rstrip())
+                # Not the player's own, which the refusal says waits: 'Your double is waiting ...
+                # You offer the cube at 2.' had read as a second offer.
+                st = self.view.state if self.view is not None else None
+                own = st is not None and self.me is not None and (
+                    (st.phase is Phase.DOUBLED and st.turn is self.me)
+                    or (st.phase is Phase.RESIGNED and st.resign_by is self.me))
+                self.message = self.with_roll_left(f"{refused} {'' if own else self.pending_offer()}".rstrip())
             self.refused = (self.refused[0], self.message)
             return True
         if found.action == "quit":
@@ -1802,6 +1809,11 @@ class GameScreen:
         await self.act_noted(
             lambda p, g, v, n: self.svc.answer_resign(p, g, v, False, n), "You refuse the resignation; play on."
         )
+        back = self.typed_back
+        if back is not None and not back.refused and self.state() is State.MOVING:
+            # As the board promised when the offer closed the line ('M brings it back if play goes
+            # on'): the moves made with the cursor are said so, the typed play had been forgotten.
+            self.message = f"{self.message} M brings back your typed play ({back.text.strip()}).".strip()
 
     async def do_give_up(self, key: Key) -> None:
         assert self.view is not None
@@ -1993,7 +2005,9 @@ class GameScreen:
         start = "That is the board before the first move."
         kept = False  # a wake for the board beneath (its game changed, other news): given back after
         while True:
-            text = note or replay_text(name, last.dice, earlier, last.moves, at)
+            # A game's first play is made with the opening roll (the start position, nothing moved).
+            opening = last.before.position == Position.start()
+            text = note or replay_text(name, last.dice, earlier, last.moves, at, opening)
             if not note and auto and at == 0 and len(frames) > 1:
                 # The help line offers Enter: an Enter pressed as the replay stepped by itself
                 # had gone two moves on, unexplained.

@@ -164,11 +164,15 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         lines.append(new)
     ties: list[int] = []  # the ties before the opening roll being decided
     decided_after: list[int] = []  # the ties before the decided opening roll
+    opened = False  # the dice now are the opening roll's: no roll since it
     for step in steps(log):
         ev, seq = step.logged.event, step.logged.seq
         # The play right after the opening roll says the roll with it: told apart, the roll's line
         # said who starts, the play's 'rolled 3-1' as if the starter had rolled both dice.
         opening = prev if prev is not None and decided_opening(prev) and isinstance(ev, rules.Move) else None
+        # The same play after an offer to resign and its refusal: 'fred rolled 5-1 and played'.
+        with_opening = opened and opening is None and isinstance(ev, rules.Move)
+        opened = decided_opening(step) or (opened and not isinstance(ev, (rules.Roll, rules.Move)))
         prev = step
         if isinstance(ev, rules.OpeningRoll):
             ties, decided_after = ([*ties, ev.white], []) if ev.white == ev.black else ([], ties)
@@ -180,7 +184,7 @@ def narrate(log: GameLog, since: int, viewer_id: int | None = None, everything: 
         if isinstance(ev, rules.Roll) or decided_opening(step):
             pending = step
             continue
-        line = tell(log, step, opening, viewer_id)
+        line = tell(log, step, opening, viewer_id, with_opening=with_opening)
         if isinstance(ev, rules.MatchWon) and lines and lines[-1].seq == seq - 1 and lines[-1].result:
             # The game that won the match: one line for both.
             won = lines.pop()
@@ -243,13 +247,20 @@ def decided_opening(step: Step) -> bool:
     return isinstance(ev, rules.OpeningRoll) and ev.white != ev.black
 
 
-def tell(log: GameLog, step: Step, opening: Step | None = None, viewer_id: int | None = None) -> str:
+def tell(
+    log: GameLog, step: Step, opening: Step | None = None, viewer_id: int | None = None, *, with_opening: bool = False
+) -> str:
     """One event in words, with the note its player left with it; a play with the `opening` roll
-    it was made with.  A result is told to its winner (`viewer_id`) as 'You win': beside the
-    panel's 'You won the game', 'bob wins' read as if it were the other player's."""
+    it was made with, or (`with_opening`) made with the opening roll told before it.  A result
+    is told to its winner (`viewer_id`) as 'You win': beside the panel's 'You won the game',
+    'bob wins' read as if it were the other player's."""
     text = _tell(log, step, viewer_id)
-    if opening is not None and isinstance(step.logged.event, rules.Move):
-        text = _tell(log, opening, viewer_id).removesuffix(".") + f", playing {step.logged.event.notation}."
+    ev = step.logged.event
+    if opening is not None and isinstance(ev, rules.Move):
+        text = _tell(log, opening, viewer_id).removesuffix(".") + f", playing {ev.notation}."
+    elif with_opening and isinstance(ev, rules.Move) and ev.notation and step.before.dice:
+        who = _does(log, step.before.actor, viewer_id, "plays", "play")
+        text = f"{who} the opening {rolled(step.before.dice)}: {ev.notation}."
     if text and step.logged.note:
         ev = step.logged.event
         writer = ev.by if isinstance(ev, rules.Resign) else step.before.actor

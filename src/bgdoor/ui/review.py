@@ -148,11 +148,15 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
             page += 1
 
 
-def replay_text(name: str, dice: tuple[int, int], earlier: str, moves: Sequence[CheckerMove], shown: int) -> str:
+def replay_text(
+    name: str, dice: tuple[int, int], earlier: str, moves: Sequence[CheckerMove], shown: int, opening: bool = False
+) -> str:
     """V)iew last's message with the first `shown` of a turn's single moves on the board: those
     moves one by one and how many of all they are.  The play's notation would not do: 24/13 is
-    one move named where the board counts 24/18 and 18/13 as two."""
-    head = f"Replay: {name} rolled {roll_text(dice)}{earlier}:"
+    one move named where the board counts 24/18 and 18/13 as two.  `opening`: the play was made
+    with the opening roll, one die each ('fred rolled 5-3' had said otherwise)."""
+    roll = f"played the opening {roll_text(dice)}" if opening else f"rolled {roll_text(dice)}"
+    head = f"Replay: {name} {roll}{earlier}:"
     if not moves:
         return f"{head} no legal play."
     if shown == 0:
@@ -170,7 +174,7 @@ class Frame:
     dice: tuple[int, int] | None
     state: rules.MatchState
     text: str
-    winner: Color | None = None  # a result: the panel's marker is on the winner, as on the game screen
+    winner: Color | None = None  # a result: the panel names the winner (unmarked), as on the game screen
 
 
 def frames(log: GameLog) -> list[Frame]:
@@ -250,8 +254,10 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             on_roll=f.on_roll,
             dice=f.dice,
             turn=f.winner or f.on_roll,
-            # Nobody's turn before an opening roll is won (the start, a tie): no player marked.
-            marker=f.winner is not None or f.state.phase is not rules.Phase.OPENING,
+            # Nobody's turn before an opening roll is won (the start, a tie), nor at a result or
+            # once the match is over, as on the game screen: the marker on the winner had read as
+            # the winner to act (the step's words say who won).
+            marker=f.winner is None and not f.state.over and f.state.phase is not rules.Phase.OPENING,
             status=f"Review {at}/{len(shots) - 1}",
             message=message,
             help=keytable.help_line(State.REVIEW, at_ends(at, len(shots) - 1, end, start)),

@@ -983,9 +983,16 @@ class Session:
                 break
             shown.append(item)
             used += len(wrap(item, width))
+        tail = MENU_MORE.removeprefix("...")
         while shown and shown != lines:
-            last = brief(lines[len(shown) - 1], MENU_MORE, MENU_MORE.removeprefix("..."))
-            if used - len(wrap(shown[-1], width)) + len(wrap(last, width)) <= room:
+            text = lines[len(shown) - 1]
+            left = room - used + len(wrap(shown[-1], width))  # the rows the last item may take
+            last = brief(text, MENU_MORE, tail)
+            if len(wrap(last, width)) > left:
+                # Cut to the rows there are: an offer to resign that decides the match, one row
+                # long, had been dropped for want of a row for '(N: all)' after it.
+                last = shorten_whole(text, width, left, MENU_MORE, tail)
+            if len(wrap(last, width)) <= left and len(last) - len(MENU_MORE) > len(text) // 2:
                 shown[-1] = last
                 break
             used -= len(wrap(shown.pop(), width))
@@ -2173,8 +2180,11 @@ class Session:
                 # As much of the why as the screen has room for, with the keys that work always on it
                 # (at 40x12 they were drawn below the last line), and two lines under them for a refusal.
                 told = [
+                    # The promise only where the size is told as it changes: an RLogin gateway that
+                    # never answered the window request had been promised it, and nothing followed.
                     (f"Your terminal shows {size}, so {'; and '.join(cuts)}.",
-                     f"Make the window {bigger} if you can: the board follows at once.", 1),
+                     f"Make the window {bigger} if you can: the board follows at once." if self.con.sized_live else
+                     "Your connection does not tell a new window size, so the board cannot follow one.", 1),
                     (f"Your terminal shows {size}.", f"Make the window {bigger} if you can.", 1),
                     (f"Your terminal shows {size}.", f"Make the window {bigger} if you can.", 0),
                     ("", "", 0),
