@@ -5665,3 +5665,74 @@ async def test_a_key_refused_beside_one_s_own_double_does_not_read_as_a_second_o
         said = " ".join((await a.wait_words("Your double is waiting for your opponent's answer.")).split())
         assert "You offer the cube" not in said, said
         a.close()
+
+
+async def test_the_menu_says_an_offer_waits_for_an_answer_after_its_news_was_read(tmp_path):
+    """jack opened #6 with kim's redouble waiting, answered nothing and went back: the menu's
+    news no longer said it (read), and '2 games waiting for your move' said nothing of an answer."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 20)) as svc:
+        jack = svc.register("jack", "jack-pw").id
+        kim = svc.register("kim", "kim-pw").id
+        offered = a_turn_each(svc, jack, kim, 3, "kim")  # jack to roll: he doubles
+        svc.double(jack, offered.id, offered.version)  # kim to answer
+        a_turn_each(svc, kim, jack, 3, "jack")  # kim to roll there
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "kim", "kim-pw", new=False)
+        said = " ".join((await c.wait_for("Your choice")).split())
+        assert "2 games waiting for your move, 1 for your answer." in said, said
+        await open_game(c, f"#{offered.id}")
+        await menus.to_board(c)
+        c.send("Q")
+        said = " ".join((await c.wait_for("Your choice")).split())
+        assert "2 games waiting for your move, 1 for your answer." in said, said
+        c.close()
+
+
+async def test_turn_sent_says_the_other_games_waiting(tmp_path):
+    """ida sent her turn in #3 with #4 waiting for her: the board said 'Turn sent: 24/22 8/5.'
+    alone, and only Q showed there was more to play."""
+    from bgdoor.rules.moves import legal_plays  # noqa: PLC0415
+
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 20)) as svc:
+        ida = svc.register("ida", "ida-pw").id
+        kim = svc.register("kim", "kim-pw").id
+        here = a_turn_each(svc, ida, kim, 3, "kim")
+        there = a_turn_each(svc, ida, kim, 3, "kim")
+        v = svc.roll(ida, here.id, here.version)
+        assert v.state.dice is not None
+        play = str(legal_plays(v.state.position, v.state.dice)[0])
+    async with running_server(url) as srv:
+        c = await at_board(srv.port, "ida", here.id)
+        await c.wait_for("M)ove")
+        c.send("M")
+        await c.wait_for("Your play")
+        c.send(play + "\r")
+        said = " ".join((await c.wait_words(f"Your turn in game #{there.id} too")).split())
+        assert f"Turn sent: {play}. Your turn in game #{there.id} too: Q, then P)lay, takes you there." in said, said
+        c.close()
+
+
+async def test_a_list_s_refusal_goes_once_a_key_that_works_is_typed(tmp_path):
+    """M)atches: after 'x' ('X is not an answer: ...') the refusal stood beside the '#1' typed
+    after it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.resign(alice, v.id, v.version, Win.SINGLE)
+        svc.answer_resign(svc.login("bob", "bob-pw").id, v.id, v.version, True)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("M")
+        await c.wait_for("Game:")
+        c.send("x")
+        await c.wait_words("X is not an answer")
+        c.send("#")
+        await c.wait_until(lambda t: "X is not an answer" not in " ".join(t.split()), "the refusal gone")
+        c.close()

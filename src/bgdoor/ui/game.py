@@ -2533,6 +2533,21 @@ class GameScreen:
         """The play, and its moves as made (see Service.submit_turn), for the opponent's V)iew last.
         Its order, typed, is its notation's (the service reads it)."""
         await self.act_noted(lambda p, g, v, n: self.svc.submit_turn(p, g, v, play, n, path), done)
+        await self.tell_waiting_elsewhere()
+
+    async def tell_waiting_elsewhere(self) -> None:
+        """The player's other games waiting for them, said after their turn here is sent: the
+        board had said 'Turn sent' alone with another game waiting, and only Q showed it."""
+        v = self.view
+        if self.held or self.me is None or v is None or v.my_turn or v.state.over:
+            return
+        await self.waiting_elsewhere()
+        waiting = sorted(self.elsewhere or ())
+        if not waiting:
+            return
+        self.keep_said()
+        self.told_elsewhere = waiting
+        self.tell([NewsLine(0, self.elsewhere_notice())])
 
     async def act_noted(self, method: Callable[[int, int, int, str | None], Awaitable[GameView]], done: str) -> None:
         """Something the player does that a note may go with: the note written goes with it, and

@@ -180,7 +180,10 @@ REASONS: dict[State, dict[str, str]] = {
     State.WAITING: {
         **_all(_THEIR_TURN, "p enter m u r"),
         "d": "You can double only on your own turn, before you roll.",
-        "n": "You can write a note on your own turn; it goes with what you do.",
+        # G)ive up works here, and a note goes with a resignation on one's turn: said (a tester
+        # had typed one, each letter taken as a key).
+        "n": "You can write a note on your own turn, to go with what you do then; an offer to resign "
+             "made while you wait goes without one.",
         "t": _NO_DOUBLE, "x": _NO_DOUBLE, "a": _NO_RESIGN,
     },
     State.DOUBLE_TO_ME: {**_all(_ANSWER_DOUBLE, "d p g m u r enter a")},

@@ -767,8 +767,15 @@ class Session:
             games = f"{n} game{'s' if n != 1 else ''}"
             line_room = self.con.width - min(12, left)
             # The count in words that fit one line (a cut one lost its last word at 30 columns).
+            # An offer to answer said so: once its news was read (the game opened, left unanswered)
+            # the menu had said nothing of it but the count.
+            asks = sum(1 for g in waiting if g.offer)
             said = ("No game is waiting for your move.", "No game waits for you.", "Your turn: none.") if not n else (
-                f"{games} waiting for your move.", f"{games} wait for you.", f"Your turn: {games}.")
+                f"{games} waiting for your move.", f"{games} wait for you.", f"Your turn: {games}.") if not asks else (
+                f"{games} waiting for your answer.", f"{games} wait for your answer.", f"Your turn: {games}.") \
+                if asks == n else (
+                f"{games} waiting for your move, {asks} for your answer.", f"{games} wait for you, {asks} to answer.",
+                f"Your turn: {games}.")
             msg = first_fitting(said, line_room, said[-1])
             hello = sentence(f"Welcome, {self.player.handle}")  # 'bob!' is not greeted 'bob!.'
             welcome = f"{hello}  {msg}"
@@ -1124,7 +1131,7 @@ class Session:
         be laid out again; `follow`: any wake too (a list that follows the change feed), but
         not while a number is typed, which names a line of the list as it stands."""
         text = typed
-        said_full = False  # the field's full, said on hint_row
+        hinted = False  # a refusal (or the field's full) said on hint_row
         try:
             while True:
                 self.con.put(row, col, text.ljust(7), "input")
@@ -1140,18 +1147,21 @@ class Session:
                     return c  # a number half typed goes: refused, the key was named as an answer
                 if key.name == "enter":
                     return text
+                typing = key.name == "backspace" or (len(text) < 7 and (c.isdigit() or (c == "#" and not text)))
+                if typing and hinted and hint_row is not None:
+                    # Taken down once a key is one that works: 'X is not an answer' had stood beside
+                    # the '#1' typed after it.
+                    self.con.put(hint_row, 3, " " * (self.con.width - 3))
+                    hinted = False
                 if key.name == "backspace":
                     text = text[:-1]
-                    if said_full and hint_row is not None:
-                        self.con.put(hint_row, 3, " " * (self.con.width - 3))
-                    said_full = False
                 elif len(text) < 7 and (c.isdigit() or (c == "#" and not text)):
                     text += c
                 elif hint_row is not None and c.isdigit():
                     # Past the 7th: '9 is not an answer: type a rank' had blamed the digit.
                     self.con.put(hint_row, 3, " " * (self.con.width - 3))
                     self.con.put(hint_row, 3, fit("The number has room for 7 characters.", self.con.width - 4), "error")
-                    said_full = True
+                    hinted = True
                 elif hint_row is not None:
                     shown = c if c.strip() else "That key"
                     # One row: said in fewer words where the screen is narrow, not cut.
@@ -1160,6 +1170,7 @@ class Session:
                     hint = first_fitting(said, self.con.width - 3, said[-1])
                     self.con.put(hint_row, 3, " " * (self.con.width - 3))
                     self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
+                    hinted = True
         finally:
             self.con.text_cursor(None)
 
