@@ -97,6 +97,14 @@ def test_an_alias_with_an_at_sign_is_told_the_real_reason(svc: Service) -> None:
     assert e.handle_note == "Your BBS name has an @, which here marks another board's players, so here you are e_x."
     both = svc.enter_from_door("Zö☃@y")  # a snowman CP437 lacks, and an @
     assert "has an @" in both.handle_note and "not every terminal can show" in both.handle_note
+    # And where the name it makes is taken too: both reasons ('bob@DP' had been told only that
+    # another player is called bob_DP, never why the name was that).
+    svc.enter_from_bbs("SYN", "bob@DP")
+    second = svc.enter_from_bbs("DP", "bob@DP")
+    assert second.handle == "bob_DP~2"
+    assert second.handle_note == (
+        "Your BBS name has an @, which here marks another board's players, so it becomes bob_DP here; but "
+        "another player of board SYN is called bob_DP, so you are bob_DP~2: your own player, not theirs.")
 
 
 def test_a_short_alias_or_one_with_spaces_in_a_row_is_told_why(svc: Service) -> None:
@@ -118,7 +126,8 @@ def test_aliases_differing_after_16_characters_are_two_players(svc: Service) -> 
     assert a.id != b.id and a.handle != b.handle
     assert a.handle == "LongAliasName123" and b.handle == "LongAliasName1~2"
     assert a.first_visit and "longer than 16" in a.handle_note
-    assert b.first_visit and "Another player here is called LongAliasName123" in b.handle_note
+    assert b.first_visit and ("longer than 16 characters, so it becomes LongAliasName123 here; but another player here "
+                             "is called LongAliasName123") in b.handle_note
     again = svc.enter_from_door("LongAliasName123B")
     assert again.id == b.id and not again.first_visit and again.handle_note == ""
     assert svc.enter_from_door("LongAliasName123A").id == a.id
@@ -154,7 +163,7 @@ def test_a_name_clash_with_spaces_quotes_both_names(svc: Service) -> None:
     unquoted, the names ran into the sentence (the other first-visit notices quote a handle)."""
     svc.enter_from_bbs("ALPHA", "Maximilian Alexander")
     second = svc.enter_from_bbs("BETA", "Maximilian Alexander")
-    assert ('Another player of board ALPHA is called "Maximilian Alexa", so you are "Maximilian Ale~2": '
+    assert ('another player of board ALPHA is called "Maximilian Alexa", so you are "Maximilian Ale~2": '
             "your own player, not theirs.") in second.handle_note, second.handle_note
 
 
@@ -210,7 +219,7 @@ def test_a_door_caller_never_takes_over_a_telnet_player_or_a_lookalike(svc: Serv
         door = svc.enter_from_door(alias)
         assert door.id != alice.id and not door.has_password
         assert handles.skeleton(door.handle) != handles.skeleton("alice")
-        assert "Another player here is called alice" in door.handle_note
+        assert "nother player here is called alice, so you are" in door.handle_note  # with the Cyrillic a: why first
 
 
 def test_rename_follows_the_same_rule_and_keeps_the_door_identity(svc: Service) -> None:
@@ -376,7 +385,7 @@ def test_the_door_tells_a_newcomer_their_handle(tmp_path: Path) -> None:
     try:
         text = door.wait_for("Press any key")
         said = " ".join(" ".join(row.split()) for row in text.splitlines() if row.strip())
-        assert "Another player here is called LongAliasName123, so you are LongAliasName1~2" in said
+        assert "but another player here is called LongAliasName123, so you are LongAliasName1~2" in said
         door.send(" ")
         door.wait_for("Welcome, LongAliasName1~2")
         door.send("Q")
@@ -407,8 +416,8 @@ def test_a_member_board_s_newcomer_is_told_whose_board_has_their_name(svc: Servi
     # Another alias of the same board that looks like Dave (a Cyrillic а): said as the other
     # alias it is ('Another player of your board is called Dave' read as if DP's Dave were not).
     assert svc.enter_from_bbs("DP", "D\u0430ve").handle_note == (
-        "Another caller of your board (alias Dave there) is called Dave here, so you are Dave~2: "
-        "your own player, not theirs."
+        "Your BBS name has characters not every terminal can show, so it becomes Dave here; but another caller "
+        "of your board (alias Dave there) is called Dave here, so you are Dave~2: your own player, not theirs."
     )
     assert svc.enter_from_door("Dave").handle_note.startswith("Another player of board DP is called Dave,")
     assert svc.enter_from_bbs("DP", "erin").handle == "erin"

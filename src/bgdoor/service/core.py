@@ -137,20 +137,32 @@ def _handle_note(alias: str, handle: str, blocker: tuple[str, str, str] | None, 
     their handle here is not their BBS name; `blocker`: the handle, board tag and login name of
     the player who has it."""
     if blocker is not None:
-        name, theirs, login = blocker
+        base, theirs, login = blocker
         # Quoted with a space in them, as the other notices quote a handle: 'is called Maximilian
         # Alexa, so you are Maximilian Ale~2' ran the names into the sentence.
-        name, shown, login = (f'"{n}"' if " " in n else n for n in (name, handle, login))
+        name, shown, login = (f'"{n}"' if " " in n else n for n in (base, handle, login))
+        # The name made of the alias first, where it is not the alias: 'bob@DP' had been told only
+        # that another player is called bob_DP, never why the name had become that.
+        why = _why_changed(alias) if handles.key(base) != handles.key(alias.strip()) else ""
+        made = f"Your BBS name {why}, so it becomes {name} here; but a" if why else "A"
         if tag and theirs == tag:
             # 'Another player of your board is called alice' read as if the board's own alice
             # were someone else: their alias there says which caller of the board it is.
-            return (f"Another caller of your board (alias {login} there) is called {name} here, "
+            return (f"{made}nother caller of your board (alias {login} there) is called {name} here, "
                     f"so you are {shown}: your own player, not theirs.")
         # 'here' had named a player of another member board as one of this server's own.
         where = "here" if not theirs else f"of board {theirs}"
-        return f"Another player {where} is called {name}, so you are {shown}: your own player, not theirs."
+        return f"{made}nother player {where} is called {name}, so you are {shown}: your own player, not theirs."
     if handle == alias.strip():
         return ""
+    # Quoted: a handle with a space in it is kept on one line ('so here you are a' / 'b.').
+    said = f'"{handle}"' if " " in handle else handle
+    stop = "" if said.endswith((".", "!", "?")) else "."  # 'you are Mr.Smith_home..' had two
+    return f"Your BBS name {_why_changed(alias)}, so here you are {said}{stop}"
+
+
+def _why_changed(alias: str) -> str:
+    """Why a BBS alias cannot be a handle as it is: 'has an @, which here marks ...'."""
     whole = handles.clean(alias, cut=False)
     spaced = " ".join(alias.split())
     why = []
@@ -166,11 +178,7 @@ def _handle_note(alias: str, handle: str, blocker: tuple[str, str, str] | None, 
         why.append(f"is shorter than {handles.MIN_LENGTH} characters")
     if not why:
         why.append("cannot be a handle here as it is")
-    # Quoted: a handle with a space in it is kept on one line ('so here you are a' / 'b.').
-    said = f'"{handle}"' if " " in handle else handle
-    reasons = " and ".join(why) if len(why) < 3 else f"{', '.join(why[:-1])} and {why[-1]}"
-    stop = "" if said.endswith((".", "!", "?")) else "."  # 'you are Mr.Smith_home..' had two
-    return f"Your BBS name {reasons}, so here you are {said}{stop}"
+    return " and ".join(why) if len(why) < 3 else f"{', '.join(why[:-1])} and {why[-1]}"
 
 
 @dataclass(frozen=True)
