@@ -268,7 +268,7 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         # While the note is typed, T and X are letters of it: the help line offers no game keys.
         assert "Enter keeps it" in help_text(alice) and "T)ake" not in help_text(alice), help_text(alice)
         alice.send("see you at 4\r")
-        await alice.wait_for("Your note goes with what you do next")
+        await alice.wait_words("Your note goes with what you do next")
         await walk.works(d, alice, "T", "You take")
         await bob.wait_for("alice takes the double; the cube is at 2.")
         await bob.wait_for('alice\'s note: "see you at 4"')

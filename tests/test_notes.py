@@ -126,7 +126,7 @@ async def test_note_reaches_the_opponent_survives_a_restart_and_the_export(
             alice.send(NOTE[start : start + 40])
             await alice.wait_for(f"{min(start + 40, len(NOTE))}/140")
         alice.send("\r")
-        await alice.wait_for("Your note goes with what you do next")
+        await alice.wait_words("Your note goes with what you do next")
         version = table.db.game_version(table.game_id)
         await table.send_play(alice, table.choose())
         await table.wait_version(version)

@@ -78,7 +78,8 @@ async def test_moves_kept_at_40_columns_say_what_is_left_not_the_roll_again(tmp_
         svc.save_draft(alice, view.id, view.version, ((13, 9),), None)
     async with running_server(url) as srv:
         said = await at_40_columns(srv.port, "alice")
-    assert "Your moves so far are as you left them: 13/9; the 5 to play." in said, said
+    # The roll beside them (the panel, and a die, are past the edge): not 'Your turn 5-4' first.
+    assert "Your moves so far with 5-4 are as you left them: 13/9; the 5 to play." in said, said
     assert "Your turn 5-4" not in said, said
 
 
@@ -117,7 +118,7 @@ async def test_moves_kept_at_40_columns_are_not_cut_off_by_the_news_before_them(
     url = after_a_tie_moves_kept(tmp_path)
     async with running_server(url) as srv:
         said = await at_40_columns(srv.port, "alice")
-    assert "Your moves so far are as you left them: 13/10; the 2 to play." in said, said
+    assert "Your moves so far with 3-2 are as you left them: 13/10; the 2 to play." in said, said
     assert "? shows all" not in said, said
 
 
@@ -198,3 +199,19 @@ async def test_a_notice_of_another_game_keeps_what_is_left_to_play_at_40_columns
             assert all(len(line.rstrip()) <= 40 for line in c.screen.display)
         finally:
             c.close()
+
+
+async def test_a_turn_all_played_and_kept_says_its_roll_at_40_columns(tmp_path):
+    """dave moved 13/9 with his opening 3-1, hung up, and came back at 40 columns: 'Your moves so
+    far are as you left them: 13/9. Enter sends the turn.', the roll nowhere (the panel and the
+    second die past the edge, the opening roll's line gone)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:  # alice 3, bob 1: alice starts with 3-1
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        svc.save_draft(alice, view.id, view.version, ((13, 10), (10, 9)), None)
+    async with running_server(url) as srv:
+        said = await at_40_columns(srv.port, "alice")
+    assert "Your moves so far with 3-1 are as you left them: 13/9. Enter sends the turn." in said, said

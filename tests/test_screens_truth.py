@@ -405,10 +405,10 @@ async def test_review_marks_nobody_at_a_result_as_the_game_screen_does(tmp_path)
         c.send("4")
         await c.wait_for("Step 5 of")  # the game's result: nobody marked either
         assert not [line for line in c.text.splitlines() if "►" in line], c.text
-        c.send("44")  # bob's offer to resign, in play: the player on roll marked
+        c.send("44")  # bob's offer to resign: alice, who answers it, marked as on the game screen
         text = await c.wait_for("Step 3 of")
         marked = [line for line in text.splitlines() if "►" in line]
-        assert len(marked) == 1 and "bob" in marked[0], text
+        assert len(marked) == 1 and "alice" in marked[0], text
         # The start, before the opening roll: nobody's turn, nobody marked (alice had been).
         c.send("7")
         text = await c.wait_for("the start.")
@@ -1687,7 +1687,7 @@ async def test_the_cursor_shows_where_a_note_is_typed(tmp_path):
             row,
         )
         alice.send("\r")
-        await alice.wait_for("Your note goes with what you do next:")
+        await alice.wait_words("Your note goes with what you do next:")
         await alice.settle()
         assert alice.screen.cursor.hidden
         alice.close()
@@ -4026,7 +4026,7 @@ async def test_at_40_columns_the_play_made_elsewhere_gives_way_to_the_answer(tmp
         await open_game(c, f"#{v.id}")
         await c.wait_for("Enter goes on anyway")
         c.send("\r")
-        await c.wait_words("Your moves so far are as")
+        await c.wait_words("Your moves so far with 3-1 are as")
         with Service(url, dice=ScriptedDice([4, 2])) as svc:
             v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
         await c.wait_words("In another session: Opening roll: alice 3, bob 1. You start with 3-1, playing 8/5 6/5.")
@@ -5736,3 +5736,55 @@ async def test_a_list_s_refusal_goes_once_a_key_that_works_is_typed(tmp_path):
         c.send("#")
         await c.wait_until(lambda t: "X is not an answer" not in " ".join(t.split()), "the refusal gone")
         c.close()
+
+
+async def test_review_of_a_drop_shows_the_double_answered(tmp_path):
+    """R)eview's 'gwen drops the double.' drew the board of the step before: 'Cube 4 offered to
+    gwen' and the marker on fred, as if the double still waited."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 20)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = a_turn_each(svc, alice, bob, 2, "bob")
+        v = svc.double(alice, v.id, v.version)
+        v = svc.drop(bob, v.id, v.version)  # alice 1-0: the Crawford game
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.resign(bob, v.id, v.version, Win.SINGLE)
+        svc.answer_resign(alice, v.id, v.version, True)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        c.send("M")
+        await c.wait_for("Game:")
+        c.send("1\r")
+        await c.wait_for("wins the match")
+        for _ in range(20):
+            if "You drop the double" in " ".join(c.text.split()):
+                break
+            c.send("4")
+            await c.settle(0.2)
+        text = await c.wait_words("You drop the double")
+        assert "offered" not in text and not [line for line in text.splitlines() if "►" in line], text
+        c.send("4")  # the double, still to answer: bob, who answers it, marked
+        text = await c.wait_words("alice doubles to 2.")
+        marked = [line for line in text.splitlines() if "►" in line]
+        assert "offered to you" in " ".join(text.split()) and len(marked) == 1 and "bob" in marked[0], text
+        c.close()
+
+
+async def test_a_note_closed_keeps_what_the_lines_said_before_it(tmp_path):
+    """fred pressed N and then Esc on his opening 6-4: 'No note written.' took the place of
+    'Opening roll: ... fred starts with 6-4.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", game)
+        said = " ".join((await a.wait_words("bob rolled 4-2 and played 8/4 6/4.")).split())
+        await a.settle(0.3)
+        for keys, words in (("N\x1b", "No note written."), ("Nhi\r", 'Your note goes with what you do next: "hi".')):
+            a.send(keys[0])
+            await a.wait_for("Note to your opponent")
+            a.send(keys[1:])
+            said = " ".join((await a.wait_words(words)).split())
+            assert f"bob rolled 4-2 and played 8/4 6/4. {words}" in said, said
+        a.close()

@@ -245,6 +245,9 @@ def lost_dice_said(position: Position, dice: tuple[int, int], plays: list[Play])
 
 
 _STARTER = re.compile(r": .*? [1-6]\. (.+)$")  # an opening roll's line, from who starts on
+# What closing a note's field says (see _write_note), left out of what it keeps.
+_NOTE_SAID = re.compile(
+    r'No note (written|changed|goes with this turn)\.|Your note goes with what you do next: ".*?"\.?')
 POSITION_ID = "Position ID "  # I)D's message begins so
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 REPLAY_GOES_ON = "It goes on by itself until a key."
@@ -382,6 +385,7 @@ class GameScreen:
         self.moot_until = 0.0  # time.monotonic() until which an answer to a question gone is taken as one
         # A typed play refused, or closed by an offer to resign: M brings it back.
         self.typed_back: KeptPlay | None = None
+        self.said_before = ""  # what the lines said before the last action key cleared them
         self.moot_field = ""  # a field the game's change closed ('the note'): keys typed on are its
         self.told = (0.0, "")  # when news was last told, and the message it made (see just_told)
         self.shown_names: dict[int, str] = {}  # each other player's name as the board last showed it
@@ -485,7 +489,10 @@ class GameScreen:
         self.turn = turn
         self.drops = []
         self.cursor_on_a_source()  # it had stayed on the bar the checker had come in from
-        kept = self.moves_so_far("are back" if refused else "are as you left them")
+        # On a narrow screen with the roll: the panel and a die are past the edge, and a turn all
+        # played ('13/9. Enter sends the turn.') had said the roll nowhere.
+        roll = f" with {roll_text(self.turn.dice)}" if self.con.width < 80 and not refused else ""
+        kept = self.moves_so_far("are back" if refused else f"{roll} are as you left them".strip())
         if self.turn.is_complete:
             kept += " Enter sends the turn."
         whole = f"{self.message} {kept}".strip()
@@ -1665,6 +1672,7 @@ class GameScreen:
             if await self.moved_on() and self.state() is not state:
                 return True  # the news says what changed; the key was for the old state
         if found.action not in LOOK_ONLY:
+            self.said_before = self.message if self.message != self.refused[1] else ""
             self.message = ""
         elif self.message and self.message == self.refused[1]:
             # A refusal stays until the next key: after the keys page it had come back, two keys on.
@@ -2577,6 +2585,10 @@ class GameScreen:
         rang = False
         news = ""  # what the opponent did while the note was typed, said over the field
         strange = ""  # a character typed that not every terminal can show, left out
+        # What the lines said as N was pressed (not a refusal): it stays after the field closes,
+        # where it fits ('No note written.' had taken the place of 'fred starts with 6-4.').
+        # (What an earlier note's field left there, said anew below, goes.)
+        before = " ".join(_NOTE_SAID.sub("", self.said_before).split())
         while True:
             full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
             head = f"The note is full ({NOTE_LENGTH} characters)." if full else \
@@ -2636,27 +2648,28 @@ class GameScreen:
             if key is WAKE:
                 continue  # drawn again for the new size
             full = False
-            # On a narrow screen the roll first: the panel, and at 40 columns a die, are past the
-            # edge, and the line had said only the note until the next key.
-            roll = [self.own_roll_short()]
-            if news:
-                roll = [news]  # said whole now, where the field had cut it
-            elif self.view is not None and self.view.state.phase in (Phase.DOUBLED, Phase.RESIGNED):
-                # The offer the note goes with, said again: the field had taken its place, and after
-                # it only the panel said a double waited.
-                roll = [self.pending_offer()]
-            if key.name == "esc":
-                # 'No note changed' of a note never written had read as if one were kept.
-                said = "No note changed." if self.pending_note else "No note written."
-                self.message = " ".join([*roll, said, self.still_in_hand()]).strip()
-                return
-            if key.name == "enter":
-                self.pending_note = text.strip() or None
-                # The note in the same sentence: the lines' 'Your note, not yet sent: ...' after it
-                # had said 'Your note' twice.
-                said = note_words("Your", self.pending_note, "note goes with what you do next") if self.pending_note \
-                    else "No note goes with this turn."
-                self.message = " ".join([*roll, said, self.still_in_hand()]).strip()
+            if key.name in ("esc", "enter"):
+                if key.name == "esc":
+                    # 'No note changed' of a note never written had read as if one were kept.
+                    said = "No note changed." if self.pending_note else "No note written."
+                else:
+                    self.pending_note = text.strip() or None
+                    # The note in the same sentence: the lines' 'Your note, not yet sent: ...' after
+                    # it had said 'Your note' twice.
+                    said = note_words("Your", self.pending_note, "note goes with what you do next") \
+                        if self.pending_note else "No note goes with this turn."
+                # On a narrow screen the roll first: the panel, and at 40 columns a die, are past
+                # the edge, and the line had said only the note until the next key.
+                lead = self.own_roll_short()
+                if news:
+                    lead = news  # said whole now, where the field had cut it
+                elif self.view is not None and self.view.state.phase in (Phase.DOUBLED, Phase.RESIGNED):
+                    # The offer the note goes with, said again: the field had taken its place, and
+                    # after it only the panel said a double waited.
+                    lead = self.pending_offer()
+                elif not lead and before and not self.cut(f"{before} {said} {self.still_in_hand()}"):
+                    lead = before
+                self.message = " ".join([lead, said, self.still_in_hand()]).strip()
                 return
             if key.name == "backspace":
                 text = text[:-1]

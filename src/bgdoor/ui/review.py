@@ -221,7 +221,12 @@ def frames(log: GameLog) -> list[Frame]:
             # not the next game's start, which its opening roll shows; and the score before it,
             # which the win that follows changes (the match's last game too).
             before = step.before
-            frame = Frame(before.position, before.turn or prev.on_roll, None, before, text)
+            # The offer answered: 'gwen drops the double' had stood beside 'Cube 4 offered to
+            # gwen' and the marker, as if the double still waited; nobody is to act now.
+            settled = replace(before, phase=rules.Phase.ROLL, resign_by=None, resign_win=None) \
+                if before.phase in (rules.Phase.DOUBLED, rules.Phase.RESIGNED) else before
+            won = step.after.results[-1].winner if len(step.after.results) > len(before.results) else None
+            frame = Frame(before.position, before.turn or prev.on_roll, None, settled, text, won)
         else:
             after = step.after
             frame = Frame(after.position, after.turn or Color.WHITE, after.dice, after, text)
@@ -253,7 +258,10 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
             position=f.position,
             on_roll=f.on_roll,
             dice=f.dice,
-            turn=f.winner or f.on_roll,
+            # With an offer waiting, who answers it, as the game screen marks them (the review had
+            # marked the player who offered).
+            turn=f.winner or (f.state.actor if f.state.phase in (rules.Phase.DOUBLED, rules.Phase.RESIGNED) else None)
+            or f.on_roll,
             # Nobody's turn before an opening roll is won (the start, a tie), nor at a result or
             # once the match is over, as on the game screen: the marker on the winner had read as
             # the winner to act (the step's words say who won).
