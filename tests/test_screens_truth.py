@@ -4369,6 +4369,7 @@ async def test_esc_from_a_note_or_giving_up_with_a_checker_in_hand_says_it_is_st
             c.send(keys[1:])
             said = " ".join((await c.wait_words(words)).split())
             assert f"{words} Checker in hand: move to a marked point" in said, said
+            assert said.count("Checker in hand") == 1, said  # not said before the words as well
 
 
 async def test_what_is_typed_on_a_20_line_screen_is_on_the_screen(tmp_path):

@@ -252,7 +252,7 @@ POSITION_ID = "Position ID "  # I)D's message begins so
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 REPLAY_GOES_ON = "It goes on by itself until a key."
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
-YES_NO = "Y)es  N)o or Esc"  # the help line while a question waits for its answer
+YES_NO = "Y)es  N)o, Esc or Enter"  # the help line while a question waits ([N]: Enter answers no)
 # Keys that only show something (help, the last turn, the match so far): what the board said
 # before them (what happened since the player last looked) is there when they come back.
 LOOK_ONLY = frozenset({"help", "view_last", "review"})
@@ -2587,8 +2587,11 @@ class GameScreen:
         strange = ""  # a character typed that not every terminal can show, left out
         # What the lines said as N was pressed (not a refusal): it stays after the field closes,
         # where it fits ('No note written.' had taken the place of 'fred starts with 6-4.').
-        # (What an earlier note's field left there, said anew below, goes.)
-        before = " ".join(_NOTE_SAID.sub("", self.said_before).split())
+        # (What an earlier note's field left there, and the checker in hand, said anew below, go.)
+        before = _NOTE_SAID.sub("", self.said_before)
+        if self.still_in_hand():
+            before = before.replace(self.still_in_hand(), "")
+        before = " ".join(before.split())
         while True:
             full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
             head = f"The note is full ({NOTE_LENGTH} characters)." if full else \
