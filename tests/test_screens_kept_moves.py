@@ -66,16 +66,23 @@ async def at_40_columns(port: int, handle: str) -> str:
         c.close()
 
 
-async def test_moves_kept_at_40_columns_say_what_is_left_not_the_roll_again(tmp_path):
-    """'... Your turn 5-4. Your moves so far are as you... (? shows all)': the roll, one die of it
-    played already, pushed what was left to play off the screen."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([5, 4])) as svc:  # alice 5, bob 4: alice starts with 5-4
+def alice_opened_and_left(folder: Path, opening: tuple[int, int], moves: tuple[tuple[int, int], ...]) -> str:
+    """alice starts a 3-point match against bob with the `opening` roll (hers first, the
+    higher) and leaves `moves` of it made; the database."""
+    url = f"sqlite:///{folder}/g.db"
+    with Service(url, dice=ScriptedDice(list(opening))) as svc:
         alice = svc.register("alice", "alice-pw").id
         svc.register("bob", "bob-pw")
         view = svc.begin_game(alice, 3, Color.WHITE, "bob")
         view = svc.roll(alice, view.id, view.version)
-        svc.save_draft(alice, view.id, view.version, ((13, 9),), None)
+        svc.save_draft(alice, view.id, view.version, moves, None)
+    return url
+
+
+async def test_moves_kept_at_40_columns_say_what_is_left_not_the_roll_again(tmp_path):
+    """'... Your turn 5-4. Your moves so far are as you... (? shows all)': the roll, one die of it
+    played already, pushed what was left to play off the screen."""
+    url = alice_opened_and_left(tmp_path, (5, 4), ((13, 9),))
     async with running_server(url) as srv:
         said = await at_40_columns(srv.port, "alice")
     # The roll beside them (the panel, and a die, are past the edge): not 'Your turn 5-4' first.
@@ -205,13 +212,7 @@ async def test_a_turn_all_played_and_kept_says_its_roll_at_40_columns(tmp_path):
     """dave moved 13/9 with his opening 3-1, hung up, and came back at 40 columns: 'Your moves so
     far are as you left them: 13/9. Enter sends the turn.', the roll nowhere (the panel and the
     second die past the edge, the opening roll's line gone)."""
-    url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1])) as svc:  # alice 3, bob 1: alice starts with 3-1
-        alice = svc.register("alice", "alice-pw").id
-        svc.register("bob", "bob-pw")
-        view = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        view = svc.roll(alice, view.id, view.version)
-        svc.save_draft(alice, view.id, view.version, ((13, 10), (10, 9)), None)
+    url = alice_opened_and_left(tmp_path, (3, 1), ((13, 10), (10, 9)))
     async with running_server(url) as srv:
         said = await at_40_columns(srv.port, "alice")
     assert "Your moves so far with 3-1 are as you left them: 13/9. Enter sends the turn." in said, said

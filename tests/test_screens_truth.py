@@ -3753,6 +3753,15 @@ def alice_to_roll(url: str) -> tuple[int, int]:
         return bob, a_turn_each(svc, alice, bob).id
 
 
+def alice_doubled(url: str) -> int:
+    """alice_to_roll, and alice doubles instead of rolling: bob to answer.  The game's id."""
+    _, game = alice_to_roll(url)
+    with Service(url) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        svc.double(alice, game, svc.game(game, alice).version)
+    return game
+
+
 async def offered_while_typing(port: int, url: str, bob: int, game: int, text: str) -> Caller:
     """alice at her board typing `text` as a note when bob offers to resign a single game."""
     a = await at_board(port, "alice", game)
@@ -5572,10 +5581,7 @@ async def test_a_note_written_over_a_double_says_the_double_again(tmp_path):
     """fred pressed N just after 'gwen doubles to 2.': the field took its place, and after Enter
     or Esc only 'Your note goes with ...' or 'No note changed.' was said, the double nowhere."""
     url = f"sqlite:///{tmp_path}/g.db"
-    bob, game = alice_to_roll(url)
-    with Service(url) as svc:
-        alice = svc.login("alice", "alice-pw").id
-        svc.double(alice, game, svc.game(game, alice).version)
+    game = alice_doubled(url)
     async with running_server(url) as srv:
         b = await at_board(srv.port, "bob", game)
         await b.wait_words("alice doubles to 2.")
@@ -5651,10 +5657,7 @@ async def test_a_key_refused_beside_one_s_own_double_does_not_read_as_a_second_o
     """N with fred's own double waiting: 'Your double is waiting for your opponent's answer. ?
     lists the keys. You offer the cube at 2. gwen to answer.', as if he offered again."""
     url = f"sqlite:///{tmp_path}/g.db"
-    bob, game = alice_to_roll(url)
-    with Service(url) as svc:
-        alice = svc.login("alice", "alice-pw").id
-        svc.double(alice, game, svc.game(game, alice).version)
+    game = alice_doubled(url)
     async with running_server(url) as srv:
         a = await at_board(srv.port, "alice", game)
         await a.wait_for("V)iew last")

@@ -262,7 +262,6 @@ def tell(
         who = _does(log, step.before.actor, viewer_id, "plays", "play")
         text = f"{who} the opening {rolled(step.before.dice)}: {ev.notation}."
     if text and step.logged.note:
-        ev = step.logged.event
         writer = ev.by if isinstance(ev, rules.Resign) else step.before.actor
         whose = "Your" if writer is not None and _is_viewer(log, writer, viewer_id) else \
             f"{log.game.name(writer)}'s" if writer is not None else "The"
