@@ -381,6 +381,17 @@ async def test_the_rankings_say_why_a_key_is_no_answer(tmp_path):
         c.close()
 
 
+async def reviewing_first_match(port: int, handle: str) -> Caller:
+    """`handle` (password handle-pw) logged in, M)atches, and the first finished match opened in
+    R)eview (at its last step)."""
+    c = await call(port)
+    await login(c, handle, f"{handle}-pw", new=False)
+    c.send("M")
+    await c.wait_for("Game:")
+    c.send("1\r")
+    return c
+
+
 async def test_review_marks_nobody_at_a_result_as_the_game_screen_does(tmp_path):
     """R)eview's last step, 'alice wins the match, 1-0', had the panel's marker on bob, the
     player who had been to move; then on alice, which two testers read as alice to act, as on
@@ -395,11 +406,7 @@ async def test_review_marks_nobody_at_a_result_as_the_game_screen_does(tmp_path)
         view = svc.resign(bob, view.id, view.version, Win.SINGLE)  # on his own turn
         svc.answer_resign(alice, view.id, view.version, True)
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "bob", "bob-pw", new=False)
-        c.send("M")
-        await c.wait_for("Game:")
-        c.send("1\r")
+        c = await reviewing_first_match(srv.port, "bob")
         text = await c.wait_for("wins the match")
         assert not [line for line in text.splitlines() if "►" in line], text
         c.send("4")
@@ -932,11 +939,7 @@ async def test_a_match_won_in_the_crawford_game_says_crawford_no_more(tmp_path):
         view = svc.answer_resign(alice, game, view.version, True)
         assert view.state.over
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "bob", "bob-pw", new=False)
-        c.send("M")
-        await c.wait_for("Game:")
-        c.send("1\r")
+        c = await reviewing_first_match(srv.port, "bob")
         await c.wait_for("wins the match")
         assert "Match to 3" in c.text and "Crawford" not in c.text, c.text
         c.close()
@@ -1472,11 +1475,7 @@ async def test_review_offers_no_step_past_its_ends(tmp_path):
     url = f"sqlite:///{tmp_path}/g.db"
     bob_resigns_to_alice(url, Win.SINGLE)
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        c.send("M")
-        await c.wait_for("Game:")
-        c.send("1\r")
+        c = await reviewing_first_match(srv.port, "alice")
         last = re.search(
             r"Review (\d+)/\1",
             await c.wait_until(lambda t: re.search(r"Review (\d+)/\1", t) is not None, "the last step"),
@@ -5756,11 +5755,7 @@ async def test_review_of_a_drop_shows_the_double_answered(tmp_path):
         v = svc.resign(bob, v.id, v.version, Win.SINGLE)
         svc.answer_resign(alice, v.id, v.version, True)
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "bob", "bob-pw", new=False)
-        c.send("M")
-        await c.wait_for("Game:")
-        c.send("1\r")
+        c = await reviewing_first_match(srv.port, "bob")
         await c.wait_for("wins the match")
         for _ in range(20):
             if "You drop the double" in " ".join(c.text.split()):

@@ -1657,10 +1657,7 @@ class GameScreen:
                 # nothing; while moving on a narrow screen, the roll left (it had gone from sight).
                 # Not the player's own, which the refusal says waits: 'Your double is waiting ...
                 # You offer the cube at 2.' had read as a second offer.
-                st = self.view.state if self.view is not None else None
-                own = st is not None and self.me is not None and (
-                    (st.phase is Phase.DOUBLED and st.turn is self.me)
-                    or (st.phase is Phase.RESIGNED and st.resign_by is self.me))
+                own = state in (State.DOUBLE_BY_ME, State.RESIGN_BY_ME)
                 self.message = self.with_roll_left(f"{refused} {'' if own else self.pending_offer()}".rstrip())
             self.refused = (self.refused[0], self.message)
             return True

@@ -770,12 +770,15 @@ class Session:
             # An offer to answer said so: once its news was read (the game opened, left unanswered)
             # the menu had said nothing of it but the count.
             asks = sum(1 for g in waiting if g.offer)
-            said = ("No game is waiting for your move.", "No game waits for you.", "Your turn: none.") if not n else (
-                f"{games} waiting for your move.", f"{games} wait for you.", f"Your turn: {games}.") if not asks else (
-                f"{games} waiting for your answer.", f"{games} wait for your answer.", f"Your turn: {games}.") \
-                if asks == n else (
-                f"{games} waiting for your move, {asks} for your answer.", f"{games} wait for you, {asks} to answer.",
-                f"Your turn: {games}.")
+            if not n:
+                said = ("No game is waiting for your move.", "No game waits for you.", "Your turn: none.")
+            elif not asks:
+                said = (f"{games} waiting for your move.", f"{games} wait for you.", f"Your turn: {games}.")
+            elif asks == n:
+                said = (f"{games} waiting for your answer.", f"{games} wait for your answer.", f"Your turn: {games}.")
+            else:
+                said = (f"{games} waiting for your move, {asks} for your answer.",
+                        f"{games} wait for you, {asks} to answer.", f"Your turn: {games}.")
             msg = first_fitting(said, line_room, said[-1])
             hello = sentence(f"Welcome, {self.player.handle}")  # 'bob!' is not greeted 'bob!.'
             welcome = f"{hello}  {msg}"
