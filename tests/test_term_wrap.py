@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bgdoor.term.wrap import fit, fit_name, pages, shared, shorten, shorten_whole, wrap
+from bgdoor.term.wrap import fit, fit_name, pages, sentence, shared, shorten, shorten_whole, wrap
 from bgdoor.ui.texts import load_text
 
 
@@ -179,3 +179,10 @@ def test_shorten_whole_cuts_after_a_sentence_where_one_fits() -> None:
     assert shorten_whole(text, 90, 1, "...", " (N: all)") == f"{text} (N: all)"
     # No sentence ends where it fits: cut between words, as shorten does.
     assert shorten_whole("jack rolled 5-3 and played 13/8 13/10.", 24, 1, "...") == "jack rolled 5-3 and..."
+
+
+def test_a_sentence_keeps_written_notation_as_written() -> None:
+    """'Bar/22 is 3 pips' had the move's own 'bar' capitalised, unlike everywhere it is written."""
+    said = "bar/22 is 3 pips, which does not match the dice"
+    assert sentence(said) == said + "."
+    assert sentence("point 1 is blocked") == "Point 1 is blocked."

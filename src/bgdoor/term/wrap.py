@@ -333,4 +333,8 @@ def pages(lines: list[str], height: int) -> list[list[str]]:
 def sentence(text: str) -> str:
     """A reason as the layers below word it ('point 1 is blocked') as a sentence on the screen."""
     text = text.strip()
-    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
+    if not text:
+        return text
+    # A first word with a slash is written notation ('bar/22 is 3 pips'): kept as it is written.
+    head = text[:1] if "/" in text.split(" ", 1)[0] else text[:1].upper()
+    return head + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

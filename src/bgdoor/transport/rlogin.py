@@ -388,7 +388,8 @@ class RLoginServer(CallerServer):
             await self._refuse(
                 link,
                 addr,
-                Refused("Sorry, all lines are busy. Please call again later.", f"all {config.max_callers} lines busy"),
+                Refused("Sorry, all lines are busy. Please call again later.",
+                        f"all lines busy (max_callers = {config.max_callers})"),
             )
             return
         if self.unvouched[addr] >= config.max_per_address:

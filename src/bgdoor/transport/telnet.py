@@ -440,7 +440,7 @@ class TelnetDoorServer(CallerServer):
             link.close()
             return
         if self.active >= self.config.max_callers:
-            log.info("refused %s: all %d lines busy", addr, self.config.max_callers)
+            log.info("refused %s: all lines busy (max_callers = %d)", addr, self.config.max_callers)
             # Two lines, before the caller's width is known: whole at 40 columns too.
             link.write(b"\r\nSorry, all lines are busy.\r\nPlease call again later.\r\n")
             await link.drain()
