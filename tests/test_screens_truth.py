@@ -5672,7 +5672,9 @@ async def test_a_key_refused_beside_one_s_own_double_does_not_read_as_a_second_o
 
 async def test_the_menu_says_an_offer_waits_for_an_answer_after_its_news_was_read(tmp_path):
     """jack opened #6 with kim's redouble waiting, answered nothing and went back: the menu's
-    news no longer said it (read), and '2 games waiting for your move' said nothing of an answer."""
+    news no longer said it (read), and '2 games waiting for your move' said nothing of an answer.
+    The moves are counted apart from the answers ('2 games waiting for your move, 1 for your
+    answer' with two in all had read as three)."""
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 20)) as svc:
         jack = svc.register("jack", "jack-pw").id
@@ -5684,12 +5686,12 @@ async def test_the_menu_says_an_offer_waits_for_an_answer_after_its_news_was_rea
         c = await call(srv.port)
         await login(c, "kim", "kim-pw", new=False)
         said = " ".join((await c.wait_for("Your choice")).split())
-        assert "2 games waiting for your move, 1 for your answer." in said, said
+        assert "1 game waiting for your move, 1 for your answer." in said, said
         await open_game(c, f"#{offered.id}")
         await menus.to_board(c)
         c.send("Q")
         said = " ".join((await c.wait_for("Your choice")).split())
-        assert "2 games waiting for your move, 1 for your answer." in said, said
+        assert "1 game waiting for your move, 1 for your answer." in said, said
         c.close()
 
 
@@ -5787,3 +5789,25 @@ async def test_a_note_closed_keeps_what_the_lines_said_before_it(tmp_path):
             said = " ".join((await a.wait_words(words)).split())
             assert f"bob rolled 4-2 and played 8/4 6/4. {words}" in said, said
         a.close()
+
+
+async def test_the_menu_s_banner_gives_way_to_a_long_result_and_an_offer_to_answer(tmp_path):
+    """qq, at 80x24, lost a match to Longhandle123456, whose double waits in another game: the
+    result over two rows under the banner's menu had left the double out of the news."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 20)) as svc:
+        qq = svc.register("qq", "qq-pw").id
+        long = svc.register("Longhandle123456", "long-pw").id
+        offered = a_turn_each(svc, long, qq, 3, "qq")
+        svc.double(long, offered.id, offered.version)
+        lost = svc.begin_game(qq, 1, Color.WHITE, "Longhandle123456")
+        lost = svc.roll(qq, lost.id, lost.version)
+        lost = svc.resign(qq, lost.id, lost.version, Win.SINGLE)
+        svc.answer_resign(long, lost.id, lost.version, True)
+    async with running_server(url) as srv:
+        c = await call(srv.port, rows=24)
+        await login(c, "qq", "qq-pw", new=False)
+        said = " ".join((await c.wait_for("Your choice")).split())
+        assert "and the match 1-0" in said, said
+        assert f"#{offered.id}: Longhandle123456 doubles" in said, said
+        c.close()

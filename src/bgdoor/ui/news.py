@@ -495,11 +495,11 @@ def menu_headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> tuple[
     order; and how many lead (results and offers).  A match lost while away had been below the
     rolls of other games, and a double to answer behind '(N: all)'."""
     found = _headlines(news)
-    latest = sorted(found, key=lambda h: (h.at, h.index), reverse=True)
     # A match's end before a game's: a lost match had come second, after a game won, and been cut.
     first = sorted(found, key=lambda h: (h.result, h.match, h.asks, h.at, h.index), reverse=True)
-    moved = [h for h, was in zip(first, latest, strict=True) if h is not was and (h.result or h.asks)]
-    results, offers = any(h.result for h in moved), any(h.asks and not h.result for h in moved)
+    # Said of what leads, moved or not: 'offers first' had stood over a result that led as the
+    # latest, and 'the latest first' over a result and its answer below it.
+    results, offers = any(h.result for h in found), any(h.asks and not h.result for h in found)
     order = "results, offers first" if results and offers else "results first" if results else \
         "offers first" if offers else "the latest first"
     return [h.text for h in first], order, sum(h.result or h.asks for h in first)

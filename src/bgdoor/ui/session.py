@@ -757,7 +757,14 @@ class Session:
                     return 0
                 return len(wrap(said, self.con.width - left))
 
-            tall = self.con.height >= 22 and under(left) <= self.con.height - (7 + 2 + len(items) + 1)
+            lines, order, leading = menu_headlines(news)
+            # Rows under the banner's menu for the news, after its heading; the results and offers
+            # to answer, each cut after its first sentence, are worth more than the banner (at
+            # 80x24 a lost match's result over two rows had left out the double waiting under it).
+            news_room = self.con.height - 1 - (7 + 2 + len(items) + 1) - under(left)
+            needed = sum(len(wrap(first_sentence(text), self.con.width - 6)) for text in lines[:leading])
+            tall = self.con.height >= 22 and under(left) <= self.con.height - (7 + 2 + len(items) + 1) \
+                and needed <= news_room
             if tall:
                 self.title_screen()
             else:
@@ -777,8 +784,11 @@ class Session:
             elif asks == n:
                 said = (f"{games} waiting for your answer.", f"{games} wait for your answer.", f"Your turn: {games}.")
             else:
-                said = (f"{games} waiting for your move, {asks} for your answer.",
-                        f"{games} wait for you, {asks} to answer.", f"Your turn: {games}.")
+                # The moves apart from the answers: '4 games waiting for your move, 2 for your
+                # answer' with four games in all had read as six.
+                moves = f"{n - asks} game{'s' if n - asks != 1 else ''}"
+                said = (f"{moves} waiting for your move, {asks} for your answer.",
+                        f"{moves} to move, {asks} to answer.", f"Your turn: {games}.")
             msg = first_fitting(said, line_room, said[-1])
             hello = sentence(f"Welcome, {self.player.handle}")  # 'bob!' is not greeted 'bob!.'
             welcome = f"{hello}  {msg}"
@@ -818,7 +828,6 @@ class Session:
                     rows = max(3, min(len(wrap(refused, right - left + 1)), self.con.height - news_top))
                     news_top += self.con.put_wrapped(news_top, left, refused, style, right=right, rows=rows)
                 refused = ""
-            lines, order, leading = menu_headlines(news)
             self.menu_news(lines, order, news_top, more, leading)
             # The terminal's cursor waits after the prompt, as a BBS menu's does (it was left wherever
             # the last screen or the news under the menu ended).
