@@ -5811,3 +5811,31 @@ async def test_the_menu_s_banner_gives_way_to_a_long_result_and_an_offer_to_answ
         assert "and the match 1-0" in said, said
         assert f"#{offered.id}: Longhandle123456 doubles" in said, said
         c.close()
+
+
+async def test_the_dropper_and_the_accepter_are_told_what_they_did_before_the_result(tmp_path):
+    """fred pressed X and Y: his screen said only 'gwen wins a single game on a drop, 4 points',
+    where the taker is told 'You take' and the other two 'fred drops the double'.  So too A)ccept
+    of a resignation ('You win a single game by resignation' alone)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game = alice_doubled(url)
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        bob = svc.login("bob", "bob-pw").id
+        alice = svc.login("alice", "alice-pw").id
+        offered = a_turn_each(svc, alice, bob, 3)  # another match: alice to roll; she offers to resign
+        svc.resign(alice, offered.id, offered.version, Win.SINGLE)
+    async with running_server(url) as srv:
+        b = await at_board(srv.port, "bob", game)
+        b.send("X")
+        await b.wait_words("Drop the double and lose this game")
+        b.send("Y")
+        said = " ".join((await b.wait_words("alice wins a single game on a drop")).split())
+        assert "You drop the double. alice wins a single game on a drop" in said, said
+        b.close()
+        b = await at_board(srv.port, "bob", offered.id)
+        b.send("A")
+        await b.wait_words("Accept, and win")
+        b.send("Y")
+        said = " ".join((await b.wait_words("You win a single game by resignation")).split())
+        assert "You accept the resignation. You win a single game by resignation" in said, said
+        b.close()

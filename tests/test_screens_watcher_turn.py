@@ -194,7 +194,8 @@ async def test_the_winner_at_40_columns_reads_the_match_s_result_and_ratings_who
             await c.settle(0.3)
             rows = c.screen.display
             said = words("\n".join(rows[18:]))
-            assert said == ("You win a backgammon by resignation, 3 points, and the match 3-0. Ratings: "
+            assert said == ("You accept the resignation. "
+                            "You win a backgammon by resignation, 3 points, and the match 3-0. Ratings: "
                             "alice 1517.3 (+17.3), bob 1482.7 (-17.3). (Press a key; Q leaves the game.)"), rows
         finally:
             c.close()
@@ -365,4 +366,22 @@ async def test_a_watcher_keeps_the_plays_told_since_the_last_key_where_the_lines
             await c.wait_words("bob rolled 5-2 and played")
         await c.settle(0.5)
         assert c.screen.display[17].split() == "12 11 10 9 8 7 6 5 4 3 2 1 OFF".split(), c.text  # the foot
+        c.close()
+
+
+async def test_a_watcher_s_refused_keys_keep_what_was_done_last(tmp_path):
+    """hugo pressed Enter, then 6, then D: the second refusal had left 'You are watching this game,
+    not playing in it.' alone on the lines, the last play and whose turn it is gone."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game, version, alice, bob = opened(url)
+    async with running_server(url) as srv:
+        c = await carol_watching_at_80_columns(srv.port)
+        await c.wait_words("8/4 6/4")
+        await c.settle(0.3)
+        for key in ("\r", "6", "D"):
+            c.send(key)
+            await c.settle(0.3)
+            said = words(await c.wait_words("You are watching this game, not playing in it."))
+            assert "8/4 6/4" in said, (key, said)
+            assert said.count("not playing in it") == 1, said
         c.close()

@@ -12,7 +12,18 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from bgdoor.rules.game import Color, MatchState, Move, OpeningRoll, Phase, RejectResign, Resign, Win
+from bgdoor.rules.game import (
+    AcceptResign,
+    Color,
+    Drop,
+    MatchState,
+    Move,
+    OpeningRoll,
+    Phase,
+    RejectResign,
+    Resign,
+    Win,
+)
 from bgdoor.rules.moves import Play, legal_plays, notation, roll_text
 from bgdoor.rules.parse import IllegalPlay, parse_play
 from bgdoor.rules.position import BAR, Move as CheckerMove, Position
@@ -882,9 +893,11 @@ class GameScreen:
             # a checker of theirs on the bar).
             told = {n.seq for n in narrate(log, self.read, self.pid)}
             # And the player's own play that won, before its result: at 40 columns, where the
-            # tray is past the edge, 'You win' had come with nothing to say how.
+            # tray is past the edge, 'You win' had come with nothing to say how.  So too their
+            # drop or acceptance that ended the game: the taker was told 'You take', the dropper
+            # only who won.
             first = next((i for i, n in enumerate(lines) if n.result), 0)
-            plays = {e.seq for e in log.events if isinstance(e.event, Move)}
+            plays = {e.seq for e in log.events if isinstance(e.event, (Move, Drop, AcceptResign))}
             told |= {lines[first - 1].seq} & plays if first else set()
             lines = [n for n in lines if n.result or n.opening or n.seq in told]
         self.won_on(log, lines)
@@ -1648,10 +1661,13 @@ class GameScreen:
             refused = keytable.refusal(state, key, unavailable)
             if self.message != self.refused[1]:
                 self.refused = (self.message, "")  # what the refusal covers, for a look-only key after it
-            if told or self.just_told():
+            if told or self.just_told() or self.me is None:
+                # And a watcher's, whose lines are all they are told: a second refused key had left
+                # the refusal alone there, the last play and whose turn it is gone.
                 # The news just told first: 'Answer the double first' had come before the double,
                 # and an Enter typed as the opponent's opening roll came had wiped it unread.
-                self.message = f"{self.message} {refused}".strip()
+                covered = self.refused[0] if self.me is None else self.message
+                self.message = f"{covered} {refused}".strip()
             else:
                 # A double or resignation waiting for an answer stays said beside why the key did
                 # nothing; while moving on a narrow screen, the roll left (it had gone from sight).
