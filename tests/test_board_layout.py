@@ -707,7 +707,7 @@ def test_a_cube_box_past_the_screen_s_edge_is_left_out_whole() -> None:
 def test_the_title_names_the_game_where_it_fits() -> None:
     """At 80 columns two 3-point matches against one opponent looked alike, where every message
     names a game by its number ('Your turn in game #8 too').  The number goes first on the title
-    row where it fits, and gives way to all else."""
+    row, the rest in fewer words where need be."""
     g = glyphs("utf8")
     base = BoardView(START, viewer="black", match_length=3, white_name="alice", black_name="bob", game_id=12)
     title = shown(base).display[0]
@@ -719,7 +719,9 @@ def test_the_title_names_the_game_where_it_fits() -> None:
     assert title_of(replace(base, width=40), 40) == f"Game #12 · You {g.black} · Match to 3"
     assert title_of(replace(scored, spectator=True), 60) == (f"#12 · alice {g.white} · bob {g.black} · Match to 3 · "
                                                                "Score 1-0 to alice")
-    assert "#12" not in title_of(replace(scored, width=40), 40)  # the score first, where both do not fit
+    # Where both do not fit whole, both in fewer words: at 40 columns, with four games against one
+    # opponent, the score had taken the number's place.
+    assert title_of(replace(scored, width=40), 40) == f"#12 · You {g.black} · Match to 3 · 1-0 to alice"
     watcher = replace(base, width=40, spectator=True)
     assert title_of(watcher, 40) == f"Game #12 · alice {g.white} · bob {g.black} · Match to 3"
     # The checkers are drawn in their own colours where the title says them, after the number.

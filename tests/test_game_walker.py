@@ -338,10 +338,12 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         await back_to_board(walk, sp, carol)
         walk.check(sp)
 
-        # ---- the end: alice resigns a backgammon (6 points at cube 2), bob accepts
+        # ---- the end: alice resigns a gammon (4 points at cube 2, the match: a backgammon gives
+        # no more, and is not offered), bob accepts
         await walk.works(s, alice, "G", "Give up: a single game")
-        assert "3) backgammon" in help_text(alice) and "G)ive up" not in help_text(alice), help_text(alice)
-        alice.send("3")
+        assert "2) gammon" in help_text(alice) and "3) backgammon" not in help_text(alice), help_text(alice)
+        assert "G)ive up" not in help_text(alice), help_text(alice)
+        alice.send("2")
         await alice.wait_for("You offer to resign")
         await bob.wait_for("A)ccept")
         bob.send("A")
@@ -351,15 +353,15 @@ async def test_every_state_offers_only_working_keys(tmp_path):
         bob.send("Z")
         await bob.wait_words("Y answers yes")
         bob.send("Y")
-        await bob.wait_words("and the match 6-0")
-        await alice.wait_words("and the match 6-0")
+        await bob.wait_words("and the match 4-0")
+        await alice.wait_words("and the match 4-0")
         for c in (alice, bob):  # nobody to act: no marker (on the winner it read as his turn)
             await until(c, lambda c=c: not [line for line in c.screen.display if "►" in line], "no marker")
             said = " ".join(c.text.split())
             assert "bob won the match" in said or "You won the match" in said, c.text  # the panel says who won
         await until(alice, lambda: "(Press a key;" in rows(alice, MESSAGE_ROW, 4), "the result held")  # until a key
         await alice.settle(1.0)
-        assert "and the match 6-0" in rows(alice, MESSAGE_ROW, 4)
+        assert "and the match 4-0" in rows(alice, MESSAGE_ROW, 4)
         alice.send(" ")
         await alice.settle(0.3)
         o = State.OVER

@@ -250,7 +250,7 @@ async def test_the_login_says_the_handle_limit_at_40_columns_and_why_a_17th_char
         c = await RawCaller.connect(srv.port, term="xterm", size=(40, 25))
         await c.wait_for("Handle:")
         await c.settle(0.3)
-        assert "Enter your handle, or a new one (up to 16 characters) to create a player." in words(c.text), c.text
+        assert "Enter your handle, or a new one (2 to 16 characters) to create a player." in words(c.text), c.text
         assert all(len(line.rstrip()) <= 39 for line in c.lines()), c.text
         c.send("abcdefghijklmnop")
         await c.wait_for("abcdefghijklmnop")

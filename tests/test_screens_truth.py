@@ -547,7 +547,7 @@ async def test_a_40_column_caller_reads_the_greeting_and_every_menu_item_whole(t
     async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
         c = await call(srv.port, cols=40, rows=24)
         await c.wait_for("Handle:")
-        assert "Enter your handle, or a new one (up to 16 characters) to create a player." in " ".join(
+        assert "Enter your handle, or a new one (2 to 16 characters) to create a player." in " ".join(
             line.strip() for line in c.screen.display
         ), c.text
         await login(c, "alice", "alice-pw", new=True)
@@ -1948,7 +1948,7 @@ async def test_the_login_screen_is_laid_out_again_when_the_window_narrows(tmp_pa
             await c.wait_for("Handle:")
             c.send("ali")
             c.send_size(40, 24)
-            await c.wait_words("Enter your handle, or a new one (up to 16 characters) to create a player. Handle: ali")
+            await c.wait_words("Enter your handle, or a new one (2 to 16 characters) to create a player. Handle: ali")
             lines = [line.rstrip() for line in c.lines()]
             box = [line for line in lines if "B G D O O R" in line]
             assert box and box[0].rstrip().endswith("║"), lines  # the whole box, both its sides
@@ -3091,8 +3091,9 @@ async def test_the_give_up_question_leaves_its_keys_to_the_help_line(tmp_path):
         await c.wait_for("Give up: a single game")
         lines = [line.rstrip() for line in c.text.splitlines()]
         assert not any(re.search(r"\b[123]\)$", line) for line in lines), lines
-        assert "1) single 2) gammon 3) backgammon Esc: no" in said(c)
-        assert "a backgammon (6 points" in said(c), said(c)
+        # At cube 2 in a 3-point match the gammon is the match: a backgammon gives no more.
+        assert "1) single 2) gammon Esc: no" in said(c)
+        assert "or a gammon (4 points, the match)?" in said(c), said(c)
         c.close()
 
 
@@ -5839,3 +5840,25 @@ async def test_the_dropper_and_the_accepter_are_told_what_they_did_before_the_re
         said = " ".join((await b.wait_words("You win a single game by resignation")).split())
         assert "You accept the resignation. You win a single game by resignation" in said, said
         b.close()
+
+
+async def test_giving_up_offers_no_more_than_ends_the_match(tmp_path):
+    """In a 1-point match G asked 'a single game (1 point, the match), a gammon (2 points, the
+    match) or a backgammon (3 points, the match)?': a choice that changed nothing."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+    async with running_server(url) as srv:
+        a = await at_board(srv.port, "alice", v.id)
+        a.send("G")
+        said = " ".join((await a.wait_words("Give up: a single game (1 point, the match)?")).split())
+        assert "A gammon would give no more." in said and "backgammon" not in said, said
+        assert "1) single Esc: no" in said and "2) gammon" not in said, said
+        a.send("2")
+        await a.wait_words("2 is not an answer. A single game already ends the match: a gammon gives no more.")
+        a.send("1")
+        await a.wait_words("You offer to resign, giving a single game (1 point, the match).")
+        a.close()

@@ -9,6 +9,7 @@ from bgdoor.service.core import (
     Service as Service,
 )
 from bgdoor.service.passwords import (
+    HANDLE_LEAST as HANDLE_LEAST,
     HANDLE_LIMIT as HANDLE_LIMIT,
     handle_problem as handle_problem,
     tidy_handle as tidy_handle,

@@ -20,6 +20,7 @@ DKLEN = 32
 MIN_PASSWORD = 4
 MAX_PASSWORD = 128
 HANDLE_LIMIT = handles.MAX_LENGTH  # characters a handle has at most
+HANDLE_LEAST = handles.MIN_LENGTH  # and at least
 
 
 def _b64(data: bytes) -> str:

@@ -781,17 +781,25 @@ class _Painter:
             for room, at in ((width - 13, True), (width - 1, False)):
                 if game and (beside or not at) and len(game + text) <= room:
                     return game + text, at, cube
+        # Else the rest in fewer words, the number kept: at 40 columns, once the match had a
+        # score, the title had lost it, with four games against one opponent and 'Your turn in
+        # games #4, #5 too' on the lines.
+        game = self.game_words(short=True)
+        if game:
+            fewer, _, cube = self.title_words(reserve=len(game))
+            if len(game + fewer) <= width - 1:
+                return game + fewer, len(game + fewer) <= width - 13, cube
         return text, beside, cube
 
-    def title_words(self) -> tuple[str, bool, str]:
+    def title_words(self, reserve: int = 0) -> tuple[str, bool, str]:
         """The title row's words, whether they go beside 'BACKGAMMON' (else in its place), and
         what they say of the cube.  Narrower than the panel, whose checkers are whose ('You ○': the
         panel that shows it is past the edge); where the cube's box is out of sight (Black's board
         as the table stands), the cube, in fewer words where need be; then the match length.  At
         40 columns 'You ○' had given way to 'Crawford' or the cube, and an offered double to
-        nothing at all."""
+        nothing at all.  `reserve`: columns kept free before them (the game's number)."""
         v = self.v
-        width = min(80, v.width)
+        width = min(80, v.width) - reserve
         info = self.title_info()
         you = list(dict.fromkeys([self.whose()[0], self.whose(self.names_room())[0], ""]))
         cubes = [""]

@@ -1844,15 +1844,23 @@ class GameScreen:
         def cost(n: int) -> str:
             return f"{points(n)}, the match" if other is not None and self.ends_match(other, n) else points(n)
 
+        # Offered up to the first that ends the match: past it each gives no more ('a single game
+        # (4 points, the match), a gammon (8 points, the match) or a backgammon (...)' had asked
+        # a choice that changed nothing).
+        wins: dict[str, Win] = {}
+        for digit, win in (("1", Win.SINGLE), ("2", Win.GAMMON), ("3", Win.BACKGAMMON)):
+            wins[digit] = win
+            if other is not None and self.ends_match(other, cube * win.multiplier):
+                break
+        offers = [f"{WIN_WORDS[w]} ({cost(cube * w.multiplier)})" for w in wins.values()]
         # The keys are on the help line under it: here they had wrapped as '3)' at the end of
         # one line and 'backgammon' at the start of the next.
-        question = (
-            f"Give up: a single game ({cost(cube)}), a gammon ({cost(2 * cube)}) "
-            f"or a backgammon ({cost(3 * cube)})?"
-        )
+        if len(offers) == 1:
+            question = f"Give up: {offers[0]}? A gammon would give no more."
+        else:
+            question = f"Give up: {', '.join(offers[:-1])} or {offers[-1]}?"
         self.message = question
-        wins = {"1": Win.SINGLE, "2": Win.GAMMON, "3": Win.BACKGAMMON}
-        keys = "1) single  2) gammon  3) backgammon  Esc: no"
+        keys = "  ".join(f"{d}) {w.value}" for d, w in wins.items()) + "  Esc: no"
         help_text = keys
         while True:
             self.draw(help_text=help_text)
@@ -1870,7 +1878,12 @@ class GameScreen:
             # Any other key said 'You did not offer to resign', as Esc does: it asks again.  Said
             # short, the keys being on the help line: at 40 columns the points each answer costs
             # had been cut to '? shows all'.
-            help_text = self.not_an_answer(answer, question, keys, f"{key_said(answer)} is not an answer. {question}")
+            said = f"{key_said(answer)} is not an answer."
+            if answer.char in ("2", "3"):
+                most = wins[max(wins)]
+                more = WIN_WORDS[Win.GAMMON if most is Win.SINGLE else Win.BACKGAMMON]
+                said = f"{said} {sentence(WIN_WORDS[most])[:-1]} already ends the match: {more} gives no more."
+            help_text = self.not_an_answer(answer, question, keys, f"{said} {question}")
         win = wins[answer.char]
         offer = f"{WIN_WORDS[win]} ({cost(cube * win.multiplier)})"
         done = f"You offer to resign, giving {offer}.{ANSWER_HERE}"

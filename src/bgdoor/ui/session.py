@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from bgdoor.records.chart import rating_chart
 from bgdoor.rules.game import LONGEST_MATCH, Color
 from bgdoor.service import (
+    HANDLE_LEAST,
     HANDLE_LIMIT,
     NAME_LIMIT,
     AccountClosed,
@@ -317,7 +318,7 @@ class Session:
         left out, and typing stopped at the limit with only a bell), and the sentence whole on
         three where it needs them (it lost 'player.' at 30 columns)."""
         room = self.con.width - 4
-        said = (f"Enter your handle, or a new one (up to {HANDLE_LIMIT} characters) to create a player.",
+        said = (f"Enter your handle, or a new one ({HANDLE_LEAST} to {HANDLE_LIMIT} characters) to create a player.",
                 "Enter your handle, or a new one to create a player.")
         most = 3 if self.con.height >= 12 else 2
         return next((wrap(text, room) for text in said if len(wrap(text, room)) <= most), wrap(said[-1], room)[:3])
