@@ -20,8 +20,8 @@ from rawtelnet import RawCaller
 from bgdoor.config import MemberBBS
 from bgdoor.rules import Position, game as rules
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.game import Color, Win
-from bgdoor.rules.moves import legal_plays
+from bgdoor.rules.game import Color, MatchState, Win
+from bgdoor.rules.moves import Play, legal_plays
 from bgdoor.rules.parse import parse_play
 from bgdoor.rules.turn import Turn
 from bgdoor.service import Service, StorageError
@@ -5861,4 +5861,57 @@ async def test_giving_up_offers_no_more_than_ends_the_match(tmp_path):
         await a.wait_words("2 is not an answer. A single game already ends the match: a gammon gives no more.")
         a.send("1")
         await a.wait_words("You offer to resign, giving a single game (1 point, the match).")
+        a.close()
+
+
+def alice_to_move_bob_wins_next(url: str) -> tuple[int, str, int]:
+    """alice and bob run home until alice is to move with a play that does not win, and bob's
+    last checker is on his 1 or 2 point (any roll bears it off): (game, alice's fastest play, the
+    seed, whose database it is: URL.SEED)."""
+    for seed in range(50):
+        rng = random.Random(seed)
+
+        def stop(st: MatchState, plays: list[Play]) -> str | None:
+            p = fastest(plays)
+            left = st.position.opponent
+            last = sum(left[:24]) == 1 and not any(left[2:24])
+            if st.turn is Color.WHITE and p is not None and last and p.position.opponent_off < 15:
+                return str(p)
+            return None
+
+        try:
+            with Service(f"{url}.{seed}", dice=ScriptedDice([rng.randint(1, 6) for _ in range(3000)])) as svc:
+                _, v, _, play = race_home(svc, 1, stop)
+        except AssertionError:
+            continue  # the game ended first
+        return v.id, play, seed
+    raise AssertionError("no such race in 50 seeds")
+
+
+async def test_turn_sent_stays_before_the_result_when_the_reply_wins_at_once(tmp_path, monkeypatch):
+    """erin sent 24/21 6/1 and the computer replied at once and won: the result screen said only
+    'Intermediate Bot rolled 5-4 and played 2/off(2). Intermediate Bot wins ...', her own play
+    never said, where every other turn's lines began 'Turn sent: ...'."""
+    game, play, seed = alice_to_move_bob_wins_next(f"sqlite:///{tmp_path}/g.db")
+    url = f"sqlite:///{tmp_path}/g.db.{seed}"
+    sent = Service.submit_turn
+
+    def and_bob_replies(self: Service, player_id: int, game_id: int, version: int, *args: Any) -> GameView:
+        v = sent(self, player_id, game_id, version, *args)
+        if v.state.turn is Color.BLACK:  # as the computer does, at once
+            bob = self.login("bob", "bob-pw").id
+            r = self.roll(bob, game_id, v.version)
+            sent(self, bob, game_id, r.version, str(fastest(legal_plays(r.state.position, r.state.dice))))
+        return v
+
+    monkeypatch.setattr(Service, "submit_turn", and_bob_replies)
+    async with running_server(url, dice=ScriptedDice([2, 1] * 10)) as srv:
+        a = await at_board(srv.port, "alice", game)
+        await a.wait_for("M)ove typed")
+        a.send("M")
+        await a.wait_for("Your play")
+        a.send(play + "\r")
+        said = " ".join((await a.wait_words("bob wins a single game")).split())
+        assert f"Turn sent: {play}." in said, said
+        assert said.index("Turn sent") < said.index("bob rolled 2-1") < said.index("bob wins"), said
         a.close()

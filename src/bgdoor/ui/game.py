@@ -393,6 +393,7 @@ class GameScreen:
         self.elsewhere_opening: set[int] = set()  # of them, those waiting for the opening roll
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
+        self.own_before_result = False  # the last catch_up's result came after the player's own line
         self.moot_until = 0.0  # time.monotonic() until which an answer to a question gone is taken as one
         # A typed play refused, or closed by an offer to resign: M brings it back.
         self.typed_back: KeptPlay | None = None
@@ -900,6 +901,11 @@ class GameScreen:
             plays = {e.seq for e in log.events if isinstance(e.event, (Move, Drop, AcceptResign))}
             told |= {lines[first - 1].seq} & plays if first else set()
             lines = [n for n in lines if n.result or n.opening or n.seq in told]
+            # Whether the line before the result is the player's own: else their own words (a
+            # 'Turn sent' the computer's winning play then followed) go before it.
+            mine_seqs = {e.seq for e in log.events if e.player_id == self.pid}
+            first = next((i for i, n in enumerate(lines) if n.result), 0)
+            self.own_before_result = bool(first) and lines[first - 1].seq in mine_seqs
         self.won_on(log, lines)
         await self.mark(log)
         return lines
@@ -946,7 +952,13 @@ class GameScreen:
             self.held = True
             first = min(i for i, n in enumerate(lines) if n.result)
             before = [n.text for n in lines[:first]][-1:]
+            if own and not self.own_before_result and not earlier:
+                # The player's own turn, sent as the computer replied and won: the result had
+                # come with the computer's play alone, the player's own never said.
+                before = [own, *before]
             said = " ".join(results)
+            if len(before) > 1 and self.cut(" ".join(before + results)):
+                before = before[1:]  # where both do not fit, the play that won, not the player's own
             if before and '"' not in before[0] and (" on a drop" in said or " by resignation" in said) \
                     and self.cut(" ".join(earlier + before + results)):
                 # The answer that ended the game ('alice accepts the resignation.') is in the result's
