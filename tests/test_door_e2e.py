@@ -74,6 +74,9 @@ def test_each_drop_file_plays_a_turn_and_quits(tmp_path: Path, name: str, lines:
         assert st.turn is Color.BLACK and st.phase is Phase.ROLL
         assert st.position.opponent[4] == 2  # White made its 5 point
         assert svc.handle_exists(alias)
+    # CHAIN.TXT names no node: the log says to give --node (it had said 'node ?' alone).
+    warned = "does not say which node this is" in (tmp_path / "door.log").read_text()
+    assert warned == (name == "CHAIN.TXT")
 
 
 def test_the_node_given_on_the_command_line_is_the_one_logged(tmp_path: Path) -> None:
@@ -89,7 +92,7 @@ def test_the_node_given_on_the_command_line_is_the_one_logged(tmp_path: Path) ->
         door.close()
     log = (tmp_path / "door.log").read_text()
     assert "login MRBILL from node 3" in log and "session end MRBILL@node 3: quit" in log, log
-    assert "None" not in log, log
+    assert "None" not in log and "which node" not in log, log
 
 
 def test_inherited_socket(tmp_path: Path) -> None:

@@ -3232,6 +3232,12 @@ async def test_a_match_won_past_its_length_lists_its_points_alone(tmp_path):
     as '3-0' alone, read as an unlimited session's: the length is said apart."""
     url = f"sqlite:///{tmp_path}/g.db"
     bob_resigns_to_alice(url, Win.BACKGAMMON, length=1)
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:  # and one won by a single game
+        alice, bob = svc.login("alice", "alice-pw").id, svc.login("bob", "bob-pw").id
+        view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, view.id, view.version)
+        view = svc.resign(bob, view.id, view.version, Win.SINGLE)
+        svc.answer_resign(alice, view.id, view.version, True)
     async with running_server(url) as srv:
         c = await call(srv.port)
         await login(c, "alice", "alice-pw", new=False)
@@ -3239,6 +3245,9 @@ async def test_a_match_won_past_its_length_lists_its_points_alone(tmp_path):
         await c.wait_for("Game:")
         row = next(line for line in c.text.splitlines() if "#1" in line)
         assert " 3-0 (to 1)" in row and "/1" not in row, row
+        # The list's other scores in the same words ('1-0/1' beside '3-0 (to 1)' read as two ways).
+        other = next(line for line in c.text.splitlines() if "#2" in line)
+        assert " 1-0 (to 1)" in other and "/1" not in other, other
         # Its column as wide as it: the date under 'Last change', not pushed out of line.
         head = next(line for line in c.text.splitlines() if "Last change" in line)
         assert re.search(r"\d\d-\d\d \d\d:\d\d", row).start() == head.index("Last change"), (head, row)

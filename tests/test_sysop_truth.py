@@ -253,3 +253,27 @@ def test_serve_refuses_a_port_no_socket_can_have(capsys: pytest.CaptureFixture[s
     assert done.value.code == 2
     err = capsys.readouterr().err
     assert "a port is a number from 0 to 65535" in err and "Traceback" not in err, err
+
+
+def test_game_names_the_winner_on_a_win_s_row_not_the_dropper(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, world: World
+) -> None:
+    """`sysop game N` read 'bob  black  white wins 1 point (single, drop)': the row of a win named
+    whoever acted last, the dropper, where a resignation's named the winner."""
+    from bgdoor.rules.dice import ScriptedDice  # noqa: PLC0415
+
+    with Service(world.url, dice=ScriptedDice([3, 1, 4, 2])) as svc:
+        alice, bob = svc.login("alice", "alice-pw").id, svc.enter_from_door("bob").id
+        v = svc.begin_game(alice, 3, Color.WHITE, opponent="bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+        v = svc.double(alice, v.id, v.version)
+        svc.drop(bob, v.id, v.version)
+    code, out = run(capsys, monkeypatch, world, "game", str(v.id))
+    rows = table_rows(out)
+    drop = next(row for row in rows if row[-1] == "drops")
+    won = next(row for row in rows if "wins 1 point" in row[-1])
+    assert code == 0 and won[2:4] == ["alice", "white"], out
+    assert drop[2:4] == ["bob", "black"], out

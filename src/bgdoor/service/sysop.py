@@ -321,19 +321,22 @@ class Sysop:
             (summary,) = game_summaries(s, Game.id == g.id)
             rows = list(s.scalars(select(GameEvent).where(GameEvent.game_id == g.id).order_by(GameEvent.seq)))
             # As the header (game_summaries) names them: carol~2 was carol~2@OTHER up there.
-            names = player_names(s, {r.player_id for r in rows} | {g.winner_id}, always=False)
+            seats = {"white": g.white_id, "black": g.black_id}
+            names = player_names(s, {r.player_id for r in rows} | {g.winner_id} | set(seats.values()), always=False)
             state = state_from_dict(g.state)
-            events = [
-                EventRow(
-                    r.seq,
-                    r.created,
-                    names.get(r.player_id) if r.player_id else None,
-                    r.color,
-                    r.type,
-                    event_text(r.payload),
-                )
-                for r in rows
-            ]
+
+            def who(r: GameEvent) -> tuple[int | None, str | None]:
+                # A win's row names the winner: it had named whoever acted last, the dropper
+                # ('alice  white  black wins 1 point (single, drop)').
+                if r.type in ("win", "match_won") and r.player_id is not None and r.payload.get("winner") in seats:
+                    return seats[r.payload["winner"]], r.payload["winner"]
+                return r.player_id, r.color
+
+            events = []
+            for r in rows:
+                pid, colour = who(r)
+                events.append(EventRow(r.seq, r.created, names.get(pid) if pid else None, colour, r.type,
+                                       event_text(r.payload)))
             return GameRecord(
                 summary=summary,
                 created=g.created,

@@ -129,6 +129,10 @@ def run_door(
         "door start: %r (%s) %s, %d minute%s, %s", info.alias, info.kind, _node(info), info.minutes_left,
         "" if info.minutes_left == 1 else "s", info.charset,
     )
+    if info.node is None:
+        # Said once at start: 'node ?' in the log had been all there was to see --node missing.
+        log.warning("the drop file (%s) does not say which node this is, so the log names it "
+                    "'node ?': give the door --node N", info.kind)
     if info.comm_type == "telnet" and info.handle not in (None, -1) and isinstance(link, StdioLink):
         # Documented, but a sysop chasing lost keys needs to see it happened.
         log.warning("the drop file names socket handle %s, which is not an open socket here: "

@@ -102,11 +102,17 @@ def handle_refused(handle: str, why: str) -> str:
     return f"{said_of(handle, why)} Try another."
 
 
-def list_score(g: GameSummary) -> str:
+def list_score(g: GameSummary, spelled: bool = False) -> str:
     """'2-1/5'; a match won past its length ('3-0/1' read as a fraction) says the length apart:
-    '0-5 (to 3)' (the points alone, '0-5', read as an unlimited session's)."""
+    '0-5 (to 3)' (the points alone, '0-5', read as an unlimited session's); so does every score
+    of a list that has one such (`spelled`: '0-4 (to 3)' over '1-0/1' read as two notations)."""
     score = f"{g.score[0]}-{g.score[1]}"
-    return f"{score} (to {g.length})" if max(g.score) > g.length else f"{score}/{g.length}"
+    return f"{score} (to {g.length})" if spelled or max(g.score) > g.length else f"{score}/{g.length}"
+
+
+def spelled_scores(games: list[GameSummary]) -> bool:
+    """Whether a list's scores say their lengths apart (see list_score)."""
+    return any(max(g.score) > g.length for g in games)
 
 
 def centred(text: str, width: int) -> str:
@@ -1100,7 +1106,7 @@ class Session:
     # ------------------------------------------------------------ lists
 
     def game_lines_narrow(self, g: GameSummary, room: int = 80, score_width: int = 0,
-                          result: str | None = None) -> tuple[str, str]:
+                          result: str | None = None, spelled: bool = False) -> tuple[str, str]:
         """A game as two short lines: its number and score (and with `score_width`, the score's
         column, the last change after it), then who plays ('*' on whose turn), in `room` columns
         (two member boards' players, handle@TAG, are cut keeping their tags).  `result`: the
@@ -1110,14 +1116,14 @@ class Session:
         widths = shared(len(names[0]), len(names[1]), room - 3 - len("".join(marks)))
         white, black = (mark + fit_name(name, w) for mark, name, w in zip(marks, names, widths, strict=True))
         won = "" if result is None else f" {result:<{RESULT_WIDTH}}"
-        first = f"#{g.id:<5} {list_score(g)}{won}"
+        first = f"#{g.id:<5} {list_score(g, spelled)}{won}"
         if score_width:
-            first = f"#{g.id:<5} {list_score(g):<{score_width}}{won} {g.updated.strftime('%m-%d %H:%M')}"
+            first = f"#{g.id:<5} {list_score(g, spelled):<{score_width}}{won} {g.updated.strftime('%m-%d %H:%M')}"
         return first.rstrip(), f"{white} v {black}"
 
     @staticmethod
     def game_line(g: GameSummary, score_width: int = 8, widths: tuple[int, int] = (16, 16),
-                  result: str | None = None) -> str:
+                  result: str | None = None, spelled: bool = False) -> str:
         """One game in a list: the player to act marked with '*' ('?' to answer an offer), and the last change; the
         players' names in columns of `widths` (a longer one cut, keeping a member board's tag).
         `result`: the viewer's, after the score (see result_word)."""
@@ -1126,7 +1132,8 @@ class Session:
             return f"{g.mark(name) or ' '}{fit_name(name or '(open seat)', width):<{width}}"
 
         won = "" if result is None else f" {result:<{RESULT_WIDTH}}"
-        return (f"#{g.id:<5} {seat(g.white, widths[0])} {seat(g.black, widths[1])} {list_score(g):<{score_width}}"
+        score = list_score(g, spelled)
+        return (f"#{g.id:<5} {seat(g.white, widths[0])} {seat(g.black, widths[1])} {score:<{score_width}}"
                 f"{won} {g.updated.strftime('%m-%d %H:%M')}")
 
     def result_word(self, g: GameSummary) -> str:
@@ -1220,7 +1227,8 @@ class Session:
             title_row, head_row = (1, 1 + title_rows) if compact else (2, 4)
             prompt_row, hint_row = (bottom, bottom - 1) if compact else (bottom - 3, bottom - 4)
             # The score column as wide as its widest ('4-0 (to 3)' pushed the dates out of line).
-            score_width = max(8, *(len(list_score(g)) for g in games)) if games else 8
+            spelled = spelled_scores(games)
+            score_width = max(8, *(len(list_score(g, spelled)) for g in games)) if games else 8
             extra = RESULT_WIDTH + 1 if results else 0  # the result's column, after the score
             # Under 58 columns a game's line does not fit: two lines each, the players on the second;
             # so too under 72 where this list's names do not fit whole beside the last change (at
@@ -1289,11 +1297,12 @@ class Session:
             for i, g in enumerate(shown):
                 result = self.result_word(g) if results else None
                 if narrow:
-                    line, players = self.game_lines_narrow(g, room, score_width if narrow_dated else 0, result)
+                    line, players = self.game_lines_narrow(g, room, score_width if narrow_dated else 0, result,
+                                                           spelled)
                     self.con.put(top + 2 * i, 2, f"{i + 1:>2}) " + line)
                     self.con.put(top + 1 + 2 * i, indent, players)
                 else:
-                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width, widths, result))
+                    self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width, widths, result, spelled))
             pages_n = (len(games) + per - 1) // per
             # From the last page N goes round to the first: said so, not "next".
             more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n})." if page < pages_n - 1
