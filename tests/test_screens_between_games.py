@@ -33,17 +33,20 @@ def first_game_dropped(url: str) -> None:
 @pytest.mark.parametrize("cols", [80, 40])
 async def test_coming_back_between_games_says_which_game_and_the_score(tmp_path, cols):
     """The first look after the result had 'Game 2 of the match. Score: ...'; a later look (a
-    second window, or the next call) had a blank message line over the board."""
+    second window, or the next call) had a blank message line over the board.  It says how the
+    last game ended too: a caller whose line dropped on the result had never been told."""
     url = f"sqlite:///{tmp_path}/g.db"
     first_game_dropped(url)
     async with running_server(url) as srv:
         for handle in ("alice", "bob"):
+            who = "bob" if handle == "alice" else "You"
+            said = f"Game 2 of the match: {who} won game 1 on a drop, 1 point. Score: bob 1, alice 0 (match to 3)."
             if cols == 40:
                 words = await at_40_columns(srv.port, handle)
-                assert "Game 2 of the match. Score: bob 1, alice 0 (match to 3)." in words
+                assert said in words, words
                 continue
             c = await call(srv.port, cols=cols, rows=24)
             await login(c, handle, f"{handle}-pw", new=False)
             await open_board(c)
-            await c.wait_words("Game 2 of the match. Score: bob 1, alice 0 (match to 3).")
+            await c.wait_words(said)
             c.close()

@@ -5924,3 +5924,22 @@ async def test_turn_sent_stays_before_the_result_when_the_reply_wins_at_once(tmp
         assert f"Turn sent: {play}." in said, said
         assert said.index("Turn sent") < said.index("bob rolled 2-1") < said.index("bob wins"), said
         a.close()
+
+
+async def test_back_at_the_next_game_the_board_says_how_the_last_one_ended(tmp_path):
+    """alice dropped, saw the result and hung up before a key: her next call's board said 'Game 2
+    of the match. Score: bob 1, alice 0 (match to 3).', never how game 1 had ended."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game = alice_doubled(url)
+    async with running_server(url) as srv:
+        b = await at_board(srv.port, "bob", game)
+        b.send("X")
+        await b.wait_words("Drop the double")
+        b.send("Y")
+        await b.wait_words("alice wins a single game on a drop")
+        b.close()
+        await asyncio.sleep(0.5)
+        b = await at_board(srv.port, "bob", game)
+        said = " ".join((await b.wait_words("Game 2 of the match")).split())
+        assert "Game 2 of the match: alice won game 1 on a drop, 1 point. Score: alice 1, bob 0" in said, said
+        b.close()

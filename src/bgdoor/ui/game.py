@@ -597,7 +597,7 @@ class GameScreen:
             # instead.
             # Between two games of a match: which comes next, and the score (what was done last
             # is the last game's, told with its result).
-            self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.next_game()
+            self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.next_game(ended=True)
                             or self.told_before(log) or self.not_begun() or self.watching(log))
         return replay
 
@@ -738,13 +738,24 @@ class GameScreen:
                 return text
         return after
 
-    def next_game(self) -> str:
+    def next_game(self, ended: bool = False) -> str:
         """A match's next game, before its opening roll: which, and the score (the message line
-        had been blank)."""
+        had been blank); with `ended` (the board opened), how the last game ended too."""
         v = self.view
         if v is None or v.state.phase is not Phase.OPENING or v.state.game < 2:
             return ""
-        return game_heading(v.name(Color.WHITE), v.name(Color.BLACK), v.state)
+        heading = game_heading(v.name(Color.WHITE), v.name(Color.BLACK), v.state)
+        last = v.state.results[-1] if v.state.results and ended else None
+        if last is None or last.how == "forfeit":
+            return heading
+        # And how the last game ended: a caller whose line dropped on its result (or whose time
+        # ran out there) came back to 'Game 2 of the match' and the score alone.
+        who = "You" if last.winner is self.me else v.name(last.winner)
+        with_win = "" if last.win is Win.SINGLE else f" with {WIN_WORDS[last.win]}"
+        how = {"drop": " on a drop", "resign": " by resignation"}.get(last.how, "")
+        game, score = heading.split(". ", 1)
+        told = f"{game}: {who} won game {last.game}{with_win}{how}, {points(last.points)}. {score}"
+        return heading if self.cut(told) else told
 
     def told_before(self, log: GameLog) -> str:
         """With no news (read on N)ews, or at an earlier look): what the opponent did last, which
