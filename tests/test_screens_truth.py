@@ -5943,3 +5943,23 @@ async def test_back_at_the_next_game_the_board_says_how_the_last_one_ended(tmp_p
         said = " ".join((await b.wait_words("Game 2 of the match")).split())
         assert "Game 2 of the match: alice won game 1 on a drop, 1 point. Score: alice 1, bob 0" in said, said
         b.close()
+
+
+async def test_a_finished_match_typed_at_view_says_where_it_is(tmp_path):
+    """#12, finished and in the menu's news, typed at V)iew: 'Game #12 is not in this list.', with
+    no word of M)atches; a number no game has was said the same way."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.SINGLE)
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice, bob = svc.login("alice", "alice-pw").id, svc.login("bob", "bob-pw").id
+        a_turn_each(svc, alice, bob)  # a game in progress, for the list
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("V")
+        await c.wait_for("Game:")
+        c.send("#1\r")
+        await c.wait_words("Game #1 is over: M)atches at the menu reviews it.")
+        c.send("#99\r")
+        await c.wait_words("There is no game #99.")
+        c.close()

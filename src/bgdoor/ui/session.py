@@ -1354,7 +1354,8 @@ class Session:
                     found = next((g for g in games if str(g.id) == text[1:]), None)
                 if found is not None and await self.still_listed(found, fresh):
                     return self.picked(found, hint_row)
-                note = f"Game {text} {'left' if found is not None else 'is not in'} this list."
+                note = f"Game {text} left this list." if found is not None else \
+                    await self.not_listed(text[1:], results)
                 if found is not None and fresh is not None:
                     games = await fresh(games)
             elif text.isdigit() and 1 <= int(text) <= len(shown):
@@ -1366,6 +1367,24 @@ class Session:
                     games = await fresh(games)
             else:
                 note = f"No line {text} here; a game number starts with #."
+
+    async def not_listed(self, number: str, results: bool) -> str:
+        """Why game #`number` typed at a list is not in it, where another place has it: 'Game #12
+        is not in this list.' had been said of a match finished and in the news, with no word of
+        M)atches."""
+        said = f"Game #{number} is not in this list."
+        if not number.isdigit() or self.player is None:
+            return said
+        try:
+            v = await self.svc.game(int(number), self.player.id)
+        except NotFound:
+            return f"There is no game #{number}."
+        except ServiceError:
+            return said
+        if v.status in ("finished", "abandoned") and not results:
+            where = "M)atches at the menu reviews it" if v.viewer_color is not None else "it cannot be watched"
+            return f"Game #{number} is over: {where}."
+        return said
 
     async def still_listed(self, game: GameSummary,
                            fresh: Callable[[list[GameSummary]], Awaitable[list[GameSummary]]] | None) -> bool:
