@@ -5823,6 +5823,17 @@ async def test_the_menu_s_banner_gives_way_to_a_long_result_and_an_offer_to_answ
         c.close()
 
 
+async def dropped_at_board(port: int, handle: str, game: int) -> Caller:
+    """`handle` at the board of `game`, where a double waits for their answer: X, then Y; returns
+    once the result is up."""
+    c = await at_board(port, handle, game)
+    c.send("X")
+    await c.wait_words("Drop the double and lose this game")
+    c.send("Y")
+    await c.wait_words("wins a single game on a drop")
+    return c
+
+
 async def test_the_dropper_and_the_accepter_are_told_what_they_did_before_the_result(tmp_path):
     """fred pressed X and Y: his screen said only 'gwen wins a single game on a drop, 4 points',
     where the taker is told 'You take' and the other two 'fred drops the double'.  So too A)ccept
@@ -5835,11 +5846,8 @@ async def test_the_dropper_and_the_accepter_are_told_what_they_did_before_the_re
         offered = a_turn_each(svc, alice, bob, 3)  # another match: alice to roll; she offers to resign
         svc.resign(alice, offered.id, offered.version, Win.SINGLE)
     async with running_server(url) as srv:
-        b = await at_board(srv.port, "bob", game)
-        b.send("X")
-        await b.wait_words("Drop the double and lose this game")
-        b.send("Y")
-        said = " ".join((await b.wait_words("alice wins a single game on a drop")).split())
+        b = await dropped_at_board(srv.port, "bob", game)
+        said = " ".join(b.text.split())
         assert "You drop the double. alice wins a single game on a drop" in said, said
         b.close()
         b = await at_board(srv.port, "bob", offered.id)
@@ -5932,11 +5940,7 @@ async def test_back_at_the_next_game_the_board_says_how_the_last_one_ended(tmp_p
     url = f"sqlite:///{tmp_path}/g.db"
     game = alice_doubled(url)
     async with running_server(url) as srv:
-        b = await at_board(srv.port, "bob", game)
-        b.send("X")
-        await b.wait_words("Drop the double")
-        b.send("Y")
-        await b.wait_words("alice wins a single game on a drop")
+        b = await dropped_at_board(srv.port, "bob", game)
         b.close()
         await asyncio.sleep(0.5)
         b = await at_board(srv.port, "bob", game)
