@@ -599,3 +599,26 @@ def test_the_opening_roll_s_play_after_an_offer_to_resign_is_not_said_as_rolled(
     assert last.before.position == Position.start() and later.before.position != Position.start()
     assert replay_text("fred", last.dice, "", last.moves, 0, opening=True).startswith(
         "Replay: fred played the opening 5-1: the board before")
+
+
+def test_a_roll_only_partly_played_says_which_die_could_not_be() -> None:
+    """carol was told 'You rolled 6-4; only the 4 can be played: bar/21.'; dave 'carol rolled 6-4
+    and played bar/21.', as if half her roll had been lost."""
+    from dataclasses import replace as replaced  # noqa: PLC0415
+
+    from test_rules_support import board  # noqa: PLC0415 - a rules test's helper
+
+    from bgdoor.rules.game import MatchState, Move as Played  # noqa: PLC0415
+    from bgdoor.rules.moves import legal_plays  # noqa: PLC0415
+    from bgdoor.rules.position import Position  # noqa: PLC0415
+    from bgdoor.ui.news import _unplayed  # noqa: PLC0415
+
+    def said(pos: Position, dice: tuple[int, int]) -> str:
+        (play,) = legal_plays(pos, dice)
+        return _unplayed(replaced(MatchState(length=1), position=pos), dice, Played(str(play), play.position.id))
+
+    assert said(board({13: 1}, {2: 2}), (6, 5)) == "; the 5 could not be played"  # the higher-die rule
+    assert said(board({13: 1}, {7: 2, 2: 2}), (6, 5)) == "; the 6 could not be played"  # 13/7, 8/2 blocked
+    assert said(board({1: 1}, {24: 2}), (2, 1)) == ""  # the last checker off: the game is won, not a die lost
+    assert said(board({6: 2}, {}), (6, 5)) == ""  # both played (6/off 6/1)
+    assert said(board({13: 2}, {1: 2}), (6, 6)) == "; two 6s could not be played"  # 13/7(2), then 7/1 blocked

@@ -39,7 +39,7 @@ async def test_coming_back_between_games_says_which_game_and_the_score(tmp_path,
     first_game_dropped(url)
     async with running_server(url) as srv:
         for handle in ("alice", "bob"):
-            who = "bob" if handle == "alice" else "You"
+            who = "bob" if handle == "alice" else "you"
             said = f"Game 2 of the match: {who} won game 1 on a drop, 1 point. Score: bob 1, alice 0 (match to 3)."
             if cols == 40:
                 words = await at_40_columns(srv.port, handle)

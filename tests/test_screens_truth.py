@@ -4305,7 +4305,8 @@ async def test_b_egin_takes_a_member_boards_alias_with_its_tag_whole(tmp_path):
 
 async def test_a_drop_that_ends_the_game_says_the_note_went_with_it(tmp_path):
     """bob dropped alice's double with a note: the result said nothing of it, where every other
-    answer says 'Your note went with it.' (alice did get it)."""
+    answer says 'Your note went with it.' (alice did get it).  Then it said it twice: 'You drop
+    the double. Your note: "..." carol wins ... Your note went with it.'"""
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([3, 1, 4, 2])) as svc:
         alice, bob = svc.register("alice", "alice-pw").id, svc.register("bob", "bob-pw").id
@@ -4324,8 +4325,10 @@ async def test_a_drop_that_ends_the_game_says_the_note_went_with_it(tmp_path):
             c.send("X")
             await c.wait_for("(Y/N)")
             c.send("Y")
-            said = " ".join((await c.wait_words("Your note went with it.")).split())
-            assert "wins a single game" in said, said
+            said = " ".join((await c.wait_words("wins a single game on a drop")).split())
+            # Said once, with the drop (it had been said again after the score, 'it' last).
+            assert 'You drop the double. Your note: "Too strong for me."' in said, said
+            assert "Your note went with it" not in said, said
         finally:
             c.close()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bgdoor.term.wrap import fit, fit_name, pages, sentence, shared, shorten, shorten_whole, wrap
@@ -186,3 +188,12 @@ def test_a_sentence_keeps_written_notation_as_written() -> None:
     said = "bar/22 is 3 pips, which does not match the dice"
     assert sentence(said) == said + "."
     assert sentence("point 1 is blocked") == "Point 1 is blocked."
+
+
+def test_a_number_ending_a_sentence_does_not_begin_a_line() -> None:
+    """'Score: dave 2, carol' over '1. Next is the Crawford game: ...' read as a numbered item."""
+    text = ("#1: dave wins a single game by resignation, 2 points. Score: dave 2, carol 1. Next is the "
+            "Crawford game: no doubling in it. (N: all)")
+    lines = wrap(text, 74)
+    assert not any(re.match(r"\d+\. ", line) for line in lines), lines
+    assert lines[0].endswith("Score: dave 2,"), lines

@@ -189,6 +189,10 @@ def _wrap(text: str, width: int) -> list[str]:
     if "? " in text:
         # A key named alone stays with the words after it: '... must fit. ?' over 'lists the keys.'
         text = _LONE_KEY.sub("?" + _KEPT_SPACE, text)
+    if "." in text:
+        # A number that ends a sentence stays with the word before it: 'Score: dave 2, carol' over
+        # '1. Next is the Crawford game' read as a numbered item.
+        text = _SENTENCE_NUMBER.sub(_KEPT_SPACE, text)
     lines = [line.replace("\r", "").rstrip() for line in text.expandtabs(8).split("\n")]
     out: list[str] = []
     for para, column in _paragraphs(lines):
@@ -202,6 +206,7 @@ def _wrap(text: str, width: int) -> list[str]:
 _ASIDE = re.compile(r"\((?=\S)[^()\n]{1,14}(?<=\S)\)")  # '(4 of 4)', '(T changes it)': 16 columns at most
 _QUOTED = re.compile(r'"(?=\S)[^"\n]{1,16}(?<=\S)"')  # '"ed smith"': a handle, as long as one can be
 _LONE_KEY = re.compile(r"(?<!\S)\? (?=\S)")  # "? lists the keys": the key and its first word
+_SENTENCE_NUMBER = re.compile(r"(?<=\S) (?=\d{1,4}\.(?:\s|$))")  # 'carol 1.': the space before it
 _KEPT_SPACE = "\ue000"  # a space no line breaks at, while wrapping (not whitespace to re)
 
 

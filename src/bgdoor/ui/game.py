@@ -750,7 +750,7 @@ class GameScreen:
             return heading
         # And how the last game ended: a caller whose line dropped on its result (or whose time
         # ran out there) came back to 'Game 2 of the match' and the score alone.
-        who = "You" if last.winner is self.me else v.name(last.winner)
+        who = "you" if last.winner is self.me else v.name(last.winner)
         with_win = "" if last.win is Win.SINGLE else f" with {WIN_WORDS[last.win]}"
         how = {"drop": " on a drop", "resign": " by resignation"}.get(last.how, "")
         game, score = heading.split(". ", 1)
@@ -2613,7 +2613,7 @@ class GameScreen:
         if note and done:
             done += NOTE_WENT  # the board no longer shows it: said where it went
         await self.act(lambda p, g, v: method(p, g, v, note), done)
-        if note and done and self.held and not self.message.endswith(NOTE_WENT):
+        if note and done and self.held and not self.message.endswith(NOTE_WENT) and "Your note" not in self.result:
             # An answer that ended the game (a drop): the result takes the message lines, and
             # had said nothing of the note.
             self.result = f"{self.result}{NOTE_WENT}"

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 
 from bgdoor.rules import game as rules
 from bgdoor.rules.game import Color, MatchState, Phase, Win
-from bgdoor.rules.moves import roll_text
+from bgdoor.rules.moves import roll_dice, roll_text
+from bgdoor.rules.position import CHECKERS, Position
+from bgdoor.rules.turn import Turn
 from bgdoor.service import GameLog, GameNotice, LoggedEvent, NotFound, PlayerInfo, ServiceError, Unread
 from bgdoor.term.console import WAKE
 from bgdoor.term.wrap import paged, wrap
@@ -332,6 +334,31 @@ def _does(log: GameLog, colour: Color | None, viewer_id: int | None, verb: str, 
     return f"{log.game.name(colour)} {verb}"
 
 
+_HOPS = re.compile(r"/|\((\d)\)")
+
+
+def _unplayed(before: MatchState, dice: tuple[int, int], ev: rules.Move) -> str:
+    """'; the 6 could not be played' where the rules let only part of the roll be played: the
+    opponent had been told 'carol rolled 6-4 and played bar/21.', as if half the roll were lost.
+    Not said of a play that bears off the last checker (the game is won)."""
+    roll = roll_dice(dice)
+    # Single moves the notation writes (a hop combined of two dice, '24/13', counts one): a play
+    # that writes as many as the roll has needs no look at the rules.
+    hops = sum(int(m[1]) - 1 if m[1] else 1 for m in _HOPS.finditer(ev.notation))
+    if hops >= len(roll):
+        return ""
+    required = Turn(before.position, dice).required
+    after = Position.from_id(ev.position)
+    if required >= len(roll) or not required or after.opponent_off == CHECKERS:
+        return ""
+    if dice[0] == dice[1]:
+        n = len(roll) - required
+        return f"; {('one', 'two', 'three')[n - 1]} {dice[0]}{'s' if n > 1 else ''} could not be played"
+    moved = before.position.pips()[0] - after.pips()[1]  # the mover is on the other side after
+    used = moved if moved in dice else max(dice)  # a bear-off from a lower point with the higher die
+    return f"; the {dice[1] if used == dice[0] else dice[0]} could not be played"
+
+
 def _tell(log: GameLog, step: Step, viewer_id: int | None = None) -> str:
     """One event in words."""
     g, ev, before, after = log.game, step.logged.event, step.before, step.after
@@ -352,7 +379,7 @@ def _tell(log: GameLog, step: Step, viewer_id: int | None = None) -> str:
         who = _does(log, actor, viewer_id, "rolled", "rolled")
         if not ev.notation:
             return f"{who} {rolled(dice)} and cannot move."
-        return f"{who} {rolled(dice)} and played {ev.notation}."
+        return f"{who} {rolled(dice)} and played {ev.notation}{_unplayed(before, dice, ev)}."
     if isinstance(ev, rules.Double):
         # A cube turned again: redoubles.
         return f"{_does(log, actor, viewer_id, 'redoubles' if before.cube > 1 else 'doubles')} to {before.cube * 2}."
