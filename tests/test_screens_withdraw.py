@@ -87,7 +87,7 @@ async def test_a_wrong_key_at_a_question_at_40_columns_leaves_the_question_whole
         # How to answer, said with the question where both fit (the rows the help leaves free), else
         # beside the keys.
         await alice.wait_until(lambda t: "Y answers yes; N, Esc or Enter, no." in " ".join(t.split())
-                               or "Z is not an answer: Y)es N)o, Esc or Enter" in " ".join(t.split()), "the refusal")
+                               or "Z is not an answer: Y)es N)o (or Esc, Enter)" in " ".join(t.split()), "the refusal")
         await alice.settle(0.2)
         said = " ".join(alice.text.split())
         assert "the game goes, for you both. (Y/N)" in said and "? shows all" not in said, said

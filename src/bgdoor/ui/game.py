@@ -263,7 +263,7 @@ POSITION_ID = "Position ID "  # I)D's message begins so
 ANSWER_HERE = " You will see the answer here."  # said with an offer until its answer comes
 REPLAY_GOES_ON = "It goes on by itself until a key."
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
-YES_NO = "Y)es  N)o, Esc or Enter"  # the help line while a question waits ([N]: Enter answers no)
+YES_NO = "Y)es  N)o (or Esc, Enter)"  # the help line while a question waits ([N]: Enter answers no)
 # Keys that only show something (help, the last turn, the match so far): what the board said
 # before them (what happened since the player last looked) is there when they come back.
 LOOK_ONLY = frozenset({"help", "view_last", "review"})
@@ -394,6 +394,9 @@ class GameScreen:
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
         self.own_before_result = False  # the last catch_up's result came after the player's own line
+        # What the player's last act said ('Turn sent: 18/2.'), until their next key: a result
+        # that comes meanwhile (the computer's reply that wins) goes after it, not in its place.
+        self.own_said = ""
         self.moot_until = 0.0  # time.monotonic() until which an answer to a question gone is taken as one
         # A typed play refused, or closed by an offer to resign: M brings it back.
         self.typed_back: KeptPlay | None = None
@@ -963,10 +966,13 @@ class GameScreen:
             self.held = True
             first = min(i for i, n in enumerate(lines) if n.result)
             before = [n.text for n in lines[:first]][-1:]
-            if own and not self.own_before_result and not earlier:
-                # The player's own turn, sent as the computer replied and won: the result had
-                # come with the computer's play alone, the player's own never said.
-                before = [own, *before]
+            mine = (own if not self.own_before_result else "") if own else self.own_said
+            if mine and not earlier:
+                # The player's own turn, sent as the computer replied and won (at once, or a
+                # moment later, woken): the result had come with the computer's play alone, the
+                # player's own never said.
+                before = [mine, *before]
+            self.own_said = ""
             said = " ".join(results)
             if len(before) > 1 and self.cut(" ".join(before + results)):
                 before = before[1:]  # where both do not fit, the play that won, not the player's own
@@ -1623,6 +1629,7 @@ class GameScreen:
     async def on_key(self, key: Key, retried: bool = False) -> bool:
         """Handle one key; False leaves the screen."""
         assert self.view is not None
+        self.own_said = ""  # a key ends what was said till then (see tell)
         if key.name == "redraw":
             self.con.redraw()
             return True
@@ -1791,6 +1798,7 @@ class GameScreen:
         self.sync_turn()
         told = await self.catch_up(mine=True)
         self.tell(told, own=done if not told or done else "")
+        self.own_said = "" if self.held else done
         if self.restored:  # one's own refusal of an offer made since the moves were left
             self.message = f"{self.message} {self.restored}".strip()
             self.restored = ""
@@ -1878,10 +1886,12 @@ class GameScreen:
         offers = [f"{WIN_WORDS[w]} ({cost(cube * w.multiplier)})" for w in wins.values()]
         # The keys are on the help line under it: here they had wrapped as '3)' at the end of
         # one line and 'backgammon' at the start of the next.
-        if len(offers) == 1:
-            question = f"Give up: {offers[0]}? A gammon would give no more."
-        else:
-            question = f"Give up: {', '.join(offers[:-1])} or {offers[-1]}?"
+        question = f"Give up: {offers[0]}?" if len(offers) == 1 else \
+            f"Give up: {', '.join(offers[:-1])} or {offers[-1]}?"
+        if len(offers) < 3:
+            # Why no more is offered, in the question (only the refusal of a 3 had said it).
+            more = WIN_WORDS[(Win.GAMMON, Win.BACKGAMMON)[len(offers) - 1]]
+            question += f" {sentence(more)[:-1]} would give no more."
         self.message = question
         keys = "  ".join(f"{d}) {w.value}" for d, w in wins.items()) + "  Esc: no"
         help_text = keys
@@ -1901,12 +1911,7 @@ class GameScreen:
             # Any other key said 'You did not offer to resign', as Esc does: it asks again.  Said
             # short, the keys being on the help line: at 40 columns the points each answer costs
             # had been cut to '? shows all'.
-            said = f"{key_said(answer)} is not an answer."
-            if answer.char in ("2", "3"):
-                most = wins[max(wins)]
-                more = WIN_WORDS[Win.GAMMON if most is Win.SINGLE else Win.BACKGAMMON]
-                said = f"{said} {sentence(WIN_WORDS[most])[:-1]} already ends the match: {more} gives no more."
-            help_text = self.not_an_answer(answer, question, keys, f"{said} {question}")
+            help_text = self.not_an_answer(answer, question, keys, f"{key_said(answer)} is not an answer. {question}")
         win = wins[answer.char]
         offer = f"{WIN_WORDS[win]} ({cost(cube * win.multiplier)})"
         done = f"You offer to resign, giving {offer}.{ANSWER_HERE}"

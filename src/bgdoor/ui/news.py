@@ -516,11 +516,11 @@ def latest_first(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> list[str
     return [h.text for h in sorted(_headlines(news), key=lambda h: (h.at, h.index), reverse=True)]
 
 
-def menu_headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> tuple[list[str], str, int]:
+def menu_headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> tuple[list[str], str, int, int]:
     """The menu's headlines: results first, then a double or a resignation waiting for the
     player's answer, then the rest, each group newest first; what the heading says of the
-    order; and how many lead (results and offers).  A match lost while away had been below the
-    rolls of other games, and a double to answer behind '(N: all)'."""
+    order; how many lead (results and offers); and how many of those are results.  A match lost
+    while away had been below the rolls of other games, and a double to answer behind '(N: all)'."""
     found = _headlines(news)
     # A match's end before a game's: a lost match had come second, after a game won, and been cut.
     first = sorted(found, key=lambda h: (h.result, h.match, h.asks, h.at, h.index), reverse=True)
@@ -529,7 +529,7 @@ def menu_headlines(news: list[tuple[Unread, GameLog, list[NewsLine]]]) -> tuple[
     results, offers = any(h.result for h in found), any(h.asks and not h.result for h in found)
     order = "results, offers first" if results and offers else "results first" if results else \
         "offers first" if offers else "the latest first"
-    return [h.text for h in first], order, sum(h.result or h.asks for h in first)
+    return [h.text for h in first], order, sum(h.result or h.asks for h in first), sum(h.result for h in first)
 
 
 News = list[tuple[Unread, GameLog, list[NewsLine]]]

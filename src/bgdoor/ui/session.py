@@ -110,6 +110,12 @@ def list_score(g: GameSummary, spelled: bool = False) -> str:
     return f"{score} (to {g.length})" if spelled or max(g.score) > g.length else f"{score}/{g.length}"
 
 
+def news_rows(lines: list[str], results: int, width: int) -> int:
+    """The rows the menu's news `lines` take cut after their first sentences, the first
+    `results` of them to one row (see Session.news_briefs)."""
+    return sum(1 if i < results else len(wrap(first_sentence(text), width)) for i, text in enumerate(lines))
+
+
 def spelled_scores(games: list[GameSummary]) -> bool:
     """Whether a list's scores say their lengths apart (see list_score)."""
     return any(max(g.score) > g.length for g in games)
@@ -764,12 +770,12 @@ class Session:
                     return 0
                 return len(wrap(said, self.con.width - left))
 
-            lines, order, leading = menu_headlines(news)
+            lines, order, leading, results = menu_headlines(news)
             # Rows under the banner's menu for the news, after its heading; the results and offers
             # to answer, each cut after its first sentence, are worth more than the banner (at
             # 80x24 a lost match's result over two rows had left out the double waiting under it).
             news_room = self.con.height - 1 - (7 + 2 + len(items) + 1) - under(left)
-            needed = sum(len(wrap(first_sentence(text), self.con.width - 6)) for text in lines[:leading])
+            needed = news_rows(lines[:leading], 0, self.con.width - 6)
             tall = self.con.height >= 22 and under(left) <= self.con.height - (7 + 2 + len(items) + 1) \
                 and needed <= news_room
             if tall:
@@ -809,7 +815,11 @@ class Session:
             item_top = greet_row + 2
             # Two columns where one leaves too few rows under the prompt for a message, too (at
             # 40x18, with no banner left to give way, notices were cut after three lines).
-            columns = 1 if under(left) <= self.con.height - (item_top + len(items) + 1) else 2
+            # So too where the results and offers to answer need the rows, each result cut to one
+            # (at 80x20 a double waiting had been left out under two results).
+            single_room = self.con.height - 1 - (item_top + len(items) + 1) - under(left)
+            columns = 1 if under(left) <= self.con.height - (item_top + len(items) + 1) \
+                and news_rows(lines[:leading], results, self.con.width - 6) <= single_room else 2
             per = -(-len(items) // columns)
             if columns == 2 and left > 2:
                 left = 2
@@ -835,7 +845,7 @@ class Session:
                     rows = max(3, min(len(wrap(refused, right - left + 1)), self.con.height - news_top))
                     news_top += self.con.put_wrapped(news_top, left, refused, style, right=right, rows=rows)
                 refused = ""
-            self.menu_news(lines, order, news_top, more, leading)
+            self.menu_news(lines, order, news_top, more, leading, results)
             # The terminal's cursor waits after the prompt, as a BBS menu's does (it was left wherever
             # the last screen or the news under the menu ended).
             self.con.text_cursor((prompt_row, left + len("Your choice: ")))
@@ -943,10 +953,12 @@ class Session:
                 await review_match(self.con, self.svc, self.player.id, g.id)
                 self.presence("matches")
 
-    def menu_news(self, lines: list[str], order: str, top: int, more: bool = False, leading: int = 0) -> None:
+    def menu_news(self, lines: list[str], order: str, top: int, more: bool = False, leading: int = 0,
+                  results: int = 0) -> None:
         """The news under the menu (`lines` in the `order` the heading says, see menu_headlines;
-        the first `leading` of them results and offers to answer), as much as fits; N shows all
-        of it (`more`: and news of older games besides, read by N only: the count says '19+').
+        the first `leading` of them results and offers to answer, the first `results` results),
+        as much as fits; N shows all of it (`more`: and news of older games besides, read by N
+        only: the count says '19+').
 
         Whatever does not fit is said on the last line: an item cut between words ends with
         "... (N: all)", and with items left out the last one shown ends with "(N: all)"."""
@@ -981,7 +993,7 @@ class Session:
             # Each cut after its first sentence, where that shows more of the results and offers:
             # at 80x24 a result over two lines had left no room for the doubles to answer that
             # the heading put next.
-            briefs = self.news_briefs(lines, width, room)
+            briefs = self.news_briefs(lines, width, room, results if news_rows(lines[:leading], 0, width) > room else 0)
             shown = briefs if min(len(briefs), leading) > len(shown) else shown
         row = top + 1
         for text in shown:
@@ -990,9 +1002,10 @@ class Session:
                 row += 1
 
     @staticmethod
-    def news_briefs(lines: list[str], width: int, room: int) -> list[str]:
+    def news_briefs(lines: list[str], width: int, room: int, results: int = 0) -> list[str]:
         """As many of the menu's news items as `room` rows hold, each cut after its first
-        sentence, in the rows that sentence takes; the last says where the rest is."""
+        sentence, in the rows that sentence takes, the first `results` to one row (for the
+        offers to answer after them); the last says where the rest is."""
 
         def brief(text: str, more: str, tail: str) -> str:
             # The rows its first sentence takes: one sentence alone, with what goes after it (a
@@ -1003,8 +1016,8 @@ class Session:
 
         shown: list[str] = []
         used = 0
-        for text in lines:
-            item = brief(text, "...", "")
+        for i, text in enumerate(lines):
+            item = shorten_whole(text, width, 1, "...", "") if i < results else brief(text, "...", "")
             if used + len(wrap(item, width)) > room:
                 break
             shown.append(item)
