@@ -5973,7 +5973,9 @@ async def test_a_finished_match_typed_at_view_says_where_it_is(tmp_path):
     bob_resigns_to_alice(url, Win.SINGLE)
     with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
         alice, bob = svc.login("alice", "alice-pw").id, svc.login("bob", "bob-pw").id
-        a_turn_each(svc, alice, bob)  # a game in progress, for the list
+        game = a_turn_each(svc, alice, bob)  # a game in progress, for the list: alice to roll
+        for _ in range(2):  # and two where bob is to roll, for P)lay's list (one goes straight in)
+            a_turn_each(svc, bob, alice, 3, "alice")
     async with running_server(url) as srv:
         c = await call(srv.port)
         await login(c, "alice", "alice-pw", new=False)
@@ -5983,6 +5985,21 @@ async def test_a_finished_match_typed_at_view_says_where_it_is(tmp_path):
         await c.wait_words("Game #1 is over: M)atches at the menu reviews it.")
         c.send("#99\r")
         await c.wait_words("There is no game #99.")
+        c.send("Q")
+        await c.wait_for("Your choice")
+        c.close()
+        # At P)lay, bob's own game on alice's turn, and one he does not play in.
+        with Service(url) as svc:
+            svc.register("carol", "carol-pw")
+            other = svc.begin_game(alice, 3, Color.WHITE, "carol")
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        c.send("P")
+        await c.wait_for("Game:")
+        c.send(f"#{game.id}\r")
+        await c.wait_words(f"Game #{game.id} waits for alice, not you: V)iew shows it.")
+        c.send(f"#{other.id}\r")
+        await c.wait_words(f"Game #{other.id} is not yours: V)iew shows it.")
         c.close()
 
 
@@ -6017,4 +6034,29 @@ async def test_the_menu_shows_every_offer_to_answer_under_two_results(tmp_path, 
         for game in (doubled, resigning, resigning_too, won, lost):
             assert f"#{game.id}:" in said, (game.id, said)
         assert "doubles to 2" in said and said.count("offers to resign") == 2, said
+        c.close()
+
+
+async def test_a_list_s_refusal_stays_when_the_list_follows_a_change(tmp_path):
+    """x typed at V)iew's 'Game:' said nothing: the list, following a live game, was laid out again
+    at once and the refusal went with it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    _, game = alice_to_roll(url)
+    with Service(url) as svc:
+        svc.register("carol", "carol-pw")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=False)
+        c.send("V")
+        await c.wait_for("Game:")
+        c.send("x")
+        await c.wait_words("X is not an answer")
+        with Service(url, dice=ScriptedDice([5, 2])) as svc:
+            alice = svc.login("alice", "alice-pw").id
+            svc.roll(alice, game, svc.game(game, alice).version)
+        await c.settle(1.0)  # the list laid out again for the roll
+        assert "X is not an answer" in " ".join(c.text.split()), c.text
+        c.send("#")
+        await c.settle(0.3)
+        assert "X is not an answer" not in " ".join(c.text.split()), c.text  # gone once a key works
         c.close()

@@ -183,6 +183,9 @@ class Session:
         self.board = board
         self.presence_key = runtime.presence.new_key()
         self.menu_notice = ""  # said once beside the menu's prompt (what a screen left doing)
+        # Why list_answer refused the last key, until a key that works: a list laid out again for
+        # a change elsewhere says it again (V)iew's, following a live game, had wiped it at once).
+        self.list_hint = ""
         self.yes_no_refused = False  # the last key at a Y/N question was no answer (see yes_no_key)
         self.present = False
 
@@ -1164,7 +1167,7 @@ class Session:
         be laid out again; `follow`: any wake too (a list that follows the change feed), but
         not while a number is typed, which names a line of the list as it stands."""
         text = typed
-        hinted = False  # a refusal (or the field's full) said on hint_row
+        hinted = bool(self.list_hint)  # a refusal (or the field's full) said on hint_row
         try:
             while True:
                 self.con.put(row, col, text.ljust(7), "input")
@@ -1173,6 +1176,7 @@ class Session:
                 key = await (self.con.key(idle=True, wake=True) if follow and not text else self.con.key_or_resize())
                 if key is WAKE:
                     raise Woken(text)
+                self.list_hint = ""  # said again below if this key is refused too
                 c = key.char.upper() if key.char else ""
                 if c == "Q" or key.name == "esc":
                     return None  # with a number half typed too: refused, it was named as the way back
@@ -1203,7 +1207,7 @@ class Session:
                     hint = first_fitting(said, self.con.width - 3, said[-1])
                     self.con.put(hint_row, 3, " " * (self.con.width - 3))
                     self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
-                    hinted = True
+                    hinted, self.list_hint = True, hint
         finally:
             self.con.text_cursor(None)
 
@@ -1334,7 +1338,7 @@ class Session:
                 text = await answer(self.list_answer(prompt_row, 9, hint_row=hint_row, answers=answers,
                                                      typed=typed, follow=fresh is not None))
             except Woken as woken:
-                typed, note = woken.text, told  # the note stands until a key
+                typed, note = woken.text, told or self.list_hint  # the note stands until a key
                 if fresh is not None:
                     games = await fresh(games)  # drawn once, it had listed a game withdrawn minutes before
                     if typed.isdigit() and 1 <= int(typed) <= len(shown):
@@ -1368,7 +1372,7 @@ class Session:
                 if found is not None and await self.still_listed(found, fresh):
                     return self.picked(found, hint_row)
                 note = f"Game {text} left this list." if found is not None else \
-                    await self.not_listed(text[1:], results)
+                    await self.not_listed(text[1:], results, mine)
                 if found is not None and fresh is not None:
                     games = await fresh(games)
             elif text.isdigit() and 1 <= int(text) <= len(shown):
@@ -1381,10 +1385,10 @@ class Session:
             else:
                 note = f"No line {text} here; a game number starts with #."
 
-    async def not_listed(self, number: str, results: bool) -> str:
+    async def not_listed(self, number: str, results: bool, mine: bool = False) -> str:
         """Why game #`number` typed at a list is not in it, where another place has it: 'Game #12
         is not in this list.' had been said of a match finished and in the news, with no word of
-        M)atches."""
+        M)atches, and at P)lay of the player's own game on the opponent's turn."""
         said = f"Game #{number} is not in this list."
         if not number.isdigit() or self.player is None:
             return said
@@ -1397,6 +1401,12 @@ class Session:
         if v.status in ("finished", "abandoned") and not results:
             where = "M)atches at the menu reviews it" if v.viewer_color is not None else "it cannot be watched"
             return f"Game #{number} is over: {where}."
+        if mine and not results and v.status == "active":
+            if v.viewer_color is None:
+                return f"Game #{number} is not yours: V)iew shows it."
+            actor = v.state.actor
+            if actor is not None and actor is not v.viewer_color:
+                return f"Game #{number} waits for {v.name(actor)}, not you: V)iew shows it."
         return said
 
     async def still_listed(self, game: GameSummary,
