@@ -50,3 +50,22 @@ async def test_coming_back_between_games_says_which_game_and_the_score(tmp_path,
             await open_board(c)
             await c.wait_words(said)
             c.close()
+
+
+async def test_the_opponent_s_opening_roll_goes_after_which_game_it_is(tmp_path):
+    """alice's board said 'Game 2 of the match: bob won game 1 on a drop, ...'; bob rolled for who
+    starts, and 'Opening roll: alice 1, bob 5. bob starts with 5-1.' took its place before any
+    key, where news is added to the lines until a key."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    first_game_dropped(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        await open_board(c)
+        await c.wait_words("Game 2 of the match: bob won game 1 on a drop")
+        with Service(url, dice=ScriptedDice([1, 5])) as svc:
+            bob = svc.login("bob", "bob-pw").id
+            svc.roll(bob, 1, svc.game(1, bob).version)  # the match first_game_dropped made
+        said = " ".join((await c.wait_words("Opening roll: alice 1, bob 5.")).split())
+        assert "Game 2 of the match: bob won game 1 on a drop" in said, said
+        c.close()

@@ -602,6 +602,10 @@ class GameScreen:
             # is the last game's, told with its result).
             self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.next_game(ended=True)
                             or self.told_before(log) or self.not_begun() or self.watching(log))
+            if self.message.startswith(f"Game {self.view.state.game if self.view else 0} of the match"):
+                # News that comes before a key goes after it: the opponent's opening roll had
+                # taken the place of 'Game 4 of the match: ... (match to 3, Crawford game).'
+                self.keep_said()
         return replay
 
     def own_roll_short(self) -> str:
@@ -1667,6 +1671,8 @@ class GameScreen:
             # page of 'Opening roll: ... starts with 6-2.' over '... starts with 6-2, playing ...'.
             since, self.after_lines = told_again(self.after_lines), []
             self.message = self.headed(after) if after else self.pending_offer() or self.next_game()
+            if not after and self.message == self.next_game():
+                self.keep_said()  # as on opening the board: the opening roll goes after it
             if key.name == "esc" or key.name == "q":
                 return False
             if len(since) > 1:
