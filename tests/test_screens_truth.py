@@ -5804,6 +5804,15 @@ async def test_a_note_closed_keeps_what_the_lines_said_before_it(tmp_path):
         a.close()
 
 
+def resigned_a_match(svc: Service, loser: int, winner: int, winner_handle: str) -> GameView:
+    """`loser` begins a 1-point match with `winner`, rolls, resigns a single game, and `winner`
+    accepts: the match is `winner`'s."""
+    v = svc.begin_game(loser, 1, Color.WHITE, winner_handle)
+    v = svc.roll(loser, v.id, v.version)
+    v = svc.resign(loser, v.id, v.version, Win.SINGLE)
+    return svc.answer_resign(winner, v.id, v.version, True)
+
+
 async def test_the_menu_s_banner_gives_way_to_a_long_result_and_an_offer_to_answer(tmp_path):
     """qq, at 80x24, lost a match to Longhandle123456, whose double waits in another game: the
     result over two rows under the banner's menu had left the double out of the news."""
@@ -5813,10 +5822,7 @@ async def test_the_menu_s_banner_gives_way_to_a_long_result_and_an_offer_to_answ
         long = svc.register("Longhandle123456", "long-pw").id
         offered = a_turn_each(svc, long, qq, 3, "qq")
         svc.double(long, offered.id, offered.version)
-        lost = svc.begin_game(qq, 1, Color.WHITE, "Longhandle123456")
-        lost = svc.roll(qq, lost.id, lost.version)
-        lost = svc.resign(qq, lost.id, lost.version, Win.SINGLE)
-        svc.answer_resign(long, lost.id, lost.version, True)
+        resigned_a_match(svc, qq, long, "Longhandle123456")
     async with running_server(url) as srv:
         c = await call(srv.port, rows=24)
         await login(c, "qq", "qq-pw", new=False)
@@ -6023,10 +6029,7 @@ async def test_the_menu_shows_every_offer_to_answer_under_two_results(tmp_path, 
         won = a_turn_each(svc, ida, max_, 3, "maximiliandalton")
         won = svc.double(ida, won.id, won.version)
         svc.drop(max_, won.id, won.version)
-        lost = svc.begin_game(ida, 1, Color.WHITE, "kim")
-        lost = svc.roll(ida, lost.id, lost.version)
-        lost = svc.resign(ida, lost.id, lost.version, Win.SINGLE)
-        svc.answer_resign(kim, lost.id, lost.version, True)
+        lost = resigned_a_match(svc, ida, kim, "kim")
     async with running_server(url) as srv:
         c = await call(srv.port, cols=size[0], rows=size[1])
         await login(c, "ida", "ida-pw", new=False)
