@@ -61,8 +61,7 @@ VIEW = _b("view_last", "v", "V)iew last", "V: replay the opponent's last turn, m
 VIEW_WATCHING = _b("view_last", "v", "V)iew last", "V: replay the last turn played, move by move.")
 REVIEW = _b("review", "r", "R)eview", "R: step through the whole match, turn by turn, forwards and backwards.")
 GIVE_UP = _b("give_up", "g", "G)ive up",
-             "G: offer to resign: a single game, or a gammon or a backgammon where that costs more; "
-             "your opponent may accept or refuse.")
+             "G: offer to resign: a single game, or a gammon or backgammon where it costs more.")
 ARROWS = _b("cursor", "up down left right home end pgup pgdn", "Arrows/8246 move",
             "Arrows or keypad 8 2 4 6 (7 9 1 3 too): move the cursor over the points.")
 # A note goes with an answer to a resignation too: written mid-turn, it went with a refusal
