@@ -600,9 +600,10 @@ class GameScreen:
             # instead.
             # Between two games of a match: which comes next, and the score (what was done last
             # is the last game's, told with its result).
-            self.message = (self.pending_offer() or self.greeting or self.open_seat() or self.next_game(ended=True)
+            between = self.next_game(ended=True)
+            self.message = (self.pending_offer() or self.greeting or self.open_seat() or between
                             or self.told_before(log) or self.not_begun() or self.watching(log))
-            if self.message.startswith(f"Game {self.view.state.game if self.view else 0} of the match"):
+            if between and self.message == between:
                 # News that comes before a key goes after it: the opponent's opening roll had
                 # taken the place of 'Game 4 of the match: ... (match to 3, Crawford game).'
                 self.keep_said()
@@ -751,7 +752,8 @@ class GameScreen:
         v = self.view
         if v is None or v.state.phase is not Phase.OPENING or v.state.game < 2:
             return ""
-        heading = game_heading(v.name(Color.WHITE), v.name(Color.BLACK), v.state)
+        white, black = v.name(Color.WHITE), v.name(Color.BLACK)
+        heading = game_heading(white, black, v.state)
         last = v.state.results[-1] if v.state.results and ended else None
         if last is None or last.how == "forfeit":
             return heading
@@ -760,8 +762,8 @@ class GameScreen:
         who = "you" if last.winner is self.me else v.name(last.winner)
         with_win = "" if last.win is Win.SINGLE else f" with {WIN_WORDS[last.win]}"
         how = {"drop": " on a drop", "resign": " by resignation"}.get(last.how, "")
-        game, score = heading.split(". ", 1)
-        told = f"{game}: {who} won game {last.game}{with_win}{how}, {points(last.points)}. {score}"
+        told = (f"Game {v.state.game} of the match: {who} won game {last.game}{with_win}{how}, "
+                f"{points(last.points)}. {match_score(white, black, v.state)}")
         return heading if self.cut(told) else told
 
     def told_before(self, log: GameLog) -> str:
@@ -1670,8 +1672,9 @@ class GameScreen:
             # Without a roll its play tells again: an opening roll told, then its play, had made a
             # page of 'Opening roll: ... starts with 6-2.' over '... starts with 6-2, playing ...'.
             since, self.after_lines = told_again(self.after_lines), []
-            self.message = self.headed(after) if after else self.pending_offer() or self.next_game()
-            if not after and self.message == self.next_game():
+            between = "" if after else self.next_game()
+            self.message = self.headed(after) if after else self.pending_offer() or between
+            if between and self.message == between:
                 self.keep_said()  # as on opening the board: the opening roll goes after it
             if key.name == "esc" or key.name == "q":
                 return False
