@@ -9,7 +9,8 @@ import pytest
 from test_sysop_support import World, fresh_world, unwrap
 
 from bgdoor import cli
-from bgdoor.rules.game import Color
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Phase
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop, event_text
 
@@ -111,7 +112,7 @@ def test_game_shows_the_record_with_players_and_times(capsys: pytest.CaptureFixt
         assert row[2] == (event.player or "(system)") and row[4] == event.text
     texts = [r[4] for r in body]
     assert texts[0].startswith("opening roll: white ")
-    assert "doubles" in texts and "takes" in texts and "drops" in texts
+    assert "doubles to 2" in texts and "takes" in texts and "drops" in texts
     assert any(t.startswith("plays ") for t in texts) and any(t.startswith("rolls ") for t in texts)
     assert texts[-1] == "white wins the match"
     assert {r[2] for r in body} == {"alice", "bob"}
@@ -226,3 +227,29 @@ def test_a_game_s_event_table_fits_80_columns_with_long_handles(
     # Every event's words are there, in order, in the Event column alone.
     told = " ".join(line[start:].strip() for line in table.splitlines()[2:])
     assert told == " ".join(e.text for e in events), told
+
+
+def test_game_says_a_redouble_and_the_cube_it_offers(tmp_path: Path) -> None:
+    # 3-1 opening (white starts), then rolls enough for the turns below.
+    with Service(f"sqlite:///{tmp_path / 'r.db'}", dice=ScriptedDice([3, 1] + [4, 2] * 40)) as svc:
+        white, black = svc.enter_from_door("alice").id, svc.enter_from_door("bob").id
+        ids = {Color.WHITE: white, Color.BLACK: black}
+        game = svc.begin_game(white, 5, Color.WHITE, opponent="bob").id
+        view = svc.roll(white, game, svc.game_version(game))
+        answers = iter([svc.take, svc.drop, svc.take])
+        doubled = 0
+        while doubled < 3:
+            st = view.state
+            who = ids[st.actor or Color.WHITE]
+            if st.phase is Phase.MOVE:
+                view = svc.submit_turn(who, game, view.version, str(st.plays()[0]))
+            elif st.phase is Phase.ROLL and st.can_double():
+                view = svc.double(who, game, view.version)
+                view = next(answers)(ids[st.turn.other] if st.turn else black, game, view.version)
+                doubled += 1
+            else:
+                view = svc.roll(who, game, view.version)
+        record = Sysop(svc).game(game)
+    cube = [e.text for e in record.events if e.type in ("double", "take", "drop")]
+    # The callers' news says 'redoubles to 4'; 'doubles' alone had said neither.
+    assert cube == ["doubles to 2", "takes", "redoubles to 4", "drops", "doubles to 2", "takes"], cube

@@ -187,9 +187,13 @@ def days_text(days: float) -> str:
     return f"{days:g} day{'' if days == 1 else 's'}"
 
 
-def event_text(payload: dict[str, Any]) -> str:
-    """One recorded event in words, for the sysop's view of a game."""
+def event_text(payload: dict[str, Any], cube: int = 1) -> str:
+    """One recorded event in words, for the sysop's view of a game; `cube`: its value before the
+    event, as the record stood."""
     kind = payload.get("type")
+    if kind == "double":
+        # As the callers' news says it: 'doubles' alone had not said a redouble, nor to what.
+        return f"{'redoubles' if cube > 1 else 'doubles'} to {cube * 2}"
     if kind == "opening_roll":
         return f"opening roll: white {payload['white']}, black {payload['black']}"
     if kind == "roll":
@@ -213,7 +217,6 @@ def event_text(payload: dict[str, Any]) -> str:
     if kind == "match_won":
         return f"{payload['winner']} wins the match"
     words = {
-        "double": "doubles",
         "take": "takes",
         "drop": "drops",
         "accept_resign": "accepts the resignation",
@@ -332,11 +335,12 @@ class Sysop:
                     return seats[r.payload["winner"]], r.payload["winner"]
                 return r.player_id, r.color
 
-            events = []
+            events, cube = [], 1
             for r in rows:
                 pid, colour = who(r)
                 events.append(EventRow(r.seq, r.created, names.get(pid) if pid else None, colour, r.type,
-                                       event_text(r.payload)))
+                                       event_text(r.payload, cube)))
+                cube = cube * 2 if r.type == "take" else 1 if r.type == "win" else cube
             return GameRecord(
                 summary=summary,
                 created=g.created,
