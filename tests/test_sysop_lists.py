@@ -208,10 +208,11 @@ def test_a_number_argument_out_of_range_is_a_usage_error_not_a_traceback(
 
 
 def test_a_game_s_event_table_fits_80_columns_with_long_handles(
-    capsys: pytest.CaptureFixture[str], world: World
+    capsys: pytest.CaptureFixture[str], world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """'bgdoor sysop game N' ran to 93 columns: a forfeit's row with 16-letter handles and the
-    match's result in its words.  The event wraps under its own column."""
+    match's result in its words.  On a terminal the event wraps under its own column."""
+    monkeypatch.setattr(cli, "_on_terminal", lambda out: True)
     with Service(world.url) as svc:
         long = svc.register("Sixteen_Letters1", "long-pw").id
         svc.register("Sixteen_Letters2", "long-pw")
@@ -221,7 +222,7 @@ def test_a_game_s_event_table_fits_80_columns_with_long_handles(
         events = Sysop(svc).game(game).events
     code, out, _ = run(capsys, world, "game", str(game))
     assert code == 0
-    assert max(map(len, out.splitlines())) <= 80, out
+    assert max(map(len, out.splitlines())) <= 79, out
     table = out.split("\n\n", 1)[1]
     start = table.splitlines()[0].index("Event")
     # Every event's words are there, in order, in the Event column alone.
@@ -253,3 +254,26 @@ def test_game_says_a_redouble_and_the_cube_it_offers(tmp_path: Path) -> None:
     cube = [e.text for e in record.events if e.type in ("double", "take", "drop")]
     # The callers' news says 'redoubles to 4'; 'doubles' alone had said neither.
     assert cube == ["doubles to 2", "takes", "redoubles to 4", "drops", "doubles to 2", "takes"], cube
+
+
+def test_game_keeps_each_row_on_one_line_into_a_pipe(
+    capsys: pytest.CaptureFixture[str], world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README promises one table row per line, so it greps and sorts: with two 16-letter
+    handles 'white wins 3 points (backgammon, resign)' had gone on under itself even into a pipe.
+    On a terminal it still wraps, within 79 columns."""
+    from test_sysop_support import resign_at_once  # noqa: PLC0415
+
+    with Service(world.url) as svc:
+        long = svc.register("Sixteen_Letters1", "long-pw").id
+        other = svc.register("Sixteen_Letters2", "long-pw").id
+        game = svc.begin_game(long, 1, Color.WHITE, "Sixteen_Letters2").id
+        resign_at_once(svc, game, {Color.WHITE: long, Color.BLACK: other}, Color.BLACK)
+    out = run(capsys, world, "game", str(game))[1]
+    table = out.split("\n\n", 1)[1].splitlines()
+    assert all(re.match(r"\s*\d+  \d{4}-", line) for line in table[2:]), out  # each a row of its own
+    assert any(line.endswith("white wins 1 point (single, resign)") for line in table), out
+    monkeypatch.setattr(cli, "_on_terminal", lambda out: True)
+    shown = run(capsys, world, "game", str(game))[1]
+    assert max(map(len, shown.splitlines())) <= 79, shown
+    assert any(line.strip() == "resign)" for line in shown.splitlines()), shown  # under itself

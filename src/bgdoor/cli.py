@@ -276,13 +276,15 @@ def _when(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:
     return "-" if moment is None else moment.astimezone(UTC).strftime(form)
 
 
-def _table(headers: list[str], rows: list[list[str]], right: tuple[int, ...] = (), width: int = 80) -> str:
+def _table(headers: list[str], rows: list[list[str]], right: tuple[int, ...] = ()) -> str:
     """A plain text table: columns two spaces apart, numbers (columns in `right`) right-aligned.
-    Past `width` the last column wraps under itself (a game's event with long handles had run to
-    a hundred columns)."""
+    On a terminal, past 79 columns the last column wraps under itself (a game's event with long
+    handles had run to a hundred columns); into a pipe or a file each row stays one line, as the
+    README promises, for grep and sort ('white wins 3 points (backgammon,' had left 'resign)' on a
+    line of its own)."""
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
     start = sum(widths[:-1]) + 2 * (len(widths) - 1)  # where the last column begins
-    room = width - start
+    room = 79 - start if _on_terminal(sys.stdout) else widths[-1]
     if widths[-1] > room >= 20:
         widths[-1] = max(len(headers[-1]), room)
     else:
