@@ -215,11 +215,14 @@ def test_a_board_s_player_known_by_their_alias_is_tagged_where_another_has_that_
 
 def test_a_door_caller_never_takes_over_a_telnet_player_or_a_lookalike(svc: Service) -> None:
     alice = svc.register("alice", "alice-pw")
-    for alias in ["alice", "ALICE", "\u0430lice"]:
+    for alias in ["alice", "\u0430lice"]:
         door = svc.enter_from_door(alias)
         assert door.id != alice.id and not door.has_password
         assert handles.skeleton(door.handle) != handles.skeleton("alice")
         assert "nother player here is called alice, so you are" in door.handle_note  # with the Cyrillic a: why first
+    # The BBS's ALICE is its alice (BBSes treat names without regard to case), still not the telnet one.
+    again = svc.enter_from_door("ALICE")
+    assert again.id == svc.enter_from_door("alice").id != alice.id and not again.first_visit
 
 
 def test_rename_follows_the_same_rule_and_keeps_the_door_identity(svc: Service) -> None:
@@ -459,3 +462,12 @@ def test_a_member_boards_alias_is_found_without_regard_to_case(svc: Service) -> 
     assert svc.enter_from_bbs("SYN", "ÉMILE_STRASSE").id == zola.id
     assert svc.enter_from_bbs("OTHER", "ALICE").id != alice.id
     assert svc.enter_from_door("ALICE").id != alice.id
+
+
+
+def test_a_door_callers_alias_is_found_without_regard_to_case(svc: Service) -> None:
+    """A BBS whose DOOR.SYS writes 'JOHN SMITH' where its DOOR32.SYS wrote 'john smith' (the
+    same caller) had made a second player, 'JOHN SMITH~2'."""
+    john = svc.enter_from_door("john smith")
+    again = svc.enter_from_door("JOHN SMITH")
+    assert (again.id, again.handle, again.first_visit, again.handle_note) == (john.id, "john smith", False, "")

@@ -300,20 +300,21 @@ def shared_aliases(s: Session, players: Sequence[tuple[int, str]]) -> set[int]:
 
 
 def _identity(s: Session, origin: str, tag: str, alias: str) -> Player | None:
-    """The player (origin, tag, alias): exactly, or for a member board's caller, the board's
-    alias without regard to case (handles.key), as BBSes treat aliases and some send them
-    upper-cased; 'ALICE' from SYN had been made a new player beside SYN's alice.  Where the
-    case alone tells several apart (made before this rule), the oldest."""
+    """The player (origin, tag, alias): exactly, or else the board's alias without regard to
+    case (handles.key), as BBSes treat aliases and some send them upper-cased: 'ALICE' from SYN
+    had been made a new player beside SYN's alice, and the local BBS's 'JOHN SMITH' in DOOR.SYS
+    one beside its 'john smith' of DOOR32.SYS.  Where the case alone tells several apart (made
+    before this rule), the oldest."""
     exact = s.scalars(
         select(Player).where(Player.origin == origin, Player.bbs_tag == tag, Player.login_name == alias)
     ).one_or_none()
-    if exact is not None or origin != "bbs":
+    if exact is not None or origin not in ("bbs", "door"):
         return exact
     # Every alias of the board, by id and name alone: casefolding may change a name's length
     # (ß, ligatures), and SQLite's lower() folds A-Z alone.
     wanted = handles.key(alias)
     rows = s.execute(
-        select(Player.id, Player.login_name).where(Player.origin == "bbs", Player.bbs_tag == tag).order_by(Player.id)
+        select(Player.id, Player.login_name).where(Player.origin == origin, Player.bbs_tag == tag).order_by(Player.id)
     )
     found = next((pid for pid, login in rows if handles.key(login) == wanted), None)
     return s.get(Player, found) if found is not None else None
@@ -797,8 +798,8 @@ class Service(LeagueOps):
         return self.transaction(lookup, write=False)
 
     def enter_from_door(self, alias: str) -> PlayerInfo:
-        """A caller of the local BBS, found by their alias exactly as the drop file has it, and
-        created on their first visit.
+        """A caller of the local BBS, found by their alias as the drop file has it (case aside, as
+        BBSes treat names), and created on their first visit.
 
         Raises BadHandle when the BBS gave no usable name.
         """
