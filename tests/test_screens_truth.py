@@ -6063,3 +6063,55 @@ async def test_a_list_s_refusal_stays_when_the_list_follows_a_change(tmp_path):
         await c.settle(0.3)
         assert "X is not an answer" not in " ".join(c.text.split()), c.text  # gone once a key works
         c.close()
+
+
+async def test_the_dropper_is_told_at_40_columns_after_a_double_with_a_long_note(tmp_path):
+    """fred at 40x24 dropped a double that came with a long note: the result came without 'You
+    drop the double.', the rows under it empty.  The note, answered, had still been counted."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    _, game = alice_to_roll(url)
+    note = "Redouble to eight. A long note again, to see whether the drop is said at forty columns."
+    with Service(url) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        svc.double(alice, game, svc.game(game, alice).version, note)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "bob", "bob-pw", new=False)
+        await open_game(c, f"#{game}")
+        await c.wait_words("Enter goes on anyway")
+        c.send("\r")
+        await c.wait_words("Redouble to eight")
+        c.send("X")
+        await c.wait_words("Drop the double")
+        c.send("Y")
+        said = " ".join((await c.wait_words("wins a single game on a drop")).split())
+        assert "You drop the double. alice wins a single game on a drop" in said, said
+        assert max(map(len, c.screen.display)) <= 40
+        c.close()
+
+
+async def test_a_question_under_a_long_note_keeps_its_words_at_40_columns(tmp_path):
+    """At 40x24 a double came with a 140-character note; X asked 'Drop the double and... (? shows
+    all)', the points at stake and the '[N]' Enter answers cut, the note whole.  The note gives way."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    _, game = alice_to_roll(url)
+    note = ("Redouble to eight. Long note again so we can see whether the drop question survives at "
+            "forty columns on your side; please read it!")
+    with Service(url) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        svc.double(alice, game, svc.game(game, alice).version, note)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "bob", "bob-pw", new=False)
+        await open_game(c, f"#{game}")
+        await c.wait_words("Enter goes on anyway")
+        c.send("\r")
+        await c.wait_words("Redouble to eight")
+        c.send("X")
+        said = " ".join((await c.wait_words("(Y/N) [N]")).split())
+        assert "Drop the double and lose this game, 1 point? (Y/N) [N]" in said, said
+        assert "alice's note: \"Redouble to eight." in said and "(? shows all)" in said, said
+        c.send("?")
+        whole = " ".join((await c.wait_words("please read it!")).split())
+        assert "Drop the double and lose this game" in whole, whole
+        c.close()

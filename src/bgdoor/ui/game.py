@@ -74,7 +74,18 @@ from bgdoor.ui.news import (
     since_turn,
     told_again,
 )
-from bgdoor.ui.review import Frame, at_ends, fit_message, frames, help_page, replay_text, review_match, show_whole, step
+from bgdoor.ui.review import (
+    MORE,
+    Frame,
+    at_ends,
+    fit_message,
+    frames,
+    help_page,
+    replay_text,
+    review_match,
+    show_whole,
+    step,
+)
 
 if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
@@ -2242,7 +2253,18 @@ class GameScreen:
         """The message as the board's lines hold it over `help` (three, more where the help leaves
         rows free); a longer one (a note with a result, or on a narrow screen) is cut between words
         and says where the rest is: the ? page."""
-        shown, self.overflow = fit_message(message, self.con.width, self.room(help))
+        rows = self.room(help)
+        shown, self.overflow = fit_message(message, self.con.width, rows)
+        question = self.message
+        if self.overflow and question.endswith("(Y/N) [N]") and message.endswith(f" {question}"):
+            # The opponent's note before a question: the note is cut, not the question ('Drop
+            # the double and... (? shows all)' under a long note at 40 columns, the points at
+            # stake and the default gone).
+            note = message[: -len(question)].rstrip()
+            width = min(80, self.con.width) - 2
+            kept = shorten(note, width, rows, f"{MORE} {question}", f" {question}")
+            if len(wrap(kept, width)) <= rows:
+                return kept
         return shown
 
     def with_notes(self, message: str) -> str:
@@ -2626,7 +2648,15 @@ class GameScreen:
         note = self.pending_note
         if note and done:
             done += NOTE_WENT  # the board no longer shows it: said where it went
-        await self.act(lambda p, g, v: method(p, g, v, note), done)
+
+        async def answered(p: int, g: int, v: int) -> GameView:
+            view = await method(p, g, v, note)
+            # Answered: the note leaves before what follows is laid out.  Still counted, it had
+            # left no room at 40 columns for 'You drop the double.' before the result.
+            self.their_note = None
+            return view
+
+        await self.act(answered, done)
         if note and done and self.held and not self.message.endswith(NOTE_WENT) and "Your note" not in self.result:
             # An answer that ended the game (a drop): the result takes the message lines, and
             # had said nothing of the note.
