@@ -160,3 +160,20 @@ def test_every_thread_the_door_starts_leaves_signals_to_the_main_thread(tmp_path
     assert any(n.startswith("db-feed") for n in threads) and any(n.startswith("db-account") for n in threads), threads
     for name, blocked in threads.items():
         assert {signal.SIGHUP, signal.SIGTERM} <= blocked, (name, sorted(blocked))
+
+
+def test_a_sigterm_right_after_a_hang_up_leaves_it_a_hang_up(tmp_path: Path) -> None:
+    """A BBS that sends SIGHUP and SIGTERM together as the carrier drops: the log had said 'closed
+    by the BBS' of a caller who hung up."""
+    url = f"sqlite:///{tmp_path}/bg.db"
+    door = PtyDoor(door32(tmp_path / "door32.sys", "Dropped"), url, tmp_path / "door.log")
+    try:
+        door.wait_for("Your choice")
+        door.settle()
+        door.proc.send_signal(signal.SIGHUP)
+        door.proc.send_signal(signal.SIGTERM)
+        assert door.wait_exit(timeout=10) == 0
+    finally:
+        door.close()
+    log = (tmp_path / "door.log").read_text()
+    assert "session end Dropped@node 1: hang-up" in log, log

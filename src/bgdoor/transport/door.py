@@ -27,6 +27,9 @@ from bgdoor.ui.session import Session
 
 log = logging.getLogger("bgdoor.door")
 
+# How long a SIGTERM waits for a SIGHUP sent with it (see _Closing).
+HANGUP_GRACE = 0.2
+
 
 def _log_to_file(path: str) -> None:
     # Standard output is the caller's screen, and stderr may be too: log to a file only.
@@ -160,13 +163,22 @@ def run_door(
 
 class _Closing:
     """SIGTERM's errand: the BBS closes the door with the caller still on the line, who is told
-    so by the console (close_call), the terminal given back as on any way out."""
+    so by the console (close_call), the terminal given back as on any way out.  Done a moment
+    later, and not after a hang-up: a BBS that sends SIGHUP and SIGTERM together as the carrier
+    drops (the SIGTERM often handled first) had had the log say 'closed by the BBS' of a caller
+    who hung up."""
 
-    def __init__(self) -> None:
+    def __init__(self, link: FdLink) -> None:
+        self.link = link
         self.asked = False
         self.console: Console | None = None
 
     def __call__(self) -> None:
+        asyncio.get_running_loop().call_later(HANGUP_GRACE, self.close)
+
+    def close(self) -> None:
+        if self.link.hung_up or self.asked:
+            return
         self.asked = True
         if self.console is not None:
             self.console.close_call()
@@ -180,7 +192,7 @@ class _Closing:
 
 async def _session(info: DropInfo, link: FdLink, config: Config, service: Service, app: App, started: float) -> None:
     loop = asyncio.get_running_loop()
-    closing = _Closing()
+    closing = _Closing(link)
     remove_hangup = install_hangup(loop, link.hang_up, closing)
     try:
         async with app(config, service) as runtime:
