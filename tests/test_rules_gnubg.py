@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from test_rules_support import board, random_game_positions, reference_step
 
-from bgdoor.rules.moves import legal_plays
+from bgdoor.rules.moves import legal_plays, notation
 from bgdoor.rules.position import Position
 
 gnubg = pytest.importorskip("gnubg")
@@ -137,3 +137,21 @@ def test_random_games_agree() -> None:
         assert compare(pos, dice) is None, (pos.id, dice, compare(pos, dice))
         cut += any(m.dst == 0 for p in legal_plays(pos, dice) for m in p.moves)
     assert cut > 300  # bearing off was well exercised
+
+
+def test_notation_agrees() -> None:
+    """Every play written as GNU Backgammon writes it: where a point hit is marked ('13/7* 8/7'
+    for 13/7 and 8/7 hitting on 7, whichever checker hit), which moves join into one checker's
+    path, their order, and the counts of alike paths."""
+    plays = 0
+    for pos, _ in random_game_positions(seed=5, count=150):
+        board = (list(pos.opponent), list(pos.player))
+        for high in range(1, 7):
+            for low in range(1, high + 1):
+                for play in legal_plays(pos, (high, low)):
+                    steps = tuple(p for m in play.moves for p in (m.src, m.dst))
+                    assert str(play) == gnubg.move_tuple_to_string(steps, board), (pos.id, play.moves)
+                    # In whatever order the moves were made.
+                    assert notation(list(reversed(play.moves))) == str(play), (pos.id, play.moves)
+                    plays += 1
+    assert plays > 50_000

@@ -301,40 +301,39 @@ def roll_text(dice: tuple[int, int]) -> str:
 
 
 def notation(moves: tuple[Move, ...] | list[Move]) -> str:
-    """Standard notation: `24/18 13/11`, `bar/22*`, `6/off 5/off`, `8/5(2) 6/5(2)`, `13/7*/4`."""
-    chains: list[list[Move]] = []
-    for m in moves:
-        for chain in chains:
-            if chain[-1].dst == m.src:
-                chain.append(m)
+    """Standard notation, as GNU Backgammon writes it: `24/18 13/11`, `bar/22*`, `6/off 5/off`,
+    `8/5(2) 6/5(2)`, `13/7*/4`; the same text whatever order the moves were made in.
+
+    The single moves go from the highest point down (the longer first from one point), each
+    joining the first checker path that ends where it starts; a path is its start, each point
+    where it hits and its end; a point hit is marked once, where it is first written ('13/7* 8/7',
+    whichever checker hit); paths from and to the same points are one, counted.
+    """
+    paths: list[list[Move]] = []
+    for m in sorted(moves, key=lambda m: (-m.src, -m.dst)):
+        for path in paths:
+            if path[-1].dst == m.src:
+                path.append(m)
                 break
         else:
-            chains.append([m])
-    parts: list[tuple[int, int, str]] = []
-    for chain in chains:
-        text = _pt(chain[0].src)
-        for i, m in enumerate(chain):
-            last = i == len(chain) - 1
-            if m.hit or last:
-                text += "/" + _pt(m.dst) + ("*" if m.hit else "")
-        parts.append((chain[0].src, chain[-1].dst, text))
-    # Group identical checker paths; a hit by the first of them shows on the group.
-    groups: dict[tuple[int, int, str], int] = {}
-    order: list[tuple[int, int, str]] = []
-    for src, dst, text in parts:
-        plain = text.replace("*", "")
-        hit_key = next((k for k in order if k[0] == src and k[1] == dst and k[2].replace("*", "") == plain), None)
-        if hit_key is None:
-            order.append((src, dst, text))
-            groups[(src, dst, text)] = 1
-        else:
-            groups[hit_key] += 1
-            if "*" in text and "*" not in hit_key[2]:
-                new_key = (src, dst, text)
-                groups[new_key] = groups.pop(hit_key)
-                order[order.index(hit_key)] = new_key
-    order.sort(key=lambda k: (-k[0], -k[1]))
-    return " ".join(t + (f"({groups[k]})" if groups[k] > 1 else "") for k in order for t in [k[2]])
+            paths.append([m])
+    hit = {m.dst for m in moves if m.hit}
+    marked: set[int] = set()
+    counts: dict[tuple[int, int], int] = {}
+    texts: dict[tuple[int, int], str] = {}
+    for path in paths:
+        text = _pt(path[0].src)
+        for i, m in enumerate(path):
+            if m.dst in hit and m.dst not in marked:
+                marked.add(m.dst)
+                text += f"/{_pt(m.dst)}*"
+            elif i == len(path) - 1:
+                text += f"/{_pt(m.dst)}"
+        ends = (path[0].src, path[-1].dst)
+        counts[ends] = counts.get(ends, 0) + 1
+        if ends not in texts or "*" in text:
+            texts[ends] = text
+    return " ".join(text + (f"({counts[ends]})" if counts[ends] > 1 else "") for ends, text in texts.items())
 
 
 # Move is defined beside Position.apply; callers find it here too.
