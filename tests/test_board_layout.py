@@ -543,11 +543,12 @@ def test_a_checker_in_hand_leaves_its_point_in_plain_ascii() -> None:
 
 def test_a_long_cube_owner_s_name_is_not_split_from_itself() -> None:
     """'Cube 2 Intermediate' over 'Bot': the owner read as 'Intermediate'.  The name goes whole
-    under 'Cube 2'; a short one stays on the cube's line."""
+    under 'Cube 2 held by' ('Cube 4' alone over 'kimberlyandersen's' had read as two lines
+    apart); a short one stays on the cube's line."""
     term = shown(BoardView(START, viewer="white", black_name="Intermediate Bot", cube_value=2, cube_owner="black"))
     panel = [line[PANEL_COL - 1 :].strip() for line in term.display]
-    at = panel.index("Cube 2")
-    assert panel[at + 1] == "Intermediate Bot's", panel
+    at = panel.index("Cube 2 held by")
+    assert panel[at + 1] == "Intermediate Bot", panel
     term = shown(BoardView(START, viewer="white", black_name="bob", cube_value=2, cube_owner="black"))
     assert "Cube 2 bob's" in [line[PANEL_COL - 1 :].strip() for line in term.display]
 

@@ -216,6 +216,23 @@ async def test_an_enter_typed_right_after_a_refused_key_takes_no_default(tmp_pat
         c.close()
 
 
+async def test_a_second_digit_at_the_level_says_a_level_is_one_digit(tmp_path):
+    """'2' then '3' at 'Level [1]:' showed 'Level [1]: 3' and said nothing (the match length's
+    field says why it takes no more): the first stays, and the line says so."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", bot=True) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=True)
+        await menus.to_computer_levels(c)
+        c.send("2")
+        await c.wait_for("Level [1]: 2")
+        c.send("3")
+        await c.wait_words("A level is one digit, 1 to 4: Backspace takes 2 back.")
+        assert "Level [1]: 2" in c.text
+        c.send("\r")
+        await c.wait_for("Intermediate")
+        c.close()
+
+
 async def test_the_instructions_footer_says_where_each_key_goes(tmp_path):
     """The Instructions footer offered 'B: back  Q: quit' beside 'Enter: back to the menu': B turns a
     page back and Q goes to the menu (it does not quit)."""
@@ -2803,8 +2820,10 @@ async def test_the_cursor_stops_at_a_narrow_screen_s_edge_and_says_why(tmp_path)
         b.send("2")  # the bottom row, where points 12 to 1 are
         for _ in range(14):
             b.send("6")
-        said = " ".join((await b.wait_words("past the 40 columns your screen shows")).split())
+        said = " ".join((await b.wait_words("past your screen's edge")).split())
         assert "M)ove typed plays from or to it." in said, said
+        # Where it stays, said (Enter then put a checker down on 4, out of the blue).
+        assert "Point 3 is past your screen's edge; the cursor stays on 4." in said, said
         lines = b.lines()
         assert any("◄" in line[:40] for line in lines[1:18]) and not any("◄" in line[40:] for line in lines), b.text
         assert all(len(line.rstrip()) <= 40 for line in lines), lines
@@ -2918,7 +2937,7 @@ async def alice_holds_at_40(tmp_path, want, seed: int = 7) -> AsyncIterator[tupl
             await menus.login(c, "alice", "alice-pw", new=False)
             await through_the_news_to_the_board(c)
             c.send("2" + "6" * 14)  # the bottom row's last point in sight, 4
-            await c.wait_words("past the 40 columns your screen shows")
+            await c.wait_words("past your screen's edge")
             c.send("4" * (source - 4) + "\r")
             yield c, dests
         finally:
@@ -5680,6 +5699,8 @@ async def test_a_key_refused_beside_one_s_own_double_does_not_read_as_a_second_o
         a.send("N")
         said = " ".join((await a.wait_words("Your double is waiting for your opponent's answer.")).split())
         assert "You offer the cube" not in said, said
+        # And when a note can go: 'is waiting' alone had not said (a tester).
+        assert "A note is written on your own turn, to go with what you do then." in said, said
         a.close()
 
 
@@ -6114,4 +6135,42 @@ async def test_a_question_under_a_long_note_keeps_its_words_at_40_columns(tmp_pa
         c.send("?")
         whole = " ".join((await c.wait_words("please read it!")).split())
         assert "Drop the double and lose this game" in whole, whole
+        c.close()
+
+
+async def test_sound_on_rings_for_a_double_a_refused_key_and_a_result(tmp_path):
+    """S)ound ON rang for nothing but 'your turn': not a double offered, a key refused, a match
+    lost.  Each now rings once, in the same write as the screen it goes with; OFF rings none."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    _, game = alice_to_roll(url)
+    async with running_server(url) as srv:
+        c = await at_board(srv.port, "bob", game)
+        await c.settle(0.3)
+        rung = c.received.count(b"\x07")
+        with Service(url) as svc:
+            alice = svc.login("alice", "alice-pw").id
+            svc.double(alice, game, svc.game(game, alice).version)
+        await c.wait_words("alice doubles")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 1, "the double rings"
+        c.send("Z")
+        await c.wait_words("Z does nothing here")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 2, "a refused key rings"
+        at = c.received.rindex(b"\x07")
+        assert b"does nothing" in c.received[at:], "with the refusal, not apart from it"
+        c.send("X")
+        await c.wait_words("Drop the double and lose")
+        c.send("Y")
+        await c.wait_words("wins a single game on a drop")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 3, "the result rings"
+        c.send("Q")
+        await c.wait_for("Your choice")
+        c.send("S")
+        await c.wait_words("(now OFF)")
+        c.send("Z")
+        await c.wait_words("Z is not on the menu")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 3, "sound off: no ring"
         c.close()

@@ -107,6 +107,9 @@ def test_shorten_keeps_what_fits_and_cuts_between_words():
     assert shorten("one two three four", 22, 1, "... (N: all)", " (N: all)") == "one two... (N: all)"
     assert shorten("alpha beta gamma delta", 11, 2, "...") == "alpha beta gamma delta"
     assert shorten("alpha beta gamma delta", 11, 1, "...") == "alpha..."
+    # Not after a comma or colon: '#11: Opening roll,... (N: all)' read as a broken sentence.
+    assert shorten("#11: Opening roll, after a tie: alice 3", 30, 1, "... (N: all)") == "#11: Opening roll... (N: all)"
+    assert shorten("Score: alice 1, bob 0", 18, 1, "...") == "Score: alice 1..."
 
 
 def test_a_short_aside_is_not_broken() -> None:

@@ -170,6 +170,7 @@ class Console:
         # minute.  Once, the warning went at the next key and nothing said the time again.
         self._warn_at = [time_warning, *([LAST_WARNING] if LAST_WARNING < time_warning else [])]
         self.sound = True
+        self._bell = b""  # a sound effect to go with the next show (see bell)
         self.decoder = KeyDecoder(charset)
         self.screen = Screen(charset=charset, rows=self.height, cols=self.width)
         self.keys: asyncio.Queue[Key | None] = asyncio.Queue()  # None: the caller hung up
@@ -863,15 +864,29 @@ class Console:
             self._cursor_off = not self._typing
         if self._greeting:
             data, self._greeting = self._greeting + data, b""
+        if self._bell:
+            data, self._bell = self._bell + data, b""
         if data:
             self.link.write(data)
             with contextlib.suppress(ConnectionError, OSError):
                 await self.link.drain()
 
     def bell(self, effect: str = "your_turn") -> None:
+        """A sound effect, sent with the next show() (one write, not a send of its own for a
+        byte), or on its own in a moment where none follows; one effect at a time, the first."""
         data = sound_bytes(effect, self.sound, self.syncterm)
-        if data:
-            self.link.write(data)
+        if not data or self._bell:
+            return
+        self._bell = data
+        try:
+            asyncio.get_running_loop().call_soon(self._send_bell)
+        except RuntimeError:
+            self._send_bell()
+
+    def _send_bell(self) -> None:
+        if self._bell and not self._closed:
+            self.link.write(self._bell)
+        self._bell = b""
 
     def set_charset(self, charset: Charset) -> None:
         self.charset = charset

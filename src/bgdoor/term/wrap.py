@@ -275,6 +275,8 @@ def shorten(text: str, width: int, rows: int, more: str, tail: str = "") -> str:
     kept = " ".join(words)
     if more.startswith("...") and kept.endswith(".") and not kept.endswith(".."):
         kept = kept[:-1]  # cut after a sentence: 'the match 1-0... (? shows all)', not '1-0....'
+    elif more.startswith("..."):
+        kept = kept.rstrip(",;:")  # 'Opening roll,... (N: all)' read as a broken sentence
     return kept + more
 
 

@@ -1063,7 +1063,11 @@ class _Painter:
             cube = f"Cube {v.cube_value}"
             # Too long for a line: the owner's name whole under 'Cube 2' ('Cube 2 Intermediate'
             # over 'Bot' read as the cube's owner 'Intermediate').
-            parts = [words] if len(words) <= room else [cube, words.removeprefix(cube).strip()]
+            head, rest = cube, words.removeprefix(cube).strip()
+            if rest.endswith("'s") and not v.cube_offered:
+                # 'Cube 4' alone over 'kimberlyandersen's' read as two lines apart.
+                head, rest = f"{cube} held by", rest.removesuffix("'s")
+            parts = [words] if len(words) <= room else [head, rest]
             owner = [(text, t.text) for part in parts for text in wrap(part, room)]
             if len(lines) + len(owner) > free[1] - free[0] + 1:
                 # Two long names fill the panel: the cube's box on the board shows whose it is.

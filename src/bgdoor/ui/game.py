@@ -1076,8 +1076,14 @@ class GameScreen:
             self.unkeyed = keep
             self.told_turn = turn
             self.message = self.with_turn(self.unkeyed, turn)
-        if self.me is not None and self.view is not None and self.view.state.actor is self.me and not own:
-            self.con.bell("your_turn")
+        if self.me is None or self.view is None:
+            return
+        st = self.view.state
+        if results and st.results:
+            # S)ound on: a result rings as well as a turn does (only 'your turn' had ever rung).
+            self.con.bell("win" if st.results[-1].winner is self.me else "lose")
+        elif st.actor is self.me and not own:
+            self.con.bell("double" if st.phase is Phase.DOUBLED else "your_turn")
 
     async def news_page(self, lines: list[NewsLine]) -> Key | None:
         """What happened since the player last looked, every line of it, on as many pages as it
@@ -1709,6 +1715,7 @@ class GameScreen:
             found = keytable.binding(state, key, unavailable)
         if found is None:
             refused = keytable.refusal(state, key, unavailable)
+            self.con.bell("error")  # with S)ound on, as a full field rings
             if self.message != self.refused[1]:
                 self.refused = (self.message, "")  # what the refusal covers, for a look-only key after it
             if told or self.just_told() or self.me is None:
@@ -2320,8 +2327,11 @@ class GameScreen:
             # put it back on a marked point, as if it had wrapped round): it stays, and says why.
             where = "The tray is" if moved == "off" else f"Point {moved} is"
             bear = " R)emove bears off," if moved == "off" else ""
-            self.message = self.with_roll_left(f"{where} past the {self.con.width} columns your screen shows:{bear} "
-                                               "M)ove typed plays from or to it.")
+            # Where the cursor stays, said: Enter then put a checker down there, which read as if
+            # the cursor had gone on to the point out of sight.
+            stays = "on the bar" if self.cursor == "bar" else f"on {self.cursor}"
+            self.message = self.with_roll_left(f"{where} past your screen's edge; the cursor stays {stays}."
+                                               f"{bear} M)ove typed plays from or to it.")
             return
         self.cursor = moved
         # Said while the checker is carried: one cursor key had left the line blank, the checker

@@ -188,8 +188,10 @@ REASONS: dict[State, dict[str, str]] = {
     },
     State.DOUBLE_TO_ME: {**_all(_ANSWER_DOUBLE, "d p g m u r enter a")},
     State.DOUBLE_BY_ME: {
-        **_all(_DOUBLED, "p enter d m u r n"),
+        **_all(_DOUBLED, "p enter d m u r"),
         "g": "Your double is waiting for an answer; you cannot resign now.",
+        # As on the opponent's turn: 'Your double is waiting' alone had not said when a note goes.
+        "n": f"{_DOUBLED} A note is written on your own turn, to go with what you do then.",
         "t": "You offered the double: your opponent takes or drops it.",
         "x": "You offered the double: your opponent takes or drops it.",
         "a": _NO_RESIGN,
@@ -200,7 +202,8 @@ REASONS: dict[State, dict[str, str]] = {
         "j": "N refuses the resignation; A accepts it.",
     },
     State.RESIGN_BY_ME: {
-        **_all(_RESIGNED, "p enter d g m u r n t x"),
+        **_all(_RESIGNED, "p enter d g m u r t x"),
+        "n": f"{_RESIGNED} A note is written on your own turn, to go with what you do then.",
         "a": "You offered to resign: your opponent accepts or refuses it.",
     },
     # 8 and 2 (up and down) step nowhere: 'the cursor moves only while you play your dice' read

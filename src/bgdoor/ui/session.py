@@ -897,6 +897,7 @@ class Session:
             if not opened and key.name != "redraw":
                 shown = choice if choice.strip() else "That key"
                 refused = f"{shown} is not on the menu."  # short: it shares its line with the prompt
+                self.con.bell("error")
 
     async def menu_choice(self, choice: str) -> bool:
         """Open what a main menu letter names; False for a key that is not on the menu."""
@@ -2171,6 +2172,11 @@ class Session:
             said = None
             if key.name == "backspace":
                 chosen, typed = 0, False
+            elif key.char.isdigit() and typed:
+                # A second digit had taken the first's place unsaid ('2' then '3': level 3), where
+                # the match length's full field says why it takes no more.
+                self.con.bell("error")
+                self.hint(None, f"A level is one digit, 1 to {len(levels)}: Backspace takes {chosen + 1} back.")
             elif key.char.isdigit() and 1 <= int(key.char) <= len(levels):
                 chosen, typed = int(key.char) - 1, True
             else:
