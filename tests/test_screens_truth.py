@@ -6086,22 +6086,34 @@ async def test_a_list_s_refusal_stays_when_the_list_follows_a_change(tmp_path):
         c.close()
 
 
+def alice_doubled_with(url: str, note: str) -> int:
+    """alice_to_roll, and alice doubles with `note`: bob to answer.  The game's id."""
+    _, game = alice_to_roll(url)
+    with Service(url) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        svc.double(alice, game, svc.game(game, alice).version, note)
+    return game
+
+
+async def bob_at_40(port: int, game: int, shown: str) -> Caller:
+    """bob at the board of `game` at 40x24, past the page on the board's width, once `shown` is."""
+    c = await call(port, cols=40, rows=24)
+    await login(c, "bob", "bob-pw", new=False)
+    await open_game(c, f"#{game}")
+    await c.wait_words("Enter goes on anyway")
+    c.send("\r")
+    await c.wait_words(shown)
+    return c
+
+
 async def test_the_dropper_is_told_at_40_columns_after_a_double_with_a_long_note(tmp_path):
     """fred at 40x24 dropped a double that came with a long note: the result came without 'You
     drop the double.', the rows under it empty.  The note, answered, had still been counted."""
     url = f"sqlite:///{tmp_path}/g.db"
-    _, game = alice_to_roll(url)
-    note = "Redouble to eight. A long note again, to see whether the drop is said at forty columns."
-    with Service(url) as svc:
-        alice = svc.login("alice", "alice-pw").id
-        svc.double(alice, game, svc.game(game, alice).version, note)
+    game = alice_doubled_with(url, "Redouble to eight. A long note again, to see whether the drop is said at "
+                                   "forty columns.")
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=40, rows=24)
-        await login(c, "bob", "bob-pw", new=False)
-        await open_game(c, f"#{game}")
-        await c.wait_words("Enter goes on anyway")
-        c.send("\r")
-        await c.wait_words("Redouble to eight")
+        c = await bob_at_40(srv.port, game, "Redouble to eight")
         c.send("X")
         await c.wait_words("Drop the double")
         c.send("Y")
@@ -6115,19 +6127,10 @@ async def test_a_question_under_a_long_note_keeps_its_words_at_40_columns(tmp_pa
     """At 40x24 a double came with a 140-character note; X asked 'Drop the double and... (? shows
     all)', the points at stake and the '[N]' Enter answers cut, the note whole.  The note gives way."""
     url = f"sqlite:///{tmp_path}/g.db"
-    _, game = alice_to_roll(url)
-    note = ("Redouble to eight. Long note again so we can see whether the drop question survives at "
-            "forty columns on your side; please read it!")
-    with Service(url) as svc:
-        alice = svc.login("alice", "alice-pw").id
-        svc.double(alice, game, svc.game(game, alice).version, note)
+    game = alice_doubled_with(url, "Redouble to eight. Long note again so we can see whether the drop question "
+                                   "survives at forty columns on your side; please read it!")
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=40, rows=24)
-        await login(c, "bob", "bob-pw", new=False)
-        await open_game(c, f"#{game}")
-        await c.wait_words("Enter goes on anyway")
-        c.send("\r")
-        await c.wait_words("Redouble to eight")
+        c = await bob_at_40(srv.port, game, "Redouble to eight")
         c.send("X")
         said = " ".join((await c.wait_words("(Y/N) [N]")).split())
         assert "Drop the double and lose this game, 1 point? (Y/N) [N]" in said, said
