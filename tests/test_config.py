@@ -147,4 +147,5 @@ def test_the_log_names_the_database_opened(tmp_path: Path, monkeypatch: pytest.M
     with caplog.at_level(logging.INFO, logger="bgdoor"):
         open_service(Config(database_url="sqlite:///tmp/x.db")).close()
     assert f"database: SQLite file {tmp_path}/tmp/x.db" in caplog.text, caplog.text
+    assert db.describe("sqlite:///tmp/y/../x.db") == f"SQLite file {tmp_path}/tmp/x.db"  # no '..' in the log
     assert db.describe("postgresql+psycopg://bbs:s3cret@db.example/bg") == "postgresql+psycopg://bbs:***@db.example/bg"

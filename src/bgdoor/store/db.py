@@ -165,10 +165,11 @@ def sqlite_path(url: str | URL, writable: bool = False) -> Path | None:
 def describe(url: str | URL) -> str:
     """The database as the sysop's log names it: a SQLite file by its absolute path
     ('sqlite:///tmp/x.db' is tmp/x.db under the folder started in, which had opened an old
-    database unawares), anything else by its URL without the password."""
+    database unawares), with no '..' in it (a door.cfg's 'sqlite:///../../x.db' had been logged
+    as '/bbs/bgdoor cfg/../../x.db'), anything else by its URL without the password."""
     path = sqlite_path(url)
     if path is not None:
-        return f"SQLite file {path.absolute()}"
+        return f"SQLite file {os.path.normpath(path.absolute())}"
     return make_url(url).render_as_string(hide_password=True)
 
 
