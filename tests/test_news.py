@@ -572,6 +572,29 @@ def test_the_menu_shows_an_offer_to_answer_under_a_long_result_cut_to_its_row() 
         assert shown[-1].endswith("(N: all)") and sum(len(wrap(t, 74)) for t in shown) <= 2, shown
 
 
+def test_the_menu_leaves_an_item_to_n_rather_than_show_a_fragment_of_it() -> None:
+    """At 40x24: '#6: JackTheGammonKid... (N: all)', '#8: Opening roll, after a tie at 4:
+    JackTheGammonKid 5... (N: all)' (who rolled what, cut off).  Such an item is left to N; one
+    cut after a sentence, or keeping most of its words, still stands."""
+    from bgdoor.ui.session import (  # noqa: PLC0415
+        MENU_MORE,
+        Session as MenuSession,
+        worth_showing,
+    )
+
+    resign = "#6: JackTheGammonKid offers to resign, giving a single game (1 point)."
+    tie = ("#8: Opening roll, after a tie at 4: JackTheGammonKid 5, IdaBackgammonFan 6. IdaBackgammonFan "
+           "starts with 6-5.")
+    assert not worth_showing(f"#6: JackTheGammonKid{MENU_MORE}", resign)
+    assert not worth_showing(f"#8: Opening roll, after a tie at 4: JackTheGammonKid 5{MENU_MORE}", tie)
+    assert worth_showing(f"#8: Opening roll, after a tie at 4: JackTheGammonKid 5, IdaBackgammonFan 6{MENU_MORE}", tie)
+    assert worth_showing(f"#6: JackTheGammonKid offers to resign, giving a single game{MENU_MORE}", resign)
+    # In the menu's briefs too: a sentence whole, with the note after it left to N.
+    first = "#4: kim doubles to 2."
+    noted = "#2: kim doubles to 2. kim's note: \"Your move, old friend; take it if you dare.\""
+    assert MenuSession.news_briefs([first, noted], 34, 2) == [first, "#2: kim doubles to 2... (N: all)"]
+
+
 def test_the_opening_roll_s_play_after_an_offer_to_resign_is_not_said_as_rolled(tmp_path) -> None:
     """gwen offered to resign before fred played his opening 5-1, fred refused and played: gwen
     was told 'fred rolled 5-1 and played 13/8 6/5', and V)iew last 'Replay: fred rolled 5-1',

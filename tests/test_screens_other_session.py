@@ -68,7 +68,7 @@ async def test_a_drop_in_another_session_tells_the_game_lost(tmp_path):
         await c.wait_words("bob doubles to 2.")
         with Service(url) as svc:
             svc.drop(alice, game, v.version)
-        await c.wait_words("In another session, you drop the double.")
+        await c.wait_words("In another session, you dropped the double.")
         await c.wait_words("bob wins a single game on a drop, 1 point. Score: bob 1, alice 0.")
         assert "(Press a key; Q leaves the game.)" in c.text  # held, as on the board that dropped
         assert "You played on" not in said(c), said(c)
@@ -86,7 +86,7 @@ async def test_an_offer_to_resign_in_another_session_is_told(tmp_path):
         with Service(url) as svc:
             alice = svc.login("alice", "alice-pw").id
             svc.resign(alice, game, svc.game(game, alice).version, Win.SINGLE)
-        await c.wait_words("In another session, you offer to resign, giving a single game (1 point).")
+        await c.wait_words("In another session, you offered to resign, giving a single game (1 point).")
         assert "You played on" not in said(c), said(c)
         c.close()
 
@@ -120,10 +120,10 @@ async def test_an_offer_made_elsewhere_stays_said_with_the_moves_it_took_once_re
         with Service(url) as svc:
             bob = svc.login("bob", "bob-pw").id
             v = svc.resign(alice, game, svc.game(game, alice).version, Win.SINGLE)
-            await c.wait_words("In another session, you offer to resign")
+            await c.wait_words("In another session, you offered to resign")
             svc.answer_resign(bob, game, v.version, accept=False)
         text = said(c) if "bob refuses" in said(c) else " ".join((await c.wait_words("bob refuses")).split())
-        assert "In another session, you offer to resign, giving a single game (1 point). " \
+        assert "In another session, you offered to resign, giving a single game (1 point). " \
             "Your moves here (13/10) are not kept." in text, text
         c.close()
 

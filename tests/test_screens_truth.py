@@ -16,6 +16,7 @@ from harness import Caller, call, login, running_server, seated
 from menus import begin, open_game
 from racehome import fastest, race_home
 from rawtelnet import RawCaller
+from test_sysop_support import resign_at_once
 
 from bgdoor.config import MemberBBS
 from bgdoor.rules import Position, game as rules
@@ -103,7 +104,7 @@ async def test_the_next_opening_roll_stays_once_the_result_is_dismissed(tmp_path
         await alice.wait_words("Game 2 of the match. Score: bob 1, alice 0 (match to 3).")
         alice.send("P")
         await alice.wait_for("bob starts with 5-2")
-        await bob.wait_for("You start with 5-2")  # after the result, while it is held
+        await bob.wait_words("You start with 5-2")  # after the result, while it is held
         bob.send(" ")  # the key that clears the result
         text = await bob.wait_until(lambda t: "(Press a key; Q leaves the game.)" not in t, "the result cleared")
         await bob.settle()
@@ -1306,6 +1307,9 @@ async def test_the_computers_opening_roll_is_told_in_every_game(tmp_path):
         text = " ".join((await alice.wait_words("Beginner Bot starts with 3-1, playing")).split())
         assert "Beginner Bot wins a single game by resignation" in text
         assert "Opening roll: alice 1, Beginner Bot 3." in text
+        # The offer said as made, the answer come: 'You will see the answer here.' had stood
+        # before it, taking the rows of the score at 50x20.
+        assert "You will see the answer here" not in text, text
         alice.close()
 
 
@@ -2831,6 +2835,23 @@ async def test_the_cursor_stops_at_a_narrow_screen_s_edge_and_says_why(tmp_path)
         b.close()
 
 
+async def test_a_cursor_key_at_the_board_s_end_says_the_cursor_stays(tmp_path):
+    """8 on the top row, or 4 at its left end, did nothing and said nothing (past a narrow
+    screen's edge it says where the cursor stays)."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([5, 2, 4, 3] * 10)) as srv:
+        a, b = await alice_moved_and_bob_to_play(srv.port, (80, 24))
+        b.send("8")  # the cursor starts on the top row
+        said = " ".join((await b.wait_words("The cursor is at the end of the board")).split())
+        assert "it stays on 13." in said, said
+        b.send("\r")  # picked up: the line that says so stays beside the end's
+        await b.wait_words("Checker in hand")
+        b.send("8")
+        said = " ".join((await b.wait_words("The cursor is at the end of the board")).split())
+        assert "Checker in hand" in said, said
+        a.close()
+        b.close()
+
+
 @pytest.mark.parametrize("size", [(80, 20), (60, 20)])
 async def test_a_window_shorter_than_the_board_is_told_what_it_would_lose(tmp_path, size):
     """At 80x20 the board opened without a word, and its messages and help line, below row 20,
@@ -4289,7 +4310,7 @@ async def test_a_note_at_40_columns_leaves_the_roll_said_after_a_cursor_key(tmp_
             c.send("p")
             roll = re.search(r"You rolled (\d-\d)\.", " ".join((await c.wait_words("You rolled")).split()))
             assert roll is not None, c.text
-            c.send("4")
+            c.send("6")  # a step right (4, at the row's end, says the cursor stays)
             said = " ".join((await c.wait_words(f"Your turn {roll[1]}.")).split())
             assert f'{name}\'s note: "{note}".' in said, said
             # The score too, or where it is: with a long name it had been left out without a word.
@@ -5599,6 +5620,8 @@ async def test_a_typed_play_refused_comes_back_with_m(tmp_path):
         assert "6/3 is 3 pips, which does not match the dice" in said, said
         a.send("M")
         await a.wait_for("13/8 6/3")
+        # How a key typed there is taken, said ('13/8' and ' 13/10' typed on had left ' 13/10').
+        await a.wait_words("Your play as typed: Backspace puts it right, a new one typed replaces it")
         a.send("13/8 6/2\r")  # typed anew: it replaces the line kept (it had run on after it)
         said = " ".join((await a.wait_words("6/2 is 4 pips")).split())
         assert "Cannot read" not in said, said
@@ -6017,8 +6040,10 @@ async def test_a_finished_match_typed_at_view_says_where_it_is(tmp_path):
         c.close()
         # At P)lay, bob's own game on alice's turn, and one he does not play in.
         with Service(url) as svc:
-            svc.register("carol", "carol-pw")
+            carol = svc.register("carol", "carol-pw").id
             other = svc.begin_game(alice, 3, Color.WHITE, "carol")
+            over = svc.begin_game(alice, 1, Color.WHITE, "carol")
+            resign_at_once(svc, over.id, {Color.WHITE: alice, Color.BLACK: carol}, Color.BLACK)
         c = await call(srv.port)
         await login(c, "bob", "bob-pw", new=False)
         c.send("P")
@@ -6027,6 +6052,9 @@ async def test_a_finished_match_typed_at_view_says_where_it_is(tmp_path):
         await c.wait_words(f"Game #{game.id} waits for alice, not you: V)iew shows it.")
         c.send(f"#{other.id}\r")
         await c.wait_words(f"Game #{other.id} is not yours: V)iew shows it.")
+        # Another's finished game: P)lay watches nothing ('it cannot be watched' had said so).
+        c.send(f"#{over.id}\r")
+        await c.wait_words(f"Game #{over.id} is over: it was not yours.")
         c.close()
 
 
@@ -6095,10 +6123,11 @@ def alice_doubled_with(url: str, note: str) -> int:
     return game
 
 
-async def bob_at_40(port: int, game: int, shown: str) -> Caller:
-    """bob at the board of `game` at 40x24, past the page on the board's width, once `shown` is."""
-    c = await call(port, cols=40, rows=24)
-    await login(c, "bob", "bob-pw", new=False)
+async def at_40(port: int, handle: str, game: int, shown: str, size: tuple[int, int] = (40, 24)) -> Caller:
+    """`handle` at the board of `game` at 40x24 (or `size`), past the page on the board's size, once
+    `shown` is."""
+    c = await call(port, cols=size[0], rows=size[1])
+    await login(c, handle, f"{handle}-pw", new=False)
     await open_game(c, f"#{game}")
     await c.wait_words("Enter goes on anyway")
     c.send("\r")
@@ -6113,7 +6142,7 @@ async def test_the_dropper_is_told_at_40_columns_after_a_double_with_a_long_note
     game = alice_doubled_with(url, "Redouble to eight. A long note again, to see whether the drop is said at "
                                    "forty columns.")
     async with running_server(url) as srv:
-        c = await bob_at_40(srv.port, game, "Redouble to eight")
+        c = await at_40(srv.port, "bob", game, "Redouble to eight")
         c.send("X")
         await c.wait_words("Drop the double")
         c.send("Y")
@@ -6130,7 +6159,7 @@ async def test_a_question_under_a_long_note_keeps_its_words_at_40_columns(tmp_pa
     game = alice_doubled_with(url, "Redouble to eight. Long note again so we can see whether the drop question "
                                    "survives at forty columns on your side; please read it!")
     async with running_server(url) as srv:
-        c = await bob_at_40(srv.port, game, "Redouble to eight")
+        c = await at_40(srv.port, "bob", game, "Redouble to eight")
         c.send("X")
         said = " ".join((await c.wait_words("(Y/N) [N]")).split())
         assert "Drop the double and lose this game, 1 point? (Y/N) [N]" in said, said
@@ -6176,4 +6205,42 @@ async def test_sound_on_rings_for_a_double_a_refused_key_and_a_result(tmp_path):
         await c.wait_words("Z is not on the menu")
         await c.settle(0.3)
         assert c.received.count(b"\x07") == rung + 3, "sound off: no ring"
+        c.close()
+
+
+@pytest.mark.parametrize("size", [(40, 24), (80, 20)])
+async def test_a_result_after_a_long_note_keeps_its_own_words(tmp_path, size):
+    """bob dropped with a long note: at 40x24 and 80x20 alice's lines held the note and '... (?
+    shows all)', who won, the score and the Crawford game on the ? page alone.  The note gives way."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game = alice_doubled(url)
+    async with running_server(url) as srv:
+        c = await at_40(srv.port, "alice", game, "bob rolled", size)
+        with Service(url) as svc:
+            bob = svc.login("bob", "bob-pw").id
+            svc.drop(bob, game, svc.game_version(game), "This early double surprises me, Alice, but I would "
+                     "rather lose one point now than four later, so I drop it and we go on to the next game.")
+        said = " ".join((await c.wait_words("(Press a key")).split())
+        assert "You win a single game on a drop, 1 point. Score: alice 1, bob 0." in said, said
+        assert 'bob\'s note: "This early' in said, said
+        if "(? shows all)" in said:
+            c.send("?")
+            whole = " ".join((await c.wait_words("the next game.")).split())
+            assert "You win a single game on a drop" in whole, whole
+        else:
+            assert 'the next game." You win' in said, said  # all of it fits (at 80x20, over the board's foot)
+        c.close()
+
+
+async def test_an_offer_to_answer_shows_its_keys_on_a_short_screen(tmp_path):
+    """At 80x20 a double offered said 'alice doubles to 2.' and nothing of T)ake or X) drop: the
+    keys' line is below the screen.  As a question's, the keys go with the message."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game = alice_doubled(url)
+    async with running_server(url) as srv:
+        c = await at_40(srv.port, "bob", game, "Since you last looked", (80, 20))
+        c.send(" ")  # past the page of what came since
+        said = " ".join((await c.wait_words("T)ake")).split())
+        assert "X)" in said and "alice doubles to 2" in said, said
+        assert len(c.screen.display) == 20
         c.close()

@@ -36,7 +36,7 @@ async def test_a_question_answered_in_another_session_says_so(tmp_path):
         with Service(url) as svc:  # her other session
             alice = svc.login("alice", "alice-pw").id
             svc.take(alice, game, svc.game_version(game))
-        text = " ".join((await a.wait_words("In another session, you take")).split())
+        text = " ".join((await a.wait_words("In another session, you took")).split())
         assert "has changed since you last looked" not in text and "(Y/N)" not in text, text
         a.send("Y")  # no longer an answer to anything: no drop
         await a.settle(0.5)
@@ -140,7 +140,7 @@ async def test_a_y_typed_as_the_question_goes_leaves_the_result_held(tmp_path):
         await b.wait_for("(Y/N)")
         with Service(url) as svc:  # his other session
             svc.answer_resign(bob, v.id, svc.game_version(v.id), True)
-        await b.wait_words("In another session, you accept")
+        await b.wait_words("In another session, you accepted")
         b.send("Y")
         said = " ".join((await b.wait_words("Y came after the question had gone: nothing was done.")).split())
         assert "Press a key" in said, said  # the result is still held

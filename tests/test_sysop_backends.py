@@ -39,7 +39,7 @@ def test_changes(door: tuple[Service, World]) -> None:
     with pytest.raises(HandleTaken):
         sysop.rename("carol", "ALICE")
     assert sysop.rename("carol", "Caroline") == "player carol (player 3) renamed Caroline\n" + (
-        "Caroline plays through the BBS door as 'carol', and keeps doing so under the new handle"
+        "Caroline plays through the BBS door as 'carol' (in any case), and keeps doing so under the new handle"
     )
     assert svc.game(world.stale).white == "Caroline"  # this process sees the new handle at once
 

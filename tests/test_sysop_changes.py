@@ -141,7 +141,7 @@ def test_rename_a_door_player_warns_about_the_alias(
     assert code == 0
     assert unwrap(out).splitlines() == [
         "player dave (player 4) renamed David",
-        "David plays through the BBS door as 'dave', and keeps doing so under the new handle",
+        "David plays through the BBS door as 'dave' (in any case), and keeps doing so under the new handle",
     ]
 
 

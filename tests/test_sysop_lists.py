@@ -112,6 +112,8 @@ def test_game_shows_the_record_with_players_and_times(capsys: pytest.CaptureFixt
         assert row[2] == (event.player or "(system)") and row[4] == event.text
     texts = [r[4] for r in body]
     assert texts[0].startswith("opening roll: white ")
+    # Where each next game of the match begins (the rows had just gone on).
+    assert [t.split(":")[0] for t in texts if t.startswith("game ")] == ["game 2", "game 3"], texts
     assert "doubles to 2" in texts and "takes" in texts and "drops" in texts
     assert any(t.startswith("plays ") for t in texts) and any(t.startswith("rolls ") for t in texts)
     assert texts[-1] == "white wins the match"
@@ -123,8 +125,11 @@ def test_event_text_for_the_system_events() -> None:
     assert event_text(forfeit) == "black forfeits the match (no move in time)"
     assert event_text({"type": "play", "notation": "", "position": ""}) == "cannot move"
     assert event_text({"type": "roll", "dice": [2, 6]}) == "rolls 6-2"  # the higher die first, as callers see it
-    assert event_text({"type": "resign", "by": "white", "win": "gammon"}) == "offers to resign, giving a gammon"
-    assert event_text({"type": "resign", "by": "black", "win": "single"}) == "offers to resign, giving a single game"
+    # With the points, as the players read it ('(4 points)' with the cube at 2).
+    gammon = {"type": "resign", "by": "white", "win": "gammon"}
+    single = {"type": "resign", "by": "black", "win": "single"}
+    assert event_text(gammon, 2) == "offers to resign, giving a gammon (4 points)"
+    assert event_text(single) == "offers to resign, giving a single game (1 point)"
     assert (
         event_text({"type": "win", "winner": "black", "points": 1, "win": "single", "how": "resign"})
         == "black wins 1 point (single, resign)"

@@ -202,9 +202,10 @@ def event_text(payload: dict[str, Any], cube: int = 1) -> str:
         return f"plays {payload['notation']}" if payload["notation"] else "cannot move"
     if kind == "resign":
         # A verb, as the other rows: the row names who; 'white offers to resign a single' had
-        # read as cut off.
+        # read as cut off.  With the points, as the players read it.
         offered = {"single": "a single game"}.get(payload["win"], f"a {payload['win']}")
-        return f"offers to resign, giving {offered}"
+        worth = cube * {"single": 1, "gammon": 2, "backgammon": 3}.get(payload["win"], 1)
+        return f"offers to resign, giving {offered} ({_plural(worth, 'point')})"
     if kind == "forfeit":
         why = FORFEIT_WHY.get(payload.get("reason", ""), payload.get("reason", ""))
         return f"{payload['loser']} forfeits the match ({why})"
@@ -335,12 +336,17 @@ class Sysop:
                     return seats[r.payload["winner"]], r.payload["winner"]
                 return r.player_id, r.color
 
-            events, cube = [], 1
+            events, cube, game, begun = [], 1, 1, True
             for r in rows:
                 pid, colour = who(r)
-                events.append(EventRow(r.seq, r.created, names.get(pid) if pid else None, colour, r.type,
-                                       event_text(r.payload, cube)))
+                text = event_text(r.payload, cube)
+                if r.type == "opening_roll" and not begun:
+                    text = f"game {game}: {text}"  # where a match's next game begins (the export says it)
+                    begun = True
+                events.append(EventRow(r.seq, r.created, names.get(pid) if pid else None, colour, r.type, text))
                 cube = cube * 2 if r.type == "take" else 1 if r.type == "win" else cube
+                if r.type == "win":
+                    game, begun = game + 1, False
             return GameRecord(
                 summary=summary,
                 created=g.created,
@@ -438,7 +444,8 @@ class Sysop:
             if p.origin != "telnet":
                 where = "the BBS door" if p.origin == "door" else f"the BBS {p.bbs_tag}"
                 lines.append(
-                    f"{new} plays through {where} as {p.login_name!r}, and keeps doing so under the new handle"
+                    f"{new} plays through {where} as {p.login_name!r} (in any case), and keeps doing so under the "
+                    "new handle"
                 )
             return lines
 

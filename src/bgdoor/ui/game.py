@@ -172,8 +172,16 @@ def done_elsewhere(line: NewsLine) -> NewsLine:
     """A line of news of the player's own doing in another session, said to be so: 'In another
     session, you rolled 4-3 and played ...'."""
     if line.text.startswith("You "):
-        return replace(line, text=f"{ELSEWHERE_DID}, you {line.text[4:]}")
+        # In the past, as 'you rolled 6-2 and played ...' is: 'In another session, you accept
+        # the resignation.' had read as still to do.
+        verb, _, rest = line.text[4:].partition(" ")
+        return replace(line, text=f"{ELSEWHERE_DID}, you {_DONE.get(verb, verb)} {rest}".rstrip())
     return replace(line, text=f"{ELSEWHERE_DID}: {line.text}")
+
+
+_DONE = {"double": "doubled", "redouble": "redoubled", "take": "took", "drop": "dropped", "offer": "offered",
+         "accept": "accepted", "refuse": "refused", "forfeit": "forfeited", "win": "won", "play": "played",
+         "start": "started"}
 
 
 def renamed_text(pairs: list[tuple[str, str]]) -> str:
@@ -370,6 +378,7 @@ class GameScreen:
         self.restored = ""  # said after the news that brought them back
         self.roll_said = ""  # what sync_turn said of a roll with no play or one: kept past the news on coming back
         self.held = False  # a result is showing: it stays until a key
+        self.result_words = ""  # the held result's own words, kept whole where a note before them is cut
         self.result = ""  # the result held
         self.after_result = ""  # news that came while it was held: it stays once the result goes
         self.after_lines: list[str] = []  # all of that news, told on a page when the result goes
@@ -987,10 +996,13 @@ class GameScreen:
             if mine and not earlier:
                 # The player's own turn, sent as the computer replied and won (at once, or a
                 # moment later, woken): the result had come with the computer's play alone, the
-                # player's own never said.
+                # player's own never said.  An offer the result answers, said as made, not as
+                # waiting ('You will see the answer here.' had taken the rows of the score).
+                if ANSWER_HERE in mine:
+                    mine = mine.replace(ANSWER_HERE, "").replace("You offer ", "You offered ", 1)
                 before = [mine, *before]
             self.own_said = ""
-            said = " ".join(results)
+            said = self.result_words = " ".join(results)
             if len(before) > 1 and self.cut(" ".join(before + results)):
                 before = before[1:]  # where both do not fit, the play that won, not the player's own
             if before and '"' not in before[0] and (" on a drop" in said or " by resignation" in said) \
@@ -2222,16 +2234,21 @@ class GameScreen:
                 # out, it was nowhere on a 40-column board, and nothing said so.
                 whole = f"{self.with_notes(turn_said)}  {score}"
             view = replace(view, message=self.fitted(whole, help))
-        if last_row and note is None and help and (help_text or self.held):
+        asked = live and not self.held and self.state() in (State.DOUBLE_TO_ME, State.RESIGN_TO_ME)
+        if last_row and note is None and help and (help_text or self.held or asked):
             # Under 22 lines the keys' line is below the screen: a question's keys ('1) single
-            # 2) gammon ...') and a held result's '(Press a key ...)' go with the message, which
-            # is cut to leave them room (the result's last line had been cut off, keys and all).
+            # 2) gammon ...'), a held result's '(Press a key ...)' and an offer's to answer
+            # ('T)ake X) drop': at 80x20 nothing had said how) go with the message, which is cut
+            # to leave them room (the result's last line had been cut off, keys and all).
             view = replace(view, message=self.with_keys(whole, help))
         self.con.show_board(view)
 
     def with_keys(self, message: str, keys: str) -> str:
         """`message`, cut where need be, with `keys` after it, in the board's lines over `keys`."""
         rows, width = self.room(keys), min(80, self.con.width) - 2
+        if len(wrap(f"{message} {keys}", width)) > rows and (kept := self.cut_note(message, rows, keys)):
+            self.overflow = message
+            return kept
         for fewer in range(rows):
             shown, self.overflow = fit_message(message, self.con.width, rows - fewer)
             joined = f"{shown} {keys}".strip()
@@ -2262,17 +2279,22 @@ class GameScreen:
         and says where the rest is: the ? page."""
         rows = self.room(help)
         shown, self.overflow = fit_message(message, self.con.width, rows)
-        question = self.message
-        if self.overflow and question.endswith("(Y/N) [N]") and message.endswith(f" {question}"):
-            # The opponent's note before a question: the note is cut, not the question ('Drop
-            # the double and... (? shows all)' under a long note at 40 columns, the points at
-            # stake and the default gone).
-            note = message[: -len(question)].rstrip()
-            width = min(80, self.con.width) - 2
-            kept = shorten(note, width, rows, f"{MORE} {question}", f" {question}")
-            if len(wrap(kept, width)) <= rows:
-                return kept
-        return shown
+        return (self.cut_note(message, rows) if self.overflow else None) or shown
+
+    def cut_note(self, message: str, rows: int, after: str = "") -> str | None:
+        """`message` in `rows` (with `after` following it) where a note before a question or a
+        held result is what gives way, not what follows it; None where that does not fit either.
+        'Drop the double and... (? shows all)' under a long note at 40 columns had cut the points
+        at stake and the default, and a drop's long note had left who won and the score to ?."""
+        question = self.message if self.message.endswith("(Y/N) [N]") else ""
+        keep = question or (self.result_words if self.held else "")
+        at = message.rfind(keep) if keep else -1
+        if at <= 0 or (question and not message.endswith(f" {question}")):
+            return None
+        tail = f"{message[at:]} {after}".rstrip()
+        width = min(80, self.con.width) - 2
+        kept = shorten(message[:at].rstrip(), width, rows, f"{MORE} {tail}", f" {tail}")
+        return kept if len(wrap(kept, width)) <= rows else None
 
     def with_notes(self, message: str) -> str:
         """The message line, and the opponent's note with their last turn, or the one about to go."""
@@ -2322,16 +2344,25 @@ class GameScreen:
     async def do_cursor(self, key: Key) -> None:
         viewer = self.me or Color.WHITE
         moved = self.con.move_cursor(self.cursor, key.name, viewer)
-        if moved != self.cursor and not self.con.in_sight(moved, viewer):
+        stays = "on the bar" if self.cursor == "bar" else "on the tray" if self.cursor == "off" else f"on {self.cursor}"
+        if moved == self.cursor:
+            # The board's own end: the key had done nothing, and nothing said so.
+            self.message = self.with_roll_left(
+                f"The cursor is at the end of the board: it stays {stays}. {self.still_in_hand()}".strip())
+            return
+        if not self.con.in_sight(moved, viewer):
             # Past a narrow screen's edge the cursor would be out of sight (and draw() would
             # put it back on a marked point, as if it had wrapped round): it stays, and says why.
             where = "The tray is" if moved == "off" else f"Point {moved} is"
-            bear = " R)emove bears off," if moved == "off" else ""
+            # R)emove offered only where it bears off now (at 50 columns early in a game it had
+            # been offered, then refused: checkers outside home).
+            can_bear = "bear_off" not in self.unavailable(self.state())
+            bear = " R)emove bears off," if moved == "off" and can_bear else ""
             # Where the cursor stays, said: Enter then put a checker down there, which read as if
             # the cursor had gone on to the point out of sight.
-            stays = "on the bar" if self.cursor == "bar" else f"on {self.cursor}"
-            self.message = self.with_roll_left(f"{where} past your screen's edge; the cursor stays {stays}."
-                                               f"{bear} M)ove typed plays from or to it.")
+            # And the checker in hand, still said: the only sign of it had been the mark.
+            said = f"{where} past your screen's edge; the cursor stays {stays}.{bear} M)ove typed plays from or to it."
+            self.message = self.with_roll_left(f"{said} {self.still_in_hand()}".strip())
             return
         self.cursor = moved
         # Said while the checker is carried: one cursor key had left the line blank, the checker
@@ -2515,6 +2546,13 @@ class GameScreen:
             # line as it stood.
             replace_from = len(typed) if back.refused else None
             typed = back.text
+            if back.refused:
+                # Said: a key typed at the line's end had wiped it unawares ('13/8' with ' 13/10'
+                # typed to finish it left ' 13/10').
+                first = ", the moves on the board so far first" if made else ""
+                anew = "the rest typed anew replaces what follows them" if made else "a new one typed replaces it"
+                self.message = (f"{self.with_roll_left('').strip()} Your play as typed{first}: Backspace puts it "
+                                f"right, {anew}; Enter sends, Esc cancels:").strip()
         kept = False  # a wake for something else while typing: the board's, after
         while True:
             # The prompt alone: with the opponent's note after it, the note read as the answer.

@@ -155,6 +155,15 @@ def who_lines(rows: list[OnlineRow]) -> list[tuple[OnlineRow, str, int]]:
     return said
 
 
+
+def worth_showing(cut: str, text: str) -> bool:
+    """Whether `cut` (a menu news item cut to its rows, '... (N: all)' after it) says enough of
+    `text` to show: cut after a sentence, or keeping most of it.  '#6: JackTheGammonKid... (N:
+    all)' and '#8: Opening roll, after a tie at 4: JackTheGammonKid 5...' (who rolled what cut
+    off) had said less than leaving the item to N."""
+    kept = cut.removesuffix(MENU_MORE)
+    return text[len(kept):len(kept) + 1] in (".", "") or len(kept) > len(text) * 2 // 3
+
 class Session:
     def __init__(
         self,
@@ -987,7 +996,7 @@ class Session:
         if len(shown) < len(lines):
             left = room - used
             cut = shorten_whole(lines[len(shown)], width, left, MENU_MORE) if left else ""
-            if cut and cut != MENU_MORE:
+            if cut and cut != MENU_MORE and worth_showing(cut, lines[len(shown)]):
                 shown.append(cut)  # the next item, as much of it as fits
             elif shown:
                 last = shown.pop()
@@ -1035,7 +1044,7 @@ class Session:
                 # Cut to the rows there are: an offer to resign that decides the match, one row
                 # long, had been dropped for want of a row for '(N: all)' after it.
                 last = shorten_whole(text, width, left, MENU_MORE, tail)
-            if len(wrap(last, width)) <= left and len(last) - len(MENU_MORE) > len(text) // 2:
+            if len(wrap(last, width)) <= left and worth_showing(last, text):
                 shown[-1] = last
                 break
             used -= len(wrap(shown.pop(), width))
@@ -1400,7 +1409,9 @@ class Session:
         except ServiceError:
             return said
         if v.status in ("finished", "abandoned") and not results:
-            where = "M)atches at the menu reviews it" if v.viewer_color is not None else "it cannot be watched"
+            # At P)lay, another's finished game is not 'cannot be watched' (P)lay watches nothing).
+            where = "M)atches at the menu reviews it" if v.viewer_color is not None else \
+                "it was not yours" if mine else "it cannot be watched"
             return f"Game #{number} is over: {where}."
         if mine and not results and v.status == "active":
             if v.viewer_color is None:
