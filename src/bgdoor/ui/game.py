@@ -2234,8 +2234,8 @@ class GameScreen:
                 # out, it was nowhere on a 40-column board, and nothing said so.
                 whole = f"{self.with_notes(turn_said)}  {score}"
             view = replace(view, message=self.fitted(whole, help))
-        asked = live and not self.held and self.state() in (State.DOUBLE_TO_ME, State.RESIGN_TO_ME)
-        if last_row and note is None and help and (help_text or self.held or asked):
+        if last_row and note is None and help and (help_text or self.held or (
+                live and self.state() in (State.DOUBLE_TO_ME, State.RESIGN_TO_ME))):
             # Under 22 lines the keys' line is below the screen: a question's keys ('1) single
             # 2) gammon ...'), a held result's '(Press a key ...)' and an offer's to answer
             # ('T)ake X) drop': at 80x20 nothing had said how) go with the message, which is cut
@@ -2344,11 +2344,10 @@ class GameScreen:
     async def do_cursor(self, key: Key) -> None:
         viewer = self.me or Color.WHITE
         moved = self.con.move_cursor(self.cursor, key.name, viewer)
-        stays = "on the bar" if self.cursor == "bar" else "on the tray" if self.cursor == "off" else f"on {self.cursor}"
         if moved == self.cursor:
             # The board's own end: the key had done nothing, and nothing said so.
             self.message = self.with_roll_left(
-                f"The cursor is at the end of the board: it stays {stays}. {self.still_in_hand()}".strip())
+                f"The cursor is at the end of the board: it stays {self.cursor_at()}. {self.still_in_hand()}".strip())
             return
         if not self.con.in_sight(moved, viewer):
             # Past a narrow screen's edge the cursor would be out of sight (and draw() would
@@ -2361,13 +2360,18 @@ class GameScreen:
             # Where the cursor stays, said: Enter then put a checker down there, which read as if
             # the cursor had gone on to the point out of sight.
             # And the checker in hand, still said: the only sign of it had been the mark.
-            said = f"{where} past your screen's edge; the cursor stays {stays}.{bear} M)ove typed plays from or to it."
+            said = f"{where} past your screen's edge; the cursor stays {self.cursor_at()}.{bear} M)ove typed plays " \
+                "from or to it."
             self.message = self.with_roll_left(f"{said} {self.still_in_hand()}".strip())
             return
         self.cursor = moved
         # Said while the checker is carried: one cursor key had left the line blank, the checker
         # drawn on the point under the cursor the only sign of it.
         self.message = self.still_in_hand()
+
+    def cursor_at(self) -> str:
+        """Where the cursor is, in words: 'on 13', 'on the bar', 'on the tray'."""
+        return {"bar": "on the bar", "off": "on the tray"}.get(str(self.cursor), f"on {self.cursor}")
 
     async def do_undo(self, key: Key) -> None:
         turn = self.turn
