@@ -113,7 +113,7 @@ HOSTILE_ALIASES = [
     "\x1b[2J\x1b[31mEvil",
     "\u0430lice",  # Cyrillic a
     "alice",
-    "ALICE",
+    "aIice",  # a capital I for the l (ALICE is alice herself: a BBS's names go without regard to case)
     "al\u0131ce",
     "\uff41lice",
     "alice\u0301",
@@ -135,6 +135,7 @@ def test_hostile_names_in_every_list_bulletin_and_export(tmp_path: Path) -> None
         shown = [p.handle for p in players]
         # Every one its own player, every handle drawable and unlike every other.
         assert len({p.id for p in players}) == len(HOSTILE_ALIASES)
+        assert svc.enter_from_door("ALICE").id == players[HOSTILE_ALIASES.index("alice")].id
         assert all(handles.problem(h) is None for h in shown), shown
         assert len({handles.skeleton(h) for h in shown}) == len(shown), shown
         # Games between neighbours, with a roll and a turn in the first, for the export.

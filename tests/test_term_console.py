@@ -182,7 +182,15 @@ async def test_the_bell_follows_the_sound_setting() -> None:
     assert len(link.out) == start
     con.sound = True
     con.bell("your_turn")
-    assert len(link.out) > start
+    await asyncio.sleep(0)  # sent in a moment where no screen follows it at once
+    assert bytes(link.out[start:]) == b"\x07"
+    # With the next screen, in its write: not a send of its own.
+    con.bell("error")
+    con.put(1, 1, "x")
+    await con.show()
+    assert link.out[start + 1:].startswith(b"\x07") and len(link.out) > start + 2
+    await asyncio.sleep(0)
+    assert link.out.count(b"\x07") == 2
     await con.stop()
 
 
