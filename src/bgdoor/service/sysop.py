@@ -204,7 +204,7 @@ def event_text(payload: dict[str, Any], cube: int = 1) -> str:
         # A verb, as the other rows: the row names who; 'white offers to resign a single' had
         # read as cut off.  With the points, as the players read it.
         offered = {"single": "a single game"}.get(payload["win"], f"a {payload['win']}")
-        worth = cube * {"single": 1, "gammon": 2, "backgammon": 3}.get(payload["win"], 1)
+        worth = cube * rules.Win(payload["win"]).multiplier
         return f"offers to resign, giving {offered} ({_plural(worth, 'point')})"
     if kind == "forfeit":
         why = FORFEIT_WHY.get(payload.get("reason", ""), payload.get("reason", ""))

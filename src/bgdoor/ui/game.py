@@ -168,6 +168,12 @@ class Superseded(Exception):
     """A question the board asked no longer stands: the game changed while it waited."""
 
 
+# The present of the player's own acts, as news says them ('You take'), and its past.
+_DONE = {"double": "doubled", "redouble": "redoubled", "take": "took", "drop": "dropped", "offer": "offered",
+         "accept": "accepted", "refuse": "refused", "forfeit": "forfeited", "win": "won", "play": "played",
+         "start": "started"}
+
+
 def done_elsewhere(line: NewsLine) -> NewsLine:
     """A line of news of the player's own doing in another session, said to be so: 'In another
     session, you rolled 4-3 and played ...'."""
@@ -177,11 +183,6 @@ def done_elsewhere(line: NewsLine) -> NewsLine:
         verb, _, rest = line.text[4:].partition(" ")
         return replace(line, text=f"{ELSEWHERE_DID}, you {_DONE.get(verb, verb)} {rest}".rstrip())
     return replace(line, text=f"{ELSEWHERE_DID}: {line.text}")
-
-
-_DONE = {"double": "doubled", "redouble": "redoubled", "take": "took", "drop": "dropped", "offer": "offered",
-         "accept": "accepted", "refuse": "refused", "forfeit": "forfeited", "win": "won", "play": "played",
-         "start": "started"}
 
 
 def renamed_text(pairs: list[tuple[str, str]]) -> str:
@@ -293,6 +294,12 @@ NOTED_STATES = frozenset({State.TO_ROLL, State.MOVING, State.DOUBLE_TO_ME, State
 MOOT_ANSWER = 2.0  # seconds after a question went by itself in which Y, N, Enter or Esc answered it
 NO_CUBE = "The cube is not used in a 1-point match."
 NO_CRAWFORD_DOUBLE = "No doubling in the Crawford game."
+
+
+def answered_offer(said: str) -> str:
+    """The player's own offer, said as made once its answer has come: 'You offer the cube at 2. You
+    will see the answer here.' becomes 'You offered the cube at 2.'; anything else as it is."""
+    return said.replace(ANSWER_HERE, "").replace("You offer ", "You offered ", 1) if ANSWER_HERE in said else said
 
 
 logger = logging.getLogger("bgdoor.game")
@@ -998,9 +1005,7 @@ class GameScreen:
                 # moment later, woken): the result had come with the computer's play alone, the
                 # player's own never said.  An offer the result answers, said as made, not as
                 # waiting ('You will see the answer here.' had taken the rows of the score).
-                if ANSWER_HERE in mine:
-                    mine = mine.replace(ANSWER_HERE, "").replace("You offer ", "You offered ", 1)
-                before = [mine, *before]
+                before = [answered_offer(mine), *before]
             self.own_said = ""
             said = self.result_words = " ".join(results)
             if len(before) > 1 and self.cut(" ".join(before + results)):
@@ -1049,8 +1054,7 @@ class GameScreen:
             if any(not t.startswith(ELSEWHERE) for t in fresh):
                 # The news of this game is the answer promised: the promise goes.
                 # And said as done: 'You offer the cube at 2. ... gwen takes' read as still offered.
-                before = [t.replace(ANSWER_HERE, "").replace("You offer ", "You offered ", 1) if ANSWER_HERE in t
-                          else t for t in before]
+                before = [answered_offer(t) for t in before]
             texts = told_again(before + fresh)  # a roll told before its play: the play's line says it again
             if not texts:
                 return

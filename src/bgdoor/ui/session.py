@@ -155,7 +155,6 @@ def who_lines(rows: list[OnlineRow]) -> list[tuple[OnlineRow, str, int]]:
     return said
 
 
-
 def worth_showing(cut: str, text: str) -> bool:
     """Whether `cut` (a menu news item cut to its rows, '... (N: all)' after it) says enough of
     `text` to show: cut after a sentence, or keeping most of it.  '#6: JackTheGammonKid... (N:
@@ -163,6 +162,7 @@ def worth_showing(cut: str, text: str) -> bool:
     off) had said less than leaving the item to N."""
     kept = cut.removesuffix(MENU_MORE)
     return text[len(kept):len(kept) + 1] in (".", "") or len(kept) > len(text) * 2 // 3
+
 
 class Session:
     def __init__(
