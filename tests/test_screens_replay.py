@@ -79,7 +79,7 @@ CASES = {
     # The turn just played: one checker moved twice, which the news calls 24/13.
     "ordinary": ("Replay: bob played the opening 6-5:", ["24/18", "18/13"]),
     # The first look at game 2: the last turn is the end of game 1's play.
-    "next game": ("Replay: bob played the opening 4-2 in game 1:", ["8/4", "6/4"]),
+    "next game": ("Replay: bob played the opening 4-2 in the last game:", ["8/4", "6/4"]),
 }
 
 
@@ -124,10 +124,10 @@ def test_the_replay_counts_one_move_and_the_four_of_a_double_as_it_names_them() 
     """The message at each step of a turn of one move (a last checker borne off with 2-2) and of
     four: the moves named are the moves counted."""
     one = [Move(1, 0)]
-    assert replay_text("alicia", (2, 2), " in game 1", one, 0) == (
-        "Replay: alicia rolled 2-2 in game 1: the board before the move.")
-    assert replay_text("alicia", (2, 2), " in game 1", one, 1) == (
-        "Replay: alicia rolled 2-2 in game 1: 1/off (1 of 1 move).")
+    assert replay_text("alicia", (2, 2), " in the last game", one, 0) == (
+        "Replay: alicia rolled 2-2 in the last game: the board before the move.")
+    assert replay_text("alicia", (2, 2), " in the last game", one, 1) == (
+        "Replay: alicia rolled 2-2 in the last game: 1/off (1 of 1 move).")
     four = [Move(13, 11), Move(13, 11), Move(6, 4, hit=True), Move(6, 4)]
     said = [replay_text("bob", (2, 2), "", four, n) for n in range(5)]
     assert said[0] == "Replay: bob rolled 2-2: the board before the first of 4 moves."

@@ -1105,8 +1105,9 @@ async def test_the_last_turn_from_the_game_before_says_so(tmp_path):
         c.send(" ")  # the result of game 1 stays on the board until a key
         await c.wait_until(lambda t: "(Press a key; Q leaves the game.)" not in t, "the result to go")
         c.send("V")
-        await c.wait_words("Replay: bob played the opening 4-2 in game 1: the board before the first of 2 moves.")
-        await c.wait_words("Replay: bob played the opening 4-2 in game 1: 8/4 6/4 (2 of 2 moves).")
+        await c.wait_words("Replay: bob played the opening 4-2 in the last game: the board before the first of 2 "
+                           "moves.")
+        await c.wait_words("Replay: bob played the opening 4-2 in the last game: 8/4 6/4 (2 of 2 moves).")
         c.close()
 
 
@@ -6243,4 +6244,29 @@ async def test_an_offer_to_answer_shows_its_keys_on_a_short_screen(tmp_path):
         said = " ".join((await c.wait_words("T)ake")).split())
         assert "X)" in said and "alice doubles to 2" in said, said
         assert len(c.screen.display) == 20
+        c.close()
+
+
+async def test_sound_on_rings_at_the_menu_for_a_turn_or_an_offer_that_comes(tmp_path):
+    """With S)ound ON, a player waiting at the menu heard nothing when their turn came or a double
+    was offered: only a board rang.  The menu rings once for each game that comes to wait."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        await c.wait_for("Your choice")
+        await c.settle(0.3)
+        rung = c.received.count(b"\x07")
+        with Service(url) as svc:
+            alice = svc.login("alice", "alice-pw").id
+            svc.double(alice, game, svc.game(game, alice).version)
+        await c.wait_words("1 game waiting for your answer")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 1, "the double rings at the menu"
+        with Service(url) as svc:
+            svc.take(bob, game, svc.game_version(game))
+        await c.wait_words("No game is waiting")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 1, "a turn gone rings nothing"
         c.close()

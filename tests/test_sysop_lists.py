@@ -130,6 +130,7 @@ def test_event_text_for_the_system_events() -> None:
     single = {"type": "resign", "by": "black", "win": "single"}
     assert event_text(gammon, 2) == "offers to resign, giving a gammon (4 points)"
     assert event_text(single) == "offers to resign, giving a single game (1 point)"
+    assert event_text({"type": "reject_resign"}) == "refuses the resignation"  # as the players read it
     assert (
         event_text({"type": "win", "winner": "black", "points": 1, "win": "single", "how": "resign"})
         == "black wins 1 point (single, resign)"

@@ -221,7 +221,7 @@ def event_text(payload: dict[str, Any], cube: int = 1) -> str:
         "take": "takes",
         "drop": "drops",
         "accept_resign": "accepts the resignation",
-        "reject_resign": "rejects the resignation",
+        "reject_resign": "refuses the resignation",  # as the players read it
     }
     return words.get(str(kind), str(kind))
 

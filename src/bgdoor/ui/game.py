@@ -2092,7 +2092,7 @@ class GameScreen:
         name = self.view.name(last.by)
         # The last turn may be the end of the game before this one: said so, not shown as this game's.
         game = last.before.game
-        earlier = f" in game {game}" if game != self.view.state.game else ""
+        earlier = " in the last game" if game != self.view.state.game else ""  # not "game 1": read as game #1
         at = 0
         note = ""
         auto = True

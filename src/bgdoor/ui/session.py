@@ -716,6 +716,7 @@ class Session:
         refused = ""  # why the last key did nothing
         style = "error"
         drawn: tuple[int, list[str]] | None = None  # the count and the news the menu showed
+        rang: set[int] | None = None  # the games waiting for the player when the menu was drawn
         woken = False  # drawn again for a change elsewhere, not for a key
         once = False  # what is said beside the prompt is what a screen left doing, not why a key did nothing
         # What is said there is a notice of another's doing (a withdrawal, the sysop's): it stays
@@ -740,6 +741,12 @@ class Session:
                 # games.  Why a key did nothing stays until the next key.  A notice that comes
                 # with the news goes after it (two games removed at once had told only the second).
                 refused, once = "", False
+            # With S)ound on, a turn or an offer that comes while the menu waits rings as it
+            # does on a board (nothing rang at the menu, where a player waiting for a turn sits).
+            came = [g for g in waiting if rang is not None and g.id not in rang]
+            if woken and came:
+                self.con.bell("double" if any(g.offer for g in came) else "your_turn")
+            rang = {g.id for g in waiting}
             woken, drawn = False, counted
             # Greeted by the handle as it is now: a sysop's rename told in the player's other
             # session (another node) had left this one greeting them by the old one.
