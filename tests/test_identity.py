@@ -94,7 +94,7 @@ def test_an_alias_with_an_at_sign_is_told_the_real_reason(svc: Service) -> None:
     terminal shows '@'; it is kept here for marking another board's players."""
     e = svc.enter_from_door("e@x")
     assert e.handle == "e_x"
-    assert e.handle_note == "Your BBS name has an @, which here marks another board's players, so here you are e_x."
+    assert e.handle_note == "Your BBS name has an @, which marks another board's players, so here you are e_x."
     both = svc.enter_from_door("Zö☃@y")  # a snowman CP437 lacks, and an @
     assert "has an @" in both.handle_note and "not every terminal can show" in both.handle_note
     # And where the name it makes is taken too: both reasons ('bob@DP' had been told only that
@@ -103,7 +103,7 @@ def test_an_alias_with_an_at_sign_is_told_the_real_reason(svc: Service) -> None:
     second = svc.enter_from_bbs("DP", "bob@DP")
     assert second.handle == "bob_DP~2"
     assert second.handle_note == (
-        "Your BBS name has an @, which here marks another board's players, so it becomes bob_DP here; but "
+        "Your BBS name has an @, which marks another board's players, so it becomes bob_DP here; but "
         "another player of board SYN is called bob_DP, so you are bob_DP~2: your own player, not theirs.")
 
 
@@ -219,7 +219,8 @@ def test_a_door_caller_never_takes_over_a_telnet_player_or_a_lookalike(svc: Serv
         door = svc.enter_from_door(alias)
         assert door.id != alice.id and not door.has_password
         assert handles.skeleton(door.handle) != handles.skeleton("alice")
-        assert "nother player here is called alice, so you are" in door.handle_note  # with the Cyrillic a: why first
+        note = door.handle_note  # with the Cyrillic a: why first
+        assert "nother player here is called alice" in note and "so you are" in note
     # The BBS's ALICE is its alice (BBSes treat names without regard to case), still not the telnet one.
     again = svc.enter_from_door("ALICE")
     assert again.id == svc.enter_from_door("alice").id != alice.id and not again.first_visit
@@ -422,10 +423,14 @@ def test_a_member_board_s_newcomer_is_told_whose_board_has_their_name(svc: Servi
         "Your BBS name has characters not every terminal can show, so it becomes Dave here; but another caller "
         "of your board (alias Dave there) is called Dave here, so you are Dave~2: your own player, not theirs."
     )
-    assert svc.enter_from_door("Dave").handle_note.startswith("Another player of board DP is called Dave,")
+    assert svc.enter_from_door("Dave").handle_note.startswith("Another player of board DP is called Dave (and Dave~2),")
     assert svc.enter_from_bbs("DP", "erin").handle == "erin"
     svc.register("frank", "frank-pw")
-    assert svc.enter_from_bbs("DP", "Frank").handle_note.startswith("Another player here is called frank,")
+    assert svc.enter_from_bbs("DP", "Frank").handle_note.startswith("Another player of this server is called frank,")
+    # A third: why not frank~2 ('is called frank, so you are frank~3' had not said).
+    assert svc.enter_from_bbs("SYN", "frank").handle_note == (
+        "Another player of this server is called frank (and frank~2), so you are frank~3: your own player, not theirs."
+    )
 
 
 def test_a_bbs_name_told_why_it_changed_reads_as_one_sentence(svc: Service) -> None:

@@ -249,3 +249,31 @@ async def test_an_opponent_of_another_process_coming_or_going_is_told_within_sec
         if bob is not None:
             bob.close()
         other.stop()
+
+
+async def test_a_caller_reading_their_first_notice_is_not_said_to_be_at_the_menu(tmp_path: Path) -> None:
+    """A door caller whose alias had an @ sat on 'Your BBS name has an @ ... Press any key' while
+    W)ho said they were 'at the menu'.  They have just logged in; at the menu once past it."""
+    url = f"sqlite:///{tmp_path / 'bg.db'}"
+    srv = ServerProcess(tmp_path, url, session={"poll_interval": 0.5, "presence_ttl": TTL}).start()
+    cfg = write_config(tmp_path / "door-node.cfg", session={"poll_interval": 0.5, "presence_ttl": TTL})
+    door = PtyDoor(door32(tmp_path / "door32.sys", "car@ol"), url, tmp_path / "door.log", "--config", str(cfg))
+    zed: RawCaller | None = None
+    try:
+        await asyncio.to_thread(door.wait_for, "Press any key", 60)
+        zed = await RawCaller.connect(srv.port, term="xterm")
+        await login(zed, "zed", "zed-secret", new=True)
+        zed.send("W")
+        await zed.wait_for("Who's online")
+        await until_who_shows(zed, lambda t: "car_ol" in t, "the door's caller")
+        row = next(line for line in zed.text.splitlines() if "car_ol" in line)
+        assert "just logged in" in row, row
+        door.send(" ")
+        await asyncio.to_thread(door.wait_for, "Your choice", 15)
+        await until_who_shows(zed, lambda t: any("car_ol" in r and "at the menu" in r for r in t.splitlines()),
+                              "the caller at the menu")
+    finally:
+        if zed is not None:
+            zed.close()
+        door.close()
+        srv.stop()

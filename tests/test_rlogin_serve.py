@@ -101,10 +101,10 @@ REFUSALS = [
         "no leading NUL",
         b"alice\0[DEMO]alice\0ansi\0",
         "127.0.0.1",
-        "Malformed RLogin handshake",
+        "Malformed RLogin handshake: it does not start with a NUL.",
         "does not start with a NUL",
     ),
-    ("over 1 KB", b"\0" + b"A" * 1500, "127.0.0.1", "Malformed RLogin handshake", "over 1 KB"),
+    ("over 1 KB", b"\0" + b"A" * 1500, "127.0.0.1", "Malformed RLogin handshake: over 1 KB", "over 1 KB"),
 ]
 
 

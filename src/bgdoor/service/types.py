@@ -268,6 +268,7 @@ PAGES = {
     "options": "choosing options",
     "who": "looking at who's online",
     "beginning": "beginning a game",
+    "arriving": "just logged in",  # reading a first visit's notice, not yet at the menu
 }
 
 

@@ -95,16 +95,20 @@ def parse_handshake(data: bytes) -> Handshake | None:
         return None
     if data[0] != 0:
         if looks_like_proxy(data):
-            raise Refused("Malformed RLogin handshake.", "a PROXY header, but this address is not in proxy_from")
-        raise Refused("Malformed RLogin handshake.", "malformed handshake: it does not start with a NUL")
+            raise Refused("Malformed RLogin handshake: a PROXY header, not taken from this address.",
+                          "a PROXY header, but this address is not in proxy_from")
+        # Why, as the log says it: the gateway's sysop reads it on the caller's screen.
+        raise Refused("Malformed RLogin handshake: it does not start with a NUL.",
+                      "malformed handshake: it does not start with a NUL")
     parts = data[1:].split(b"\0", 3)
     if len(parts) < 4:
         if len(data) > MAX_HANDSHAKE:
-            raise Refused("Malformed RLogin handshake.", "malformed handshake: over 1 KB without its NULs")
+            raise Refused("Malformed RLogin handshake: over 1 KB without its NULs.",
+                          "malformed handshake: over 1 KB without its NULs")
         return None
     client, server, term, rest = parts
     if len(data) - len(rest) > MAX_HANDSHAKE:
-        raise Refused("Malformed RLogin handshake.", "malformed handshake: over 1 KB")
+        raise Refused("Malformed RLogin handshake: over 1 KB.", "malformed handshake: over 1 KB")
     terminal = _text(term).split("/", 1)[0].strip()
     if terminal.lower().startswith("xtrn="):
         terminal = ""  # Synchronet names the door to run; there is only one here

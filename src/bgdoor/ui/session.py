@@ -247,7 +247,9 @@ class Session:
             # or opened says it from then on (GameScreen), and each look at the menu again (one
             # withdrawn or removed since had left it said to a player with none).
             await games_wait(self.con, self.svc, self.player.id)
-            self.presence("menu")  # W)ho counts the caller from here, on a notice before the menu too
+            # W)ho counts the caller from here, on a notice before the menu too (as arriving: 'at
+            # the menu' had been said of a caller still reading why their handle changed).
+            self.presence("arriving" if self.player.handle_note else "menu")
             if self.player.handle_note:
                 await self.tell(self.player.handle_note)
             self.con.apply_preferences(self.player.preferences)
