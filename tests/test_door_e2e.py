@@ -500,5 +500,7 @@ def test_a_caller_with_no_time_left_goes_back_before_being_entered(tmp_path: Pat
     finally:
         door.close()
     assert "login hank" not in log.read_text()
+    # What the file said, where it was below 0: '0 minutes' alone had hidden the -5.
+    assert ("0 minutes (the drop file says -5)" in log.read_text()) == (minutes < 0), log.read_text()
     with Service(url) as svc:
         assert "hank" not in [p.handle for p in Sysop(svc).players()]

@@ -175,7 +175,8 @@ def test_door32_ctrl_z_end_of_file(tmp_path: Path) -> None:
 
 
 def test_door32_negative_minutes_are_zero(tmp_path: Path) -> None:
-    assert read_dropfile(write(tmp_path, "door32.sys", door32_lines(minutes="-5"))).minutes_left == 0
+    info = read_dropfile(write(tmp_path, "door32.sys", door32_lines(minutes="-5")))
+    assert (info.minutes_left, info.minutes_written) == (0, -5)  # -5 kept for the log
 
 
 # ------------------------------------------------------------------ DOOR.SYS

@@ -645,3 +645,61 @@ def test_a_roll_only_partly_played_says_which_die_could_not_be() -> None:
     assert said(board({1: 1}, {24: 2}), (2, 1)) == ""  # the last checker off: the game is won, not a die lost
     assert said(board({6: 2}, {}), (6, 5)) == ""  # both played (6/off 6/1)
     assert said(board({13: 2}, {1: 2}), (6, 6)) == "; two 6s could not be played"  # 13/7(2), then 7/1 blocked
+
+
+def test_the_menu_gives_spare_rows_to_a_result_before_other_news() -> None:
+    """kim at 40x24, back after losing a match and a gammon: '#6: ida wins a single game by...'
+    (the match, lost, cut off) stood over '#5: jack drops the double.' and '#6: ida accepts the
+    resignation.' whole.  Rows the results and offers leave go to the results first."""
+    from bgdoor.term.wrap import wrap  # noqa: PLC0415
+    from bgdoor.ui.session import Session as MenuSession  # noqa: PLC0415
+
+    lines = [
+        "#6: ida wins a single game by resignation, 1 point, and the match 1-0.",
+        "#5: You win a single game on a drop, 1 point. Score: kim 1, jack 0.",
+        "#4: ida wins a gammon by resignation, 2 points. Score: ida 2, kim 0.",
+        "#3: ida offers to resign, giving a single game (1 point, the match).",
+        "#5: jack drops the double.",
+        "#6: ida accepts the resignation.",
+        "#4: ida accepts the resignation.",
+        "#3: Opening roll: ida 5, kim 3. ida starts with 5-3.",
+    ]
+    shown = MenuSession.news_shown(lines, 34, 8, leading=4, results=3)
+    assert shown[0] == lines[0], shown  # the match lost, said whole
+    assert any(t.startswith("#3: ida offers to resign") for t in shown), shown
+    assert "#5: jack drops the double." not in shown, shown
+    assert shown[-1].endswith("(N: all)") and sum(len(wrap(t, 34)) for t in shown) <= 8, shown
+
+
+def test_the_menu_s_last_item_is_not_cut_to_a_fragment_to_say_n_all() -> None:
+    """At 40x24 the last row read '#4: ida accepts the... (N: all)': the item, whole on its row,
+    cut for '(N: all)' to follow it.  It is left to N, and '(N: all)' goes after the one before."""
+    from bgdoor.ui.session import Session as MenuSession  # noqa: PLC0415
+
+    lines = ["#7: ida drops the double.", "#4: ida accepts the resignation.",
+             "#2: Opening roll: kim 5, ida 3. kim starts with 5-3."]
+    assert MenuSession.news_shown(lines, 34, 2) == ["#7: ida drops the double. (N: all)"]
+    assert MenuSession.news_shown(lines, 34, 3) == ["#7: ida drops the double.",
+                                                    "#4: ida accepts the resignation. (N: all)"]
+
+
+async def test_up_on_the_news_first_page_stays_as_on_the_instructions(tmp_path):
+    """N)ews at 50x20, two pages: Up on the first went on to the second, where the I)nstructions'
+    Up stays on its first page and says so.  Up and B turn back, and stay on the first page."""
+    db_url = f"sqlite:///{tmp_path / 'up.db'}"
+    ann_and_bob_play_on(db_url)
+    async with running_server(db_url) as server:
+        caller = await RawCaller.connect(server.port, term="xterm", size=(50, 20))
+        try:
+            await login(caller, "ann", "secret1", new=False)
+            caller.send("N")
+            await caller.wait_for("(page 1 of")
+            caller.send("\x1b[A")  # Up
+            await caller.wait_for("This is the first page.")
+            assert "(page 1 of" in caller.text
+            caller.send(" ")
+            await caller.wait_for("(page 2 of")
+            caller.send("\x1b[A")
+            await caller.wait_for("(page 1 of")
+        finally:
+            caller.close()

@@ -27,7 +27,7 @@ from bgdoor.rules.parse import parse_play
 from bgdoor.rules.turn import Turn
 from bgdoor.service import Service, StorageError
 from bgdoor.service.sysop import Sysop
-from bgdoor.service.types import GameView
+from bgdoor.service.types import GameView, Preferences
 from bgdoor.ui.board import HELP_ROW, label_cell
 from bgdoor.ui.review import frames
 
@@ -5380,20 +5380,26 @@ async def test_a_character_not_every_terminal_shows_is_left_out_of_a_note_and_sa
 
 async def test_the_size_page_at_50_columns_says_what_is_cut_not_points(tmp_path):
     """At 50 columns the page said 'some of its points would be cut off': all 24 show; the tray
-    (or the cube) at the board's right edge is what goes, with the names and scores."""
+    (or the cube) at the board's right edge is what goes, with the names and scores.  And the
+    cube only where it stands there: 'the bear-off tray, or the cube' had been said over Black's
+    board as the table stands, its tray on the left, in a 1-point match."""
     url = f"sqlite:///{tmp_path}/g.db"
     bob, game = alice_to_roll(url)
+    with Service(url) as svc:
+        svc.set_preferences(bob, Preferences(orientation="table"))
     async with running_server(url) as srv:
-        for cols, said in ((50, "its right edge (the bear-off tray, or the cube) would be cut off"),
-                           (45, "some of its points would be cut off")):
+        for handle, cols, said in (("alice", 50, "its right edge (the bear-off tray) would be cut off"),
+                                   ("bob", 50, "its right edge (the bear-off tray; or, playing Black, the cube "
+                                    "where the game has one) would be cut off"),
+                                   ("alice", 45, "some of its points would be cut off")):
             c = await call(srv.port, cols=cols, rows=24)
-            await login(c, "alice", "alice-pw", new=False)
+            await login(c, handle, f"{handle}-pw", new=False)
             await open_game(c, f"#{game}")
             await c.wait_for("Enter goes on anyway")
             assert said in " ".join(c.text.split()), c.text
             c.send("\r")
             text = await c.wait_for("BAR")
-            if cols == 50:
+            if (handle, cols) == ("alice", 50):
                 labels = next(line for line in text.splitlines() if " 19 20 21 22 23 24" in line)
                 assert labels.rstrip().endswith("24"), text  # every point shows
             c.close()
@@ -6269,4 +6275,37 @@ async def test_sound_on_rings_at_the_menu_for_a_turn_or_an_offer_that_comes(tmp_
         await c.wait_words("No game is waiting")
         await c.settle(0.3)
         assert c.received.count(b"\x07") == rung + 1, "a turn gone rings nothing"
+        c.close()
+
+
+@pytest.mark.parametrize("size", [(40, 24), (50, 20)])
+async def test_turn_sent_stays_when_the_answer_comes_at_once_with_another_game_waiting(tmp_path, size):
+    """At 40x24 and 50x20, ida's turn sent against a computer that answers at once, another game
+    waiting: the lines said the notice of that game and the computer's play, and 'Turn sent:
+    13/10 13/11.' had gone without a sign."""
+    from bgdoor.rules.moves import legal_plays  # noqa: PLC0415
+
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 20)) as svc:
+        ida = svc.register("ida", "ida-pw").id
+        kim = svc.register("kim", "kim-pw").id
+        here = a_turn_each(svc, ida, kim, 3, "kim")
+        there = a_turn_each(svc, ida, kim, 3, "kim")
+        v = svc.roll(ida, here.id, here.version)
+        assert v.state.dice is not None
+        play = str(legal_plays(v.state.position, v.state.dice)[0])
+    async with running_server(url) as srv:
+        c = await at_40(srv.port, "ida", here.id, "3-1", size)
+        c.send("M")
+        await c.wait_for("Your play")
+        c.send(play + "\r")
+        await c.wait_words(f"Your turn in game #{there.id} too")
+        with Service(url, dice=ScriptedDice([4, 2])) as svc:
+            v = svc.roll(kim, here.id, svc.game_version(here.id))
+            answer = str(legal_plays(v.state.position, v.state.dice)[0])
+            svc.submit_turn(kim, here.id, v.version, answer)
+        said = " ".join((await c.wait_words("kim rolled 4-2")).split())
+        assert "Turn sent" in said, said
+        assert f"Your turn in game #{there.id} too" in said and "(? shows all)" not in said, said
+        assert all(len(line.rstrip()) <= size[0] for line in c.screen.display)
         c.close()

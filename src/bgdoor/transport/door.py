@@ -129,8 +129,10 @@ def run_door(
     except OSError:
         logging.getLogger().handlers[:] = [logging.NullHandler()]
     log.info(
-        "door start: %r (%s) %s, %d minute%s, %s", info.alias, info.kind, _node(info), info.minutes_left,
-        "" if info.minutes_left == 1 else "s", info.charset,
+        "door start: %r (%s) %s, %d minute%s%s, %s", info.alias, info.kind, _node(info), info.minutes_left,
+        "" if info.minutes_left == 1 else "s",
+        # '0 minutes' alone had hidden a BBS writing -5 (some write a negative for 'no limit').
+        "" if info.minutes_written is None else f" (the drop file says {info.minutes_written})", info.charset,
     )
     if info.node is None:
         # Said once at start: 'node ?' in the log had been all there was to see --node missing.

@@ -87,6 +87,7 @@ class DropInfo:
     path: str = ""
     rows: int | None = None  # the caller's screen length, where the format gives it
     cols: int | None = None
+    minutes_written: int | None = None  # the minutes the file gave where below 0 (kept as 0), for the log
 
     @property
     def charset(self) -> Charset:
@@ -314,6 +315,7 @@ def _parse_door32(d: _Lines) -> DropInfo:
         baud=baud,
         node=node,
         minutes_left=_minutes(minutes),
+        minutes_written=minutes if minutes < 0 else None,
         emulation="ascii" if emulation == 0 else "ansi",  # AVATAR, RIP and Max Graphics fall back to ANSI
         bbs_name=bbs,
         security=security,
@@ -361,6 +363,7 @@ def _parse_doorsys(d: _Lines) -> DropInfo:
         baud=baud,
         node=node,
         minutes_left=_minutes(minutes),
+        minutes_written=minutes if minutes < 0 else None,
         emulation=emulation,
         bbs_name=None,
         security=security,
@@ -391,6 +394,7 @@ def _parse_dorinfo(d: _Lines, node: int | None) -> DropInfo:
         baud=baud,
         node=node,
         minutes_left=_minutes(minutes),
+        minutes_written=minutes if minutes < 0 else None,
         emulation="ascii" if graphics == 0 else "ansi",  # QuickBBS says 1 for ANSI, RBBS 2
         bbs_name=d.name(1) or None,
         security=security,
@@ -418,6 +422,7 @@ def _parse_chain(d: _Lines) -> DropInfo:
         baud=baud,
         node=d.given_node,
         minutes_left=_minutes(int(seconds // 60)),
+        minutes_written=int(seconds // 60) if seconds < 0 else None,
         emulation="ansi" if ansi else "ascii",
         bbs_name=(d.name(22) or None) if d.has(22) else None,
         security=security,

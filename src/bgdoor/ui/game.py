@@ -94,6 +94,7 @@ if TYPE_CHECKING:
 ELSEWHERE = "Your turn in game"  # how a notice of the player's other games begins
 
 
+TURN_SENT = "Turn sent"  # how the player's own turn, sent, is said
 BRIEF_END = "too: Q, P)lay."  # how the notice of other games ends in its fewest words
 
 
@@ -1081,6 +1082,14 @@ class GameScreen:
                     brief = self.elsewhere_notice(brief=True)
                     forms = [[other, brief], *([[short, brief]] if short else []), [brief, other]]
                     part = next((f for f in forms if not self.cut(" ".join([*f, *then]))), forms[-1])
+                    sent = texts[-3] if len(texts) > 2 and texts[-3].startswith(TURN_SENT) else ""
+                    # The player's own turn sent, with what the computer played at once and the
+                    # notice, where they fit (at 40 and 50 columns 'Turn sent: 13/10 13/11.' had
+                    # gone, the notice whole in its place); in fewer words where need be.
+                    sent_too = next((f for f in ([sent, other, brief], [TURN_SENT + ".", other, brief]) if sent
+                                     and not self.cut(" ".join([*f, *then]))), None)
+                    if sent_too is not None:
+                        keep = part = sent_too
                 elif short and not self.cut(" ".join([short, *part, *then])):
                     part = [short, *part]  # at 40 columns what went had been all that said the roll
                 self.shorter = (self.with_turn(keep, turn), self.with_turn(part, turn), " ".join(keep + then))

@@ -583,6 +583,7 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
             marked[index] = upto
 
     top = (0, 0)  # the page shown begins with this line of this headline
+    first = False  # B (or Up) pressed on the first page: said so in the footer
     while True:
         book = news_book(heads or ["Nothing new in your games since you last looked."], con.width - 3,
                          max(1, con.height - 4))
@@ -595,7 +596,9 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
             con.put(3 + i, 2, text)
         # B turns a page back, as on the help pages: it had gone forward like any other key.
         # In the I)nstructions' words ('Press a key for more; Q goes back.' had been this page's own).
-        footer = help_rows(paging_keys(n, n == len(book) - 1), con.width - 3, 2)
+        keys = paging_keys(n, n == len(book) - 1)
+        footer = help_rows(f"This is the first page.  {keys}" if first else keys, con.width - 3, 2)
+        first = False
         for i, row in enumerate(footer):
             con.put((con.height - 1 if con.height < 25 else 24) + i, 2, row, "dim")
         await con.show()
@@ -606,8 +609,11 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
         key = await con.key_or_resize()
         if key is WAKE:
             continue
-        if n and (key.char.upper() == "B" or key.name in ("up", "pgup")):
-            top = book[n - 1][0][1:]
+        if (key.char.upper() == "B" or key.name in ("up", "pgup")) and len(book) > 1:
+            # Back, as on the I)nstructions' pages; on the first page it stays, and says so (Up
+            # there had turned on, where the I)nstructions' Up stays).
+            first = n == 0
+            top = book[n - 1][0][1:] if n else top
             continue
         if key.name in ("q", "esc") or n == len(book) - 1:
             break

@@ -994,6 +994,16 @@ class Session:
             return
         self.con.put(top, 4, f"News ({count}), {order}:" if len(lines) > 1 or more else "News:", "hot")
         width, room = self.con.width - 6, bottom - top
+        shown = self.news_shown(lines, width, room, leading, results)
+        row = top + 1
+        for text in shown:
+            for part in wrap(text, width):
+                self.con.put(row, 6, part)
+                row += 1
+
+    @staticmethod
+    def news_shown(lines: list[str], width: int, room: int, leading: int = 0, results: int = 0) -> list[str]:
+        """The menu's news items as `room` rows of `width` show them (see menu_news)."""
         shown: list[str] = []  # the items shown whole
         used = 0
         for text in lines:
@@ -1007,27 +1017,32 @@ class Session:
             cut = shorten_whole(lines[len(shown)], width, left, MENU_MORE) if left else ""
             if cut and cut != MENU_MORE and worth_showing(cut, lines[len(shown)]):
                 shown.append(cut)  # the next item, as much of it as fits
-            elif shown:
-                last = shown.pop()
-                rows = room - sum(len(wrap(text, width)) for text in shown)
-                shown.append(shorten_whole(last, width, rows, MENU_MORE, MENU_MORE.removeprefix("...")))
+            else:
+                # '(N: all)' after the last item shown, which gives way to it where it must: not
+                # cut to a fragment ('#4: ida accepts the... (N: all)'), but left to N.
+                while shown:
+                    last = lines[len(shown) - 1]
+                    rows = room - sum(len(wrap(text, width)) for text in shown[:-1])
+                    said = shorten_whole(last, width, rows, MENU_MORE, MENU_MORE.removeprefix("..."))
+                    if worth_showing(said, last) or len(shown) == 1:
+                        shown[-1] = said
+                        break
+                    shown.pop()
         if len(shown) < min(leading, room):
             # Each cut after its first sentence, where that shows more of the results and offers:
             # at 80x24 a result over two lines had left no room for the doubles to answer that
             # the heading put next.
-            briefs = self.news_briefs(lines, width, room, results if news_rows(lines[:leading], 0, width) > room else 0)
+            to_one = results if news_rows(lines[:leading], 0, width) > room else 0
+            briefs = Session.news_briefs(lines, width, room, to_one, leading)
             shown = briefs if min(len(briefs), leading) > len(shown) else shown
-        row = top + 1
-        for text in shown:
-            for part in wrap(text, width):
-                self.con.put(row, 6, part)
-                row += 1
+        return shown
 
     @staticmethod
-    def news_briefs(lines: list[str], width: int, room: int, results: int = 0) -> list[str]:
+    def news_briefs(lines: list[str], width: int, room: int, results: int = 0, leading: int = 0) -> list[str]:
         """As many of the menu's news items as `room` rows hold, each cut after its first
         sentence, in the rows that sentence takes, the first `results` to one row (for the
-        offers to answer after them); the last says where the rest is."""
+        offers to answer after them, the first `leading` items with them) where need be; the
+        last says where the rest is."""
 
         def brief(text: str, more: str, tail: str) -> str:
             # The rows its first sentence takes: one sentence alone, with what goes after it (a
@@ -1036,10 +1051,21 @@ class Session:
             rows = len(wrap(first + more if first != text else text + tail, width))
             return shorten_whole(text, width, rows, more, tail)
 
+        items = [shorten_whole(text, width, 1, "...", "") if i < results else brief(text, "...", "")
+                 for i, text in enumerate(lines)]
+        # Rows the results and offers leave go to the results' own first sentences before any
+        # other news: at 40x24 '#6: ida wins a single game by...' (the match, lost) had stood
+        # over 'jack drops the double.' whole.
+        first = max(leading, results)
+        spare = room - sum(len(wrap(item, width)) for item in items[:first]) - (len(lines) > first)  # '(N: all)'
+        for i in range(min(results, len(lines))):
+            whole = brief(lines[i], "...", "")
+            extra = len(wrap(whole, width)) - len(wrap(items[i], width))
+            if 0 < extra <= spare:
+                items[i], spare = whole, spare - extra
         shown: list[str] = []
         used = 0
-        for i, text in enumerate(lines):
-            item = shorten_whole(text, width, 1, "...", "") if i < results else brief(text, "...", "")
+        for item in items:
             if used + len(wrap(item, width)) > room:
                 break
             shown.append(item)
@@ -2259,9 +2285,13 @@ class Session:
                     cuts.append("the right-hand side of the board (the names, scores and pip counts) would be cut off")
                 elif narrow and self.con.width >= 49:
                     # Every point shows: 'some of its points would be cut off' had not been so at 50.
+                    # What stands there: the tray, but on Black's board as the table stands the
+                    # cube, in a game that has one ('the bear-off tray, or the cube' had been said
+                    # over a whole board, its tray on the left, in a 1-point match).
+                    edge = "the bear-off tray" if self.con.orientation != "table" else \
+                        "the bear-off tray; or, playing Black, the cube where the game has one"
                     cuts.append(f"only the left {self.con.width} of the board's 80 columns would show: its right "
-                                "edge (the bear-off tray, or the cube) would be cut off, and the names, scores and "
-                                "pip counts with it")
+                                f"edge ({edge}) would be cut off, and the names, scores and pip counts with it")
                 elif narrow:
                     cuts.append(f"only the left {self.con.width} of the board's 80 columns would show: some of its "
                                 "points would be cut off, and the names, scores and pip counts with them")
