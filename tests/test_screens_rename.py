@@ -152,7 +152,7 @@ async def test_a_board_says_so_when_the_opponent_it_shows_was_renamed(tmp_path, 
         with Service(url, dice=ScriptedDice([6, 4] * 10)) as svc:
             Sysop(svc).rename("bob", "robert")
             await asyncio.sleep(0.5)
-            v = svc.roll(bob, v.id, v.version)
+            v = svc.roll(bob, v.id, svc.game_version(v.id))  # the rename changed the game's version
         said = words(await c.wait_words("robert to play 6-4"))
         assert "The sysop renamed bob to robert." in said, said
         with Service(url) as svc:
@@ -164,7 +164,8 @@ async def test_a_board_says_so_when_the_opponent_it_shows_was_renamed(tmp_path, 
 
 async def test_a_rename_seen_first_in_the_players_own_act_is_said(tmp_path, monkeypatch):
     """alice rolled first after the sysop renamed bob robert: her roll brought the new name, and
-    'robert rolled 2-2' came later with no word of who robert was."""
+    'robert rolled 2-2' came later with no word of who robert was.  (The rename now reaches the
+    board at once, as a change to the game: told before the roll, and not again after it.)"""
     monkeypatch.setattr("bgdoor.service.core.HANDLE_CACHE_SECONDS", 0.2)  # names read again soon
     url = f"sqlite:///{tmp_path}/g.db"
     with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
@@ -178,10 +179,10 @@ async def test_a_rename_seen_first_in_the_players_own_act_is_said(tmp_path, monk
         await c.wait_for("P)lay")
         with Service(url) as svc:
             Sysop(svc).rename("bob", "robert")
-        await asyncio.sleep(0.5)
+        await c.wait_words("The sysop renamed bob to robert.")
         c.send("\r")  # the opening roll: alice starts with 3-1
-        said = words(await c.wait_words("The sysop renamed bob to robert."))
-        assert "robert" in said.split("The sysop renamed bob to robert.", 1)[1], said
+        said = words(await c.wait_words("You start with 3-1"))
+        assert "Opening roll: alice 3, robert 1." in said and "bob" not in said, said
         c.close()
 
 
@@ -274,3 +275,25 @@ async def test_a_player_renamed_while_away_comes_back_under_the_new_name(tmp_pat
         finally:
             c.close()
             b.close()
+
+
+async def test_a_board_waiting_on_the_opponent_shows_their_new_name_at_once(tmp_path):
+    """bob waited on his board for an answer to his double when the sysop renamed his opponent:
+    the board went on saying 'DAVE WILSON to answer', a ? page and back too, until the menu."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_words("bob to play")
+        with Service(url) as svc:
+            Sysop(svc).rename("bob", "robert")
+        said = words(await c.wait_words("The sysop renamed bob to robert."))
+        assert "robert to play" in said and "bob to play" not in said, said
+        c.close()

@@ -538,6 +538,7 @@ class Service(LeagueOps):
         self._writer = self.engine.execution_options(**{db.WRITE: True})
         self._handle_cache: dict[int, str] = {}
         self._handle_cache_at = time.monotonic()
+        self._game_marks: dict[int, tuple[int, int]] = {}  # each game's version and event count at its last view
         self.show_board = "ambiguous"  # door.cfg [rlogin] show_board: "always" adds @TAG to every BBS player
         path = db.sqlite_path(self.engine.url, writable=True)
         self._queue = db.WriterQueue(path.absolute()) if path is not None else None
@@ -981,6 +982,14 @@ class Service(LeagueOps):
         return {i: self._handle_cache[i] for i in ids if i is not None and i in self._handle_cache}
 
     def _view(self, s: Session, g: Game, viewer_id: int | None, state: MatchState | None = None) -> GameView:
+        mark = self._game_marks.get(g.id)
+        if mark is not None and g.version > mark[0] and g.event_count == mark[1]:
+            # Changed with nothing played: a sysop's rename (which bumps the version of the
+            # player's games for every process's feed).  The names are read again: a board had
+            # shown the old name until the cache's time ran out.
+            for pid in (g.white_id, g.black_id):
+                self._handle_cache.pop(pid or 0, None)
+        self._game_marks[g.id] = (g.version, g.event_count)
         names = self._handles(s, g.white_id, g.black_id)
         return GameView(
             id=g.id,

@@ -437,6 +437,10 @@ class Sysop:
                 other = g.black_id if g.white_id == p.id else g.white_id
                 if other is not None and other != p.id:
                     self.service.leave_notice(s, other, "opponent_renamed", g, shown_was, now=shown_now)
+                # A change to the game, for every process's feed: a board open on it had shown
+                # the old name until the next move, a ? page and back too, while the opponent's
+                # answer was awaited.  Nothing else of the game changes.
+                self.service._bump(s, g, g.version, {})
             if p.origin == "telnet":
                 p.login_name = new  # a telnet player is known by the handle they log in with
             renamed.append((p.id, new))
