@@ -297,3 +297,29 @@ async def test_a_board_waiting_on_the_opponent_shows_their_new_name_at_once(tmp_
         said = words(await c.wait_words("The sysop renamed bob to robert."))
         assert "robert to play" in said and "bob to play" not in said, said
         c.close()
+
+
+async def test_a_turn_left_half_played_survives_the_opponent_s_rename(tmp_path):
+    """The rename changes the game's version, which a turn left half played is kept against: it
+    had come back as 'Your moves so far (8/5) are not kept: the game changed since you left them.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+        v = svc.roll(alice, v.id, v.version)  # 3-1 again
+        svc.save_draft(alice, v.id, v.version, ((8, 5),), None)
+        Sysop(svc).rename("bob", "robert")
+        draft = svc.draft(alice, v.id)
+        assert draft is not None and draft.version == svc.game_version(v.id), draft
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        said = words(await c.wait_words("Your moves so far"))
+        assert "Your moves so far are as you left them: 8/5" in said and "not kept" not in said, said
+        c.close()

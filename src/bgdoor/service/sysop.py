@@ -439,7 +439,11 @@ class Sysop:
                     self.service.leave_notice(s, other, "opponent_renamed", g, shown_was, now=shown_now)
                 # A change to the game, for every process's feed: a board open on it had shown
                 # the old name until the next move, a ? page and back too, while the opponent's
-                # answer was awaited.  Nothing else of the game changes.
+                # answer was awaited.  Nothing else of the game changes: a turn left half played
+                # in it is kept for the version after (the draft had been dropped as stale).
+                drafts = select(ReadMark).where(ReadMark.game_id == g.id, ReadMark.draft_version == g.version)
+                for mark in s.scalars(drafts):
+                    mark.draft_version = g.version + 1
                 self.service._bump(s, g, g.version, {})
             if p.origin == "telnet":
                 p.login_name = new  # a telnet player is known by the handle they log in with
