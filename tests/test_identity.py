@@ -423,14 +423,17 @@ def test_a_member_board_s_newcomer_is_told_whose_board_has_their_name(svc: Servi
         "Your BBS name has characters not every terminal can show, so it becomes Dave here; but another caller "
         "of your board (alias Dave there) is called Dave here, so you are Dave~2: your own player, not theirs."
     )
-    assert svc.enter_from_door("Dave").handle_note.startswith("Another player of board DP is called Dave (and Dave~2),")
+    assert svc.enter_from_door("Dave").handle_note.startswith(
+        "Another player of board DP is called Dave, so you are Dave~3 (Dave~2 is taken too)")
     assert svc.enter_from_bbs("DP", "erin").handle == "erin"
     svc.register("frank", "frank-pw")
     assert svc.enter_from_bbs("DP", "Frank").handle_note.startswith("Another player of this server is called frank,")
-    # A third: why not frank~2 ('is called frank, so you are frank~3' had not said).
+    # A third: why not frank~2 ('is called frank, so you are frank~3' had not said); a fourth.
     assert svc.enter_from_bbs("SYN", "frank").handle_note == (
-        "Another player of this server is called frank (and frank~2), so you are frank~3: your own player, not theirs."
+        "Another player of this server is called frank, so you are frank~3 (frank~2 is taken too): your own player, "
+        "not theirs."
     )
+    assert "so you are frank~4 (frank~2 and frank~3 are taken too)" in svc.enter_from_bbs("ALT", "frank").handle_note
 
 
 def test_a_bbs_name_told_why_it_changed_reads_as_one_sentence(svc: Service) -> None:
@@ -476,3 +479,24 @@ def test_a_door_callers_alias_is_found_without_regard_to_case(svc: Service) -> N
     john = svc.enter_from_door("john smith")
     again = svc.enter_from_door("JOHN SMITH")
     assert (again.id, again.handle, again.first_visit, again.handle_note) == (john.id, "john smith", False, "")
+
+
+def test_a_long_first_visit_notice_is_shown_whole_at_40_columns(tmp_path: Path) -> None:
+    """At 40 columns the notice of a handle taken was cut to six rows, ending at 'so you are':
+    the handle it went on to name, said once only, was never seen."""
+    from doorharness import door32  # noqa: PLC0415
+
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        svc.register("ALongAliasNameFo", "secret-pw")
+        svc.enter_from_door("ALongAliasNameForMaxy")  # ALongAliasName~2
+    door = PtyDoor(door32(tmp_path / "door32.sys", "ALongAliasNameForMaxz"), url, tmp_path / "door.log",
+                   size=(40, 24))
+    try:
+        door.wait_for("Press any key to go on.")
+        said = " ".join(door.view.text.split())
+        assert "so you are ALongAliasName~3 (ALongAliasName~2 is taken too): your own player, not theirs." in said, \
+            door.view.text
+        assert all(len(line.rstrip()) <= 40 for line in door.view.screen.display)
+    finally:
+        door.close()

@@ -148,12 +148,12 @@ def _handle_note(alias: str, handle: str, blocker: tuple[str, str, str] | None, 
         if tag and theirs == tag:
             # 'Another player of your board is called alice' read as if the board's own alice
             # were someone else: their alias there says which caller of the board it is.
-            return (f"{made}nother caller of your board (alias {login} there) is called {name} here"
-                    f"{_taken_too(handle)}, so you are {shown}: your own player, not theirs.")
+            return (f"{made}nother caller of your board (alias {login} there) is called {name} here, "
+                    f"so you are {shown}{_taken_too(handle)}: your own player, not theirs.")
         # 'here' had named a player of another member board as one of this server's own; to a
         # member board's caller 'here' may read as their own board.
         where = f"of board {theirs}" if theirs else "of this server" if tag else "here"
-        return (f"{made}nother player {where} is called {name}{_taken_too(handle)}, so you are {shown}: "
+        return (f"{made}nother player {where} is called {name}, so you are {shown}{_taken_too(handle)}: "
                 "your own player, not theirs.")
     if handle == alias.strip():
         return ""
@@ -164,14 +164,16 @@ def _handle_note(alias: str, handle: str, blocker: tuple[str, str, str] | None, 
 
 
 def _taken_too(handle: str) -> str:
-    """' (and bob~2)' where the number given is past 2: 'is called bob, so you are bob~3' had not
-    said why not bob~2."""
+    """' (bob~2 is taken too)' where the number given is past 2: 'is called bob, so you are
+    bob~3' had not said why not bob~2."""
     numbered = re.fullmatch(r"(.*)~(\d+)", handle)
     if numbered is None or int(numbered[2]) < 3:
         return ""
     base, n = numbered[1], int(numbered[2])
     first, last = (f'"{base}~{k}"' if " " in base else f"{base}~{k}" for k in (2, n - 1))
-    return f" (and {first})" if n == 3 else f" (and {first} to {last})"
+    if n == 3:
+        return f" ({first} is taken too)"
+    return f" ({first} {'and' if n == 4 else 'to'} {last} are taken too)"
 
 
 def _why_changed(alias: str) -> str:

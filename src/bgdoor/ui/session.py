@@ -644,9 +644,16 @@ class Session:
         caller's, learned after it was drawn for 80 columns on a 40-column screen)."""
         until = time.monotonic() + 60
         while True:
-            self.title_screen()
-            rows = self.con.put_wrapped(9, 4, text, right=self.con.width - 1, rows=6)
-            self.con.put_wrapped(10 + min(rows, 6), 4, "Press any key to go on.", "prompt", right=self.con.width - 1)
+            # Whole, in the rows under the banner, or without the banner where they are too few:
+            # at 40 columns six rows had cut 'so you are' from the handle it went on to name.
+            top = 9
+            if top + len(wrap(text, self.con.width - 4)) + 2 > self.con.height:
+                self.con.clear()
+                top = 1
+            else:
+                self.title_screen()
+            rows = self.con.put_wrapped(top, 4, text, right=self.con.width - 1, rows=max(1, self.con.height - top - 2))
+            self.con.put_wrapped(top + 1 + rows, 4, "Press any key to go on.", "prompt", right=self.con.width - 1)
             await self.con.show()
             if await self.con.key_or_resize(max(0.0, until - time.monotonic())) is not WAKE:
                 return
