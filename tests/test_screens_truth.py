@@ -6309,3 +6309,38 @@ async def test_turn_sent_stays_when_the_answer_comes_at_once_with_another_game_w
         assert f"Your turn in game #{there.id} too" in said and "(? shows all)" not in said, said
         assert all(len(line.rstrip()) <= size[0] for line in c.screen.display)
         c.close()
+
+
+async def test_sound_on_rings_at_the_menu_for_an_offer_on_a_turn_and_a_result(tmp_path):
+    """At the menu: alice offered to resign on bob's own turn (the game already waiting for
+    him) and nothing rang; bob's own offer, made in his other session and accepted at once, lost
+    him the game with no bell either.  Each rings once."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        v = svc.roll(alice, game, svc.game_version(game))
+        svc.submit_turn(alice, game, v.version, "8/5 6/5")  # bob to roll
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        await c.wait_words("1 game waiting for your move")
+        await c.settle(0.3)
+        rung = c.received.count(b"\x07")
+        with Service(url) as svc:
+            svc.resign(alice, game, svc.game_version(game), Win.SINGLE)
+        await c.wait_words("1 game waiting for your answer")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 1, "an offer on bob's own turn rings"
+        with Service(url) as svc:
+            svc.answer_resign(bob, game, svc.game_version(game), False)  # in bob's other session
+        await c.wait_words("1 game waiting for your move")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 1, "bob's own answer rings nothing"
+        with Service(url) as svc:
+            svc.resign(bob, game, svc.game_version(game), Win.BACKGAMMON)  # the match: no game waits after it
+            svc.answer_resign(alice, game, svc.game_version(game), True)
+        await c.wait_words("alice wins a backgammon by resignation")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 2, "the result rings, once"
+        c.close()

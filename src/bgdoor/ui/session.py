@@ -725,7 +725,9 @@ class Session:
         refused = ""  # why the last key did nothing
         style = "error"
         drawn: tuple[int, list[str]] | None = None  # the count and the news the menu showed
-        rang: set[int] | None = None  # the games waiting for the player when the menu was drawn
+        # The games waiting for the player (with an offer to answer or not) and the results told
+        # when the menu was drawn: what comes since rings (S)ound on).
+        rang: tuple[dict[int, bool], set[tuple[int, int]]] | None = None
         woken = False  # drawn again for a change elsewhere, not for a key
         once = False  # what is said beside the prompt is what a screen left doing, not why a key did nothing
         # What is said there is a notice of another's doing (a withdrawal, the sysop's): it stays
@@ -750,12 +752,19 @@ class Session:
                 # games.  Why a key did nothing stays until the next key.  A notice that comes
                 # with the news goes after it (two games removed at once had told only the second).
                 refused, once = "", False
-            # With S)ound on, a turn or an offer that comes while the menu waits rings as it
-            # does on a board (nothing rang at the menu, where a player waiting for a turn sits).
-            came = [g for g in waiting if rang is not None and g.id not in rang]
-            if woken and came:
-                self.con.bell("double" if any(g.offer for g in came) else "your_turn")
-            rang = {g.id for g in waiting}
+            # With S)ound on, a result, an offer or a turn that comes while the menu waits rings
+            # as it does on a board (nothing rang at the menu, where a player waiting for a turn
+            # sits); an offer to resign made on the player's own turn too.
+            result_news = {(log.game.id, n.seq): n.text for _, log, lines in news for n in lines if n.result}
+            if woken and rang is not None:
+                new_results = [text for key, text in result_news.items() if key not in rang[1]]
+                offers = [g for g in waiting if g.offer and not rang[0].get(g.id, False)]
+                turns = [g for g in waiting if g.id not in rang[0]]
+                if new_results:
+                    self.con.bell("win" if any(t.startswith("You win") for t in new_results) else "lose")
+                elif offers or turns:
+                    self.con.bell("double" if offers else "your_turn")
+            rang = ({g.id: g.offer for g in waiting}, set(result_news))
             woken, drawn = False, counted
             # Greeted by the handle as it is now: a sysop's rename told in the player's other
             # session (another node) had left this one greeting them by the old one.
