@@ -323,3 +323,70 @@ async def test_a_turn_left_half_played_survives_the_opponent_s_rename(tmp_path):
         said = words(await c.wait_words("Your moves so far"))
         assert "Your moves so far are as you left them: 8/5" in said and "not kept" not in said, said
         c.close()
+
+
+async def test_a_rename_between_a_roll_and_its_play_tells_the_roll_once(tmp_path):
+    """bob won the opening roll, the sysop renamed him, and he played: alice's lines told the
+    roll twice, 'bob starts with 3-1. The sysop renamed bob to robert. Opening roll: ...
+    robert starts with 3-1, playing 8/5 6/5.'  The roll told before the rename is in the new
+    name, and the play tells it again in its place."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([1, 3] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_for("P)lay")
+        with Service(url, dice=ScriptedDice([1, 3])) as svc:
+            svc.roll(bob, v.id, svc.game_version(v.id))  # alice 1, bob 3: bob starts
+        await c.wait_words("bob starts with 3-1.")
+        with Service(url) as svc:
+            Sysop(svc).rename("bob", "robert")
+        await c.wait_words("The sysop renamed bob to robert.")
+        with Service(url) as svc:
+            svc.submit_turn(bob, v.id, svc.game_version(v.id), "8/5 6/5")
+        said = words(await c.wait_words("playing 8/5 6/5."))
+        assert said.count("Opening roll") == 1, said
+        assert "Opening roll: alice 1, robert 3. robert starts with 3-1, playing 8/5 6/5." in said, said
+        c.close()
+
+
+async def test_a_rename_leaves_the_checker_in_hand_and_the_offer_waiting_said(tmp_path):
+    """alice held a checker when the sysop renamed bob: 'Checker in hand: ...' gave way to 'The
+    sysop renamed bob to robert.'; and with her double waiting, 'You offer the cube at 2. You
+    will see the answer here.' became 'You offered the cube at 2.', as if answered."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+    async with running_server(url, dice=ScriptedDice([3, 1] * 5)) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_for("P)lay")
+        c.send("D")
+        await c.wait_words("You will see the answer here.")
+        with Service(url) as svc:
+            Sysop(svc).rename("bob", "robert")
+        said = words(await c.wait_words("The sysop renamed bob to robert."))
+        assert "You will see the answer here." in said and "You offered" not in said, said
+        with Service(url) as svc:
+            svc.take(bob, v.id, svc.game_version(v.id))
+        await c.wait_words("robert takes the double")
+        c.send("\r")  # roll: 3-1
+        await c.wait_words("3-1")
+        c.send("\r")  # a checker picked up where the cursor stands
+        await c.wait_words("Checker in hand")
+        with Service(url) as svc:
+            Sysop(svc).rename("robert", "bob")
+        said = words(await c.wait_words("The sysop renamed robert to bob."))
+        assert "Checker in hand" in said, said
+        c.close()

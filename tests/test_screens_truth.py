@@ -249,7 +249,7 @@ async def test_the_instructions_footer_says_where_each_key_goes(tmp_path):
         text = await alice.wait_for("Page 2 of")
         footer = " ".join(" ".join(text.split("\n")[-3:]).split())
         assert "B: page back Q: menu Any other key: next page" in footer, text
-        alice.send("B")
+        alice.send("\x1b[D")  # Left turns back too, as 4 moves left on the board (it had turned on)
         await alice.wait_for("Page 1 of")
         alice.send("B")
         await alice.wait_for("This is the first page.")
@@ -394,6 +394,10 @@ async def test_the_rankings_say_why_a_key_is_no_answer(tmp_path):
         await c.wait_for("Rank:")
         c.send("x")
         await c.wait_for("X is not an answer: a rank and Enter or Q.")
+        # N is no answer either: it had gone back to the menu without a word (the ranks are one
+        # page), and the Q typed after it had quit the call.
+        c.send("n")
+        await c.wait_for("N is not an answer: a rank and Enter or Q.")
         c.send("2\r")
         await c.wait_for("Rating history")
         c.close()
@@ -2042,15 +2046,27 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
                            else "X: type a number and Enter, N, or Q.")
         for page in range(2, pages):
             c.send("N")
-            await c.wait_words(f"N)ext page ({page} of {pages}). Q or Enter goes back.")
+            await c.wait_words(f"N)ext page ({page} of {pages}), B: page back. Q or Enter goes back.")
         c.send("N")
         # The last page's N goes round to the first: it said "N)ext page (2 of 2)".
-        await c.wait_words(f"N: page 1 ({pages} of {pages}). Q or Enter goes back.")
+        await c.wait_words(f"N: page 1 ({pages} of {pages}), B: page back. Q or Enter goes back.")
+        # B, Up and PgUp turn a page back, as on every other page of pages (all three were refused).
+        c.send("\x1b[A")
+        await c.wait_words(f"N)ext page ({pages - 1} of {pages})")
+        c.send("N")
+        await c.wait_words(f"N: page 1 ({pages} of {pages})")
         c.send("N")
         await c.wait_words(f"N)ext page (1 of {pages}). Q or Enter goes back.")
+        c.send("B")
+        await c.wait_words("This is the first page: N turns to the next.")
         c.send("1N")  # a number half typed: N turns the page all the same (it was refused, named N)
-        await c.wait_words(f"N)ext page (2 of {pages}). Q or Enter goes back." if pages > 2 else "N: page 1 (2 of 2).")
+        await c.wait_words(f"N)ext page (2 of {pages}), B: page back. Q or Enter goes back." if pages > 2
+                           else "N: page 1 (2 of 2), B: page back.")
         assert "not an answer" not in c.text and "type a number" not in c.text, c.text
+        c.send("B")
+        await c.wait_words(f"N)ext page (1 of {pages}). Q or Enter goes back.")
+        c.send("9")  # a digit, not PgUp, though the keypad's 9 is PgUp on a board
+        await c.wait_for("Game: 9")
         c.close()
 
 
@@ -6343,4 +6359,40 @@ async def test_sound_on_rings_at_the_menu_for_an_offer_on_a_turn_and_a_result(tm
         await c.wait_words("alice wins a backgammon by resignation")
         await c.settle(0.3)
         assert c.received.count(b"\x07") == rung + 2, "the result rings, once"
+        c.close()
+
+
+async def test_going_on_at_50_columns_still_asks_when_points_would_go(tmp_path):
+    """Enter at 50 columns, where every point shows and only the board's right edge goes, covered
+    45 too: points 24 and 1 went past the edge without the page that says so."""
+    async with alice_opens_her_game_at(tmp_path, (50, 24)) as c:
+        await c.wait_words("its right edge (the bear-off tray) would be cut off")
+        c.send("\r")
+        await c.wait_for("BAR")
+        c.send_size(45, 24)
+        said = " ".join((await c.wait_words("The board needs 80 columns")).split())
+        assert "some of its points would be cut off" in said, said
+
+
+async def test_an_offer_in_the_menu_news_is_not_cut_to_make_room_for_n_all(tmp_path):
+    """At 80x24 the banner stayed over '#4: rory offers to resign, giving a single game (4 points,
+    the... (N: all)': the offer filled its row, and '(N: all)' after it had not been counted.  The
+    banner gives way and the offer is whole."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    with Service(url, dice=ScriptedDice([3, 1] * 4)) as svc:
+        alice = svc.login("alice", "alice-pw").id
+        v = svc.roll(alice, game, svc.game_version(game))
+        v = svc.submit_turn(alice, game, v.version, "8/5 6/5")
+        v = svc.double(bob, game, v.version)
+        svc.drop(alice, game, v.version)
+        other = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        v = svc.roll(alice, other.id, other.version)  # alice 3, bob 1: alice to play
+        svc.resign(alice, other.id, v.version, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=80, rows=24)
+        await login(c, "bob", "bob-pw", new=False)
+        said = " ".join((await c.wait_words("Your choice")).split())
+        assert f"#{other.id}: alice offers to resign, giving a single game (1 point, the match)." in said, c.text
+        assert "the... (N: all)" not in said, c.text
         c.close()

@@ -95,6 +95,7 @@ ELSEWHERE = "Your turn in game"  # how a notice of the player's other games begi
 
 
 TURN_SENT = "Turn sent"  # how the player's own turn, sent, is said
+RENAMED = "The sysop renamed"  # how a rename of a player here is said
 BRIEF_END = "too: Q, P)lay."  # how the notice of other games ends in its fewest words
 
 
@@ -189,8 +190,25 @@ def done_elsewhere(line: NewsLine) -> NewsLine:
 def renamed_text(pairs: list[tuple[str, str]]) -> str:
     """The sysop's renames, (was, now), as the board says them.  Deleted, a player shows as
     "(deleted)": not a name the sysop gave (their forfeit says why), but who it was is said."""
-    return " ".join(f"{was} now shows as {now}." if now == DELETED_NAME else f"The sysop renamed {was} to {now}."
+    return " ".join(f"{was} now shows as {now}." if now == DELETED_NAME else f"{RENAMED} {was} to {now}."
                     for was, now in pairs)
+
+
+def is_rename(text: str) -> bool:
+    """Whether a line of the board's is a rename alone (see renamed_text): news of no act."""
+    return text.startswith(RENAMED) or text.endswith(f" now shows as {DELETED_NAME}.")
+
+
+def renamed_in(text: str, pairs: list[tuple[str, str]]) -> str:
+    """`text`, told before a rename, in the names now: its line and the next one telling the
+    same roll again with its play had no longer been known for the same (the opening roll was
+    told twice, under each name)."""
+    if is_rename(text):
+        return text
+    for was, now in pairs:
+        # Split and joined, not re.sub: the new name is taken as it is, whatever it holds.
+        text = now.join(re.split(rf"(?<![\w~@]){re.escape(was)}(?![\w~@])", text))
+    return text
 
 
 def comer(text: str) -> str:
@@ -421,6 +439,7 @@ class GameScreen:
         self.elsewhere_opening: set[int] = set()  # of them, those waiting for the opening roll
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
+        self.renamed_now: list[tuple[str, str]] = []  # the renames (was, now) the last look found
         self.own_before_result = False  # the last catch_up's result came after the player's own line
         # What the player's last act said ('Turn sent: 18/2.'), until their next key: a result
         # that comes meanwhile (the computer's reply that wins) goes after it, not in its place.
@@ -1052,8 +1071,9 @@ class GameScreen:
             # Not of one whose act is the news: 'bob rolled 4-2 and played 8/4 6/4. bob is on.' read as
             # if he had come on after playing.  His playing says he is on.
             comings = [t for t in comings if not any(f.startswith(f"{comer(t)} ") for f in fresh)]
-            if any(not t.startswith(ELSEWHERE) for t in fresh):
-                # The news of this game is the answer promised: the promise goes.
+            if any(not t.startswith(ELSEWHERE) and not is_rename(t) for t in fresh):
+                # The news of this game is the answer promised: the promise goes (not for a
+                # rename: 'You offered the cube at 2.' had been said of a double still waiting).
                 # And said as done: 'You offer the cube at 2. ... gwen takes' read as still offered.
                 before = [answered_offer(t) for t in before]
             texts = told_again(before + fresh)  # a roll told before its play: the play's line says it again
@@ -1520,6 +1540,11 @@ class GameScreen:
                 # the moves made were said to come back, the checker carried not at all.
                 spot = "the bar" if hand == BAR else f"point {hand}"
                 lines = [*lines, NewsLine(-1, f"The checker you held is back on {spot}.")]
+            if renamed and not lines:
+                # A rename alone: what the lines said stays with it, where there is room ('Checker
+                # in hand: ...' had given way to 'The sysop renamed umbra to uma.').
+                self.keep_said()
+                self.unkeyed = [renamed_in(t, self.renamed_now) for t in self.unkeyed]
             lines = with_renames(lines, renamed)
             self.tell(lines, turn=self.watched(lines))
             if not self.held:
@@ -1535,8 +1560,12 @@ class GameScreen:
         where the new name first shows: the board had gone from 'bob to play' to 'robert rolled
         6-2' with no word of who robert was (the menu said it later).  The names shown are kept
         from the first look on (a rename seen first in the game the player's own act returned
-        had gone untold).  `quiet`: a match over already, whose result stays on the lines."""
+        had gone untold).  `quiet`: a match over already, whose result stays on the lines.  What
+        the lines kept says the names now (see renamed_in)."""
         pairs = self.renamed_pairs()
+        self.renamed_now = pairs
+        if pairs:
+            self.unkeyed = [renamed_in(t, pairs) for t in self.unkeyed]
         return "" if quiet else renamed_text(pairs)
 
     def renamed_pairs(self) -> list[tuple[str, str]]:

@@ -609,7 +609,7 @@ async def news_page(con: Console, svc: Service, player_id: int, news: News) -> N
         key = await con.key_or_resize()
         if key is WAKE:
             continue
-        if (key.char.upper() == "B" or key.name in ("up", "pgup")) and len(book) > 1:
+        if (key.char.upper() == "B" or key.name in ("up", "pgup", "left")) and len(book) > 1:
             # Back, as on the I)nstructions' pages; on the first page it stays, and says so (Up
             # there had turned on, where the I)nstructions' Up stays).
             first = n == 0

@@ -140,7 +140,7 @@ async def help_page(con: Console, state: State, unavailable: dict[str, str] | No
         if key is WAKE:
             continue
         c = key.char.upper()
-        if c == "B" or key.name in ("up", "pgup"):
+        if c == "B" or key.name in ("up", "pgup", "left"):  # left: back, as 4 is on the board
             page = max(0, page - 1)
         elif last or c == "Q" or key.name == "esc":
             return

@@ -110,10 +110,15 @@ def list_score(g: GameSummary, spelled: bool = False) -> str:
     return f"{score} (to {g.length})" if spelled or max(g.score) > g.length else f"{score}/{g.length}"
 
 
-def news_rows(lines: list[str], results: int, width: int) -> int:
+def news_rows(lines: list[str], results: int, width: int, more: bool = False) -> int:
     """The rows the menu's news `lines` take cut after their first sentences, the first
-    `results` of them to one row (see Session.news_briefs)."""
-    return sum(1 if i < results else len(wrap(first_sentence(text), width)) for i, text in enumerate(lines))
+    `results` of them to one row (see Session.news_briefs); `more`: with '(N: all)' after the
+    last (at 80x24 an offer to answer, its row full, had been cut to '(4 points, the... (N: all)'
+    with the banner kept over it)."""
+    rows = [1 if i < results else len(wrap(first_sentence(text), width)) for i, text in enumerate(lines)]
+    if more and lines and len(lines) > results:
+        rows[-1] = len(wrap(first_sentence(lines[-1]) + MENU_MORE.removeprefix("..."), width))
+    return sum(rows)
 
 
 def spelled_scores(games: list[GameSummary]) -> bool:
@@ -812,7 +817,8 @@ class Session:
             # to answer, each cut after its first sentence, are worth more than the banner (at
             # 80x24 a lost match's result over two rows had left out the double waiting under it).
             news_room = self.con.height - 1 - (7 + 2 + len(items) + 1) - under(left)
-            needed = news_rows(lines[:leading], 0, self.con.width - 6)
+            further = len(lines) > leading or more  # '(N: all)' goes after the last of them
+            needed = news_rows(lines[:leading], 0, self.con.width - 6, further)
             tall = self.con.height >= 22 and under(left) <= self.con.height - (7 + 2 + len(items) + 1) \
                 and needed <= news_room
             if tall:
@@ -856,7 +862,7 @@ class Session:
             # (at 80x20 a double waiting had been left out under two results).
             single_room = self.con.height - 1 - (item_top + len(items) + 1) - under(left)
             columns = 1 if under(left) <= self.con.height - (item_top + len(items) + 1) \
-                and news_rows(lines[:leading], results, self.con.width - 6) <= single_room else 2
+                and news_rows(lines[:leading], results, self.con.width - 6, further) <= single_room else 2
             per = -(-len(items) // columns)
             if columns == 2 and left > 2:
                 left = 2
@@ -1221,12 +1227,13 @@ class Session:
 
     async def list_answer(self, row: int, col: int, letters: str = "N", hint_row: int | None = None,
                           answers: str = "a number and Enter, or Q", typed: str = "",
-                          follow: bool = False) -> str | None:
+                          follow: bool = False, paged: bool = False) -> str | None:
         """What a list's prompt was answered: digits (or '#' and digits) and Enter, or one of
         `letters` at once; None for Q or Esc, which need no Enter.  A key that is none of these
         says so on `hint_row`.  The window resized: Woken, with what was typed, for the list to
         be laid out again; `follow`: any wake too (a list that follows the change feed), but
-        not while a number is typed, which names a line of the list as it stands."""
+        not while a number is typed, which names a line of the list as it stands; `paged`: Up and
+        PgUp answer B, a page back."""
         text = typed
         hinted = bool(self.list_hint)  # a refusal (or the field's full) said on hint_row
         try:
@@ -1239,6 +1246,8 @@ class Session:
                     raise Woken(text)
                 self.list_hint = ""  # said again below if this key is refused too
                 c = key.char.upper() if key.char else ""
+                if paged and key.name in ("up", "pgup") and not key.char:
+                    c = "B"  # a page back, as on the other pages of pages (not 8 or 9 typed: digits here)
                 if c == "Q" or key.name == "esc":
                     return None  # with a number half typed too: refused, it was named as the way back
                 if c and c in letters:
@@ -1326,7 +1335,7 @@ class Session:
             foot_rows = footer_rows("")
             per = max(1, (hint_row - foot_rows - top) // (2 if narrow else 1))
             if len(games) > per:
-                foot_rows = footer_rows("  N)ext page (9 of 9).")
+                foot_rows = footer_rows("  N)ext page (9 of 9), B: page back.")
                 per = max(1, (hint_row - foot_rows - top) // (2 if narrow else 1))
             foot_top = hint_row - foot_rows
             page = min(page, max(0, (len(games) - 1) // per))
@@ -1383,8 +1392,10 @@ class Session:
                     self.con.put(top + i, 2, f"{i + 1:>2}) " + self.game_line(g, score_width, widths, result, spelled))
             pages_n = (len(games) + per - 1) // per
             # From the last page N goes round to the first: said so, not "next".
-            more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n})." if page < pages_n - 1
-                                            else f"  N: page 1 ({page + 1} of {pages_n}).")
+            # B (or Up, PgUp) turns back, as on every other page of pages (it had been refused).
+            back = ", B: page back" if page else ""
+            more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n}){back}." if page < pages_n - 1
+                                            else f"  N: page 1 ({page + 1} of {pages_n}){back}.")
             self.con.put_wrapped(foot_top, 3, footer(shown[0].id, more, shown), "dim",
                                  right=self.con.width - 1, rows=foot_rows)
             if len(wrap(note, self.con.width - 3)) > 1 and not compact:
@@ -1396,8 +1407,9 @@ class Session:
             self.con.put(prompt_row, 3, "Game: ", "prompt")
             try:
                 answers = "a number and Enter, N, or Q" if pages_n > 1 else "a number and Enter, or Q"
-                text = await answer(self.list_answer(prompt_row, 9, hint_row=hint_row, answers=answers,
-                                                     typed=typed, follow=fresh is not None))
+                text = await answer(self.list_answer(prompt_row, 9, "NB" if pages_n > 1 else "N", hint_row=hint_row,
+                                                     answers=answers, typed=typed, follow=fresh is not None,
+                                                     paged=pages_n > 1))
             except Woken as woken:
                 typed, note = woken.text, told or self.list_hint  # the note stands until a key
                 if fresh is not None:
@@ -1421,6 +1433,12 @@ class Session:
                     page = (page + 1) % pages_n
                 else:
                     note = "This list has only one page."
+                continue
+            if text == "B":
+                if page:
+                    page -= 1
+                else:
+                    note = "This is the first page: N turns to the next."
                 continue
             if text == "#":
                 note = "Type the game's number after the #, then Enter."  # 'Game # is not in this list.'
@@ -1779,7 +1797,9 @@ class Session:
             note = ""
             self.con.put(bottom, 3, "Rank: ", "prompt")
             try:
-                text = await self.list_answer(bottom, 9, "NB" if boards else "N", hint_row=bottom - 1,
+                # No N: the ranks are one page (N had gone back to the menu without a word, and a
+                # Q typed after it quit the call).
+                text = await self.list_answer(bottom, 9, "B" if boards else "", hint_row=bottom - 1,
                                               answers=f"a rank and Enter{', B' if boards else ''} or Q", typed=typed)
             except Woken as woken:
                 typed = woken.text
@@ -1788,7 +1808,7 @@ class Session:
             if text == "B":
                 view = (view + 1) % len(views)
                 continue
-            if not text or text == "N":
+            if not text:
                 return
             chosen = next((r for r in rows if str(r.rank) == text.lstrip("#")), None)
             if chosen is None:
@@ -1943,7 +1963,7 @@ class Session:
             c = key.char.upper()
             if c == "Q" or key.name == "esc":
                 return
-            if c == "B" or key.name in ("up", "pgup"):
+            if c == "B" or key.name in ("up", "pgup", "left"):  # left: back, as 4 is on the board
                 first_page_note = page == 0
                 page = max(0, page - 1)
             elif last:
@@ -2265,8 +2285,10 @@ class Session:
         # help's last line) had covered 40x18.
         short = "short" if self.con.height < board_rows(80) else \
             "help" if self.con.height < board_rows(self.con.width) else ""
-        # Under 54 columns points go too, not only the panel: going on at 60 had covered 40.
-        narrow = ["narrow", *(["points"] if self.con.width < 54 else [])] if self.con.width < 80 else []
+        # Under 54 columns the board's right edge goes too, not only the panel: going on at 60 had
+        # covered 40; and under 49 points go: going on at 50 (every point shown) had covered 45.
+        narrow = ["narrow", *(["edge"] if self.con.width < 54 else []), *(["points"] if self.con.width < 49 else [])] \
+            if self.con.width < 80 else []
         return {*narrow, *([short] if short else [])}
 
     def cuts_covered(self) -> bool:
