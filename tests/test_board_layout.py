@@ -733,3 +733,14 @@ def test_the_title_names_the_game_where_it_fits() -> None:
     assert term.buffer[0][white].bg != term.buffer[0][row.index("alice")].bg, "not drawn as a checker"
     # Drawn alone (no game), the title is as it was.
     assert shown(replace(base, game_id=0)).display[0].rstrip().endswith("BACKGAMMON" + " " * 58 + "Match to 3")
+
+
+def test_a_long_name_to_answer_a_double_is_said_once_in_the_panel() -> None:
+    """tess's panel with her double offered to UrsulaTheGreat16: 'UrsulaTheGreat16 to' over
+    'answer', then 'Cube 2', 'offered to', 'UrsulaTheGreat16', five rows run on into her own
+    name.  The name whole, 'to answer' under it, and 'Cube 2 offered': whose answer is said above."""
+    view = BoardView(START, viewer="white", match_length=5, white_name="tess", black_name="UrsulaTheGreat16",
+                     cube_value=2, cube_owner="black", cube_offered=True, status="UrsulaTheGreat16 to answer")
+    panel = [line[57:].strip() for line in shown(view).display]
+    told = [line for line in panel[6:18] if line]
+    assert told[:3] == ["UrsulaTheGreat16", "to answer", "Cube 2 offered"], panel

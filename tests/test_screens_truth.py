@@ -6396,3 +6396,24 @@ async def test_an_offer_in_the_menu_news_is_not_cut_to_make_room_for_n_all(tmp_p
         assert f"#{other.id}: alice offers to resign, giving a single game (1 point, the match)." in said, c.text
         assert "the... (N: all)" not in said, c.text
         c.close()
+
+
+async def test_a_list_s_page_note_goes_when_a_new_size_pages_it_anew(tmp_path):
+    """N at a one-page list at 80x24 said 'This list has only one page.'; made 40 columns wide,
+    the list took two pages and the note stood over 'N)ext page (1 of 2)'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        for length in range(1, 9):
+            svc.begin_game(bob, length, Color.WHITE, None)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 24))
+        await menus.login(c, "alice", "alice-pw", new=True)
+        c.send("V")
+        await c.wait_for("Game:")
+        c.send("N")
+        await c.wait_words("This list has only one page.")
+        c.send_size(40, 24)
+        said = " ".join((await c.wait_words("N)ext page (1 of 2)")).split())
+        assert "only one page" not in said, said
+        c.close()

@@ -503,7 +503,11 @@ def _phrased(text: str, width: int) -> list[str]:
     """`text` wrapped to `width`, broken after its commas first when it needs more than one line:
     'Your turn 4-4,' over '3 to play', not 'Your turn 4-4, 3 to' over 'play'."""
     if len(text) <= width or ", " not in text:
-        return wrap(text, width)
+        lines = wrap(text, width)
+        if len(lines) > 1 and lines[0].endswith(" to") and len(lines[1]) + 3 <= width:
+            # 'UrsulaTheGreat16' over 'to answer', not 'UrsulaTheGreat16 to' over 'answer'.
+            lines[:2] = [lines[0].removesuffix(" to"), f"to {lines[1]}"]
+        return lines
     phrases = text.split(", ")
     return [line for phrase in [p + "," for p in phrases[:-1]] + phrases[-1:] for line in wrap(phrase, width)]
 
@@ -1068,6 +1072,11 @@ class _Painter:
                 # 'Cube 4' alone over 'kimberlyandersen's' read as two lines apart.
                 head, rest = f"{cube} held by", rest.removesuffix("'s")
             parts = [words] if len(words) <= room else [head, rest]
+            if len(words) > room and v.cube_offered and v.status is not None \
+                    and v.status.startswith(rest.removeprefix("offered to ")):
+                # The line above says who is to answer: 'Cube 2 offered' (the name again under
+                # it had run five rows on into the viewer's own name).
+                parts = [f"{cube} offered"]
             owner = [(text, t.text) for part in parts for text in wrap(part, room)]
             if len(lines) + len(owner) > free[1] - free[0] + 1:
                 # Two long names fill the panel: the cube's box on the board shows whose it is.

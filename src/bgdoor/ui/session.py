@@ -64,6 +64,8 @@ T = TypeVar("T")
 
 LOGIN_TIME_UP = "Time to log in is up. Goodbye."
 BEGIN_HEADER = "Every question has a default in [brackets]; Enter accepts it. Esc goes back to the menu."
+ONE_PAGE = "This list has only one page."  # N at a list of one page
+FIRST_PAGE = "This is the first page: N turns to the next."  # B at a list's first page
 MENU_MORE = "... (N: all)"  # the end of the menu's news when more is kept for the N)ews page
 NARROW_LIST = 58  # columns a game list's one-line rows need
 RESULT_WIDTH = 4  # a finished match's result for the player: 'won', 'lost'
@@ -1411,7 +1413,9 @@ class Session:
                                                      answers=answers, typed=typed, follow=fresh is not None,
                                                      paged=pages_n > 1))
             except Woken as woken:
-                typed, note = woken.text, told or self.list_hint  # the note stands until a key
+                # The note stands until a key; not one of the pages, which a new size changes
+                # ('This list has only one page.' had stood over 'N)ext page (1 of 2)').
+                typed, note = woken.text, (told if told not in (ONE_PAGE, FIRST_PAGE) else "") or self.list_hint
                 if fresh is not None:
                     games = await fresh(games)  # drawn once, it had listed a game withdrawn minutes before
                     if typed.isdigit() and 1 <= int(typed) <= len(shown):
@@ -1432,13 +1436,13 @@ class Session:
                 if pages_n > 1:
                     page = (page + 1) % pages_n
                 else:
-                    note = "This list has only one page."
+                    note = ONE_PAGE
                 continue
             if text == "B":
                 if page:
                     page -= 1
                 else:
-                    note = "This is the first page: N turns to the next."
+                    note = FIRST_PAGE
                 continue
             if text == "#":
                 note = "Type the game's number after the #, then Enter."  # 'Game # is not in this list.'
