@@ -338,8 +338,9 @@ def test_handles_of_sixteen_are_shown_whole() -> None:
     view = BoardView(START, white_name="Longhandle_Alice", black_name="Bartholomew_Bob1", on_roll="black",
                      dice=(6, 5), cube_value=64, cube_owner="black", match_length=25)
     text = "\n".join(shown(view).display)
-    for words in ("Longhandle_Alice", "Score 0/25 (you)", "Bartholomew_Bob1 to", "play 6-5", "Cube 64"):
-        assert words in text
+    # The name whole over 'to play 6-5' (not 'Bartholomew_Bob1 to' over 'play 6-5').
+    for words in ("Longhandle_Alice", "Score 0/25 (you)", "Bartholomew_Bob1\n", "to play 6-5", "Cube 64"):
+        assert words in "\n".join(line.rstrip() for line in text.split("\n")), words
     assert text.count("Bartholomew_Bob1") == 3  # the name, whose turn, the cube's owner
 
 
