@@ -10,7 +10,7 @@ from test_sysop_support import World, fresh_world, unwrap
 
 from bgdoor import cli
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.game import Color, Phase
+from bgdoor.rules.game import Color, Phase, Win
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop, event_text
 
@@ -283,3 +283,23 @@ def test_game_keeps_each_row_on_one_line_into_a_pipe(
     shown = run(capsys, world, "game", str(game))[1]
     assert max(map(len, shown.splitlines())) <= 79, shown
     assert any(line.strip() == "resign)" for line in shown.splitlines()), shown  # under itself
+
+
+def test_sysop_game_says_an_offer_to_resign_that_ends_the_match(tmp_path) -> None:
+    """`sysop game` wrote 'offers to resign, giving a single game (1 point)' where the players read
+    '(1 point, the match)'."""
+    with Service(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1] * 4)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.resign(bob, v.id, v.version, Win.SINGLE)
+        v = svc.answer_resign(alice, v.id, v.version, False)
+        other = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        w = svc.roll(alice, other.id, other.version)
+        svc.resign(bob, other.id, w.version, Win.SINGLE)
+        texts = [e.text for e in Sysop(svc).game(v.id).events]
+        assert "offers to resign, giving a single game (1 point, the match)" in texts, texts
+        assert "refuses the resignation" in texts, texts
+        later = [e.text for e in Sysop(svc).game(other.id).events]
+        assert "offers to resign, giving a single game (1 point)" in later, later

@@ -187,9 +187,9 @@ def days_text(days: float) -> str:
     return f"{days:g} day{'' if days == 1 else 's'}"
 
 
-def event_text(payload: dict[str, Any], cube: int = 1) -> str:
+def event_text(payload: dict[str, Any], cube: int = 1, decides: bool = False) -> str:
     """One recorded event in words, for the sysop's view of a game; `cube`: its value before the
-    event, as the record stood."""
+    event, as the record stood; `decides`: an offer to resign whose points end the match."""
     kind = payload.get("type")
     if kind == "double":
         # As the callers' news says it: 'doubles' alone had not said a redouble, nor to what.
@@ -205,7 +205,8 @@ def event_text(payload: dict[str, Any], cube: int = 1) -> str:
         # read as cut off.  With the points, as the players read it.
         offered = {"single": "a single game"}.get(payload["win"], f"a {payload['win']}")
         worth = cube * rules.Win(payload["win"]).multiplier
-        return f"offers to resign, giving {offered} ({_plural(worth, 'point')})"
+        # '(1 point, the match)', as the players read it.
+        return f"offers to resign, giving {offered} ({_plural(worth, 'point')}{', the match' if decides else ''})"
     if kind == "forfeit":
         why = FORFEIT_WHY.get(payload.get("reason", ""), payload.get("reason", ""))
         return f"{payload['loser']} forfeits the match ({why})"
@@ -337,9 +338,16 @@ class Sysop:
                 return r.player_id, r.color
 
             events, cube, game, begun = [], 1, 1, True
+            scores = {"white": 0, "black": 0}
             for r in rows:
                 pid, colour = who(r)
-                text = event_text(r.payload, cube)
+                decides = False
+                if r.type == "resign" and g.length:
+                    taker = "black" if r.payload.get("by") == "white" else "white"
+                    decides = scores[taker] + cube * rules.Win(r.payload["win"]).multiplier >= g.length
+                text = event_text(r.payload, cube, decides)
+                if r.type == "win" and r.payload.get("winner") in scores:
+                    scores[r.payload["winner"]] += int(r.payload.get("points", 0))
                 if r.type == "opening_roll" and not begun:
                     text = f"game {game}: {text}"  # where a match's next game begins (the export says it)
                     begun = True
