@@ -94,7 +94,7 @@ def test_an_alias_with_an_at_sign_is_told_the_real_reason(svc: Service) -> None:
     terminal shows '@'; it is kept here for marking another board's players."""
     e = svc.enter_from_door("e@x")
     assert e.handle == "e_x"
-    assert e.handle_note == "Your BBS name has an @, which marks another board's players, so here you are e_x."
+    assert e.handle_note == "Your BBS name has an @ (which marks another board's players), so here you are e_x."
     both = svc.enter_from_door("Zö☃@y")  # a snowman CP437 lacks, and an @
     assert "has an @" in both.handle_note and "not every terminal can show" in both.handle_note
     # And where the name it makes is taken too: both reasons ('bob@DP' had been told only that
@@ -103,7 +103,7 @@ def test_an_alias_with_an_at_sign_is_told_the_real_reason(svc: Service) -> None:
     second = svc.enter_from_bbs("DP", "bob@DP")
     assert second.handle == "bob_DP~2"
     assert second.handle_note == (
-        "Your BBS name has an @, which marks another board's players, so it becomes bob_DP here; but "
+        "Your BBS name has an @ (which marks another board's players), so it becomes bob_DP here; but "
         "another player of board SYN is called bob_DP, so you are bob_DP~2: your own player, not theirs.")
 
 
@@ -500,3 +500,20 @@ def test_a_long_first_visit_notice_is_shown_whole_at_40_columns(tmp_path: Path) 
         assert all(len(line.rstrip()) <= 40 for line in door.view.screen.display)
     finally:
         door.close()
+
+
+def test_a_look_alike_alias_is_told_it_looks_like_another_player(svc: Service) -> None:
+    """Door alias 'a1ice' beside alice and alice~2: told 'Your BBS name cannot be a handle here as
+    it is, so it becomes alice here; ... so you are a1ice~3 (a1ice~2 is taken too)': it never
+    became alice, and no a1ice~2 existed (alice~2 did, which a1ice~2 would look like)."""
+    svc.register("alice", "alice-pw")
+    svc.enter_from_bbs("SYN", "alice")  # alice~2
+    note = svc.enter_from_door("a1ice").handle_note
+    assert note == ("Your BBS name a1ice looks like alice, the name of another player here, so you are a1ice~3 "
+                    "(with a lower number it would look like another player's too): your own player, not theirs."), note
+    # With a reason of its own first: what it became, then whom that looks like.
+    svc.register("alice_x", "alice-pw")
+    note = svc.enter_from_bbs("DP", "a1ice@x").handle_note
+    assert note == ("Your BBS name has an @ (which marks another board's players), so it becomes a1ice_x here; "
+                    "but it looks like alice_x, the name of another player of this server, so you are a1ice_x~2: "
+                    "your own player, not theirs."), note

@@ -703,3 +703,16 @@ async def test_up_on_the_news_first_page_stays_as_on_the_instructions(tmp_path):
             await caller.wait_for("(page 1 of")
         finally:
             caller.close()
+
+
+def test_a_result_takes_the_row_n_all_did_not_need() -> None:
+    """At 50x20: '#5: You win a single game on a drop, 1...' with a row free: a row had been kept
+    for '(N: all)', which fitted beside the offer's last words."""
+    from bgdoor.ui.session import Session as MenuSession  # noqa: PLC0415
+
+    lines = ["#5: You win a single game on a drop, 1 point. Score: wes 1, xena 0.", "#2: xena doubles to 2.",
+             "#4: xena offers to resign, giving a single game (1 point).", "#5: xena drops the double.",
+             "#3: wes rolled 6-4 and played 24/14."]
+    shown = MenuSession.news_briefs(lines, 44, 5, results=1, leading=3)
+    assert shown[0] == lines[0], shown  # its score too, in the same two rows
+    assert shown[-1].startswith("#4: xena offers") and shown[-1].endswith("(N: all)"), shown

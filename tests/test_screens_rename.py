@@ -9,7 +9,7 @@ import pytest
 from harness import call, login, running_server
 
 from bgdoor.rules.dice import ScriptedDice
-from bgdoor.rules.game import Color
+from bgdoor.rules.game import Color, Win
 from bgdoor.service import Service
 from bgdoor.service.sysop import Sysop
 
@@ -389,4 +389,86 @@ async def test_a_rename_leaves_the_checker_in_hand_and_the_offer_waiting_said(tm
             Sysop(svc).rename("robert", "bob")
         said = words(await c.wait_words("The sysop renamed robert to bob."))
         assert "Checker in hand" in said, said
+        c.close()
+
+
+def opening_won_by_bob(url: str) -> tuple[int, int, int]:
+    """alice's and bob's ids, and a 3-point match between them whose opening roll bob won (3-1)."""
+    with Service(url, dice=ScriptedDice([1, 3] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        svc.roll(bob, v.id, v.version)  # alice 1, bob 3: bob starts
+        return alice, bob, v.id
+
+
+async def test_the_renamed_player_s_own_board_tells_a_roll_once(tmp_path):
+    """alice, renamed alicia between bob's opening roll and his play, read on her own board
+    'Opening roll: alice 1, bob 3. bob starts with 3-1.' and again 'Opening roll: alicia 1, ...'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    _, bob, game = opening_won_by_bob(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_words("bob starts with 3-1.")
+        with Service(url) as svc:
+            Sysop(svc).rename("alice", "alicia")
+            await asyncio.sleep(0.5)
+            svc.submit_turn(bob, game, svc.game_version(game), "8/5 6/5")
+        said = words(await c.wait_words("playing 8/5 6/5."))
+        assert said.count("Opening roll") == 1, said
+        c.close()
+
+
+async def test_a_question_open_on_the_board_stays_open_through_a_rename(tmp_path):
+    """alice had pressed A to bob's offer ('Accept, and win a single game (1 point)? (Y/N)') when
+    the sysop renamed bob: the question closed without a word, Y was refused, and an N typed to
+    it refused the resignation."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    alice, bob, game = opening_won_by_bob(url)
+    with Service(url) as svc:
+        svc.resign(bob, game, svc.game_version(game), Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_board(c)
+        await c.wait_words("bob offers to resign")
+        c.send("A")
+        await c.wait_words("(Y/N) [N]")
+        with Service(url) as svc:
+            Sysop(svc).rename("bob", "robert")
+        said = words(await c.wait_words("The sysop renamed bob to robert."))
+        assert "(Y/N) [N]" in said and "Y)es" in said, said
+        c.send("Y")
+        await c.wait_words("You win a single game by resignation")
+        c.close()
+
+
+async def test_a_watcher_keeps_the_double_said_through_a_rename(tmp_path):
+    """carol watched at 40 columns: 'alice doubles to 2. bob to answer.' gave way to 'The sysop
+    renamed bob to robert. robert to answer.': nothing said a double waited (no panel there)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        svc.register("carol", "carol-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "carol", "carol-pw", new=False)
+        await menus.open_game(c, expect="Enter goes on anyway")
+        c.send("\r")
+        await c.wait_words("Match to 3")
+        with Service(url) as svc:
+            svc.double(alice, v.id, svc.game_version(v.id))
+        await c.wait_words("alice doubles to 2")
+        with Service(url) as svc:
+            Sysop(svc).rename("bob", "Bartholomew_Bob1")
+        said = words(await c.wait_words("The sysop renamed bob to"))
+        assert "alice doubles to 2" in said, said
         c.close()

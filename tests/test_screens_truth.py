@@ -6286,6 +6286,26 @@ async def test_sound_on_rings_at_the_menu_for_a_turn_or_an_offer_that_comes(tmp_
         await c.wait_words("1 game waiting for your answer")
         await c.settle(0.3)
         assert c.received.count(b"\x07") == rung + 1, "the double rings at the menu"
+        # Opened, the board does not ring for it again (the double rang twice, at the menu and
+        # on the board); a key refused at a list does (the lists and R)ank rang nothing).
+        c.send("P")
+        await c.wait_words("Since you last looked")
+        c.send(" ")
+        await c.wait_words("T)ake")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 1, "the board opened rings nothing more"
+        c.send("Q")
+        await c.wait_for("Your choice")
+        c.send("V")
+        await c.wait_for("Game:")
+        c.send("x")
+        await c.wait_words("X is not an answer")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 2, "a key refused at a list rings"
+        c.send("Q")
+        await c.wait_for("Your choice")
+        await c.settle(0.3)
+        rung = c.received.count(b"\x07") - 1
         with Service(url) as svc:
             svc.take(bob, game, svc.game_version(game))
         await c.wait_words("No game is waiting")

@@ -141,20 +141,31 @@ def _handle_note(alias: str, handle: str, blocker: tuple[str, str, str] | None, 
         # Quoted with a space in them, as the other notices quote a handle: 'is called Maximilian
         # Alexa, so you are Maximilian Ale~2' ran the names into the sentence.
         name, shown, login = (f'"{n}"' if " " in n else n for n in (base, handle, login))
+        cleaned = handles.clean(alias)
+        made_q = f'"{cleaned}"' if " " in cleaned else cleaned
         # The name made of the alias first, where it is not the alias: 'bob@DP' had been told only
         # that another player is called bob_DP, never why the name had become that.
-        why = _why_changed(alias) if handles.key(base) != handles.key(alias.strip()) else ""
-        made = f"Your BBS name {why}, so it becomes {name} here; but a" if why else "A"
+        why = _why_changed(alias) if handles.key(cleaned) != handles.key(alias.strip()) else ""
+        # Taken only in looks ('a1ice' beside alice): it had been told it 'becomes alice here',
+        # and that 'a1ice~2 to a1ice~5 are taken too', where alice~2 to alice~5 were.
+        alike = handles.key(base) != handles.key(cleaned)
+        made = f"Your BBS name {why}, so it becomes {made_q} here; but " if why else ""
         if tag and theirs == tag:
             # 'Another player of your board is called alice' read as if the board's own alice
             # were someone else: their alias there says which caller of the board it is.
-            return (f"{made}nother caller of your board (alias {login} there) is called {name} here, "
-                    f"so you are {shown}{_taken_too(handle)}: your own player, not theirs.")
-        # 'here' had named a player of another member board as one of this server's own; to a
-        # member board's caller 'here' may read as their own board.
-        where = f"of board {theirs}" if theirs else "of this server" if tag else "here"
-        return (f"{made}nother player {where} is called {name}, so you are {shown}{_taken_too(handle)}: "
-                "your own player, not theirs.")
+            holder = f"another caller of your board (alias {login} there)"
+            said = f"it looks like {name}, the name here of {holder}" if alike and made else \
+                f"your BBS name {made_q} looks like {name}, the name here of {holder}" if alike else \
+                f"{holder} is called {name} here"
+        else:
+            # 'here' had named a player of another member board as one of this server's own; to
+            # a member board's caller 'here' may read as their own board.
+            where = f"of board {theirs}" if theirs else "of this server" if tag else "here"
+            said = f"it looks like {name}, the name of another player {where}" if alike and made else \
+                f"your BBS name {made_q} looks like {name}, the name of another player {where}" if alike else \
+                f"another player {where} is called {name}"
+        said = made + said if made else said[:1].upper() + said[1:]
+        return f"{said}, so you are {shown}{_taken_too(handle, alike)}: your own player, not theirs."
     if handle == alias.strip():
         return ""
     # Quoted: a handle with a space in it is kept on one line ('so here you are a' / 'b.').
@@ -163,12 +174,14 @@ def _handle_note(alias: str, handle: str, blocker: tuple[str, str, str] | None, 
     return f"Your BBS name {_why_changed(alias)}, so here you are {said}{stop}"
 
 
-def _taken_too(handle: str) -> str:
+def _taken_too(handle: str, alike: bool = False) -> str:
     """' (bob~2 is taken too)' where the number given is past 2: 'is called bob, so you are
-    bob~3' had not said why not bob~2."""
+    bob~3' had not said why not bob~2.  `alike`: the names before it look like others'."""
     numbered = re.fullmatch(r"(.*)~(\d+)", handle)
     if numbered is None or int(numbered[2]) < 3:
         return ""
+    if alike:
+        return " (with a lower number it would look like another player's too)"
     base, n = numbered[1], int(numbered[2])
     first, last = (f'"{base}~{k}"' if " " in base else f"{base}~{k}" for k in (2, n - 1))
     if n == 3:
@@ -182,7 +195,9 @@ def _why_changed(alias: str) -> str:
     spaced = " ".join(alias.split())
     why = []
     if "@" in alias:
-        why.append("has an @, which marks another board's players")  # 'which here marks ... so here'
+        # In brackets: 'has an @, which marks another board's players and is longer than 16
+        # characters' read as if the @ were long.
+        why.append("has an @ (which marks another board's players)")
     if whole != spaced.replace("@", "_"):
         why.append("has characters not every terminal can show")
     if spaced != alias.strip():
@@ -1191,6 +1206,12 @@ class Service(LeagueOps):
         transaction.  Raises nothing of its own."""
         s.add(Notice(player_id=player_id, kind=kind, game_id=g.id, length=g.length, other=other, now=now,
                      created=self.clock()))
+
+    def touch_game(self, s: Session, g: Game) -> None:
+        """A change to game `g` with nothing played (a sysop's rename), in the caller's
+        transaction: its version moves, so every process's change feed wakes the screens on it.
+        Raises GameChanged when another writer moved it first."""
+        self._bump(s, g, g.version, {})
 
     def notices(self, player_id: int) -> list[GameNotice]:
         """The player's notices, oldest first, until clear_notices.  Raises nothing of its own."""

@@ -452,7 +452,7 @@ class Sysop:
                 drafts = select(ReadMark).where(ReadMark.game_id == g.id, ReadMark.draft_version == g.version)
                 for mark in s.scalars(drafts):
                     mark.draft_version = g.version + 1
-                self.service._bump(s, g, g.version, {})
+                self.service.touch_game(s, g)
             if p.origin == "telnet":
                 p.login_name = new  # a telnet player is known by the handle they log in with
             renamed.append((p.id, new))

@@ -440,6 +440,7 @@ class GameScreen:
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
         self.renamed_now: list[tuple[str, str]] = []  # the renames (was, now) the last look found
+        self.asked_news = ""  # news told while a question stayed open (see question_key)
         self.own_before_result = False  # the last catch_up's result came after the player's own line
         # What the player's last act said ('Turn sent: 18/2.'), until their next key: a result
         # that comes meanwhile (the computer's reply that wins) goes after it, not in its place.
@@ -1086,7 +1087,10 @@ class GameScreen:
                 # watcher at 80x20, a row free, had lost a play told a moment before (two were kept).
                 keep = texts[-len(keep) - 1:]
             then = [" ".join(turn).strip()] if turn is not None else []
-            if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith(ELSEWHERE_PLAYED):
+            # Nor to a rename alone: a watcher's 'bob doubles to 2.' had given way to it, and
+            # nothing at 40 columns said a double waited.
+            if len(keep) == 2 and len(fresh) < 2 and not keep[0].startswith(ELSEWHERE_PLAYED) \
+                    and not all(is_rename(t) for t in fresh):
                 # What was told before gives way to the news (and to a watcher's whose turn it is
                 # now, and the score), rather than cut it; but not that the moves on this board
                 # went (the board's own turn, played elsewhere): ? shows it.
@@ -1121,7 +1125,8 @@ class GameScreen:
             self.unkeyed = keep
             self.told_turn = turn
             self.message = self.with_turn(self.unkeyed, turn)
-        if self.me is None or self.view is None:
+        if self.me is None or self.view is None or self.drawn_at == (0, 0):
+            # Nor on opening the board: the menu rang as the turn came (it had rung twice).
             return
         st = self.view.state
         if results and st.results:
@@ -1563,10 +1568,22 @@ class GameScreen:
         had gone untold).  `quiet`: a match over already, whose result stays on the lines.  What
         the lines kept says the names now (see renamed_in)."""
         pairs = self.renamed_pairs()
-        self.renamed_now = pairs
-        if pairs:
-            self.unkeyed = [renamed_in(t, pairs) for t in self.unkeyed]
+        # The player's own new name too (their menu tells them): the roll told before it and
+        # again with its play had been told twice on the renamed player's board.
+        own = self.own_renamed()
+        self.renamed_now = pairs + own
+        if self.renamed_now:
+            self.unkeyed = [renamed_in(t, self.renamed_now) for t in self.unkeyed]
         return "" if quiet else renamed_text(pairs)
+
+    def own_renamed(self) -> list[tuple[str, str]]:
+        """The player's own name as the board showed it and as it is now, where they differ."""
+        v = self.view
+        if v is None or self.me is None:
+            return []
+        was, now = self.shown_names.get(self.pid), v.name(self.me)
+        self.shown_names[self.pid] = now
+        return [(was, now)] if was is not None and was != now else []
 
     def renamed_pairs(self) -> list[tuple[str, str]]:
         """The other players' names changed since the board last showed them, (was, now); the
@@ -2074,7 +2091,14 @@ class GameScreen:
                 if key.name != "wake":
                     return key
                 if self.view is not None and self.rt.version(self.game_id) != self.view.version:
+                    before = self.view.state
                     await self.on_change()
+                    if self.view is not None and self.view.state == before and not self.gone:
+                        # Nothing of the game changed (a sysop's rename): the question stays open,
+                        # the news told with it.  It had closed without a word, and the N typed
+                        # to 'Accept ...? (Y/N)' refused the resignation.
+                        self.asked_news = self.message
+                        return WAKE
                     raise Superseded
                 if (self.con.width, self.con.height) != self.drawn_at:
                     return WAKE
@@ -2762,6 +2786,7 @@ class GameScreen:
     async def do_write_note(self, key: Key) -> None:
         """A note of up to NOTE_LENGTH characters for the opponent, sent with this turn."""
         text = self.pending_note or ""
+        self.asked_news = ""  # of a question asked before (see question_key)
         try:
             await self._write_note(text)
         finally:
@@ -2836,6 +2861,8 @@ class GameScreen:
                 self.moot_field = "the note"
                 raise
             if key is WAKE:
+                if self.asked_news:
+                    news, self.asked_news = self.asked_news, ""  # said over the field, as other news is
                 continue  # drawn again for the new size
             full = False
             if key.name in ("esc", "enter"):

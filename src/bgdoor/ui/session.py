@@ -1080,13 +1080,18 @@ class Session:
         # Rows the results and offers leave go to the results' own first sentences before any
         # other news: at 40x24 '#6: ida wins a single game by...' (the match, lost) had stood
         # over 'jack drops the double.' whole.
-        first = max(leading, results)
-        spare = room - sum(len(wrap(item, width)) for item in items[:first]) - (len(lines) > first)  # '(N: all)'
+        first = min(max(leading, results), len(lines))
+
+        def rows_used(chosen: list[str]) -> int:
+            """The rows of the first items, '(N: all)' after the last where more follows (at
+            50x20 a row kept for it had cut a result's score, '(N: all)' fitting beside an offer)."""
+            last = chosen[first - 1] + (MENU_MORE.removeprefix("...") if len(lines) > first else "")
+            return sum(len(wrap(item, width)) for item in chosen[:first - 1]) + len(wrap(last, width))
+
         for i in range(min(results, len(lines))):
-            whole = brief(lines[i], "...", "")
-            extra = len(wrap(whole, width)) - len(wrap(items[i], width))
-            if 0 < extra <= spare:
-                items[i], spare = whole, spare - extra
+            trial = [*items[:i], brief(lines[i], "...", ""), *items[i + 1:]]
+            if first and rows_used(trial) <= room:
+                items = trial
         shown: list[str] = []
         used = 0
         for item in items:
@@ -1270,6 +1275,7 @@ class Session:
                     # Past the 7th: '9 is not an answer: type a rank' had blamed the digit.
                     self.con.put(hint_row, 3, " " * (self.con.width - 3))
                     self.con.put(hint_row, 3, fit("The number has room for 7 characters.", self.con.width - 4), "error")
+                    self.con.bell("error")
                     hinted = True
                 elif hint_row is not None:
                     shown = c if c.strip() else "That key"
@@ -1279,6 +1285,7 @@ class Session:
                     hint = first_fitting(said, self.con.width - 3, said[-1])
                     self.con.put(hint_row, 3, " " * (self.con.width - 3))
                     self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
+                    self.con.bell("error")  # as a key refused at the menu or on a board rings
                     hinted, self.list_hint = True, hint
         finally:
             self.con.text_cursor(None)
