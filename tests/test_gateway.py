@@ -25,9 +25,11 @@ from bgdoor.ui.runtime import Runtime
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "bgdoor"
 # start_login and finish_login: login in halves, which the gateway itself uses.
-# record_events, remember_handle, leave_notice, transaction: the building blocks service.sysop composes.
+# record_events, remember_handle, leave_notice, touch_game, transaction: the building blocks
+# service.sysop composes.
 NOT_OPERATIONS = {
     "leave_notice",
+    "touch_game",
     "close",
     "patience",
     "statement_count",

@@ -20,6 +20,30 @@ def words(text: str) -> str:
     return " ".join(text.split())
 
 
+def a_turn_each(url: str, *others: str) -> tuple[int, int, int]:
+    """alice's and bob's ids (`others` registered too) and their 3-point match, a turn played each
+    (alice 8/5 6/5 with the opening 3-1, bob 8/4 6/4 with 4-2; the dice go on 3-1, 4-2): alice to roll."""
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        for handle in others:
+            svc.register(handle, f"{handle}-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob, v.id, v.version)
+        svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+        return alice, bob, v.id
+
+
+async def at_board(port: int, handle: str = "alice"):
+    """`handle` (password handle-pw) logged in, at the board of their first game."""
+    c = await call(port)
+    await login(c, handle, f"{handle}-pw", new=False)
+    await menus.open_board(c)
+    return c
+
+
 async def test_a_renamed_caller_is_told_at_the_menu_and_greeted_by_the_new_handle(tmp_path):
     """The sysop renamed bob robert while bob was on: his menu greeted him 'Welcome, bob.' minutes
     later, nothing told him, and his next login as bob was offered a new player."""
@@ -145,9 +169,7 @@ async def test_a_board_says_so_when_the_opponent_it_shows_was_renamed(tmp_path, 
         v = svc.roll(alice, v.id, v.version)
         v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await menus.open_board(c)
+        c = await at_board(srv.port)
         await c.wait_words("bob to play")
         with Service(url, dice=ScriptedDice([6, 4] * 10)) as svc:
             Sysop(svc).rename("bob", "robert")
@@ -173,9 +195,7 @@ async def test_a_rename_seen_first_in_the_players_own_act_is_said(tmp_path, monk
         svc.register("bob", "bob-pw")
         svc.begin_game(alice, 3, Color.WHITE, "bob")
     async with running_server(url, dice=ScriptedDice([3, 1] * 10)) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await menus.open_board(c)
+        c = await at_board(srv.port)
         await c.wait_for("P)lay")
         with Service(url) as svc:
             Sysop(svc).rename("bob", "robert")
@@ -288,9 +308,7 @@ async def test_a_board_waiting_on_the_opponent_shows_their_new_name_at_once(tmp_
         v = svc.roll(alice, v.id, v.version)
         v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await menus.open_board(c)
+        c = await at_board(srv.port)
         await c.wait_words("bob to play")
         with Service(url) as svc:
             Sysop(svc).rename("bob", "robert")
@@ -303,23 +321,15 @@ async def test_a_turn_left_half_played_survives_the_opponent_s_rename(tmp_path):
     """The rename changes the game's version, which a turn left half played is kept against: it
     had come back as 'Your moves so far (8/5) are not kept: the game changed since you left them.'"""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1
-        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        v = svc.roll(bob, v.id, v.version)
-        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
-        v = svc.roll(alice, v.id, v.version)  # 3-1 again
-        svc.save_draft(alice, v.id, v.version, ((8, 5),), None)
+    alice, _, game = a_turn_each(url)
+    with Service(url, dice=ScriptedDice([3, 1])) as svc:
+        v = svc.roll(alice, game, svc.game_version(game))
+        svc.save_draft(alice, game, v.version, ((8, 5),), None)
         Sysop(svc).rename("bob", "robert")
-        draft = svc.draft(alice, v.id)
-        assert draft is not None and draft.version == svc.game_version(v.id), draft
+        draft = svc.draft(alice, game)
+        assert draft is not None and draft.version == svc.game_version(game), draft
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await menus.open_board(c)
+        c = await at_board(srv.port)
         said = words(await c.wait_words("Your moves so far"))
         assert "Your moves so far are as you left them: 8/5" in said and "not kept" not in said, said
         c.close()
@@ -336,9 +346,7 @@ async def test_a_rename_between_a_roll_and_its_play_tells_the_roll_once(tmp_path
         bob = svc.register("bob", "bob-pw").id
         v = svc.begin_game(alice, 3, Color.WHITE, "bob")
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await menus.open_board(c)
+        c = await at_board(srv.port)
         await c.wait_for("P)lay")
         with Service(url, dice=ScriptedDice([1, 3])) as svc:
             svc.roll(bob, v.id, svc.game_version(v.id))  # alice 1, bob 3: bob starts
@@ -359,18 +367,9 @@ async def test_a_rename_leaves_the_checker_in_hand_and_the_offer_waiting_said(tm
     sysop renamed bob to robert.'; and with her double waiting, 'You offer the cube at 2. You
     will see the answer here.' became 'You offered the cube at 2.', as if answered."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)
-        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        v = svc.roll(bob, v.id, v.version)
-        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+    _, bob, game = a_turn_each(url)
     async with running_server(url, dice=ScriptedDice([3, 1] * 5)) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await menus.open_board(c)
+        c = await at_board(srv.port)
         await c.wait_for("P)lay")
         c.send("D")
         await c.wait_words("You will see the answer here.")
@@ -379,7 +378,7 @@ async def test_a_rename_leaves_the_checker_in_hand_and_the_offer_waiting_said(tm
         said = words(await c.wait_words("The sysop renamed bob to robert."))
         assert "You will see the answer here." in said and "You offered" not in said, said
         with Service(url) as svc:
-            svc.take(bob, v.id, svc.game_version(v.id))
+            svc.take(bob, game, svc.game_version(game))
         await c.wait_words("robert takes the double")
         c.send("\r")  # roll: 3-1
         await c.wait_words("3-1")
@@ -408,9 +407,7 @@ async def test_the_renamed_player_s_own_board_tells_a_roll_once(tmp_path):
     url = f"sqlite:///{tmp_path}/g.db"
     _, bob, game = opening_won_by_bob(url)
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await menus.open_board(c)
+        c = await at_board(srv.port)
         await c.wait_words("bob starts with 3-1.")
         with Service(url) as svc:
             Sysop(svc).rename("alice", "alicia")
@@ -430,9 +427,7 @@ async def test_a_question_open_on_the_board_stays_open_through_a_rename(tmp_path
     with Service(url) as svc:
         svc.resign(bob, game, svc.game_version(game), Win.SINGLE)
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await menus.open_board(c)
+        c = await at_board(srv.port)
         await c.wait_words("bob offers to resign")
         c.send("A")
         await c.wait_words("(Y/N) [N]")
@@ -449,15 +444,7 @@ async def test_a_watcher_keeps_the_double_said_through_a_rename(tmp_path):
     """carol watched at 40 columns: 'alice doubles to 2. bob to answer.' gave way to 'The sysop
     renamed bob to robert. robert to answer.': nothing said a double waited (no panel there)."""
     url = f"sqlite:///{tmp_path}/g.db"
-    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
-        alice = svc.register("alice", "alice-pw").id
-        bob = svc.register("bob", "bob-pw").id
-        svc.register("carol", "carol-pw")
-        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
-        v = svc.roll(alice, v.id, v.version)
-        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
-        v = svc.roll(bob, v.id, v.version)
-        v = svc.submit_turn(bob, v.id, v.version, "8/4 6/4")
+    alice, _, game = a_turn_each(url, "carol")
     async with running_server(url) as srv:
         c = await call(srv.port, cols=40, rows=24)
         await login(c, "carol", "carol-pw", new=False)
@@ -465,7 +452,7 @@ async def test_a_watcher_keeps_the_double_said_through_a_rename(tmp_path):
         c.send("\r")
         await c.wait_words("Match to 3")
         with Service(url) as svc:
-            svc.double(alice, v.id, svc.game_version(v.id))
+            svc.double(alice, game, svc.game_version(game))
         await c.wait_words("alice doubles to 2")
         with Service(url) as svc:
             Sysop(svc).rename("bob", "Bartholomew_Bob1")

@@ -6193,6 +6193,12 @@ async def test_a_question_under_a_long_note_keeps_its_words_at_40_columns(tmp_pa
         c.close()
 
 
+async def bells(c: Caller) -> int:
+    """The bells `c` has been sent, once what goes with the last change has come."""
+    await c.settle(0.3)
+    return c.received.count(b"\x07")
+
+
 async def test_sound_on_rings_for_a_double_a_refused_key_and_a_result(tmp_path):
     """S)ound ON rang for nothing but 'your turn': not a double offered, a key refused, a match
     lost.  Each now rings once, in the same write as the screen it goes with; OFF rings none."""
@@ -6200,34 +6206,29 @@ async def test_sound_on_rings_for_a_double_a_refused_key_and_a_result(tmp_path):
     _, game = alice_to_roll(url)
     async with running_server(url) as srv:
         c = await at_board(srv.port, "bob", game)
-        await c.settle(0.3)
-        rung = c.received.count(b"\x07")
+        rung = await bells(c)
         with Service(url) as svc:
             alice = svc.login("alice", "alice-pw").id
             svc.double(alice, game, svc.game(game, alice).version)
         await c.wait_words("alice doubles")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 1, "the double rings"
+        assert await bells(c) == rung + 1, "the double rings"
         c.send("Z")
         await c.wait_words("Z does nothing here")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 2, "a refused key rings"
+        assert await bells(c) == rung + 2, "a refused key rings"
         at = c.received.rindex(b"\x07")
         assert b"does nothing" in c.received[at:], "with the refusal, not apart from it"
         c.send("X")
         await c.wait_words("Drop the double and lose")
         c.send("Y")
         await c.wait_words("wins a single game on a drop")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 3, "the result rings"
+        assert await bells(c) == rung + 3, "the result rings"
         c.send("Q")
         await c.wait_for("Your choice")
         c.send("S")
         await c.wait_words("(now OFF)")
         c.send("Z")
         await c.wait_words("Z is not on the menu")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 3, "sound off: no ring"
+        assert await bells(c) == rung + 3, "sound off: no ring"
         c.close()
 
 
@@ -6278,39 +6279,33 @@ async def test_sound_on_rings_at_the_menu_for_a_turn_or_an_offer_that_comes(tmp_
         c = await call(srv.port)
         await login(c, "bob", "bob-pw", new=False)
         await c.wait_for("Your choice")
-        await c.settle(0.3)
-        rung = c.received.count(b"\x07")
+        rung = await bells(c)
         with Service(url) as svc:
             alice = svc.login("alice", "alice-pw").id
             svc.double(alice, game, svc.game(game, alice).version)
         await c.wait_words("1 game waiting for your answer")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 1, "the double rings at the menu"
+        assert await bells(c) == rung + 1, "the double rings at the menu"
         # Opened, the board does not ring for it again (the double rang twice, at the menu and
         # on the board); a key refused at a list does (the lists and R)ank rang nothing).
         c.send("P")
         await c.wait_words("Since you last looked")
         c.send(" ")
         await c.wait_words("T)ake")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 1, "the board opened rings nothing more"
+        assert await bells(c) == rung + 1, "the board opened rings nothing more"
         c.send("Q")
         await c.wait_for("Your choice")
         c.send("V")
         await c.wait_for("Game:")
         c.send("x")
         await c.wait_words("X is not an answer")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 2, "a key refused at a list rings"
+        assert await bells(c) == rung + 2, "a key refused at a list rings"
         c.send("Q")
         await c.wait_for("Your choice")
-        await c.settle(0.3)
-        rung = c.received.count(b"\x07") - 1
+        rung = await bells(c) - 1
         with Service(url) as svc:
             svc.take(bob, game, svc.game_version(game))
         await c.wait_words("No game is waiting")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 1, "a turn gone rings nothing"
+        assert await bells(c) == rung + 1, "a turn gone rings nothing"
         c.close()
 
 
@@ -6361,24 +6356,20 @@ async def test_sound_on_rings_at_the_menu_for_an_offer_on_a_turn_and_a_result(tm
         c = await call(srv.port)
         await login(c, "bob", "bob-pw", new=False)
         await c.wait_words("1 game waiting for your move")
-        await c.settle(0.3)
-        rung = c.received.count(b"\x07")
+        rung = await bells(c)
         with Service(url) as svc:
             svc.resign(alice, game, svc.game_version(game), Win.SINGLE)
         await c.wait_words("1 game waiting for your answer")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 1, "an offer on bob's own turn rings"
+        assert await bells(c) == rung + 1, "an offer on bob's own turn rings"
         with Service(url) as svc:
             svc.answer_resign(bob, game, svc.game_version(game), False)  # in bob's other session
         await c.wait_words("1 game waiting for your move")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 1, "bob's own answer rings nothing"
+        assert await bells(c) == rung + 1, "bob's own answer rings nothing"
         with Service(url) as svc:
             svc.resign(bob, game, svc.game_version(game), Win.BACKGAMMON)  # the match: no game waits after it
             svc.answer_resign(alice, game, svc.game_version(game), True)
         await c.wait_words("alice wins a backgammon by resignation")
-        await c.settle(0.3)
-        assert c.received.count(b"\x07") == rung + 2, "the result rings, once"
+        assert await bells(c) == rung + 2, "the result rings, once"
         c.close()
 
 
@@ -6436,4 +6427,24 @@ async def test_a_list_s_page_note_goes_when_a_new_size_pages_it_anew(tmp_path):
         c.send_size(40, 24)
         said = " ".join((await c.wait_words("N)ext page (1 of 2)")).split())
         assert "only one page" not in said, said
+        c.close()
+
+
+async def test_sound_on_rings_at_a_game_list_for_a_turn_that_comes(tmp_path):
+    """bob sat at the V)iew list (it follows the games) when alice doubled: nothing rang, where the
+    menu rings.  It rings once."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob, game = alice_to_roll(url)
+    with Service(url) as svc:
+        alice = svc.login("alice", "alice-pw").id
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        c.send("V")
+        await c.wait_for("Game:")
+        rung = await bells(c)
+        with Service(url) as svc:
+            svc.double(alice, game, svc.game_version(game))
+        await c.wait_for("?bob")  # the list marks the double to answer
+        assert await bells(c) == rung + 1, "the double rings at the list"
         c.close()

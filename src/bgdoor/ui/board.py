@@ -1072,10 +1072,10 @@ class _Painter:
                 # 'Cube 4' alone over 'kimberlyandersen's' read as two lines apart.
                 head, rest = f"{cube} held by", rest.removesuffix("'s")
             parts = [words] if len(words) <= room else [head, rest]
-            if len(words) > room and v.cube_offered and v.status is not None \
+            if len(rest) > room and v.cube_offered and v.status is not None \
                     and v.status.startswith(rest.removeprefix("offered to ")):
-                # The line above says who is to answer: 'Cube 2 offered' (the name again under
-                # it had run five rows on into the viewer's own name).
+                # A long name: the line above says who is to answer, 'Cube 2 offered' (the name
+                # again under it had run five rows on into the viewer's own name).
                 parts = [f"{cube} offered"]
             owner = [(text, t.text) for part in parts for text in wrap(part, room)]
             if len(lines) + len(owner) > free[1] - free[0] + 1:

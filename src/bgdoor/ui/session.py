@@ -162,6 +162,14 @@ def who_lines(rows: list[OnlineRow]) -> list[tuple[OnlineRow, str, int]]:
     return said
 
 
+def turns_come(waiting: list[GameSummary], before: dict[int, bool]) -> str:
+    """The sound for the games `waiting` for the player that came since `before` (each game's id:
+    whether it had an offer to answer): 'double' for an offer, 'your_turn' for a turn, else ''."""
+    if any(g.offer and not before.get(g.id, False) for g in waiting):
+        return "double"
+    return "your_turn" if any(g.id not in before for g in waiting) else ""
+
+
 def worth_showing(cut: str, text: str) -> bool:
     """Whether `cut` (a menu news item cut to its rows, '... (N: all)' after it) says enough of
     `text` to show: cut after a sentence, or keeping most of it.  '#6: JackTheGammonKid... (N:
@@ -765,12 +773,10 @@ class Session:
             result_news = {(log.game.id, n.seq): n.text for _, log, lines in news for n in lines if n.result}
             if woken and rang is not None:
                 new_results = [text for key, text in result_news.items() if key not in rang[1]]
-                offers = [g for g in waiting if g.offer and not rang[0].get(g.id, False)]
-                turns = [g for g in waiting if g.id not in rang[0]]
                 if new_results:
                     self.con.bell("win" if any(t.startswith("You win") for t in new_results) else "lose")
-                elif offers or turns:
-                    self.con.bell("double" if offers else "your_turn")
+                elif came := turns_come(waiting, rang[0]):
+                    self.con.bell(came)
             rang = ({g.id: g.offer for g in waiting}, set(result_news))
             woken, drawn = False, counted
             # Greeted by the handle as it is now: a sysop's rename told in the player's other
@@ -1299,6 +1305,10 @@ class Session:
         `results`: finished matches, each with the player's result (won or lost)."""
         page = 0
         typed = ""
+        # With S)ound on, a turn or an offer that comes while a list following the games is up
+        # rings, as at the menu (the P)lay and V)iew lists had rung nothing).
+        rung = {g.id: g.offer for g in await self.svc.my_turn_games(self.player.id)} \
+            if fresh is not None and self.con.sound and self.player is not None else None
 
         async def answer(wait: Awaitable[T]) -> T:
             """`wait`, with the list woken by a change to any game while it waits, if it follows them."""
@@ -1425,6 +1435,11 @@ class Session:
                 typed, note = woken.text, (told if told not in (ONE_PAGE, FIRST_PAGE) else "") or self.list_hint
                 if fresh is not None:
                     games = await fresh(games)  # drawn once, it had listed a game withdrawn minutes before
+                    if rung is not None and self.player is not None:
+                        waiting = await self.svc.my_turn_games(self.player.id)
+                        if came := turns_come(waiting, rung):
+                            self.con.bell(came)
+                        rung = {g.id: g.offer for g in waiting}
                     if typed.isdigit() and 1 <= int(typed) <= len(shown):
                         # A line number half typed means the game on that line, wherever the new
                         # list puts it.
