@@ -2067,6 +2067,8 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
         await c.wait_words(f"N)ext page (1 of {pages}). Q or Enter goes back.")
         c.send("9")  # a digit, not PgUp, though the keypad's 9 is PgUp on a board
         await c.wait_for("Game: 9")
+        c.send("\x08\x1b[B")  # Down turns a page on, as N does (it had been 'not an answer')
+        await c.wait_words(f"N)ext page (2 of {pages})" if pages > 2 else "N: page 1 (2 of 2)")
         c.close()
 
 
@@ -6447,4 +6449,25 @@ async def test_sound_on_rings_at_a_game_list_for_a_turn_that_comes(tmp_path):
             svc.double(alice, game, svc.game_version(game))
         await c.wait_for("?bob")  # the list marks the double to answer
         assert await bells(c) == rung + 1, "the double rings at the list"
+        c.close()
+
+
+async def test_a_key_refused_at_a_question_rings_and_a_rename_does_not(tmp_path):
+    """With S)ound on, a key refused on the board rang but one refused at a question ('Drop the
+    double ...? (Y/N)', 5) did not; and a sysop's rename, no act of anyone's, rang as a turn."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    game = alice_doubled(url)
+    async with running_server(url) as srv:
+        c = await at_board(srv.port, "bob", game)
+        await c.wait_words("T)ake")
+        c.send("X")
+        await c.wait_words("(Y/N) [N]")
+        rung = await bells(c)
+        c.send("5")
+        await c.wait_words("Y answers yes")
+        assert await bells(c) == rung + 1, "a key refused at a question rings"
+        with Service(url) as svc:
+            Sysop(svc).rename("alice", "alicia")
+        await c.wait_words("The sysop renamed alice to alicia.")
+        assert await bells(c) == rung + 1, "a rename rings nothing"
         c.close()

@@ -1125,8 +1125,10 @@ class GameScreen:
             self.unkeyed = keep
             self.told_turn = turn
             self.message = self.with_turn(self.unkeyed, turn)
-        if self.me is None or self.view is None or self.drawn_at == (0, 0):
-            # Nor on opening the board: the menu rang as the turn came (it had rung twice).
+        if self.me is None or self.view is None or self.drawn_at == (0, 0) \
+                or (lines and all(is_rename(n.text) for n in lines)):
+            # Nor on opening the board: the menu rang as the turn came (it had rung twice); nor
+            # for a rename, no act of anyone's (it had rung as a turn, on the player's turn).
             return
         st = self.view.state
         if results and st.results:
@@ -2111,7 +2113,9 @@ class GameScreen:
         """A key that answers no question on the board: `said` (the question with why not) where
         the board's lines hold it, else the question alone and why not beside its `keys` on the
         help line, where said with the question it would cut the question's end off (at 40
-        columns, '... the match? (Y/N)', or what each answer costs).  The help line's text."""
+        columns, '... the match? (Y/N)', or what each answer costs).  The help line's text.
+        With S)ound on it rings, as a key refused on the board does (a question's had not)."""
+        self.con.bell("error")
         if not self.cut(said, keys):
             self.message = said
             return keys

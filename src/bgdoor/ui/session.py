@@ -1259,8 +1259,10 @@ class Session:
                     raise Woken(text)
                 self.list_hint = ""  # said again below if this key is refused too
                 c = key.char.upper() if key.char else ""
-                if paged and key.name in ("up", "pgup") and not key.char:
-                    c = "B"  # a page back, as on the other pages of pages (not 8 or 9 typed: digits here)
+                if paged and key.name in ("up", "pgup", "down", "pgdn") and not key.char:
+                    # A page back or on, as on the other pages of pages (not 8, 9, 2 or 3 typed:
+                    # digits here); Down and PgDn had been 'not an answer'.
+                    c = "B" if key.name in ("up", "pgup") else "N"
                 if c == "Q" or key.name == "esc":
                     return None  # with a number half typed too: refused, it was named as the way back
                 if c and c in letters:
