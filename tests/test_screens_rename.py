@@ -36,6 +36,13 @@ def a_turn_each(url: str, *others: str) -> tuple[int, int, int]:
         return alice, bob, v.id
 
 
+async def renamed_on(url: str, c, old: str, new: str) -> str:
+    """The sysop renames `old` `new`: what `c`'s screen says once it tells so, as words."""
+    with Service(url) as svc:
+        Sysop(svc).rename(old, new)
+    return words(await c.wait_words(f"The sysop renamed {old} to {new}."))
+
+
 async def at_board(port: int, handle: str = "alice"):
     """`handle` (password handle-pw) logged in, at the board of their first game."""
     c = await call(port)
@@ -310,9 +317,7 @@ async def test_a_board_waiting_on_the_opponent_shows_their_new_name_at_once(tmp_
     async with running_server(url) as srv:
         c = await at_board(srv.port)
         await c.wait_words("bob to play")
-        with Service(url) as svc:
-            Sysop(svc).rename("bob", "robert")
-        said = words(await c.wait_words("The sysop renamed bob to robert."))
+        said = await renamed_on(url, c, "bob", "robert")
         assert "robert to play" in said and "bob to play" not in said, said
         c.close()
 
@@ -373,9 +378,7 @@ async def test_a_rename_leaves_the_checker_in_hand_and_the_offer_waiting_said(tm
         await c.wait_for("P)lay")
         c.send("D")
         await c.wait_words("You will see the answer here.")
-        with Service(url) as svc:
-            Sysop(svc).rename("bob", "robert")
-        said = words(await c.wait_words("The sysop renamed bob to robert."))
+        said = await renamed_on(url, c, "bob", "robert")
         assert "You will see the answer here." in said and "You offered" not in said, said
         with Service(url) as svc:
             svc.take(bob, game, svc.game_version(game))
@@ -431,9 +434,7 @@ async def test_a_question_open_on_the_board_stays_open_through_a_rename(tmp_path
         await c.wait_words("bob offers to resign")
         c.send("A")
         await c.wait_words("(Y/N) [N]")
-        with Service(url) as svc:
-            Sysop(svc).rename("bob", "robert")
-        said = words(await c.wait_words("The sysop renamed bob to robert."))
+        said = await renamed_on(url, c, "bob", "robert")
         assert "(Y/N) [N]" in said and "Y)es" in said, said
         c.send("Y")
         await c.wait_words("You win a single game by resignation")

@@ -1246,7 +1246,7 @@ class Session:
         says so on `hint_row`.  The window resized: Woken, with what was typed, for the list to
         be laid out again; `follow`: any wake too (a list that follows the change feed), but
         not while a number is typed, which names a line of the list as it stands; `paged`: Up and
-        PgUp answer B, a page back."""
+        PgUp answer B, a page back, and Down and PgDn N, a page on."""
         text = typed
         hinted = bool(self.list_hint)  # a refusal (or the field's full) said on hint_row
         try:
