@@ -92,6 +92,7 @@ if TYPE_CHECKING:
     from bgdoor.ui.runtime import Runtime
 
 ELSEWHERE = "Your turn in game"  # how a notice of the player's other games begins
+DECIDED_ELSEWHERE = "Game #"  # how a result in another of them begins ('Game 2:' is this match's)
 
 
 TURN_SENT = "Turn sent"  # how the player's own turn, sent, is said
@@ -437,6 +438,8 @@ class GameScreen:
         # The player's other games waiting for them: a new one is told here, not only on the menu.
         self.elsewhere: set[int] | None = None
         self.elsewhere_opening: set[int] = set()  # of them, those waiting for the opening roll
+        self.scores_elsewhere: dict[int, tuple[int, int]] | None = None  # the player's other unfinished games
+        self.results_elsewhere: list[NewsLine] = []  # results there since the last look, to tell
         self.games_woken = False  # woken for a change to one of the player's games since last looked
         self.told_elsewhere: list[int] = []  # the other games the last notice named
         self.renamed_now: list[tuple[str, str]] = []  # the renames (was, now) the last look found
@@ -1126,9 +1129,11 @@ class GameScreen:
             self.told_turn = turn
             self.message = self.with_turn(self.unkeyed, turn)
         if self.me is None or self.view is None or self.drawn_at == (0, 0) \
-                or (lines and all(is_rename(n.text) for n in lines)):
+                or (lines and all(is_rename(n.text) for n in lines)) \
+                or any(n.text.startswith(DECIDED_ELSEWHERE) for n in lines):
             # Nor on opening the board: the menu rang as the turn came (it had rung twice); nor
-            # for a rename, no act of anyone's (it had rung as a turn, on the player's turn).
+            # for a rename, no act of anyone's (it had rung as a turn, on the player's turn); nor
+            # as a turn for a result elsewhere, which rang as a win or a loss.
             return
         st = self.view.state
         if results and st.results:
@@ -1393,6 +1398,15 @@ class GameScreen:
                 continue
             self.games_woken = False
             told = await self.waiting_elsewhere()
+            ended, self.results_elsewhere = self.results_elsewhere, []
+            if ended and not told:
+                # A game or match decided in another of the player's games: told here, as the menu
+                # tells it.  The board had said nothing, or only 'Your turn in game #2 too', which
+                # read as if the double they had offered there still waited.
+                self.keep_said()
+                self.drop_stale_elsewhere()
+                self.tell(ended)
+                return None
             if self.drop_stale_elsewhere() and not told:
                 return None  # drawn again without it
             if told:
@@ -1404,7 +1418,7 @@ class GameScreen:
                     told = sorted(set(told) | set(self.told_elsewhere))
                     self.unkeyed = rest
                 self.told_elsewhere = told
-                self.tell([NewsLine(0, self.elsewhere_notice())])
+                self.tell([*ended, NewsLine(0, self.elsewhere_notice())])
                 return None
 
     def next_game_said(self, text: str) -> str:
@@ -1488,7 +1502,34 @@ class GameScreen:
         began = (now - opening) & self.elsewhere_opening
         new = sorted((now - self.elsewhere) | began) if self.elsewhere is not None else []
         self.elsewhere, self.elsewhere_opening = now, opening
+        await self.decided_elsewhere()
         return new
+
+    async def decided_elsewhere(self) -> None:
+        """The results of the player's other games since the last look (a game of a match won
+        there, or the match), into results_elsewhere, each as 'Game #2: ...' in the news's words."""
+        try:
+            games = await self.svc.my_games(self.pid)
+        except ServiceError:
+            return
+        scores = {g.id: g.score for g in games if g.id != self.game_id and g.status == "active"}
+        before, self.scores_elsewhere = self.scores_elsewhere, scores
+        if before is None:
+            return
+        for gid in sorted(gid for gid, score in before.items() if scores.get(gid) != score):
+            try:
+                log = await self.svc.game_log(gid, self.pid)
+            except ServiceError:
+                continue
+            said = [n for n in narrate(log, 0, self.pid, everything=True) if n.result]
+            if not said or (gid in scores and log.game.state.score == before[gid]):
+                continue  # withdrawn or removed (the menu's notices tell it), or no game won there
+            # The ratings stay for the menu and the ? page: at 40 columns they had taken the lines.
+            text = said[-1].text.split(" Ratings: ")[0]
+            self.results_elsewhere.append(NewsLine(0, f"{DECIDED_ELSEWHERE}{gid}: {text}"))
+            st = log.game.state
+            if st.results and log.game.viewer_color is not None:
+                self.con.bell("win" if st.results[-1].winner is log.game.viewer_color else "lose")
 
     async def on_change(self) -> None:
         old = self.view

@@ -1,0 +1,90 @@
+"""A game decided in another of the player's games is told on the board they sit at."""
+
+from __future__ import annotations
+
+import asyncio
+
+import menus
+import pytest
+from harness import Caller, call, login, running_server
+
+from bgdoor.rules.dice import ScriptedDice
+from bgdoor.rules.game import Color, Win
+from bgdoor.service import Service
+
+
+def alice_doubles_bob_in_a_second_game(url: str) -> tuple[int, int]:
+    """Game A waits for its opening roll; in game B alice has doubled bob, who is to answer."""
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        here = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        there = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        view = svc.roll(alice, there.id, there.version)  # alice 3, bob 1: alice starts
+        view = svc.submit_turn(alice, view.id, view.version, "8/5 6/5")
+        view = svc.roll(bob, view.id, view.version)
+        view = svc.submit_turn(bob, view.id, view.version, "24/21 24/23")
+        svc.double(alice, view.id, view.version)
+    return here.id, there.id
+
+
+async def at_board(c: Caller, game: int) -> None:
+    """`c` at the board of `game`, past the page on the board's size at 40 columns."""
+    await menus.open_game(c, f"#{game}")
+    if c.screen.columns < 80:
+        await c.wait_words("Enter goes on anyway")
+        c.send("\r")
+    await c.wait_for("roll for who starts")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 24)])
+async def test_a_double_dropped_in_another_game_is_told_on_the_board(tmp_path, size):
+    """alice sat at game #1 while bob dropped her double in game #2: the board said only 'Your
+    turn in game #2 too' (the next game's opening roll is either player's), which read as if her
+    double there still waited; nor did S)ound ring for the point won."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    here, there = alice_doubles_bob_in_a_second_game(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=size[0], rows=size[1])
+        await login(c, "alice", "alice-pw", new=False)
+        await asyncio.sleep(1.0)  # the change feed's first look is done
+        await at_board(c, here)
+        await c.settle(0.5)
+        rung = c.received.count(b"\x07")
+        with Service(url) as svc:
+            svc.drop(2, there, svc.game(there).version)  # bob, the second registered
+        await c.wait_words(f"Game #{there}: You win a single game on a drop, 1 point.")
+        await c.wait_words(f"Your turn in game #{there} too")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") > rung, "S)ound on rings for the point won"
+        for line in c.screen.display:
+            assert len(line.rstrip()) <= size[0]
+        c.close()
+
+
+async def test_a_match_lost_in_another_game_is_told_without_its_ratings(tmp_path):
+    """The match's end in another game, told on the board at 40 columns: its result and score,
+    not cut for the ratings (the menu and the finished matches say those)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        here = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        there = svc.begin_game(alice, 1, Color.WHITE, "bob")
+        view = svc.roll(alice, there.id, there.version)
+        view = svc.submit_turn(alice, view.id, view.version, "8/5 6/5")
+        view = svc.roll(bob, view.id, view.version)
+        view = svc.submit_turn(bob, view.id, view.version, "24/21 24/23")
+        view = svc.resign(alice, view.id, view.version, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        await asyncio.sleep(1.0)
+        await at_board(c, here.id)
+        await c.settle(0.5)
+        with Service(url) as svc:
+            svc.answer_resign(bob, there.id, svc.game(there.id).version, True)
+        await c.wait_words(f"Game #{there.id}: bob wins a single game by resignation, 1 point, and the match 1-0.")
+        assert "Ratings" not in c.text
+        assert "Your turn in game" not in c.text  # the match is over: nothing waits there
+        c.close()
