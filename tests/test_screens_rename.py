@@ -460,3 +460,29 @@ async def test_a_watcher_keeps_the_double_said_through_a_rename(tmp_path):
         said = words(await c.wait_words("The sysop renamed bob to"))
         assert "alice doubles to 2" in said, said
         c.close()
+
+
+@pytest.mark.parametrize("cols", [80, 40])
+async def test_the_renamed_player_s_own_board_says_so(tmp_path, cols):
+    """alice, at her board when the sysop renamed her alicia: the panel went from 'alice (you)'
+    to 'alicia (you)' without a word (the menu told her only once she went back to it)."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    a_turn_each(url)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=cols, rows=24)
+        await login(c, "alice", "alice-pw", new=False)
+        await menus.open_game(c)
+        if cols < 80:
+            await c.wait_words("Enter goes on anyway")
+            c.send("\r")
+        await c.wait_words("roll")
+        await c.settle(0.5)
+        with Service(url) as svc:
+            Sysop(svc).rename("alice", "alicia")
+        said = words(await c.wait_words("The sysop renamed you to alicia."))
+        assert "alice (you)" not in said, said
+        assert max(map(len, c.screen.display)) <= cols
+        c.send("Q")
+        # The menu says it once more, with how to log in from now on.
+        await c.wait_words("The sysop changed your handle from alice to alicia.")
+        c.close()

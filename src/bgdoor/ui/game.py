@@ -1617,7 +1617,11 @@ class GameScreen:
         self.renamed_now = pairs + own
         if self.renamed_now:
             self.unkeyed = [renamed_in(t, self.renamed_now) for t in self.unkeyed]
-        return "" if quiet else renamed_text(pairs)
+        if quiet:
+            return ""
+        # Said to them as well: their own name had changed on the panel without a word (the
+        # menu told them only once they went back to it).
+        return " ".join([renamed_text(pairs), *(f"{RENAMED} you to {now}." for _, now in own)]).strip()
 
     def own_renamed(self) -> list[tuple[str, str]]:
         """The player's own name as the board showed it and as it is now, where they differ."""
