@@ -7,6 +7,7 @@ the players from before over with their games.
 
 from __future__ import annotations
 
+import signal
 import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -128,8 +129,11 @@ def test_aliases_differing_after_16_characters_are_two_players(svc: Service) -> 
     assert a.first_visit and "longer than 16" in a.handle_note
     assert b.first_visit and ("longer than 16 characters, so it becomes LongAliasName123 here; but another player here "
                              "is called LongAliasName123") in b.handle_note
+    # Not yet at the menu (hung up on the note): told again, in the same words.
     again = svc.enter_from_door("LongAliasName123B")
-    assert again.id == b.id and not again.first_visit and again.handle_note == ""
+    assert again.id == b.id and not again.first_visit and again.handle_note == b.handle_note
+    svc.clear_notices(b.id, svc.notices(b.id)[-1].id)  # the menu, reached
+    assert svc.enter_from_door("LongAliasName123B").handle_note == ""
     assert svc.enter_from_door("LongAliasName123A").id == a.id
 
 
@@ -401,6 +405,41 @@ def test_the_door_tells_a_newcomer_their_handle(tmp_path: Path) -> None:
     try:
         text = door.wait_for("Welcome, LongAliasName1~2")
         assert "Another player" not in text
+        door.send("Q")
+        assert door.wait_exit() == 0
+    finally:
+        door.close()
+
+
+def test_a_door_caller_who_hangs_up_on_the_note_is_told_again(tmp_path: Path) -> None:
+    """The note of why a handle is numbered was shown once: a caller who hung up on it was never
+    told again why they were LongAliasName1~2.  Said again until the menu is reached, then no more."""
+    url = f"sqlite:///{tmp_path}/bg.db"
+    with Service(url) as svc:
+        svc.enter_from_door("LongAliasName123A")
+    drop = _door32(tmp_path / "door32.sys", b"LongAliasName123B")
+    for visit in range(2):
+        door = PtyDoor(drop, url, tmp_path / "door.log")
+        try:
+            said = " ".join(door.wait_for("Press any key").split())
+            assert "another player here is called LongAliasName123, so you are LongAliasName1~2" in said, visit
+            door.proc.send_signal(signal.SIGHUP)  # the caller hangs up on it
+            door.wait_exit()
+        finally:
+            door.close()
+    door = PtyDoor(drop, url, tmp_path / "door.log")
+    try:
+        door.wait_for("Press any key")
+        door.send(" ")
+        door.wait_for("Welcome, LongAliasName1~2")
+        door.send("Q")
+        assert door.wait_exit() == 0
+    finally:
+        door.close()
+    door = PtyDoor(drop, url, tmp_path / "door.log")
+    try:
+        text = door.wait_for("Welcome, LongAliasName1~2")
+        assert "nother player" not in text
         door.send("Q")
         assert door.wait_exit() == 0
     finally:

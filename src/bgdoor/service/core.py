@@ -132,6 +132,21 @@ MAX_LOGIN_NAME = 255
 _LEGACY_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # what the door removed from an alias before identities were exact
 
 
+def _note_again(s: Session, p: Player, alias: str, tag: str) -> str:
+    """The note of a first visit the caller left before reaching the menu, said again as it was
+    (the player whose name made the handle numbered as they are now); '' where there is none, or
+    the sysop has renamed the caller since (that notice tells them)."""
+    kept = s.scalars(select(Notice).where(Notice.player_id == p.id, Notice.kind == "handle")).first()
+    if kept is None or kept.now != p.handle:
+        return ""
+    blocker = None
+    if kept.other:
+        holder = s.get(Player, kept.game_id) if kept.game_id else None
+        tag_login = (holder.bbs_tag, holder.login_name) if holder is not None else ("", kept.other)
+        blocker = (kept.other, *tag_login)
+    return _handle_note(alias, p.handle, blocker, tag)
+
+
 def _handle_note(alias: str, handle: str, blocker: tuple[str, str, str] | None, tag: str = "") -> str:
     """What a newcomer from a BBS (`tag`: a member board's, '' for this server's) is told when
     their handle here is not their BBS name; `blocker`: the handle, board tag and login name of
@@ -876,12 +891,20 @@ class Service(LeagueOps):
                     note = f"Your games from before are kept: you play as {p.handle}, as before."
             if p is not None:
                 p.last_seen, p.legacy_login = self.clock(), False
-                return replace(self._info(p), handle_note=note)
+                return replace(self._info(p), handle_note=note or _note_again(s, p, alias, tag))
             handle, blocker = self._free_handle(s, base)
             p = self._new_player(s, handle, None, origin=origin, login_name=alias, bbs_tag=tag)
             if blocker is not None:
                 self._handle_cache.clear()  # the alias's holder shows with their board's tag now
-            return replace(self._info(p), first_visit=True, handle_note=_handle_note(alias, handle, blocker, tag))
+            note = _handle_note(alias, handle, blocker, tag)
+            if note:
+                # Kept until the menu is reached (see Notice): a caller who hung up on the note had
+                # never been told again why they were carol~2.
+                s.flush()
+                holder = s.scalar(select(Player.id).where(Player.handle == blocker[0])) if blocker else None
+                s.add(Notice(player_id=p.id, kind="handle", game_id=holder or 0, length=0,
+                             other=blocker[0] if blocker else "", now=handle, created=self.clock()))
+            return replace(self._info(p), first_visit=True, handle_note=note)
 
         # A returning caller is let in by a read, like a login: a busy database does not hold
         # them at the door while the last-seen time waits.

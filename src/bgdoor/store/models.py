@@ -194,13 +194,16 @@ class Notice(Base):
     """What became of a game of the player's that left no record to read: withdrawn by the other
     player before its first roll, or removed by the sysop; or that the sysop renamed the player
     (game 0, `other` the handle before), or the player's opponent in game `game_id` (`other` the
-    name before, `now` the name after).  Told once, on the player's menu."""
+    name before, `now` the name after).  Told once, on the player's menu.  Or `handle`: a first
+    visit's note of why a BBS caller's handle is not their alias, said again until they reach the
+    menu (`now` the handle made; `other` and `game_id` the handle and id of the player whose name
+    it would have been, "" and 0 for none)."""
 
     __tablename__ = "notices"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(16))  # withdrawn, removed, renamed, opponent_renamed
+    kind: Mapped[str] = mapped_column(String(16))  # withdrawn, removed, renamed, opponent_renamed, handle
     game_id: Mapped[int]  # the game may be gone: no foreign key
     length: Mapped[int]
     other: Mapped[str] = mapped_column(String(40), default="")  # the other player's handle, "" for none

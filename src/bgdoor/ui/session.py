@@ -758,6 +758,10 @@ class Session:
             news, more = await gather(self.svc, self.player.id)
             counted = (len(waiting), latest_first(news))
             notices = await self.svc.notices(self.player.id)
+            if notices and all(n.kind == "handle" for n in notices):
+                # The first visit's note, told before the menu: reached, it has been read.
+                await self.svc.clear_notices(self.player.id, notices[-1].id)
+            notices = [n for n in notices if n.kind != "handle"]
             # News, not a count alone: 'Game #5 is withdrawn.' had gone when a turn came or went,
             # nothing said in its place.
             news_came = bool(set(counted[1]) - set(drawn[1] if drawn is not None else []))
