@@ -2044,7 +2044,12 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
         c.send("x")  # not an answer: the refusal names N among the answers, whole at 40 columns
         await c.wait_words("X is not an answer: a number and Enter, N, or Q." if cols == 80
                            else "X: type a number and Enter, N, or Q.")
-        for page in range(2, pages):
+        c.send("N")
+        await c.wait_words(f"({2} of {pages}), B: page back.")
+        c.send("x")  # past the first page B is an answer too, and named so
+        await c.wait_words("X is not an answer: a number and Enter, N, B, or Q." if cols == 80
+                           else "X: a number and Enter, N, B, or Q.")
+        for page in range(3, pages):
             c.send("N")
             await c.wait_words(f"N)ext page ({page} of {pages}), B: page back. Q or Enter goes back.")
         c.send("N")

@@ -1293,7 +1293,7 @@ class Session:
                     shown = c if c.strip() else "That key"
                     # One row: said in fewer words where the screen is narrow, not cut.
                     said = (f"{shown} is not an answer: {answers}.", f"{shown}: type {answers}.",
-                            f"{shown} is not an answer.")
+                            f"{shown}: {answers}.", f"{shown} is not an answer.")
                     hint = first_fitting(said, self.con.width - 3, said[-1])
                     self.con.put(hint_row, 3, " " * (self.con.width - 3))
                     self.con.put_wrapped(hint_row, 3, hint, "error", right=self.con.width - 1, rows=1)
@@ -1431,7 +1431,9 @@ class Session:
             told, note = note, ""
             self.con.put(prompt_row, 3, "Game: ", "prompt")
             try:
-                answers = "a number and Enter, N, or Q" if pages_n > 1 else "a number and Enter, or Q"
+                # B named where there is a page back to turn to (it had been left out of the answers).
+                answers = "a number and Enter, or Q" if pages_n == 1 else \
+                    "a number and Enter, N, B, or Q" if page else "a number and Enter, N, or Q"
                 text = await answer(self.list_answer(prompt_row, 9, "NB" if pages_n > 1 else "N", hint_row=hint_row,
                                                      answers=answers, typed=typed, follow=fresh is not None,
                                                      paged=pages_n > 1))
