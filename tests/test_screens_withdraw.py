@@ -86,8 +86,8 @@ async def test_a_wrong_key_at_a_question_at_40_columns_leaves_the_question_whole
         alice.send("Z")
         # How to answer, said with the question where both fit (the rows the help leaves free), else
         # beside the keys.
-        await alice.wait_until(lambda t: "Y answers yes; N, Esc or Enter, no." in " ".join(t.split())
-                               or "Z is not an answer: Y)es N)o (or Esc, Enter)" in " ".join(t.split()), "the refusal")
+        await alice.wait_until(lambda t: "Y answers yes; N or Esc, no." in " ".join(t.split())
+                               or "Z is not an answer: Y)es N)o (or Esc)" in " ".join(t.split()), "the refusal")
         await alice.settle(0.2)
         said = " ".join(alice.text.split())
         assert "the game goes, for you both. (Y/N)" in said and "? shows all" not in said, said
@@ -392,7 +392,11 @@ async def test_enter_right_after_a_refused_key_at_a_board_question_asks_again(tm
         await begin(alice, 1)
         alice.send("W")
         await alice.wait_for("(Y/N)")
-        alice.send("Z\r")
+        alice.send("Z")
+        # The refusal names no Enter: Enter right after it asks again.
+        said = " ".join((await alice.wait_words("Y answers yes; N or Esc, no.")).split())
+        assert "Enter, no" not in said and "Esc, Enter)" not in said, said
+        alice.send("\r")
         await alice.wait_words("Enter again for no; or Y or N.")
         assert "stays open" not in alice.text
         alice.send("\r")

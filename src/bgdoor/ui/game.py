@@ -304,6 +304,7 @@ ANSWER_HERE = " You will see the answer here."  # said with an offer until its a
 REPLAY_GOES_ON = "It goes on by itself until a key."
 PRESS_A_KEY = "(Press a key; Q leaves the game.)"  # Q clears the result and leaves: said, not a surprise
 YES_NO = "Y)es  N)o (or Esc, Enter)"  # the help line while a question waits ([N]: Enter answers no)
+YES_NO_REFUSED = "Y)es  N)o (or Esc)"  # after a key refused: Enter then asks again (see GameScreen.confirm)
 # Keys that only show something (help, the last turn, the match so far): what the board said
 # before them (what happened since the player last looked) is there when they come back.
 LOOK_ONLY = frozenset({"help", "view_last", "review"})
@@ -2124,7 +2125,10 @@ class GameScreen:
             if await self.whole_question(answer):
                 continue
             refused = True
-            help_text = self.not_an_answer(answer, question, YES_NO, f"{question}  Y answers yes; N, Esc or Enter, no.")
+            # Not Enter among the answers here: right after a refused key it asks again, where the
+            # refusal had just said Enter was no.
+            said = f"{question}  Y answers yes; N or Esc, no."
+            help_text = self.not_an_answer(answer, question, YES_NO_REFUSED, said)
 
     async def question_key(self) -> Key:
         """A key answering a question the board asks, or WAKE to ask it again (a new size).  The
