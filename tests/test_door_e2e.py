@@ -254,6 +254,30 @@ def test_a_resized_pty_redraws_the_screen_for_its_new_size(tmp_path: Path) -> No
         door.close()
 
 
+def test_a_pty_that_tells_its_size_only_later_is_followed(tmp_path: Path) -> None:
+    """A pty of 0x0 at the start (the size unknown: the drop file's, else 80x25, is drawn on), then
+    a real size: the door drew on at 80 columns into a 60-column window, SIGWINCH unheeded."""
+    url = f"sqlite:///{tmp_path}/bg.db"
+    door = PtyDoor(door32(tmp_path / "door32.sys", "Later"), url, tmp_path / "door.log",
+                   controlling=True, glass=(100, 30))
+    try:
+        door.wait_for("Your choice")
+        door.settle()
+        assert _menu_column(door.view.text) == 16
+        door.resize(60, 24)
+        end = time.monotonic() + 10
+        while _menu_column(door.view.text) != 2:
+            assert time.monotonic() < end, f"the menu was not laid out for 60 columns:\n{door.view.text}"
+            door.pump()
+        door.settle()
+        past = [line[60:].rstrip() for line in door.view.screen.display if line[60:].strip()]
+        assert not past, f"drawn past the 60 columns of the pty: {past}"
+        door.send("Q")
+        assert door.wait_exit(timeout=15) == 0
+    finally:
+        door.close()
+
+
 async def test_two_door_nodes_and_a_telnet_watcher_share_one_game(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/bg.db"
     async with running_server(url) as srv:

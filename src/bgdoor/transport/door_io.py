@@ -453,9 +453,10 @@ def install_resize(
     """Call `resize(columns, rows)` with the terminal's new size on SIGWINCH. Returns the undo.
 
     Only a StdioLink on a terminal has a size to read again; for anything else, and where
-    signals cannot be handled, this does nothing.
+    signals cannot be handled, this does nothing.  A terminal that tells no size yet (0x0) is
+    followed too: the size it gives later is taken (the door had drawn on at the drop file's).
     """
-    if not isinstance(link, StdioLink) or link.terminal_size() == (0, 0):
+    if not isinstance(link, StdioLink) or not os.isatty(link.out_fd):
         return lambda: None
 
     def resized() -> None:
