@@ -4619,6 +4619,37 @@ async def test_the_opponent_s_play_is_not_followed_by_his_coming_on(tmp_path):
                 bob.close()
 
 
+async def test_the_opening_roll_and_play_of_one_come_on_again_are_not_followed_by_it(tmp_path):
+    """'Opening roll: alice 3, bob 1. alice starts with 3-1, playing 8/5 6/5. alice is on again.'
+    read as if she had come on after playing: the act was not at the start of the line."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+    async with running_server(url, presence_ttl=3.0, dice=ScriptedDice([3, 1] * 5)) as srv:
+        b = await call(srv.port)
+        a = None
+        try:
+            await login(b, "bob", "bob-pw", new=False)
+            await menus.open_board(b)
+            await b.settle(1.5)  # the first look at who is on: alice is not
+            a = await call(srv.port)
+            await login(a, "alice", "alice-pw", new=False)
+            await b.wait_words("alice is on.", 15)
+            with Service(url, dice=ScriptedDice([3, 1])) as svc:
+                v = svc.roll(alice, v.id, svc.game_version(v.id))
+                svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+            await b.wait_words("alice starts with 3-1, playing 8/5 6/5.")
+            await b.settle(0.3)
+            said = " ".join(b.text.split())
+            assert "alice is on" not in said[said.index("Opening roll"):], said
+        finally:
+            b.close()
+            if a is not None:
+                a.close()
+
+
 async def test_an_opening_roll_and_its_play_after_a_result_are_not_a_page_of_two(tmp_path):
     """A result held; the opponent won the next opening roll, then played it.  The key that let the
     result go showed 'Since you last looked:' with '- Opening roll: ... bob starts with 6-2.' over

@@ -218,6 +218,19 @@ def comer(text: str) -> str:
     return found.group(1) if found else text
 
 
+_ACTS = ("rolled", "starts", "doubles", "redoubles", "takes", "drops", "offers", "accepts", "refuses", "cannot")
+
+
+def acts_in(name: str, text: str) -> bool:
+    """Whether a line of news tells an act of `name`'s: begins with it, or has it do something
+    after a sentence's start ('Opening roll: alice 5, bob 2. bob starts with 5-2').  Being named
+    is not acting: the opening roll names both players."""
+    if text.startswith(f"{name} "):
+        return True
+    acts = "|".join(_ACTS)
+    return re.search(rf"(?:^|[.:!] ){re.escape(name)}(?:'s note| (?:{acts})\b)", text) is not None
+
+
 def comings_of(text: str, names: list[str]) -> bool:
     """Whether `text` is a line of GameScreen.opponent_news about one of `names`."""
     return any(text.startswith((f"{name} has logged off", f"{name} is on")) for name in names)
@@ -1075,7 +1088,9 @@ class GameScreen:
             before = [t for t in before if t not in comings]
             # Not of one whose act is the news: 'bob rolled 4-2 and played 8/4 6/4. bob is on.' read as
             # if he had come on after playing.  His playing says he is on.
-            comings = [t for t in comings if not any(f.startswith(f"{comer(t)} ") for f in fresh)]
+            # Nor where the act is said after the opening roll ('Opening roll: ... bob starts with
+            # 5-2, playing 13/6. bob is on again.') or the name ('bob's note: ...').
+            comings = [t for t in comings if not any(acts_in(comer(t), f) for f in fresh)]
             if any(not t.startswith(ELSEWHERE) and not is_rename(t) for t in fresh):
                 # The news of this game is the answer promised: the promise goes (not for a
                 # rename: 'You offered the cube at 2.' had been said of a double still waiting).
