@@ -4650,6 +4650,42 @@ async def test_the_opening_roll_and_play_of_one_come_on_again_are_not_followed_b
                 a.close()
 
 
+async def test_a_refusal_does_not_stay_before_the_answer_when_a_coming_came_between(tmp_path):
+    """alice doubled, pressed P ('Your double is waiting for your opponent's answer.'), bob came
+    on and took: 'Your double is waiting ... bob takes the double; the cube is at 2.'"""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob_id = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob_id, v.id, v.version)
+        v = svc.submit_turn(bob_id, v.id, v.version, "8/4 6/4")
+    async with running_server(url, presence_ttl=3.0) as srv:
+        a = await call(srv.port)
+        bob = None
+        try:
+            await login(a, "alice", "alice-pw", new=False)
+            await menus.open_board(a)
+            await a.settle(1.5)  # the first look at who is on: bob is not
+            a.send("D")
+            await a.wait_words("You offer the cube at 2.")
+            a.send("P")
+            await a.wait_words("Your double is waiting for your opponent's answer.")
+            bob = await call(srv.port)
+            await login(bob, "bob", "bob-pw", new=False)
+            await a.wait_words("bob is on.", 15)
+            with Service(url) as svc:
+                svc.take(bob_id, v.id, svc.game_version(v.id))
+            said = " ".join((await a.wait_words("bob takes the double; the cube is at 2.")).split())
+            assert "is waiting" not in said, said
+        finally:
+            a.close()
+            if bob is not None:
+                bob.close()
+
+
 async def test_an_opening_roll_and_its_play_after_a_result_are_not_a_page_of_two(tmp_path):
     """A result held; the opponent won the next opening roll, then played it.  The key that let the
     result go showed 'Since you last looked:' with '- Opening roll: ... bob starts with 6-2.' over
@@ -6267,6 +6303,43 @@ async def test_sound_on_rings_for_a_double_a_refused_key_and_a_result(tmp_path):
         c.send("Z")
         await c.wait_words("Z is not on the menu")
         assert await bells(c) == rung + 3, "sound off: no ring"
+        c.close()
+
+
+async def test_sound_on_rings_for_a_key_refused_in_a_replay(tmp_path):
+    """V)iew last, then Z: 'Z does nothing here.' and no bell, where the board rings for it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    _, game = alice_to_roll(url)
+    async with running_server(url) as srv:
+        c = await at_board(srv.port, "bob", game)
+        c.send("V")
+        await c.wait_words("Q)uit replay")
+        rung = await bells(c)
+        c.send("Z")
+        said = " ".join((await c.wait_words("Z does nothing here")).split())
+        assert await bells(c) == rung + 1, "a refused key rings in a replay too"
+        # And where the replay stands stays said with it (the refusal had taken its place).
+        assert "Z does nothing here. ? lists the keys. Replay: alice played the opening 3-1" in said, said
+        c.close()
+
+
+async def test_a_key_refused_in_a_review_rings_and_leaves_the_step_said(tmp_path):
+    """M)atches, a match reviewed, Z: no bell, and 'Step 5 of 5: ...' gone until the next key."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        c.send("M")
+        await c.wait_for("Game:")
+        c.send("1\r")
+        await c.wait_words("Step 5 of 5")
+        rung = await bells(c)
+        c.send("Z")
+        said = " ".join((await c.wait_words("Z does nothing here")).split())
+        assert await bells(c) == rung + 1, "a refused key rings in a review too"
+        assert "Z does nothing here. ? lists the keys. Step 5 of 5: You win the match" in said, said
+        c.close()
         c.close()
 
 

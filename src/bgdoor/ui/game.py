@@ -81,6 +81,7 @@ from bgdoor.ui.review import (
     fit_message,
     frames,
     help_page,
+    is_refusal,
     replay_text,
     review_match,
     show_whole,
@@ -1452,7 +1453,11 @@ class GameScreen:
         rolled 6-2.', and the next game's 'Game 2 of the match. Score: ...', which 'bob is on
         again.' had taken the place of."""
         if not self.unkeyed and self.message and not self.held:
-            self.unkeyed = [self.message]
+            # Not why a key did nothing, which is not news and goes when news comes: 'Your double
+            # is waiting for your opponent's answer.' had stood before 'bob takes the double' where
+            # 'bob is on.' came between them.  What the refusal covered stays instead.
+            kept = self.refused[0] if self.message == self.refused[1] else self.message
+            self.unkeyed = [kept] if kept else []
 
     def elsewhere_notice(self, brief: bool = False) -> str:
         """The notice of the games in told_elsewhere, as P)lay at the menu would now reach them:
@@ -2242,7 +2247,9 @@ class GameScreen:
         while True:
             # A game's first play is made with the opening roll (the start position, nothing moved).
             opening = last.before.position == Position.start()
-            text = note or replay_text(name, last.dice, earlier, last.moves, at, opening)
+            where = replay_text(name, last.dice, earlier, last.moves, at, opening)
+            # Why a key did nothing, before the move it did nothing at (that had gone from sight).
+            text = f"{note} {where}" if is_refusal(note, end, start) else note or where
             if not note and auto and at == 0 and len(frames) > 1:
                 # The help line offers Enter: an Enter pressed as the replay stepped by itself
                 # had gone two moves on, unexplained.

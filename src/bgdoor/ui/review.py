@@ -61,6 +61,11 @@ def step_key(con_key: Key | None, state: State, unavailable: dict[str, str] | No
     return found.action, ""
 
 
+def is_refusal(note: str, end: str, start: str) -> bool:
+    """Whether a note from step is why a key did nothing (not the words at either end)."""
+    return bool(note) and note not in (end, start) and not note.startswith("The game has gone on")
+
+
 def at_ends(at: int, last: int, end: str, start: str) -> dict[str, str]:
     """The steps that would go past the first or the last frame (action -> why not): the help line
     does not offer them there, and a key for one says why."""
@@ -80,6 +85,8 @@ async def step(
     frame, `start` for going back past the first; `whole`, the message the board cut, which the
     help shows first."""
     action, note = step_key(key, state, at_ends(at, last, end, start))
+    if not action:
+        con.bell("error")  # with S)ound on, as a key refused on the board rings (a replay's had not)
     if action == "tick":
         return (at + 1, note) if at < last else (at, note)
     if action == "next":
@@ -251,7 +258,9 @@ async def review_match(con: Console, svc: Gateway, player_id: int | None, game_i
     start = "That is the start of the match. Enter goes forward, Q leaves."
     while True:
         f = shots[at]
-        message, whole = fit_message(note or f"Step {at} of {len(shots) - 1}: {f.text}", con.width)
+        said = f"Step {at} of {len(shots) - 1}: {f.text}"
+        # Why a key did nothing, before the step it did nothing at (the step had gone from sight).
+        message, whole = fit_message(f"{note} {said}" if is_refusal(note, end, start) else note or said, con.width)
         con.board(
             g,
             f.state,
