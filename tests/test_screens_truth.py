@@ -403,6 +403,30 @@ async def test_the_rankings_say_why_a_key_is_no_answer(tmp_path):
         c.close()
 
 
+async def test_the_rankings_follow_a_match_ended_while_they_are_open(tmp_path):
+    """carol's R)ank, left open while bob won a match, went on showing alice first at 1510.0, and
+    the page typed from it ('1') said another rating."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    bob_resigns_to_alice(url, Win.SINGLE)
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "carol", "carol-pw", new=True)
+        c.send("R")
+        await c.wait_for("Rank:")
+        await c.wait_words("1. alice 1510.0 1 0")
+        with Service(url, dice=ScriptedDice([3, 1] * 5)) as svc:
+            alice, bob = svc.login("alice", "alice-pw").id, svc.login("bob", "bob-pw").id
+            view = svc.begin_game(alice, 1, Color.WHITE, "bob")
+            view = svc.roll(alice, view.id, view.version)
+            await asyncio.sleep(0.5)  # the change feed's look knows the game (not begun and ended between two)
+            view = svc.resign(alice, view.id, view.version, Win.SINGLE)
+            svc.answer_resign(bob, view.id, view.version, True)
+            now = {r.handle: r for r in svc.rankings()}
+        said = await c.wait_words(f"alice {now['alice'].rating:.1f} 1 1")
+        assert f"bob {now['bob'].rating:.1f} 1 1" in " ".join(said.split()), said
+        c.close()
+
+
 async def reviewing_first_match(port: int, handle: str) -> Caller:
     """`handle` (password handle-pw) logged in, M)atches, and the first finished match opened in
     R)eview (at its last step)."""

@@ -1828,15 +1828,18 @@ class Session:
             )
             if note:
                 self.con.put(bottom - 1, 3, fit(note, self.con.width - 4), "error")
-            note = ""
+            told, note = note, ""
             self.con.put(bottom, 3, "Rank: ", "prompt")
             try:
                 # No N: the ranks are one page (N had gone back to the menu without a word, and a
-                # Q typed after it quit the call).
-                text = await self.list_answer(bottom, 9, "B" if boards else "", hint_row=bottom - 1,
-                                              answers=f"a rank and Enter{', B' if boards else ''} or Q", typed=typed)
+                # Q typed after it quit the call).  It follows the games: a match ended meanwhile
+                # may move the ranks (a list left open had shown a loser still first, and his page,
+                # typed from it, a rating no longer his).
+                text = await self.following_games(self.list_answer(
+                    bottom, 9, "B" if boards else "", hint_row=bottom - 1,
+                    answers=f"a rank and Enter{', B' if boards else ''} or Q", typed=typed, follow=True))
             except Woken as woken:
-                typed = woken.text
+                typed, note, fetched = woken.text, told or self.list_hint, None
                 continue
             typed = ""
             if text == "B":
