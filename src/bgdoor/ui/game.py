@@ -2828,12 +2828,16 @@ class GameScreen:
         if self.held or self.me is None or v is None or v.my_turn or v.state.over:
             return
         await self.waiting_elsewhere()
+        # With a result there since the last look: told now, before the notice (it had waited for
+        # the next change to come).
+        ended, self.results_elsewhere = self.results_elsewhere, []
         waiting = sorted(self.elsewhere or ())
-        if not waiting:
+        if not waiting and not ended:
             return
         self.keep_said()
-        self.told_elsewhere = waiting
-        self.tell([NewsLine(0, self.elsewhere_notice())])
+        if waiting:
+            self.told_elsewhere = waiting
+        self.tell([*ended, *([NewsLine(0, self.elsewhere_notice())] if waiting else [])])
 
     async def act_noted(self, method: Callable[[int, int, int, str | None], Awaitable[GameView]], done: str) -> None:
         """Something the player does that a note may go with: the note written goes with it, and
