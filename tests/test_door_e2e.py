@@ -278,6 +278,27 @@ def test_a_pty_that_tells_its_size_only_later_is_followed(tmp_path: Path) -> Non
         door.close()
 
 
+async def test_who_says_a_door_caller_on_the_goodbye_screen_is_leaving(tmp_path: Path) -> None:
+    """W)ho said 'at the menu' of a door caller reading the goodbye (three seconds by default)."""
+    url = f"sqlite:///{tmp_path}/bg.db"
+    async with running_server(url) as srv:
+        door = PtyDoor(door32(tmp_path / "leaver.sys", "Leaver"), url, tmp_path / "leaver.log")
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(None, door.wait_for, "Your choice")
+            carol = await call(srv.port)
+            await login(carol, "carol", "carol-pw", new=True)
+            door.send("Q")
+            await loop.run_in_executor(None, door.wait_for, "Thanks for playing")
+            carol.send("W")
+            said = " ".join((await carol.wait_words("saying goodbye")).split())
+            assert "Leaver" in said and "Leaver here at the menu" not in said, said
+            carol.close()
+            assert await loop.run_in_executor(None, door.wait_exit) == 0
+        finally:
+            door.close()
+
+
 async def test_two_door_nodes_and_a_telnet_watcher_share_one_game(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/bg.db"
     async with running_server(url) as srv:

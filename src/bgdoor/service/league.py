@@ -24,7 +24,7 @@ T = TypeVar("T")
 # waiting: for a player; looking: at a game over; reviewing: a finished match from M)atches; the
 # rest name the menu's pages (OnlineRow.doing says each).
 ACTIVITIES = ("menu", "playing", "waiting", "watching", "looking", "reviewing", "games", "matches", "news",
-              "instructions", "ranks", "options", "beginning", "who", "arriving")
+              "instructions", "ranks", "options", "beginning", "who", "arriving", "leaving")
 # What a player does (and may leave a note with); rolls and what the rules derive are not.
 ACTS = tuple(
     e.type

@@ -269,6 +269,7 @@ PAGES = {
     "who": "looking at who's online",
     "beginning": "beginning a game",
     "arriving": "just logged in",  # reading a first visit's notice, not yet at the menu
+    "leaving": "saying goodbye",  # on the goodbye screen, a door's for a few seconds
 }
 
 

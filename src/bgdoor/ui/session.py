@@ -329,6 +329,8 @@ class Session:
             pass
 
     async def goodbye(self) -> None:
+        # W)ho had said 'at the menu' of a door caller on the goodbye screen.
+        self.presence("leaving")
         back = " Returning you to the BBS..." if self.door_alias is not None else ""
         try:
             games = self.player is not None and bool(await self.svc.my_games(self.player.id))
