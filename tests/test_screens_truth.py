@@ -5505,7 +5505,8 @@ async def test_the_size_page_at_50_columns_says_what_is_cut_not_points(tmp_path)
         for handle, cols, said in (("alice", 50, "its right edge (the bear-off tray) would be cut off"),
                                    ("bob", 50, "its right edge (the bear-off tray; or, playing Black, the cube "
                                     "where the game has one) would be cut off"),
-                                   ("alice", 45, "some of its points would be cut off")):
+                                   ("alice", 45, "some of its points (1, 2, 23 and 24) would be cut off"),
+                                   ("bob", 45, "some of its points would be cut off")):
             c = await call(srv.port, cols=cols, rows=24)
             await login(c, handle, f"{handle}-pw", new=False)
             await open_game(c, f"#{game}")
@@ -6517,7 +6518,7 @@ async def test_going_on_at_50_columns_still_asks_when_points_would_go(tmp_path):
         await c.wait_for("BAR")
         c.send_size(45, 24)
         said = " ".join((await c.wait_words("The board needs 80 columns")).split())
-        assert "some of its points would be cut off" in said, said
+        assert "some of its points (1, 2, 23 and 24) would be cut off" in said, said
 
 
 async def test_an_offer_in_the_menu_news_is_not_cut_to_make_room_for_n_all(tmp_path):

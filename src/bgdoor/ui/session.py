@@ -2358,6 +2358,7 @@ class Session:
                 # The points take columns 1-49, the tray (or the cube, on a board turned as the
                 # table stands) 50-54, the names, scores and pip counts 56-80.
                 cuts = []
+                which = ""  # the points cut off, named
                 if narrow and self.con.width >= 54:
                     cuts.append("the right-hand side of the board (the names, scores and pip counts) would be cut off")
                 elif narrow and self.con.width >= 49:
@@ -2370,8 +2371,13 @@ class Session:
                     cuts.append(f"only the left {self.con.width} of the board's 80 columns would show: its right "
                                 f"edge ({edge}) would be cut off, and the names, scores and pip counts with it")
                 elif narrow:
+                    # Which, where the side does not change them (as the table stands, Black's board is
+                    # turned): 'some of its points' had left the caller to find them.
+                    gone = [str(p) for p in range(1, 25) if not self.con.in_sight(p, Color.WHITE)]
+                    which = f" ({', '.join(gone[:-1])} and {gone[-1]})" \
+                        if len(gone) > 1 and self.con.orientation != "table" else ""
                     cuts.append(f"only the left {self.con.width} of the board's 80 columns would show: some of its "
-                                "points would be cut off, and the names, scores and pip counts with them")
+                                f"points{which} would be cut off, and the names, scores and pip counts with them")
                 if short and self.con.height < MESSAGE_ROW + 2:
                     # What the board says goes over its foot (see GameScreen.draw); the keys do not.
                     cuts.append(f"only its top {self.con.height} lines would show: what the board says goes over "
@@ -2382,17 +2388,21 @@ class Session:
                 if help_cut:
                     cuts.append(f"only its top {self.con.height} lines would show: the last line of the keys "
                                 "that work (?)help and Q)uit among them) is below them")
+                # The points not named where the screen has no room for them (a short one's rows go
+                # to what else is cut).
+                plain = [c.replace(which, "") for c in cuts] if which else []
                 bigger = "wider and taller" if narrow and short else "wider" if narrow else "taller"
                 title = f"The board needs {needs}"
                 keys = "Enter goes on anyway; Q goes back."
                 # As much of the why as the screen has room for, with the keys that work always on it
                 # (at 40x12 they were drawn below the last line), and two lines under them for a refusal.
+                follow = f"Make the window {bigger} if you can: the board follows at once." if self.con.sized_live \
+                    else "Your connection does not tell a new window size, so the board cannot follow one."
                 told = [
                     # The promise only where the size is told as it changes: an RLogin gateway that
                     # never answered the window request had been promised it, and nothing followed.
-                    (f"Your terminal shows {size}, so {'; and '.join(cuts)}.",
-                     f"Make the window {bigger} if you can: the board follows at once." if self.con.sized_live else
-                     "Your connection does not tell a new window size, so the board cannot follow one.", 1),
+                    (f"Your terminal shows {size}, so {'; and '.join(cuts)}.", follow, 1),
+                    *([(f"Your terminal shows {size}, so {'; and '.join(plain)}.", follow, 1)] if plain else []),
                     (f"Your terminal shows {size}.", f"Make the window {bigger} if you can.", 1),
                     (f"Your terminal shows {size}.", f"Make the window {bigger} if you can.", 0),
                     ("", "", 0),
