@@ -88,3 +88,43 @@ async def test_a_match_lost_in_another_game_is_told_without_its_ratings(tmp_path
         assert "Ratings" not in c.text
         assert "Your turn in game" not in c.text  # the match is over: nothing waits there
         c.close()
+
+
+async def test_an_offer_in_another_game_is_told_and_rung_as_an_answer_waiting(tmp_path):
+    """alice waited at game #1's board (bob to play): bob doubled her in game #2, and the board
+    said 'Your turn in game #2 too' and rang nothing (it rang only on her own turn here, and as
+    that turn); a resignation bob offered in game #3, which already waited for her roll, was not
+    told at all."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob = svc.register("bob", "bob-pw").id
+        games = []
+        for turns in (1, 1, 2):
+            v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+            v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1
+            v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+            if turns == 2:
+                v = svc.roll(bob, v.id, v.version)
+                v = svc.submit_turn(bob, v.id, v.version, "8/5 6/5")
+            games.append(v.id)
+    here, doubled, resigned = games
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await asyncio.sleep(1.0)
+        await menus.open_game(c, f"#{here}")
+        await c.wait_words("bob to play")
+        await c.settle(0.5)
+        rung = c.received.count(b"\x07")
+        with Service(url) as svc:
+            svc.double(bob, doubled, svc.game_version(doubled))
+        await c.wait_words(f"Your answer in game #{doubled} too")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 1, "an offer in another game rings"
+        with Service(url) as svc:
+            svc.resign(bob, resigned, svc.game_version(resigned), Win.SINGLE)
+        await c.wait_words(f"Your answer in games #{doubled}, #{resigned} too")
+        await c.settle(0.3)
+        assert c.received.count(b"\x07") == rung + 2, "so does a resignation in a game that waited already"
+        c.close()

@@ -92,7 +92,7 @@ if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
     from bgdoor.ui.runtime import Runtime
 
-ELSEWHERE = "Your turn in game"  # how a notice of the player's other games begins
+ELSEWHERE = ("Your turn in game", "Your answer in game")  # how a notice of the player's other games begins
 DECIDED_ELSEWHERE = "Game #"  # how a result in another of them begins ('Game 2:' is this match's)
 
 
@@ -101,19 +101,22 @@ RENAMED = "The sysop renamed"  # how a rename of a player here is said
 BRIEF_END = "too: Q, P)lay."  # how the notice of other games ends in its fewest words
 
 
-def elsewhere_text(games: list[int], straight: bool = False, brief: bool = False) -> str:
+def elsewhere_text(games: list[int], straight: bool = False, brief: bool = False, answers: bool = False) -> str:
     """'Your turn in game #8 too: ...', 'Your turn in games #8, #9 too: ...'; `straight`: P)lay at
     the menu goes to the game (it is the only one waiting), else it lists them.  `brief`: the
-    way there in two keys, for where the whole would push this board's news off the lines."""
+    way there in two keys, for where the whole would push this board's news off the lines.
+    `answers`: each waits for an answer to an offer ('Your answer in game #8 too'), as the menu
+    and the panel tell an offer from a turn (a double had been told as a turn)."""
     numbers = [f"#{n}" for n in games]
     where = f"game {numbers[0]}" if len(games) == 1 else "games " + ", ".join(numbers)
+    yours = "Your answer" if answers else "Your turn"
     if brief:
-        return f"Your turn in {where} {BRIEF_END}"
+        return f"{yours} in {where} {BRIEF_END}"
     if straight and len(games) == 1:
-        return f"Your turn in {where} too: Q, then P)lay, takes you there."
+        return f"{yours} in {where} too: Q, then P)lay, takes you there."
     # P)lay's list takes a game number: '#8' and Enter.
     which = numbers[0] if len(games) == 1 else ", ".join(numbers[:-1]) + f" or {numbers[-1]}"
-    return f"Your turn in {where} too: Q, P)lay, then {which} and Enter."
+    return f"{yours} in {where} too: Q, P)lay, then {which} and Enter."
 
 
 def _only_play(dice: tuple[int, int], unused: tuple[int, ...]) -> str:
@@ -453,6 +456,7 @@ class GameScreen:
         # The player's other games waiting for them: a new one is told here, not only on the menu.
         self.elsewhere: set[int] | None = None
         self.elsewhere_opening: set[int] = set()  # of them, those waiting for the opening roll
+        self.elsewhere_offers: set[int] = set()  # of them, those waiting for an answer to an offer
         self.scores_elsewhere: dict[int, tuple[int, int]] | None = None  # the player's other unfinished games
         self.results_elsewhere: list[NewsLine] = []  # results there since the last look, to tell
         self.games_woken = False  # woken for a change to one of the player's games since last looked
@@ -1153,11 +1157,16 @@ class GameScreen:
             # as a turn for a result elsewhere, which rang as a win or a loss.
             return
         st = self.view.state
+        notice = any(n.text.startswith(ELSEWHERE) for n in lines)
         if results and st.results:
             # S)ound on: a result rings as well as a turn does (only 'your turn' had ever rung).
             self.con.bell("win" if st.results[-1].winner is self.me else "lose")
-        elif st.actor is self.me and not own:
+        elif st.actor is self.me and not own and (not notice or len(lines) > 1):
             self.con.bell("double" if st.phase is Phase.DOUBLED else "your_turn")
+        elif notice:
+            # A turn or an offer in another game rings as it does at the menu, whoever's turn it is
+            # here (it had rung only on the player's own turn on this board, and as that turn).
+            self.con.bell("double" if set(self.told_elsewhere) & self.elsewhere_offers else "your_turn")
 
     async def news_page(self, lines: list[NewsLine]) -> Key | None:
         """What happened since the player last looked, every line of it, on as many pages as it
@@ -1442,7 +1451,7 @@ class GameScreen:
         """What came after a held result, said to be of the next game where the next game's
         opening roll, which says so, is not beside it: 'dora offers to resign' had read as if of
         the game just won."""
-        if not text or text.startswith(("Opening roll", "Game ", ELSEWHERE)) or not any(
+        if not text or text.startswith(("Opening roll", "Game ", *ELSEWHERE)) or not any(
                 t.startswith("Opening roll") for t in self.after_lines):
             return text
         assert self.view is not None
@@ -1464,7 +1473,8 @@ class GameScreen:
         straight there when the one named is the only game waiting, this one included."""
         others = self.elsewhere or set()
         straight = others == set(self.told_elsewhere) and len(others) == 1 and not self.waiting_here()
-        return elsewhere_text(self.told_elsewhere, straight, brief)
+        answers = bool(self.told_elsewhere) and set(self.told_elsewhere) <= self.elsewhere_offers
+        return elsewhere_text(self.told_elsewhere, straight, brief, answers)
 
     def waiting_here(self) -> bool:
         """Whether this game waits for the player, as P)lay at the menu counts it (the opening
@@ -1518,11 +1528,15 @@ class GameScreen:
             return []
         now = {g.id for g in games if g.id != self.game_id}
         opening = {g.id for g in games if g.opening and g.id != self.game_id}
+        offers = {g.id for g in games if g.offer and g.id != self.game_id}
         # A game waiting for either player's opening roll is counted as waiting already: the
         # opponent's roll that made it the player's turn there had been told nowhere.
         began = (now - opening) & self.elsewhere_opening
-        new = sorted((now - self.elsewhere) | began) if self.elsewhere is not None else []
-        self.elsewhere, self.elsewhere_opening = now, opening
+        # Nor was an offer made in a game already waiting (a resignation offered on the player's
+        # own turn there).
+        offered = offers - self.elsewhere_offers
+        new = sorted((now - self.elsewhere) | began | offered) if self.elsewhere is not None else []
+        self.elsewhere, self.elsewhere_opening, self.elsewhere_offers = now, opening, offers
         await self.decided_elsewhere()
         return new
 
