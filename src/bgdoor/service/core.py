@@ -1023,10 +1023,11 @@ class Service(LeagueOps):
 
     def _view(self, s: Session, g: Game, viewer_id: int | None, state: MatchState | None = None) -> GameView:
         mark = self._game_marks.get(g.id)
-        if mark is not None and g.version > mark[0] and g.event_count == mark[1]:
+        if mark is not None and g.version > mark[0] and (g.event_count == mark[1] or g.status in OVER):
             # Changed with nothing played: a sysop's rename (which bumps the version of the
-            # player's games for every process's feed).  The names are read again: a board had
-            # shown the old name until the cache's time ran out.
+            # player's games for every process's feed); or ended, perhaps by a player's deletion.
+            # The names are read again: a board had shown the old name until the cache's time
+            # ran out (after a deletion, the opponent's board one way or the other by timing).
             for pid in (g.white_id, g.black_id):
                 self._handle_cache.pop(pid or 0, None)
         self._game_marks[g.id] = (g.version, g.event_count)

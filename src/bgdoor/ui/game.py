@@ -1656,7 +1656,9 @@ class GameScreen:
             return ""
         # Said to them as well: their own name had changed on the panel without a word (the
         # menu told them only once they went back to it).
-        return " ".join([renamed_text(pairs), *(f"{RENAMED} you to {now}." for _, now in own)]).strip()
+        # Not a deletion: 'The sysop renamed you to (deleted).' had come before the forfeit that says it.
+        return " ".join([renamed_text(pairs), *(f"{RENAMED} you to {now}." for _, now in own
+                                                if now != DELETED_NAME)]).strip()
 
     def own_renamed(self) -> list[tuple[str, str]]:
         """The player's own name as the board showed it and as it is now, where they differ."""
