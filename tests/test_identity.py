@@ -446,6 +446,21 @@ def test_a_door_caller_who_hangs_up_on_the_note_is_told_again(tmp_path: Path) ->
         door.close()
 
 
+def test_a_look_alike_note_stays_true_on_an_ascii_terminal(svc: Service) -> None:
+    """An ASCII terminal shows 'alíce' as 'alice': the note read 'Your BBS name alice looks like
+    alice, the name of another player here'.  It says what an ASCII screen cannot show."""
+    from bgdoor.letters import ascii_form  # noqa: PLC0415 - what the terminal layer draws plain
+
+    svc.register("alice", "alice-pw")
+    note = svc.enter_from_door("al\u00edce").handle_note
+    assert "Your BBS name al\u00edce (with an accent) looks like alice" in note, note
+    assert "alice (with an accent) looks like alice" in ascii_form(note), note
+    svc.register("zoe", "zoe-pw")
+    assert "(with accents) looks like zoe" in svc.enter_from_door("z\u00f6\u00eb").handle_note
+    plain = svc.enter_from_door("a1ice").handle_note
+    assert "with" not in plain.split("looks like")[0], plain  # nothing beyond ASCII to say
+
+
 def test_a_member_board_s_newcomer_is_told_whose_board_has_their_name(svc: Service) -> None:
     """DP's carol was told 'Another player here is called carol' of DEMO's carol, as if a player
     of this server (or of her own board) had her name."""

@@ -25,6 +25,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from contextlib import AbstractContextManager, nullcontext
@@ -132,6 +133,17 @@ MAX_LOGIN_NAME = 255
 _LEGACY_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # what the door removed from an alias before identities were exact
 
 
+def _beyond_ascii(name: str) -> str:
+    """' (with an accent)', ' (with accents)' or ' (with letters beyond ASCII)' for a name with
+    letters an ASCII terminal shows as plain ones; '' for a plain name."""
+    odd = [c for c in name if ord(c) > 127]
+    if not odd:
+        return ""
+    if all(len(d := unicodedata.normalize("NFKD", c)) > 1 and ord(d[0]) < 128 for c in odd):
+        return " (with an accent)" if len(odd) == 1 else " (with accents)"
+    return " (with letters beyond ASCII)"
+
+
 def _note_again(s: Session, p: Player, alias: str, tag: str) -> str:
     """The note of a first visit the caller left before reaching the menu, said again as it was
     (the player whose name made the handle numbered as they are now); '' where there is none, or
@@ -158,12 +170,15 @@ def _handle_note(alias: str, handle: str, blocker: tuple[str, str, str] | None, 
         name, shown, login = (f'"{n}"' if " " in n else n for n in (base, handle, login))
         cleaned = handles.clean(alias)
         made_q = f'"{cleaned}"' if " " in cleaned else cleaned
+        if alike := handles.key(base) != handles.key(cleaned):
+            # Said in words that stay true on an ASCII terminal, which shows 'alíce' as 'alice':
+            # 'Your BBS name alice looks like alice' had been all it read.
+            made_q += _beyond_ascii(cleaned)
         # The name made of the alias first, where it is not the alias: 'bob@DP' had been told only
         # that another player is called bob_DP, never why the name had become that.
         why = _why_changed(alias) if handles.key(cleaned) != handles.key(alias.strip()) else ""
         # Taken only in looks ('a1ice' beside alice): it had been told it 'becomes alice here',
         # and that 'a1ice~2 to a1ice~5 are taken too', where alice~2 to alice~5 were.
-        alike = handles.key(base) != handles.key(cleaned)
         made = f"Your BBS name {why}, so it becomes {made_q} here; but " if why else ""
         if tag and theirs == tag:
             # 'Another player of your board is called alice' read as if the board's own alice
