@@ -2042,6 +2042,56 @@ async def test_a_watcher_is_told_a_result_once(tmp_path):
         c.close()
 
 
+async def test_no_to_join_it_comes_back_to_the_page_it_was_asked_from(tmp_path):
+    """On page 2 of V)iew, a line number, N to 'Join it?': the list came back at page 1, where the
+    same line number then opened another game."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        for length in range(1, 16):
+            svc.begin_game(bob, length, Color.WHITE, None)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=80, rows=24)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("V")
+        await c.wait_words("N)ext page (1 of 2)")
+        c.send("N")
+        await c.wait_words("(2 of 2)")
+        c.send("1\r")
+        await c.wait_words("Join it? (Y/N) [Y]")
+        c.send("N")
+        said = " ".join((await c.wait_words("Game:")).split())
+        await c.settle(0.3)
+        said = " ".join(c.text.split())
+        assert "(2 of 2)" in said and "Join it?" not in said, said
+        c.close()
+
+
+async def test_a_list_laid_out_for_a_new_size_keeps_its_first_game_in_sight(tmp_path):
+    """On page 2 of 2 at 80 columns (games 14 and 15), the window made 40 columns: the list kept
+    the page's number, page 2 of 3 (games 6 to 10), and the games between went by unseen."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url) as svc:
+        bob = svc.register("bob", "bob-pw").id
+        for length in range(1, 16):
+            svc.begin_game(bob, length, Color.WHITE, None)
+    async with running_server(url) as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=(80, 24), glass=(80, 25))
+        try:
+            await menus.login(c, "alice", "alice-pw", new=True)
+            c.send("V")
+            await c.wait_words("N)ext page (1 of 2)")
+            c.send("N")
+            text = await c.wait_words("(2 of 2)")
+            first = re.search(r" 1\) +(#\d+)", text)
+            assert first is not None, text
+            c.send_size(40, 24)
+            said = await c.wait_words("(3 of 3)")
+            assert re.search(rf"\) +{first.group(1)} ", said), said  # on the page shown
+        finally:
+            c.close()
+
+
 @pytest.mark.parametrize("size", [(40, 24), (80, 24)])
 async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, size):
     """At 40 columns the V)iew list's footer was cut at two lines: 'Q goes back.' and, with two
@@ -2580,6 +2630,9 @@ async def test_the_review_and_the_board_s_questions_are_laid_out_again_for_a_new
         said = " ".join(" ".join((await narrowed(b))[18:24]).split())
         assert "a backgammon (3 points)?" in said and "3) backgammon Esc: no" in said, said
         b.send("\x1b")
+        # The question closed, the size page comes (the caller had not gone on at 40), then the board.
+        await b.wait_words("Enter goes on anyway")
+        b.send("\r")
         await b.wait_for("You did not offer to resign.")
         a.close()
         b.close()
@@ -2729,6 +2782,9 @@ async def test_a_play_being_typed_is_kept_when_the_window_changes_size(tmp_path)
         said = " ".join(" ".join((await narrowed(b))[18:24]).split())
         assert "Your play (like 24/18 13/11), Enter sends, Esc cancels: 24/2" in said, said
         b.send("0 13/10\r")
+        # The play sent, the size page comes (the caller had not gone on at 40), then the board.
+        await b.wait_words("Enter goes on anyway")
+        b.send("\r")
         await b.wait_for("Turn sent")
         a.close()
         b.close()
@@ -4463,6 +4519,23 @@ async def alice_opens_her_game_at(tmp_path, size: tuple[int, int]) -> AsyncItera
             c.close()
 
 
+@pytest.mark.parametrize("key", ["G", "N"])
+async def test_a_window_made_smaller_during_a_question_brings_the_size_page_after_it(tmp_path, key):
+    """At 80x25, G)ive up's choice (or a note being typed), then the window made 50x20, then Esc:
+    the question took the new size in, and the size page never came; the board stayed cut, its
+    keys below the screen."""
+    async with alice_opens_her_game_at(tmp_path, (80, 25)) as c:
+        await c.wait_for("BAR")
+        await c.settle(0.3)
+        c.send(key)
+        await c.wait_for("Esc")
+        c.send_size(50, 20)
+        await c.settle(0.5)
+        c.send("\x1b")
+        said = " ".join((await c.wait_words("The board needs 80 columns")).split())
+        assert "Enter goes on anyway" in said, said
+
+
 async def test_esc_from_a_note_or_giving_up_with_a_checker_in_hand_says_it_is_still_in_hand(tmp_path):
     """A checker in hand, N, 'hi', Esc said only 'No note changed.'; G, Esc only 'You did not
     offer to resign.': the line that said the checker was in hand had gone (M)ove typed said it)."""
@@ -4612,6 +4685,28 @@ async def test_a_board_says_when_the_opponent_logs_off_and_comes_on_again(tmp_pa
         finally:
             a.close()
             bob.close()
+
+
+async def test_many_other_games_waiting_are_counted_and_turn_sent_stays_at_40_columns(tmp_path):
+    """alice, with 30 other games waiting, sent her turn at 40 columns: 'Your turn in games #1,
+    #30, #31, ... (? shows all)' filled the lines, 'Turn sent' cut off behind it."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        svc.roll(alice, v.id, v.version)
+        others = [svc.begin_game(alice, 3, Color.WHITE, "bob").id for _ in range(5)]  # opening rolls to make
+    async with running_server(url) as srv:
+        c = await at_40(srv.port, "alice", v.id, "You start with 3-1")
+        c.send("M")
+        await c.wait_for("Your play")
+        c.send("8/5 6/5\r")
+        said = " ".join((await c.wait_words("Turn sent: 8/5 6/5.")).split())
+        said = " ".join((await c.wait_words(f"Your turn in {len(others)} other games too")).split())
+        assert "Turn sent: 8/5 6/5." in said and f"#{others[2]}" not in said, said
+        assert max(map(len, c.screen.display)) <= 40
+        c.close()
 
 
 async def test_the_opponent_s_play_is_not_followed_by_his_coming_on(tmp_path):

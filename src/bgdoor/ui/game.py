@@ -92,7 +92,8 @@ if TYPE_CHECKING:
     from bgdoor.ui.gateway import Gateway
     from bgdoor.ui.runtime import Runtime
 
-ELSEWHERE = ("Your turn in game", "Your answer in game")  # how a notice of the player's other games begins
+ELSEWHERE = ("Your turn in ", "Your answer in ")  # how a notice of the player's other games begins
+MANY_ELSEWHERE = 3  # more other games than this are counted, not named
 DECIDED_ELSEWHERE = "Game #"  # how a result in another of them begins ('Game 2:' is this match's)
 
 
@@ -110,6 +111,10 @@ def elsewhere_text(games: list[int], straight: bool = False, brief: bool = False
     numbers = [f"#{n}" for n in games]
     where = f"game {numbers[0]}" if len(games) == 1 else "games " + ", ".join(numbers)
     yours = "Your answer" if answers else "Your turn"
+    if len(games) > MANY_ELSEWHERE:
+        # Counted: thirty numbers had filled the lines at 40 columns, and 'Turn sent' was cut off.
+        where = f"{len(games)} other games"
+        return f"{yours} in {where} {BRIEF_END}" if brief else f"{yours} in {where} too: Q, then P)lay lists them."
     if brief:
         return f"{yours} in {where} {BRIEF_END}"
     if straight and len(games) == 1:
@@ -519,6 +524,10 @@ class GameScreen:
                     continue
                 self.unkeyed = []
                 if not await self.on_key(event):
+                    return
+                if not self.s.board_fits() and not await self.s.room_for_board():
+                    # Made smaller while a question took the new size in (Give up's choice, a note
+                    # typed): the size page had never come, the board left cut.
                     return
         finally:
             self.rt.unwatch(self.game_id, self.con.wake)

@@ -1306,12 +1306,14 @@ class Session:
 
     async def pick(self, title: str, games: list[GameSummary], empty: str, note: str = "",
                    fresh: Callable[[list[GameSummary]], Awaitable[list[GameSummary]]] | None = None,
-                   mine: bool = False, results: bool = False) -> GameSummary | None:
+                   mine: bool = False, results: bool = False, at: int | None = None) -> GameSummary | None:
         """A numbered list; returns the chosen game, or None to go back.  `note`: said under it first.
         `fresh`: the list as it is now, from the one shown; with it the list follows every change
         to a game, and a game number typed that the list did not show is looked for in it.
-        `results`: finished matches, each with the player's result (won or lost)."""
+        `results`: finished matches, each with the player's result (won or lost).  `at`: a game
+        whose page the list opens at (back from 'Join it?', it had come back at page 1)."""
         page = 0
+        anchor = at  # a game to keep in sight as the list is laid out again
         typed = ""
         # With S)ound on, a turn or an offer that comes while a list following the games is up
         # rings, as at the menu (the P)lay and V)iew lists had rung nothing).
@@ -1365,6 +1367,10 @@ class Session:
                 foot_rows = footer_rows("  N)ext page (9 of 9), B: page back.")
                 per = max(1, (hint_row - foot_rows - top) // (2 if narrow else 1))
             foot_top = hint_row - foot_rows
+            held = next((i for i, g in enumerate(games) if g.id == anchor), None)
+            if held is not None:
+                page = held // per
+            anchor = None
             page = min(page, max(0, (len(games) - 1) // per))
             self.con.clear()
             self.con.put_wrapped(title_row, 3, title, "title", right=self.con.width - 1, rows=title_rows)
@@ -1443,6 +1449,9 @@ class Session:
                 # The note stands until a key; not one of the pages, which a new size changes
                 # ('This list has only one page.' had stood over 'N)ext page (1 of 2)').
                 typed, note = woken.text, (told if told not in (ONE_PAGE, FIRST_PAGE) else "") or self.list_hint
+                # The first game shown stays in sight: a new size had kept the page's number, and
+                # the games between went by unseen.
+                anchor = shown[0].id
                 if fresh is not None:
                     games = await fresh(games)  # drawn once, it had listed a game withdrawn minutes before
                     if rung is not None and self.player is not None:
@@ -1585,9 +1594,10 @@ class Session:
                 await self.begin_game()
             return
         note = ""
+        back_at: int | None = None  # the game a No to 'Join it?' came from: its page again
         while True:
-            g = await self.pick("Games in progress", games, "No games are in progress.", note, fresh)
-            note = ""
+            g = await self.pick("Games in progress", games, "No games are in progress.", note, fresh, at=back_at)
+            note, back_at = "", None
             if g is None:
                 return
             if g.status != "open" or self.player.handle in (g.white, g.black):
@@ -1622,7 +1632,8 @@ class Session:
                     await self.game_screen(view.id, f"You joined game #{view.id}, {a_match(view.state.length)} "
                                                     f"against {against}.")
                     return
-            # No: back to the list (the question asked nothing about watching).
+            # No: back to the list (the question asked nothing about watching), on its page.
+            back_at = g.id
             games = await fresh(games)
             if not games:
                 if note:
