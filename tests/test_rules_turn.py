@@ -89,6 +89,16 @@ def test_bar_first() -> None:
     assert 13 in turn.sources()
 
 
+def test_bearing_off_from_outside_is_refused_for_the_checkers_left_out() -> None:
+    """13/off with 4-4 from the start touches 9, 5 and 1: it was refused as 'point 1 is blocked,
+    so 13/off has nowhere to touch down', as if it would do with point 1 open."""
+    turn = Turn(Position.start(), (4, 4))
+    assert refused(turn, 13, 0) == "you cannot bear off while you have checkers outside your home board"
+    # The one checker out, home with the first die and off with the second: the walk says why not.
+    turn = Turn(board({8: 1, 6: 5, 5: 5, 4: 4}, {3: 2}), (5, 6))
+    assert "outside" not in refused(turn, 8, 0)
+
+
 def test_bearing_off() -> None:
     turn = Turn(board({8: 1, 6: 5, 5: 5, 4: 4}), (6, 5))
     assert refused(turn, 6, 0) == "you cannot bear off while you have checkers outside your home board"

@@ -275,6 +275,16 @@ class Turn:
             # Said before the distance: '5/off is 5 pips' read as if the checker were there.
             where = "on the bar" if src == BAR else f"on point {src}"
             return f"you have {'no more checkers' if self.start.player[src - 1] else 'no checker'} {where}"
+        if dst == 0:
+            # Checkers other than this one left out of the home board: no way this one goes makes
+            # bearing off possible ('point 1 is blocked, so 13/off has nowhere to touch down' read
+            # as if 13/off would do with point 1 open).
+            others = list(self._me)
+            others[src - 1] -= 1
+            if others[24]:
+                return "you cannot bear off while you have a checker on the bar"
+            if any(others[6:24]):
+                return "you cannot bear off while you have checkers outside your home board"
         left = self.remaining_dice
         result = _walk_paths(self._me, self._opp, left, [Path((src, dst))])
         if isinstance(result, str):
