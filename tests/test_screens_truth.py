@@ -2119,7 +2119,7 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
         await c.wait_words("X is not an answer: a number and Enter, N, or Q." if cols == 80
                            else "X: type a number and Enter, N, or Q.")
         c.send("N")
-        await c.wait_words(f"({2} of {pages}), B: page back.")
+        await c.wait_words(f"({2} of {pages})")
         c.send("x")  # past the first page B is an answer too, and named so
         await c.wait_words("X is not an answer: a number and Enter, N, B, or Q." if cols == 80
                            else "X: a number and Enter, N, B, or Q.")
@@ -2128,26 +2128,26 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
             await c.wait_words(f"N)ext page ({page} of {pages}), B: page back. Q or Enter goes back.")
         c.send("N")
         # The last page's N goes round to the first: it said "N)ext page (2 of 2)".
-        await c.wait_words(f"N: page 1 ({pages} of {pages}), B: page back. Q or Enter goes back.")
+        await c.wait_words(f"Last page ({pages} of {pages}): N goes to page 1, B: page back. Q or Enter goes back.")
         # B, Up and PgUp turn a page back, as on every other page of pages (all three were refused).
         c.send("\x1b[A")
         await c.wait_words(f"N)ext page ({pages - 1} of {pages})")
         c.send("N")
-        await c.wait_words(f"N: page 1 ({pages} of {pages})")
+        await c.wait_words(f"Last page ({pages} of {pages}): N goes to page 1")
         c.send("N")
         await c.wait_words(f"N)ext page (1 of {pages}). Q or Enter goes back.")
         c.send("B")
         await c.wait_words("This is the first page: N turns to the next.")
         c.send("1N")  # a number half typed: N turns the page all the same (it was refused, named N)
         await c.wait_words(f"N)ext page (2 of {pages}), B: page back. Q or Enter goes back." if pages > 2
-                           else "N: page 1 (2 of 2), B: page back.")
+                           else "Last page (2 of 2): N goes to page 1, B: page back.")
         assert "not an answer" not in c.text and "type a number" not in c.text, c.text
         c.send("B")
         await c.wait_words(f"N)ext page (1 of {pages}). Q or Enter goes back.")
         c.send("9")  # a digit, not PgUp, though the keypad's 9 is PgUp on a board
         await c.wait_for("Game: 9")
         c.send("\x08\x1b[B")  # Down turns a page on, as N does (it had been 'not an answer')
-        await c.wait_words(f"N)ext page (2 of {pages})" if pages > 2 else "N: page 1 (2 of 2)")
+        await c.wait_words(f"N)ext page (2 of {pages})" if pages > 2 else "Last page (2 of 2): N goes to page 1")
         c.close()
 
 
