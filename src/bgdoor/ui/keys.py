@@ -226,6 +226,7 @@ REASONS[State.SPECTATING]["w"] = _WATCHING  # not a hint that a watcher could wi
 REASONS[State.OVER]["w"] = _OVER  # not 'The match is under way
 
 MOVE_KEYS = ("up", "down", "left", "right", "home", "end", "pgup", "pgdn", "act")
+_UP_DOWN = "8 and 2"  # how a replay's and a review's refusal of up and down begins
 TAIL = " ? lists the keys."
 
 
@@ -256,6 +257,10 @@ def refusal(state: State, key: Key, unavailable: dict[str, str] | None = None) -
         reason = unavailable["double"]
     else:
         reason = REASONS[state].get(key_name(key))
+        if reason is not None and reason.startswith(_UP_DOWN) and not key.char.strip():
+            # An arrow pressed, not 8 or 2: named as it was pressed ('8 and 2 do nothing' had
+            # answered the Up arrow).
+            reason = "Up and Down" + reason[len(_UP_DOWN):].replace("6 and 4", "Right and Left (6 and 4)", 1)
     if reason is None:
         if key.name in MOVE_KEYS and state is State.SPECTATING:
             reason = _WATCHING  # a watcher never plays: 'only while you play' promised a turn
