@@ -4805,6 +4805,30 @@ async def test_a_refusal_does_not_stay_before_the_answer_when_a_coming_came_betw
                 bob.close()
 
 
+async def test_a_key_refused_after_ones_own_double_says_the_double_waits(tmp_path):
+    """alice doubled, then Z: 'Z does nothing here. ? lists the keys.' took the place of 'You offer
+    the cube at 2. You will see the answer here.', and only the panel said an answer was awaited."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1, 4, 2] * 5)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        bob_id = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+        v = svc.roll(alice, v.id, v.version)
+        v = svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+        v = svc.roll(bob_id, v.id, v.version)
+        v = svc.submit_turn(bob_id, v.id, v.version, "8/4 6/4")
+    async with running_server(url) as srv:
+        a = await call(srv.port)
+        await login(a, "alice", "alice-pw", new=False)
+        await menus.open_board(a)
+        a.send("D")
+        await a.wait_words("You offer the cube at 2.")
+        a.send("Z")
+        said = " ".join((await a.wait_words("Z does nothing here.")).split())
+        assert "Z does nothing here. Your double is waiting for your opponent's answer. ? lists the keys." in said, said
+        a.close()
+
+
 async def test_an_opening_roll_and_its_play_after_a_result_are_not_a_page_of_two(tmp_path):
     """A result held; the opponent won the next opening roll, then played it.  The key that let the
     result go showed 'Since you last looked:' with '- Opening roll: ... bob starts with 6-2.' over
@@ -5937,10 +5961,10 @@ async def test_a_key_refused_beside_one_s_own_double_does_not_read_as_a_second_o
         said = " ".join((await a.wait_words("Z does nothing here.")).split())
         assert "You offer the cube" not in said, said
         a.send("N")
-        said = " ".join((await a.wait_words("Your double is waiting for your opponent's answer.")).split())
-        assert "You offer the cube" not in said, said
         # And when a note can go: 'is waiting' alone had not said (a tester).
-        assert "A note is written on your own turn, to go with what you do then." in said, said
+        said = " ".join((await a.wait_words("Your double is waiting for your opponent's answer. A note is written on "
+                                            "your own turn, to go with what you do then.")).split())
+        assert "You offer the cube" not in said, said
         a.close()
 
 

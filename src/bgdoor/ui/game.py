@@ -1895,6 +1895,12 @@ class GameScreen:
                 # Not the player's own, which the refusal says waits: 'Your double is waiting ...
                 # You offer the cube at 2.' had read as a second offer.
                 own = state in (State.DOUBLE_BY_ME, State.RESIGN_BY_ME)
+                if own and refused.endswith(keytable.TAIL) and not re.search(r"double|resign|offer", refused):
+                    # A key refused with no word of the offer ('Z does nothing here.') took the place
+                    # of 'You offer the cube at 2. You will see the answer here.', the panel alone
+                    # saying an answer was awaited.
+                    waits = keytable.REASONS[state]["p"]
+                    refused = f"{refused.removesuffix(keytable.TAIL)} {waits}{keytable.TAIL}"
                 self.message = self.with_roll_left(f"{refused} {'' if own else self.pending_offer()}".rstrip())
             self.refused = (self.refused[0], self.message)
             return True
