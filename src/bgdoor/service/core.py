@@ -500,6 +500,7 @@ def game_summaries(s: Session, *where: Any, limit: int | None = None, always: bo
             opening=status == ACTIVE and phase == Phase.OPENING.value,
             offer=status == ACTIVE and phase in (Phase.DOUBLED.value, Phase.RESIGNED.value),
             winner_id=winner,
+            turn_id=a,
         )
         for gid, status, length, score_white, score_black, updated, version, w, b, a, phase, winner in rows
     ]

@@ -111,6 +111,7 @@ class GameSummary:
     opening: bool = False  # both seated, and the opening roll is either player's to make
     offer: bool = False  # what the player to act must do is answer a double or a resignation
     winner_id: int | None = None  # the player who won the match, once it is over
+    turn_id: int | None = None  # the player who must act next (as `turn` names them)
 
     def waits_for(self, name: str | None) -> bool:
         """Is `name` the player the game waits for?  Either of them, for its opening roll."""

@@ -31,6 +31,7 @@ from bgdoor.rules.turn import Turn
 from bgdoor.service import (
     GameChanged,
     GameLog,
+    GameSummary,
     GameView,
     IllegalAction,
     LastTurn,
@@ -1532,9 +1533,12 @@ class GameScreen:
         """The player's other games that have come to wait for them since the last look (their
         opponent played there; the menu would count it, the board said nothing)."""
         try:
-            games = await self.svc.my_turn_games(self.pid)
+            # All the player's unfinished games in one read: those waiting for them (as P)lay at the
+            # menu counts them), and the scores that tell a result there (see decided_elsewhere).
+            mine = await self.svc.my_games(self.pid)
         except ServiceError:
             return []
+        games = [g for g in mine if g.status == "active" and (g.turn_id == self.pid or g.opening)]
         now = {g.id for g in games if g.id != self.game_id}
         opening = {g.id for g in games if g.opening and g.id != self.game_id}
         offers = {g.id for g in games if g.offer and g.id != self.game_id}
@@ -1546,16 +1550,13 @@ class GameScreen:
         offered = offers - self.elsewhere_offers
         new = sorted((now - self.elsewhere) | began | offered) if self.elsewhere is not None else []
         self.elsewhere, self.elsewhere_opening, self.elsewhere_offers = now, opening, offers
-        await self.decided_elsewhere()
+        await self.decided_elsewhere(mine)
         return new
 
-    async def decided_elsewhere(self) -> None:
-        """The results of the player's other games since the last look (a game of a match won
-        there, or the match), into results_elsewhere, each as 'Game #2: ...' in the news's words."""
-        try:
-            games = await self.svc.my_games(self.pid)
-        except ServiceError:
-            return
+    async def decided_elsewhere(self, games: list[GameSummary]) -> None:
+        """The results of the player's other `games` (their unfinished ones now) since the last
+        look (a game of a match won there, or the match), into results_elsewhere, each as 'Game
+        #2: ...' in the news's words."""
         scores = {g.id: g.score for g in games if g.id != self.game_id and g.status == "active"}
         before, self.scores_elsewhere = self.scores_elsewhere, scores
         if before is None:
