@@ -128,3 +128,50 @@ async def test_an_offer_in_another_game_is_told_and_rung_as_an_answer_waiting(tm
         await c.settle(0.3)
         assert c.received.count(b"\x07") == rung + 2, "so does a resignation in a game that waited already"
         c.close()
+
+
+def test_the_notice_of_other_games_tells_answers_from_turns():
+    """A resignation offered in a game named already as a turn ('Your turn in games #14, #15
+    too') left the words as they were; only the bell said something had come."""
+    from bgdoor.ui.game import elsewhere_text  # noqa: PLC0415 - the words alone
+
+    assert elsewhere_text([14, 15], answers=frozenset({15})) == \
+        "Your turn in game #14, your answer in game #15 too: Q, P)lay, then #14 or #15 and Enter."
+    assert elsewhere_text([14, 15], answers=frozenset({14, 15}), brief=True) == \
+        "Your answer in games #14, #15 too: Q, P)lay."
+    assert elsewhere_text([8], straight=True, answers=frozenset({8})) == \
+        "Your answer in game #8 too: Q, then P)lay, takes you there."
+    assert elsewhere_text([1, 2, 3, 4, 5], answers=frozenset({2, 4})) == \
+        "Your turn in 5 other games (2 to answer) too: Q, then P)lay lists them."
+    assert elsewhere_text([1, 2, 3, 4], answers=frozenset({1, 2, 3, 4})) == \
+        "Your answer in 4 other games too: Q, then P)lay lists them."
+
+
+async def test_an_offer_in_a_game_named_already_changes_the_notice(tmp_path):
+    """bob's turn in games #2 and #3 named; carol resigns in #3 (on bob's turn there): the lines
+    stayed 'Your turn in games #2, #3 too'."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        games = []
+        for _ in range(3):
+            v = svc.begin_game(alice, 3, Color.WHITE, "bob")
+            v = svc.roll(alice, v.id, v.version)  # alice 3, bob 1
+            games.append(v)
+    here, second, third = games
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "bob", "bob-pw", new=False)
+        await asyncio.sleep(1.0)
+        await menus.open_game(c, f"#{here.id}")
+        await c.wait_words("alice to play")
+        await c.settle(0.5)
+        with Service(url) as svc:
+            for v in (second, third):
+                svc.submit_turn(alice, v.id, svc.game_version(v.id), "8/5 6/5")
+        await c.wait_words(f"Your turn in games #{second.id}, #{third.id} too")
+        with Service(url) as svc:
+            svc.resign(alice, third.id, svc.game_version(third.id), Win.SINGLE)
+        await c.wait_words(f"Your turn in game #{second.id}, your answer in game #{third.id} too")
+        c.close()

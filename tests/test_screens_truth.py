@@ -2042,6 +2042,39 @@ async def test_a_watcher_is_told_a_result_once(tmp_path):
         c.close()
 
 
+async def test_a_list_s_last_page_footer_is_whole_at_40_columns_with_both_marks(tmp_path):
+    """V)iew's last page at 40x24, a turn and an offer on it: the footer, both marks' legends and
+    '(4 of 4) N: page 1, B: page back.', was cut at four lines after 'Q or' (worded 'Last page
+    (4 of 4): N goes to page 1')."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 10)) as svc:
+        carol = svc.register("carol", "carol-pw").id
+        svc.register("dave", "dave-pw")
+        bob = svc.register("bob", "bob-pw").id
+        v = svc.begin_game(carol, 3, Color.WHITE, "dave")
+        svc.roll(carol, v.id, v.version)  # carol to play: '*'
+        v = svc.begin_game(carol, 3, Color.WHITE, "dave")
+        v = svc.roll(carol, v.id, v.version)
+        v = svc.submit_turn(carol, v.id, v.version, "8/5 6/5")
+        v = svc.roll(2, v.id, v.version)  # dave
+        v = svc.submit_turn(2, v.id, v.version, "8/5 6/5")
+        svc.double(carol, v.id, v.version)  # dave to answer: '?'
+        for length in range(1, 18):
+            svc.begin_game(bob, length, Color.WHITE, None)
+    async with running_server(url) as srv:
+        c = await call(srv.port, cols=40, rows=24)
+        await login(c, "alice", "alice-pw", new=True)
+        c.send("V")
+        await c.wait_words("N)ext page (1 of 4)")
+        for page in (2, 3, 4):
+            c.send("N")
+            await c.wait_words(f"({page} of 4)")
+        said = " ".join((await c.wait_words("(4 of 4) N: page 1")).split())
+        assert "? an offer to answer." in said and "(4 of 4) N: page 1, B: page back. Q or Enter goes back. Game:" \
+            in said, said
+        c.close()
+
+
 async def test_no_to_join_it_comes_back_to_the_page_it_was_asked_from(tmp_path):
     """On page 2 of V)iew, a line number, N to 'Join it?': the list came back at page 1, where the
     same line number then opened another game."""
@@ -2128,26 +2161,26 @@ async def test_the_game_list_footer_is_whole_with_its_next_page_key(tmp_path, si
             await c.wait_words(f"N)ext page ({page} of {pages}), B: page back. Q or Enter goes back.")
         c.send("N")
         # The last page's N goes round to the first: it said "N)ext page (2 of 2)".
-        await c.wait_words(f"Last page ({pages} of {pages}): N goes to page 1, B: page back. Q or Enter goes back.")
+        await c.wait_words(f"({pages} of {pages}) N: page 1, B: page back. Q or Enter goes back.")
         # B, Up and PgUp turn a page back, as on every other page of pages (all three were refused).
         c.send("\x1b[A")
         await c.wait_words(f"N)ext page ({pages - 1} of {pages})")
         c.send("N")
-        await c.wait_words(f"Last page ({pages} of {pages}): N goes to page 1")
+        await c.wait_words(f"({pages} of {pages}) N: page 1")
         c.send("N")
         await c.wait_words(f"N)ext page (1 of {pages}). Q or Enter goes back.")
         c.send("B")
         await c.wait_words("This is the first page: N turns to the next.")
         c.send("1N")  # a number half typed: N turns the page all the same (it was refused, named N)
         await c.wait_words(f"N)ext page (2 of {pages}), B: page back. Q or Enter goes back." if pages > 2
-                           else "Last page (2 of 2): N goes to page 1, B: page back.")
+                           else "(2 of 2) N: page 1, B: page back.")
         assert "not an answer" not in c.text and "type a number" not in c.text, c.text
         c.send("B")
         await c.wait_words(f"N)ext page (1 of {pages}). Q or Enter goes back.")
         c.send("9")  # a digit, not PgUp, though the keypad's 9 is PgUp on a board
         await c.wait_for("Game: 9")
         c.send("\x08\x1b[B")  # Down turns a page on, as N does (it had been 'not an answer')
-        await c.wait_words(f"N)ext page (2 of {pages})" if pages > 2 else "Last page (2 of 2): N goes to page 1")
+        await c.wait_words(f"N)ext page (2 of {pages})" if pages > 2 else "(2 of 2) N: page 1")
         c.close()
 
 

@@ -103,26 +103,35 @@ RENAMED = "The sysop renamed"  # how a rename of a player here is said
 BRIEF_END = "too: Q, P)lay."  # how the notice of other games ends in its fewest words
 
 
-def elsewhere_text(games: list[int], straight: bool = False, brief: bool = False, answers: bool = False) -> str:
+def elsewhere_text(games: list[int], straight: bool = False, brief: bool = False,
+                   answers: frozenset[int] = frozenset()) -> str:
     """'Your turn in game #8 too: ...', 'Your turn in games #8, #9 too: ...'; `straight`: P)lay at
     the menu goes to the game (it is the only one waiting), else it lists them.  `brief`: the
     way there in two keys, for where the whole would push this board's news off the lines.
-    `answers`: each waits for an answer to an offer ('Your answer in game #8 too'), as the menu
-    and the panel tell an offer from a turn (a double had been told as a turn)."""
-    numbers = [f"#{n}" for n in games]
-    where = f"game {numbers[0]}" if len(games) == 1 else "games " + ", ".join(numbers)
-    yours = "Your answer" if answers else "Your turn"
+    `answers`: those that wait for an answer to an offer ('Your answer in game #8 too', 'Your
+    turn in game #7, your answer in game #8 too'), as the menu and the panel tell an offer from
+    a turn (a double, and an offer in a game named already, had been told as a turn)."""
+    asked = [n for n in games if n in answers]
+    turns = [n for n in games if n not in answers]
+
+    def where(numbers: list[int]) -> str:
+        return f"game #{numbers[0]}" if len(numbers) == 1 else "games " + ", ".join(f"#{n}" for n in numbers)
+
     if len(games) > MANY_ELSEWHERE:
         # Counted: thirty numbers had filled the lines at 40 columns, and 'Turn sent' was cut off.
-        where = f"{len(games)} other games"
-        return f"{yours} in {where} {BRIEF_END}" if brief else f"{yours} in {where} too: Q, then P)lay lists them."
+        said = f"Your answer in {len(games)} other games" if not turns else \
+            f"Your turn in {len(games)} other games" + (f" ({len(asked)} to answer)" if asked else "")
+        return f"{said} {BRIEF_END}" if brief else f"{said} too: Q, then P)lay lists them."
+    said = f"Your turn in {where(turns)}, your answer in {where(asked)}" if turns and asked else \
+        f"Your turn in {where(turns)}" if turns else f"Your answer in {where(asked)}"
     if brief:
-        return f"{yours} in {where} {BRIEF_END}"
+        return f"{said} {BRIEF_END}"
     if straight and len(games) == 1:
-        return f"{yours} in {where} too: Q, then P)lay, takes you there."
+        return f"{said} too: Q, then P)lay, takes you there."
     # P)lay's list takes a game number: '#8' and Enter.
+    numbers = [f"#{n}" for n in games]
     which = numbers[0] if len(games) == 1 else ", ".join(numbers[:-1]) + f" or {numbers[-1]}"
-    return f"{yours} in {where} too: Q, P)lay, then {which} and Enter."
+    return f"{said} too: Q, P)lay, then {which} and Enter."
 
 
 def _only_play(dice: tuple[int, int], unused: tuple[int, ...]) -> str:
@@ -1483,8 +1492,7 @@ class GameScreen:
         straight there when the one named is the only game waiting, this one included."""
         others = self.elsewhere or set()
         straight = others == set(self.told_elsewhere) and len(others) == 1 and not self.waiting_here()
-        answers = bool(self.told_elsewhere) and set(self.told_elsewhere) <= self.elsewhere_offers
-        return elsewhere_text(self.told_elsewhere, straight, brief, answers)
+        return elsewhere_text(self.told_elsewhere, straight, brief, frozenset(self.elsewhere_offers))
 
     def waiting_here(self) -> bool:
         """Whether this game waits for the player, as P)lay at the menu counts it (the opening

@@ -1364,8 +1364,10 @@ class Session:
             foot_rows = footer_rows("")
             per = max(1, (hint_row - foot_rows - top) // (2 if narrow else 1))
             if len(games) > per:
-                # The longer of the two ('N: page 1 (3 of 3)' had read as if page 1 were 3 of 3).
-                foot_rows = footer_rows("  Last page (9 of 9): N goes to page 1, B: page back.")
+                # The last page's says where it is first: 'N: page 1 (3 of 3)' had read as if page 1
+                # were 3 of 3 (and no longer, or at 40 columns, with both marks' legends, the
+                # footer's four rows had cut it after 'Q or').
+                foot_rows = footer_rows("  N)ext page (9 of 9), B: page back.")
                 per = max(1, (hint_row - foot_rows - top) // (2 if narrow else 1))
             foot_top = hint_row - foot_rows
             held = next((i for i, g in enumerate(games) if g.id == anchor), None)
@@ -1429,7 +1431,7 @@ class Session:
             # B (or Up, PgUp) turns back, as on every other page of pages (it had been refused).
             back = ", B: page back" if page else ""
             more = "" if pages_n == 1 else (f"  N)ext page ({page + 1} of {pages_n}){back}." if page < pages_n - 1
-                                            else f"  Last page ({page + 1} of {pages_n}): N goes to page 1{back}.")
+                                            else f"  ({page + 1} of {pages_n}) N: page 1{back}.")
             self.con.put_wrapped(foot_top, 3, footer(shown[0].id, more, shown), "dim",
                                  right=self.con.width - 1, rows=foot_rows)
             if len(wrap(note, self.con.width - 3)) > 1 and not compact:
