@@ -175,3 +175,31 @@ async def test_an_offer_in_a_game_named_already_changes_the_notice(tmp_path):
             svc.resign(alice, third.id, svc.game_version(third.id), Win.SINGLE)
         await c.wait_words(f"Your turn in game #{second.id}, your answer in game #{third.id} too")
         c.close()
+
+
+async def test_a_forfeit_in_another_game_says_who_and_why(tmp_path):
+    """carol, alice's opponent in another match, deleted by the sysop: alice's board said 'Game #2:
+    You win by forfeit, and the match 3-0.', not who forfeited nor why."""
+    from bgdoor.service.sysop import Sysop  # noqa: PLC0415 - the sysop's own act
+
+    url = f"sqlite:///{tmp_path}/g.db"
+    with Service(url, dice=ScriptedDice([3, 1] * 20)) as svc:
+        alice = svc.register("alice", "alice-pw").id
+        svc.register("bob", "bob-pw")
+        svc.register("carol", "carol-pw")
+        here = svc.begin_game(alice, 3, Color.WHITE, "bob").id
+        v = svc.begin_game(alice, 3, Color.WHITE, "carol")
+        v = svc.roll(alice, v.id, v.version)
+        svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
+    async with running_server(url) as srv:
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await asyncio.sleep(1.0)
+        await at_board(c, here)
+        await c.settle(0.5)
+        with Service(url) as svc:
+            Sysop(svc).delete_player("carol", force=True)
+        said = " ".join((await c.wait_words("You win by forfeit")).split())
+        assert f"Game #{v.id}: " in said and "forfeits the match: the sysop closed the account. You win by forfeit" \
+            in said, said
+        c.close()

@@ -1574,11 +1574,15 @@ class GameScreen:
                 log = await self.svc.game_log(gid, self.pid)
             except ServiceError:
                 continue
-            said = [n for n in narrate(log, 0, self.pid, everything=True) if n.result]
-            if not said or (gid in scores and log.game.state.score == before[gid]):
+            told = narrate(log, 0, self.pid, everything=True)
+            last = max((i for i, n in enumerate(told) if n.result), default=None)
+            if last is None or (gid in scores and log.game.state.score == before[gid]):
                 continue  # withdrawn or removed (the menu's notices tell it), or no game won there
             # The ratings stay for the menu and the ? page: at 40 columns they had taken the lines.
-            text = said[-1].text.split(" Ratings: ")[0]
+            text = told[last].text.split(" Ratings: ")[0]
+            if last and " forfeit" in told[last - 1].text:
+                # Who forfeited, and why: 'carol wins by forfeit' had not said the sysop ended it.
+                text = f"{told[last - 1].text} {text}"
             self.results_elsewhere.append(NewsLine(0, f"{DECIDED_ELSEWHERE}{gid}: {text}"))
             st = log.game.state
             if st.results and log.game.viewer_color is not None:
