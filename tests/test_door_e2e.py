@@ -222,6 +222,20 @@ def _menu_column(text: str) -> int | None:
     return None
 
 
+def _menu_laid_out(door: PtyDoor, cols: int, rows: int, column: int) -> None:
+    """The pty made `cols` x `rows`: the menu laid out again, its items at `column`, within them."""
+    door.resize(cols, rows)
+    end = time.monotonic() + 10
+    while _menu_column(door.view.text) != column:
+        assert time.monotonic() < end, f"the menu was not laid out for {cols} columns:\n{door.view.text}"
+        door.pump()
+    door.settle()
+    lines = door.view.screen.display
+    past = [line[cols:].rstrip() for line in lines if line[cols:].strip()]
+    assert not past, f"drawn past the {cols} columns of the pty: {past}"
+    assert not any(line.strip() for line in lines[rows:]), f"drawn below the pty's {rows} rows"
+
+
 def test_a_resized_pty_redraws_the_screen_for_its_new_size(tmp_path: Path) -> None:
     """SIGWINCH: the door reads the pty's size again and redraws, as a telnet caller's NAWS does."""
     url = f"sqlite:///{tmp_path}/bg.db"
@@ -233,21 +247,8 @@ def test_a_resized_pty_redraws_the_screen_for_its_new_size(tmp_path: Path) -> No
         door.wait_for("Your choice")
         door.settle()
         assert _menu_column(door.view.text) == 16
-        door.resize(60, 24)
-        end = time.monotonic() + 10
-        while _menu_column(door.view.text) != 2:
-            assert time.monotonic() < end, f"the menu was not laid out for 60 columns:\n{door.view.text}"
-            door.pump()
-        door.settle()
-        lines = door.view.screen.display
-        past = [line[60:].rstrip() for line in lines if line[60:].strip()]
-        assert not past, f"drawn past the 60 columns of the pty: {past}"
-        assert not any(line.strip() for line in lines[24:]), "drawn below the pty's 24 rows"
-        door.resize(80, 25)
-        end = time.monotonic() + 10
-        while _menu_column(door.view.text) != 16:
-            assert time.monotonic() < end, f"the menu was not laid out for 80 columns again:\n{door.view.text}"
-            door.pump()
+        _menu_laid_out(door, 60, 24, 2)
+        _menu_laid_out(door, 80, 25, 16)
         door.send("Q")
         assert door.wait_exit(timeout=15) == 0
     finally:
@@ -264,14 +265,7 @@ def test_a_pty_that_tells_its_size_only_later_is_followed(tmp_path: Path) -> Non
         door.wait_for("Your choice")
         door.settle()
         assert _menu_column(door.view.text) == 16
-        door.resize(60, 24)
-        end = time.monotonic() + 10
-        while _menu_column(door.view.text) != 2:
-            assert time.monotonic() < end, f"the menu was not laid out for 60 columns:\n{door.view.text}"
-            door.pump()
-        door.settle()
-        past = [line[60:].rstrip() for line in door.view.screen.display if line[60:].strip()]
-        assert not past, f"drawn past the 60 columns of the pty: {past}"
+        _menu_laid_out(door, 60, 24, 2)
         door.send("Q")
         assert door.wait_exit(timeout=15) == 0
     finally:

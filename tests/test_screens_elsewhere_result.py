@@ -28,13 +28,21 @@ def alice_doubles_bob_in_a_second_game(url: str) -> tuple[int, int]:
     return here.id, there.id
 
 
-async def at_board(c: Caller, game: int) -> None:
-    """`c` at the board of `game`, past the page on the board's size at 40 columns."""
+async def board_of(port: int, handle: str, game: int, shown: str = "roll for who starts",
+                   size: tuple[int, int] = (80, 24)) -> Caller:
+    """`handle` (password handle-pw) on a terminal of `size`, logged in once the change feed's
+    first look is done, at the board of `game` (past the size page under 80 columns), once it
+    shows `shown` and has settled."""
+    c = await call(port, cols=size[0], rows=size[1])
+    await login(c, handle, f"{handle}-pw", new=False)
+    await asyncio.sleep(1.0)
     await menus.open_game(c, f"#{game}")
-    if c.screen.columns < 80:
+    if size[0] < 80:
         await c.wait_words("Enter goes on anyway")
         c.send("\r")
-    await c.wait_for("roll for who starts")
+    await c.wait_words(shown)
+    await c.settle(0.5)
+    return c
 
 
 @pytest.mark.parametrize("size", [(80, 24), (40, 24)])
@@ -45,11 +53,7 @@ async def test_a_double_dropped_in_another_game_is_told_on_the_board(tmp_path, s
     url = f"sqlite:///{tmp_path}/g.db"
     here, there = alice_doubles_bob_in_a_second_game(url)
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=size[0], rows=size[1])
-        await login(c, "alice", "alice-pw", new=False)
-        await asyncio.sleep(1.0)  # the change feed's first look is done
-        await at_board(c, here)
-        await c.settle(0.5)
+        c = await board_of(srv.port, "alice", here, size=size)
         rung = c.received.count(b"\x07")
         with Service(url) as svc:
             svc.drop(2, there, svc.game(there).version)  # bob, the second registered
@@ -77,11 +81,7 @@ async def test_a_match_lost_in_another_game_is_told_without_its_ratings(tmp_path
         view = svc.submit_turn(bob, view.id, view.version, "24/21 24/23")
         view = svc.resign(alice, view.id, view.version, Win.SINGLE)
     async with running_server(url) as srv:
-        c = await call(srv.port, cols=40, rows=24)
-        await login(c, "alice", "alice-pw", new=False)
-        await asyncio.sleep(1.0)
-        await at_board(c, here.id)
-        await c.settle(0.5)
+        c = await board_of(srv.port, "alice", here.id, size=(40, 24))
         with Service(url) as svc:
             svc.answer_resign(bob, there.id, svc.game(there.id).version, True)
         await c.wait_words(f"Game #{there.id}: bob wins a single game by resignation, 1 point, and the match 1-0.")
@@ -110,12 +110,7 @@ async def test_an_offer_in_another_game_is_told_and_rung_as_an_answer_waiting(tm
             games.append(v.id)
     here, doubled, resigned = games
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await asyncio.sleep(1.0)
-        await menus.open_game(c, f"#{here}")
-        await c.wait_words("bob to play")
-        await c.settle(0.5)
+        c = await board_of(srv.port, "alice", here, "bob to play")
         rung = c.received.count(b"\x07")
         with Service(url) as svc:
             svc.double(bob, doubled, svc.game_version(doubled))
@@ -161,12 +156,7 @@ async def test_an_offer_in_a_game_named_already_changes_the_notice(tmp_path):
             games.append(v)
     here, second, third = games
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "bob", "bob-pw", new=False)
-        await asyncio.sleep(1.0)
-        await menus.open_game(c, f"#{here.id}")
-        await c.wait_words("alice to play")
-        await c.settle(0.5)
+        c = await board_of(srv.port, "bob", here.id, "alice to play")
         with Service(url) as svc:
             for v in (second, third):
                 svc.submit_turn(alice, v.id, svc.game_version(v.id), "8/5 6/5")
@@ -192,11 +182,7 @@ async def test_a_forfeit_in_another_game_says_who_and_why(tmp_path):
         v = svc.roll(alice, v.id, v.version)
         svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        await asyncio.sleep(1.0)
-        await at_board(c, here)
-        await c.settle(0.5)
+        c = await board_of(srv.port, "alice", here)
         with Service(url) as svc:
             Sysop(svc).delete_player("carol", force=True)
         said = " ".join((await c.wait_words("You win by forfeit")).split())
