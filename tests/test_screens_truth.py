@@ -6505,11 +6505,7 @@ async def test_a_key_refused_in_a_review_rings_and_leaves_the_step_said(tmp_path
     url = f"sqlite:///{tmp_path}/g.db"
     bob_resigns_to_alice(url, Win.SINGLE)
     async with running_server(url) as srv:
-        c = await call(srv.port)
-        await login(c, "alice", "alice-pw", new=False)
-        c.send("M")
-        await c.wait_for("Game:")
-        c.send("1\r")
+        c = await reviewing_first_match(srv.port, "alice")
         await c.wait_words("Step 5 of 5")
         rung = await bells(c)
         c.send("Z")
