@@ -908,7 +908,8 @@ class Service(LeagueOps):
             if p is not None:
                 p.last_seen, p.legacy_login = self.clock(), False
                 return replace(self._info(p), handle_note=note or _note_again(s, p, alias, tag))
-            handle, blocker = self._free_handle(s, base)
+            handle, holder = self._free_handle(s, base)
+            blocker = (holder.handle, holder.bbs_tag, holder.login_name) if holder is not None else None
             p = self._new_player(s, handle, None, origin=origin, login_name=alias, bbs_tag=tag)
             if blocker is not None:
                 self._handle_cache.clear()  # the alias's holder shows with their board's tag now
@@ -917,9 +918,9 @@ class Service(LeagueOps):
                 # Kept until the menu is reached (see Notice): a caller who hung up on the note had
                 # never been told again why they were carol~2.
                 s.flush()
-                holder = s.scalar(select(Player.id).where(Player.handle == blocker[0])) if blocker else None
-                s.add(Notice(player_id=p.id, kind="handle", game_id=holder or 0, length=0,
-                             other=blocker[0] if blocker else "", now=handle, created=self.clock()))
+                s.add(Notice(player_id=p.id, kind="handle", game_id=holder.id if holder is not None else 0,
+                             length=0, other=holder.handle if holder is not None else "", now=handle,
+                             created=self.clock()))
             return replace(self._info(p), first_visit=True, handle_note=note)
 
         # A returning caller is let in by a read, like a login: a busy database does not hold
@@ -932,10 +933,9 @@ class Service(LeagueOps):
                 return self._info(known)
         return self.transaction(fn)
 
-    def _free_handle(self, s: Session, base: str) -> tuple[str, tuple[str, str, str] | None]:
-        """The first free handle of base, base~2, base~3, ...; and the player holding base (their
-        handle, board tag and login name), if any."""
-        blocker: tuple[str, str, str] | None = None
+    def _free_handle(self, s: Session, base: str) -> tuple[str, Player | None]:
+        """The first free handle of base, base~2, base~3, ...; and the player holding base, if any."""
+        blocker: Player | None = None
         for n in range(1, 10_000):
             handle = base if n == 1 else handles.numbered(base, n)
             if handles.problem(handle) is not None:
@@ -944,7 +944,7 @@ class Service(LeagueOps):
             if other is None:
                 return handle, blocker
             if blocker is None:
-                blocker = (other.handle, other.bbs_tag, other.login_name)
+                blocker = other
         raise HandleTaken(f"no free handle is left for {base!r}; tell the sysop")
 
     @staticmethod
