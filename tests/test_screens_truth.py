@@ -4742,21 +4742,34 @@ async def test_many_other_games_waiting_are_counted_and_turn_sent_stays_at_40_co
         c.close()
 
 
+async def alone_at_board(port: int, handle: str) -> Caller:
+    """`handle` (password handle-pw) at the board of their first game, past the first look at who
+    is on, their opponent not."""
+    c = await call(port)
+    await login(c, handle, f"{handle}-pw", new=False)
+    await menus.open_board(c)
+    await c.settle(1.5)
+    return c
+
+
+async def comes_on(port: int, handle: str, board: Caller) -> Caller:
+    """`handle` (password handle-pw) logged in, once `board` says they are on."""
+    c = await call(port)
+    await login(c, handle, f"{handle}-pw", new=False)
+    await board.wait_words(f"{handle} is on.", 15)
+    return c
+
+
 async def test_the_opponent_s_play_is_not_followed_by_his_coming_on(tmp_path):
     """'You take. You own the cube at 2. bob is on.', then bob played: 'You take. ... bob rolled
     4-2 and played 8/4 6/4. bob is on.', as if he had come on after playing."""
     url = f"sqlite:///{tmp_path}/g.db"
     alice, bob_id, v = alice_played_first(url)
     async with running_server(url, presence_ttl=3.0) as srv:
-        a = await call(srv.port)
+        a = await alone_at_board(srv.port, "alice")
         bob = None
         try:
-            await login(a, "alice", "alice-pw", new=False)
-            await menus.open_board(a)
-            await a.settle(1.5)  # the first look at who is on: bob is not
-            bob = await call(srv.port)
-            await login(bob, "bob", "bob-pw", new=False)
-            await a.wait_words("bob is on.", 15)
+            bob = await comes_on(srv.port, "bob", a)
             with Service(url) as svc:
                 v = svc.roll(bob_id, v.id, svc.game_version(v.id))
                 play = legal_plays(v.state.position, v.state.dice)[0]
@@ -4780,15 +4793,10 @@ async def test_the_opening_roll_and_play_of_one_come_on_again_are_not_followed_b
         svc.register("bob", "bob-pw")
         v = svc.begin_game(alice, 3, Color.WHITE, "bob")
     async with running_server(url, presence_ttl=3.0, dice=ScriptedDice([3, 1] * 5)) as srv:
-        b = await call(srv.port)
+        b = await alone_at_board(srv.port, "bob")
         a = None
         try:
-            await login(b, "bob", "bob-pw", new=False)
-            await menus.open_board(b)
-            await b.settle(1.5)  # the first look at who is on: alice is not
-            a = await call(srv.port)
-            await login(a, "alice", "alice-pw", new=False)
-            await b.wait_words("alice is on.", 15)
+            a = await comes_on(srv.port, "alice", b)
             with Service(url, dice=ScriptedDice([3, 1])) as svc:
                 v = svc.roll(alice, v.id, svc.game_version(v.id))
                 svc.submit_turn(alice, v.id, v.version, "8/5 6/5")
@@ -4815,19 +4823,14 @@ async def test_a_refusal_does_not_stay_before_the_answer_when_a_coming_came_betw
         v = svc.roll(bob_id, v.id, v.version)
         v = svc.submit_turn(bob_id, v.id, v.version, "8/4 6/4")
     async with running_server(url, presence_ttl=3.0) as srv:
-        a = await call(srv.port)
+        a = await alone_at_board(srv.port, "alice")
         bob = None
         try:
-            await login(a, "alice", "alice-pw", new=False)
-            await menus.open_board(a)
-            await a.settle(1.5)  # the first look at who is on: bob is not
             a.send("D")
             await a.wait_words("You offer the cube at 2.")
             a.send("P")
             await a.wait_words("Your double is waiting for your opponent's answer.")
-            bob = await call(srv.port)
-            await login(bob, "bob", "bob-pw", new=False)
-            await a.wait_words("bob is on.", 15)
+            bob = await comes_on(srv.port, "bob", a)
             with Service(url) as svc:
                 svc.take(bob_id, v.id, svc.game_version(v.id))
             said = " ".join((await a.wait_words("bob takes the double; the cube is at 2.")).split())
