@@ -69,6 +69,28 @@ async def test_a_typed_hit_that_is_not_there_is_refused_at_the_board(tmp_path):
         bob.close()
 
 
+async def test_an_arrow_in_the_typed_play_says_it_types_nothing(tmp_path):
+    """Up at M)ove typed's field did nothing without a word; now it says so until the next key,
+    which types on into the field."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 2] + [1, 2] * 20)) as srv:
+        alice, bob = await seated(srv.port)
+        alice.send("P")
+        await alice.wait_for("You start with 3-2")
+        await alice.wait_for("Arrows/8246")
+        alice.send("M")
+        await alice.wait_for("Your play")
+        alice.send("13/11")
+        await alice.wait_for("13/11")
+        alice.send("\x1b[A")
+        await alice.wait_words("The arrow keys do nothing while you type: Backspace rubs out, Enter ends.")
+        assert "13/11" in alice.text  # the field stays in sight
+        alice.send(" 13/10\r")
+        await alice.wait_for("Turn sent")
+        assert "arrow keys" not in alice.text
+        alice.close()
+        bob.close()
+
+
 def alice_to_bear_off(url: str) -> GameView:
     """alice (White) and bob race home; returns once alice has rolled with all her checkers home
     and a checker she can bear off."""

@@ -515,3 +515,29 @@ async def test_a_full_password_is_said_clear_of_why_the_last_one_was_refused(tmp
         said = " ".join(c.text.split())
         assert "A password needs at least 4 characters. Choose another." in said, c.text
         c.close()
+
+
+@pytest.mark.parametrize("size", [(80, 25), (40, 24)])
+async def test_an_arrow_or_f_key_in_a_typed_field_says_it_types_nothing(tmp_path, size):
+    """An arrow, Tab or F-key at the handle (or any typed field) did nothing without a word: a
+    caller used to moving along a line could not tell whether the key was taken."""
+    cols, rows = size
+    async with running_server(f"sqlite:///{tmp_path}/g.db") as srv:
+        c = await RawCaller.connect(srv.port, term="xterm", size=size, glass=(100, 30))
+        await c.wait_for("Handle:")
+        c.send("wal")
+        await c.wait_for("wal")
+        c.send("\x1b[D")  # Left
+        await c.wait_words("The arrow keys do nothing while you type: Backspace rubs out, Enter ends.")
+        within(c, cols, rows)
+        c.send("k")  # the next key is typed, and the notice goes
+        await c.wait_for("walk")
+        await c.settle()
+        assert "arrow keys" not in words(c)
+        c.send("\x1bOP")  # F1
+        await c.wait_words("F1 does nothing while you type")
+        c.send("\t")
+        await c.wait_words("Tab does nothing while you type")
+        c.send("er\r")
+        await c.wait_words("Create it?")
+        assert "walker" in words(c)

@@ -136,6 +136,24 @@ def _offering(link: Link) -> OfferingLink | None:
     return cast(OfferingLink, link) if callable(getattr(link, "offer_to", None)) else None
 
 
+_KEY_WORDS = {"home": "Home", "end": "End", "pgup": "Page Up", "pgdn": "Page Down", "insert": "Insert",
+              "delete": "Delete", "tab": "Tab", "backtab": "Shift-Tab", "act": "Keypad 5"}
+
+
+def untyped_said(name: str) -> str | None:
+    """A key that types nothing in a field, named to say so ('The arrow keys do', 'F1 does');
+    None for one a field takes (or a character)."""
+    if name in ("up", "down", "left", "right"):
+        return "The arrow keys do"
+    if name in _KEY_WORDS:
+        return f"{_KEY_WORDS[name]} does"
+    if name.startswith("f") and name[1:].isdigit():
+        return f"{name.upper()} does"
+    if name.startswith("ctrl-"):
+        return f"Ctrl-{name[5:].upper()} does"
+    return None
+
+
 class Console:
     def __init__(
         self,
@@ -761,6 +779,11 @@ class Console:
                         rang = True
                         if full is not None:
                             full(True)
+                elif (said := untyped_said(key.name)) is not None:
+                    # An arrow, Tab or F-key types nothing: it had done nothing without a word.
+                    # Said over the bottom line until the next key, as the idle warning is.
+                    self.bell("error")
+                    self._cover(f"{said} nothing while you type: Backspace rubs out, Enter ends.")
         finally:
             self.text_cursor(None)
 
