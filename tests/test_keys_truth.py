@@ -91,6 +91,27 @@ async def test_an_arrow_in_the_typed_play_says_it_types_nothing(tmp_path):
         bob.close()
 
 
+async def test_an_arrow_in_a_note_says_it_types_nothing(tmp_path):
+    """Left in N)ote's field did nothing without a word, as in the other typed fields."""
+    async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1])) as srv:
+        alice, bob = await seated(srv.port)
+        alice.send("P")
+        await alice.wait_for("You start with 3-1")
+        alice.send("N")
+        await alice.wait_for("Note to your opponent")
+        alice.send("helo")
+        await alice.wait_for("helo_")
+        alice.send("\x1b[D")
+        await alice.wait_words("The arrow keys do nothing while you type the note.")
+        alice.send("\x08lo 13/7 8246")  # the next key types on, and the words go; digits are typed
+        await alice.wait_for("hello 13/7 8246_")
+        assert "arrow keys" not in alice.text
+        alice.send("\r")
+        await alice.wait_words('Your note goes with what you do next: "hello 13/7 8246".')
+        alice.close()
+        bob.close()
+
+
 def alice_to_bear_off(url: str) -> GameView:
     """alice (White) and bob race home; returns once alice has rolled with all her checkers home
     and a checker she can bear off."""

@@ -19,7 +19,7 @@ from typing import Protocol, cast, overload
 
 from bgdoor.term import screen as colours
 from bgdoor.term.charset import Charset, glyphs
-from bgdoor.term.keys import DA_REQUEST, Key, KeyDecoder, is_cterm_reply
+from bgdoor.term.keys import DA_REQUEST, Key, KeyDecoder, is_cterm_reply, untyped_said
 from bgdoor.term.screen import COLS, HIDE_CURSOR, ROWS, SHOW_CURSOR, Attr, Canvas, Cell, Screen
 from bgdoor.term.sound import sound_bytes
 from bgdoor.term.wrap import wrap
@@ -134,24 +134,6 @@ def _offering(link: Link) -> OfferingLink | None:
     """`link` as an OfferingLink, if it is one.  By its method, not isinstance: against a Protocol
     that checks every method of Link too, about 4% of the server's time with a crowd dialling in."""
     return cast(OfferingLink, link) if callable(getattr(link, "offer_to", None)) else None
-
-
-_KEY_WORDS = {"home": "Home", "end": "End", "pgup": "Page Up", "pgdn": "Page Down", "insert": "Insert",
-              "delete": "Delete", "tab": "Tab", "backtab": "Shift-Tab", "act": "Keypad 5"}
-
-
-def untyped_said(name: str) -> str | None:
-    """A key that types nothing in a field, named to say so ('The arrow keys do', 'F1 does');
-    None for one a field takes (or a character)."""
-    if name in ("up", "down", "left", "right"):
-        return "The arrow keys do"
-    if name in _KEY_WORDS:
-        return f"{_KEY_WORDS[name]} does"
-    if name.startswith("f") and name[1:].isdigit():
-        return f"{name.upper()} does"
-    if name.startswith("ctrl-"):
-        return f"Ctrl-{name[5:].upper()} does"
-    return None
 
 
 class Console:
@@ -779,7 +761,7 @@ class Console:
                         rang = True
                         if full is not None:
                             full(True)
-                elif (said := untyped_said(key.name)) is not None:
+                elif (said := untyped_said(key)) is not None:
                     # An arrow, Tab or F-key types nothing: it had done nothing without a word.
                     # Said over the bottom line until the next key, as the idle warning is.
                     self.bell("error")

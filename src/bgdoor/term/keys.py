@@ -330,3 +330,25 @@ class KeyDecoder:
             return _text_key(text)
         name = _SS3_FINAL.get(final)
         return Key(name) if name else None
+
+
+_KEY_WORDS = {"home": "Home", "end": "End", "pgup": "Page Up", "pgdn": "Page Down", "insert": "Insert",
+              "delete": "Delete", "tab": "Tab", "backtab": "Shift-Tab", "act": "Keypad 5"}
+
+
+def untyped_said(key: Key) -> str | None:
+    """A key that types nothing in a field, named to say so ('The arrow keys do', 'F1 does');
+    None for one a field takes: a character (the keypad's 8 is 'up' with the character 8), Enter,
+    Esc, Backspace."""
+    if key.char:
+        return None
+    name = key.name
+    if name in ("up", "down", "left", "right"):
+        return "The arrow keys do"
+    if name in _KEY_WORDS:
+        return f"{_KEY_WORDS[name]} does"
+    if name.startswith("f") and name[1:].isdigit():
+        return f"{name.upper()} does"
+    if name.startswith("ctrl-"):
+        return f"Ctrl-{name[5:].upper()} does"
+    return None

@@ -44,6 +44,7 @@ from bgdoor.service import (
 )
 from bgdoor.service.sysop import DELETED_NAME
 from bgdoor.term.charset import shown_everywhere
+from bgdoor.term.keys import untyped_said
 from bgdoor.term.wrap import fit, sentence, shorten, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import (
@@ -2920,6 +2921,7 @@ class GameScreen:
         rang = False
         news = ""  # what the opponent did while the note was typed, said over the field
         strange = ""  # a character typed that not every terminal can show, left out
+        untyped = ""  # a key that types nothing (an arrow, Tab, F1), named
         # What the lines said as N was pressed (not a refusal): it stays after the field closes,
         # where it fits ('No note written.' had taken the place of 'fred starts with 6-4.').
         # (What an earlier note's field left there, and the checker in hand, said anew below, go.)
@@ -2930,8 +2932,9 @@ class GameScreen:
         while True:
             full = full or len(text) >= NOTE_LENGTH  # the 140th typed: full already, not 'Type the note.'
             head = f"The note is full ({NOTE_LENGTH} characters)." if full else \
-                f"{strange} is left out: not every terminal can show it." if strange else ""
-            strange = ""
+                f"{strange} is left out: not every terminal can show it." if strange else \
+                f"{untyped} nothing while you type the note." if untyped else ""
+            strange = untyped = ""
             prompt = f"Note to your opponent ({len(text)}/{NOTE_LENGTH}; Enter keeps it, Esc cancels): "
             if news:
                 # The news before the field, cut where it would leave the note no room (Enter
@@ -3013,6 +3016,10 @@ class GameScreen:
                 return
             if key.name == "backspace":
                 text = text[:-1]
+            elif (said_key := untyped_said(key)) is not None:
+                # It had done nothing without a word.
+                untyped = said_key
+                self.con.bell("error")
             elif key.char and key.char.isprintable() and not shown_everywhere(key.char):
                 # A CP437 opponent had read '?' for it, and the writer was not told.
                 strange = key.char
