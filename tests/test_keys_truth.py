@@ -9,6 +9,7 @@ import pytest
 from harness import call, login, running_server, seated
 from racehome import race_home
 from test_rules_support import board
+from test_screens_truth import at_40
 
 from bgdoor.rules.dice import ScriptedDice
 from bgdoor.rules.game import Color, MatchState
@@ -91,20 +92,26 @@ async def test_an_arrow_in_the_typed_play_says_it_types_nothing(tmp_path):
         bob.close()
 
 
-async def test_an_arrow_in_a_note_says_it_types_nothing(tmp_path):
-    """Left in N)ote's field did nothing without a word, as in the other typed fields."""
+@pytest.mark.parametrize("cols", [80, 40])
+async def test_an_arrow_in_a_note_says_it_types_nothing(tmp_path, cols):
+    """Left in N)ote's field did nothing without a word, as in the other typed fields.  At 40
+    columns the words are over the field: the keys' line has no row that holds them."""
     async with running_server(f"sqlite:///{tmp_path}/g.db", dice=ScriptedDice([3, 1])) as srv:
         alice, bob = await seated(srv.port)
         alice.send("P")
         await alice.wait_for("You start with 3-1")
+        if cols == 40:
+            alice.close()
+            alice = await at_40(srv.port, "alice", 1, "3-1")
         alice.send("N")
         await alice.wait_for("Note to your opponent")
         alice.send("helo")
         await alice.wait_for("helo_")
         alice.send("\x1b[D")
         await alice.wait_words("The arrow keys do nothing while you type the note.")
+        assert all(len(line.rstrip()) <= cols for line in alice.screen.display)
         alice.send("\x08lo 13/7 8246")  # the next key types on, and the words go; digits are typed
-        await alice.wait_for("hello 13/7 8246_")
+        await alice.wait_words("hello 13/7 8246_")
         assert "arrow keys" not in alice.text
         alice.send("\r")
         await alice.wait_words('Your note goes with what you do next: "hello 13/7 8246".')

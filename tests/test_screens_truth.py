@@ -4552,6 +4552,31 @@ async def alice_opens_her_game_at(tmp_path, size: tuple[int, int]) -> AsyncItera
             c.close()
 
 
+async def test_a_typed_play_s_prompt_and_its_full_line_are_whole_at_40_columns(tmp_path):
+    """At 40x24, M again after a refused play cut its prompt at 'Enter sends, Esc' (the typed line
+    took the fourth row 'cancels:' needed), and a line typed past 40 characters said 'A typed play
+    has at most 40 characte~'."""
+    async with alice_opens_her_game_at(tmp_path, (40, 24)) as c:
+        await c.wait_for("needs 80 columns")
+        c.send("\r")
+        await c.wait_for("BAR")
+        c.send("M")
+        await c.wait_for("Your play")
+        c.send("24/21 13/8\r")
+        await c.wait_words("M brings the line back")
+        c.send("M")
+        await c.wait_for("13/8")
+        await c.settle(0.3)
+        shown = " ".join(" ".join(line[:40] for line in c.lines()[:24]).split())
+        assert "Your play as typed: Backspace puts it right; Enter sends, Esc cancels: 24/21 13/8" in shown, shown
+        for _ in range(8):  # typed anew, the line kept is replaced: 48 characters
+            c.send(" 13/10")
+            await asyncio.sleep(0.05)
+        await c.wait_for("At most 40 characters.")
+        assert "characte~" not in c.text
+        c.close()
+
+
 @pytest.mark.parametrize("key", ["G", "N"])
 async def test_a_window_made_smaller_during_a_question_brings_the_size_page_after_it(tmp_path, key):
     """At 80x25, G)ive up's choice (or a note being typed), then the window made 50x20, then Esc:

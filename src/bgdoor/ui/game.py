@@ -2718,14 +2718,15 @@ class GameScreen:
         # The moves made with the cursor begin the line: the typed play is the whole play, and a
         # player who moved one checker goes on typing the rest rather than lose it unawares.
         made = notation(self.turn.moves) if self.turn is not None and self.turn.moves else ""
+        # On a narrow screen the roll left first: the second die is past the edge.
+        left = self.with_roll_left('').strip()
         if made:
             # Made by the player, or the only play, made for them ('made so far' said it was theirs).
-            self.message = ("Your play, the moves on the board so far first (like 24/18 13/11); "
-                            "Enter sends, Esc cancels:")
+            self.message = self.over_field(
+                f"{left} Your play, the moves on the board so far first (like 24/18 13/11); Enter sends, Esc cancels:",
+                f"{left} Your play, the moves so far first; Enter sends, Esc cancels:")
         else:
-            self.message = "Your play (like 24/18 13/11), Enter sends, Esc cancels:"
-        # On a narrow screen the roll left first: the second die is past the edge.
-        self.message = f"{self.with_roll_left('').strip()} {self.message}".strip()
+            self.message = f"{left} Your play (like 24/18 13/11), Enter sends, Esc cancels:".strip()
         typed = f"{made} " if made else ""
         back, self.typed_back = self.typed_back, None
         replace_from: int | None = None
@@ -2741,8 +2742,12 @@ class GameScreen:
                 # typed to finish it left ' 13/10').
                 first = ", the moves on the board so far first" if made else ""
                 anew = "the rest typed anew replaces what follows them" if made else "a new one typed replaces it"
-                self.message = (f"{self.with_roll_left('').strip()} Your play as typed{first}: Backspace puts it "
-                                f"right, {anew}; Enter sends, Esc cancels:").strip()
+                # At 40 columns the whole of it took a fourth row, the typed line's: 'Esc' had
+                # ended it, 'cancels' never shown.
+                self.message = self.over_field(
+                    f"{left} Your play as typed{first}: Backspace puts it right, {anew}; Enter sends, Esc cancels:",
+                    f"{left} Your play as typed: Backspace puts it right; Enter sends, Esc cancels:",
+                    f"{left} Your play as typed; Enter sends, Esc cancels:")
         kept = False  # a wake for something else while typing: the board's, after
         while True:
             # The prompt alone: with the opponent's note after it, the note read as the answer.
@@ -2756,9 +2761,12 @@ class GameScreen:
                 # short screen over the prompt's last line (drawn again after a backspace).
                 said = row + 1 if row < self.con.height else row - 1
                 if refused:
+                    # In fewer words where the sentence does not fit: cut, it had read 'characte~'.
+                    why = f"A typed play has at most {PLAY_LENGTH} characters."
+                    if len(why) > self.con.width - 3:
+                        why = f"At most {PLAY_LENGTH} characters."
                     self.con.put(said, 2, " " * (self.con.width - 2))
-                    self.con.put(said, 2, fit(f"A typed play has at most {PLAY_LENGTH} characters.",
-                                              self.con.width - 3), "error")
+                    self.con.put(said, 2, fit(why, self.con.width - 3), "error")
                 elif said > row:
                     self.con.put(said, 2, " " * (self.con.width - 2))
                 else:
@@ -2841,6 +2849,12 @@ class GameScreen:
             # play.' did not read as a sentence.)
             self.message = (f"{why} The line began with the moves on the board ({made}): "
                             "press M again and type only the rest.")
+
+    def over_field(self, *forms: str) -> str:
+        """The first of `forms` whose lines all show over a typed field at this width (three
+        rows), else the last; each stripped (an empty roll before it)."""
+        width = min(80, self.con.width) - 2
+        return next((f.strip() for f in forms if len(wrap(f.strip(), width)) <= 3), forms[-1].strip())
 
     def keep_refused(self, made: str, text: str) -> None:
         """A typed play refused, kept for M to put right: the whole line had to be typed again."""
@@ -2943,7 +2957,10 @@ class GameScreen:
                 fitted = shorten(news, min(80, self.con.width) - 2, 3, f"... {field}{room_for_typing}",
                                  f" {field}{room_for_typing}")
                 prompt = fitted[: -len(room_for_typing)]
-            if head and last_text_row(self.con.height):
+            # Wider than a row of the keys' line, it is left out there (at 40 columns 'The arrow
+            # keys do nothing ...' was, and only the bell said anything): over the field instead.
+            wide = len(head) > min(80, self.con.width) - 2
+            if head and (last_text_row(self.con.height) or wide):
                 # Under 22 lines the keys' line, which says it, is below the screen: at 80x20 the
                 # keys typed into a full note were taken without a word.
                 prompt = f"{head} {prompt}"
@@ -2958,7 +2975,8 @@ class GameScreen:
             shown = f"...{text[cut:]}" if cut else text
             # Typed keys go into the note: the help line says so, not the state's keys.
             note = prompt + shown + "_"
-            self.draw(note=note, help_text=f"{head or 'Type the note.'}  Enter keeps it  Esc cancels  Backspace erases")
+            first = head if head and not wide else "Type the note."
+            self.draw(note=note, help_text=f"{first}  Enter keeps it  Esc cancels  Backspace erases")
             # The terminal's cursor on the '_' where the next character goes, as in other typed fields
             # (on a short screen over the board's foot, as the note is drawn).
             lines = wrap(note, min(80, self.con.width) - 2)[:3]
