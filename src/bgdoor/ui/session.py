@@ -464,7 +464,10 @@ class Session:
                     continue
                 chosen = await self.choose_password(handle, question, handle_screen)
                 if chosen is None:
-                    continue  # Esc: back to the handle
+                    # Esc: back to the handle, said as a No to 'Create it?' is (it had come back
+                    # to an empty 'Handle:' without a word).
+                    notice, notice_style = f"No: {handle} was not created. Type a handle, then Enter.", "normal"
+                    continue
                 try:
                     return await self.svc.register(handle, chosen)
                 except ServiceError as exc:
@@ -551,11 +554,16 @@ class Session:
             return row + self.con.put_wrapped(row, 4, text, "error", right=self.con.width - 1) - 1
 
         said = 0  # the last row a reason took
-        while True:
-            first = await self.ask_password(first_row(), "Choose a password: ", asked)
+
+        def unsay() -> None:
+            nonlocal said
             for r in range(first_row() + 1, said + 1):
                 self.con.put(r, 4, " " * (self.con.width - 3))
             said = 0
+
+        while True:
+            first = await self.ask_password(first_row(), "Choose a password: ", asked, stale=unsay)
+            unsay()
             if first is None:
                 return None
             if len(first) < 4:
@@ -602,9 +610,12 @@ class Session:
         if text:
             self.con.put_wrapped(row, 4, text, "error", right=self.con.width - 1, rows=2)
 
-    async def ask_password(self, row: int, prompt: str, again: Callable[[], int]) -> str | None:
+    async def ask_password(self, row: int, prompt: str, again: Callable[[], int],
+                           stale: Callable[[], None] | None = None) -> str | None:
         """A password typed at `row`; `again` draws the screen above it anew when the window
-        changes size, and gives the prompt's row then (what was typed stays typed)."""
+        changes size, and gives the prompt's row then (what was typed stays typed).  `stale` takes
+        away why the last password was refused, once the field says it is full: 'A password needs
+        at least 4 characters' had stood under 'A password has at most 24 characters'."""
         typed = ""
         said = min(row + 1, self.con.height)  # where a full field is said: the row under (empty till then)
         told = False
@@ -616,6 +627,8 @@ class Session:
             if told or refused:
                 self.con.put(said, 4, " " * (self.con.width - 4))
             told = refused
+            if refused and stale is not None:
+                stale()
             if refused:
                 words = (f"A password has at most {PASSWORD_LIMIT} characters.",
                          f"At most {PASSWORD_LIMIT} characters.")
