@@ -6303,6 +6303,29 @@ async def test_turn_sent_stays_before_the_result_when_the_reply_wins(tmp_path, m
         a.close()
 
 
+async def test_an_old_turn_sent_does_not_come_back_before_a_result(tmp_path):
+    """alice sent a play and left her board as it was; bob played, she played in another
+    session, bob offered to resign and she accepted there: her board said 'Turn sent: 13/11
+    13/8. In another session, you accepted the resignation. You win ...', her play of two
+    turns before brought back as if it had just come before the end."""
+    async with alice_rolled_5_2(tmp_path) as (a, url, bob, game):
+        a.send("M")
+        await a.wait_for("Your play")
+        a.send("13/8 13/11\r")
+        await a.wait_words("Turn sent: 13/11 13/8.")
+        with Service(url, dice=ScriptedDice([6, 5, 4, 3] * 5)) as svc:
+            alice = svc.login("alice", "alice-pw").id
+            for who, told in ((bob, "bob rolled 6-5"), (alice, "In another session, you rolled 4-3")):
+                r = svc.roll(who, game, svc.game(game, who).version)
+                svc.submit_turn(who, game, r.version, str(fastest(legal_plays(r.state.position, r.state.dice))))
+                await a.wait_words(told)
+            svc.resign(bob, game, svc.game(game, bob).version, Win.SINGLE)
+            await a.wait_words("bob offers to resign")
+            svc.answer_resign(alice, game, svc.game(game, alice).version, True)
+        said = " ".join((await a.wait_words("You win a single game by resignation")).split())
+        assert "Turn sent" not in said, said
+
+
 async def test_back_at_the_next_game_the_board_says_how_the_last_one_ended(tmp_path):
     """alice dropped, saw the result and hung up before a key: her next call's board said 'Game 2
     of the match. Score: bob 1, alice 0 (match to 3).', never how game 1 had ended."""

@@ -1104,6 +1104,12 @@ class GameScreen:
             self.message = self.result_and(self.after_result)
         else:
             fresh = [n.text for n in lines]
+            if not own and any(not t.startswith(ELSEWHERE) and not self.is_presence(t) and not is_rename(t)
+                               for t in fresh):
+                # The player's own act is no longer the last thing said of this game: a result
+                # coming later goes without it ('Turn sent: 13/9 8/5*.' had come back before a
+                # result three turns on, the lines between gone).
+                self.own_said = ""
             before = [own] if own else self.unkeyed
             # Who came or went is kept apart, and follows the news where the lines still hold it
             # (in fewer words where need be): with a notice of another game after it, the
