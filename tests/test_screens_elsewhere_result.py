@@ -66,6 +66,27 @@ async def test_a_double_dropped_in_another_game_is_told_on_the_board(tmp_path, s
         c.close()
 
 
+async def test_a_result_told_on_the_board_is_not_the_menu_s_news_after_it(tmp_path):
+    """bob's drop in game #2, told on alice's board of game #1, stayed the newest line of her
+    menu's news on every visit after (49 in one tester's run), until she opened N)ews: the
+    board had told it, as that game's own board would, which counts it read."""
+    url = f"sqlite:///{tmp_path}/g.db"
+    here, there = alice_doubles_bob_in_a_second_game(url)
+    async with running_server(url) as srv:
+        c = await board_of(srv.port, "alice", here)
+        with Service(url) as svc:
+            svc.drop(2, there, svc.game(there).version)
+        await c.wait_words(f"Game #{there}: You win a single game on a drop, 1 point.")
+        await c.settle(0.5)
+        c.close()
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("Your choice")
+        await c.settle(0.5)
+        assert "on a drop" not in c.text, c.text
+        c.close()
+
+
 async def test_a_match_lost_in_another_game_is_told_without_its_ratings(tmp_path):
     """The match's end in another game, told on the board at 40 columns: its result and score,
     not cut for the ratings (the menu and the finished matches say those)."""

@@ -986,9 +986,9 @@ class GameScreen:
         self.marks.add(task)
         task.add_done_callback(self.marks.discard)
 
-    async def save_mark(self, upto: int) -> None:
+    async def save_mark(self, upto: int, game_id: int | None = None) -> None:
         try:
-            await self.svc.mark_read(self.pid, self.game_id, upto)
+            await self.svc.mark_read(self.pid, self.game_id if game_id is None else game_id, upto)
         except ServiceError:
             pass  # told again next time; nothing is lost
 
@@ -1591,6 +1591,11 @@ class GameScreen:
                 # Who forfeited, and why: 'carol wins by forfeit' had not said the sysop ended it.
                 text = f"{told[last - 1].text} {text}"
             self.results_elsewhere.append(NewsLine(0, f"{DECIDED_ELSEWHERE}{gid}: {text}"))
+            # Read, as that game's own board counts what it tells: the menu had kept it as its
+            # newest news on every visit after, until N)ews was opened.
+            task = asyncio.ensure_future(self.save_mark(told[last].seq + 1, gid))
+            self.marks.add(task)
+            task.add_done_callback(self.marks.discard)
             st = log.game.state
             if st.results and log.game.viewer_color is not None:
                 self.con.bell("win" if st.results[-1].winner is log.game.viewer_color else "lose")
