@@ -108,6 +108,13 @@ async def test_a_match_lost_in_another_game_is_told_without_its_ratings(tmp_path
         await c.wait_words(f"Game #{there.id}: bob wins a single game by resignation, 1 point, and the match 1-0.")
         assert "Ratings" not in c.text
         assert "Your turn in game" not in c.text  # the match is over: nothing waits there
+        await c.settle(0.5)
+        c.close()
+        # Still the menu's news, with the ratings the board left out (a game's result is not).
+        c = await call(srv.port)
+        await login(c, "alice", "alice-pw", new=False)
+        await c.wait_for("Your choice")
+        await c.wait_words(f"#{there.id}: bob wins a single game by resignation")
         c.close()
 
 

@@ -1591,11 +1591,13 @@ class GameScreen:
                 # Who forfeited, and why: 'carol wins by forfeit' had not said the sysop ended it.
                 text = f"{told[last - 1].text} {text}"
             self.results_elsewhere.append(NewsLine(0, f"{DECIDED_ELSEWHERE}{gid}: {text}"))
-            # Read, as that game's own board counts what it tells: the menu had kept it as its
-            # newest news on every visit after, until N)ews was opened.
-            task = asyncio.ensure_future(self.save_mark(told[last].seq + 1, gid))
-            self.marks.add(task)
-            task.add_done_callback(self.marks.discard)
+            if not log.game.state.over:
+                # Read, as that game's own board counts what it tells: the menu had kept it as its
+                # newest news on every visit after, until N)ews was opened.  Not a match's end,
+                # whose ratings only the menu and N)ews say.
+                task = asyncio.ensure_future(self.save_mark(told[last].seq + 1, gid))
+                self.marks.add(task)
+                task.add_done_callback(self.marks.discard)
             st = log.game.state
             if st.results and log.game.viewer_color is not None:
                 self.con.bell("win" if st.results[-1].winner is log.game.viewer_color else "lose")
