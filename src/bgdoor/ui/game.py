@@ -981,14 +981,17 @@ class GameScreen:
         if not seated:
             return  # an open seat: who joins is still to be told
         self.read = self.events
-        # Saved in the background: a database busy with a write must not hold up the board.
-        task = asyncio.ensure_future(self.save_mark(self.events))
+        self.mark_later(self.events, self.game_id)
+
+    def mark_later(self, upto: int, game_id: int) -> None:
+        """Saved in the background: a database busy with a write must not hold up the board."""
+        task = asyncio.ensure_future(self.save_mark(upto, game_id))
         self.marks.add(task)
         task.add_done_callback(self.marks.discard)
 
-    async def save_mark(self, upto: int, game_id: int | None = None) -> None:
+    async def save_mark(self, upto: int, game_id: int) -> None:
         try:
-            await self.svc.mark_read(self.pid, self.game_id if game_id is None else game_id, upto)
+            await self.svc.mark_read(self.pid, game_id, upto)
         except ServiceError:
             pass  # told again next time; nothing is lost
 
@@ -1595,9 +1598,7 @@ class GameScreen:
                 # Read, as that game's own board counts what it tells: the menu had kept it as its
                 # newest news on every visit after, until N)ews was opened.  Not a match's end,
                 # whose ratings only the menu and N)ews say.
-                task = asyncio.ensure_future(self.save_mark(told[last].seq + 1, gid))
-                self.marks.add(task)
-                task.add_done_callback(self.marks.discard)
+                self.mark_later(told[last].seq + 1, gid)
             st = log.game.state
             if st.results and log.game.viewer_color is not None:
                 self.con.bell("win" if st.results[-1].winner is log.game.viewer_color else "lose")
