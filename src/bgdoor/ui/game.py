@@ -45,7 +45,7 @@ from bgdoor.service import (
 from bgdoor.service.sysop import DELETED_NAME
 from bgdoor.term.charset import shown_everywhere
 from bgdoor.term.keys import untyped_said
-from bgdoor.term.wrap import fit, sentence, shorten, wrap
+from bgdoor.term.wrap import first_fitting, fit, sentence, shorten, wrap
 from bgdoor.ui import keys as keytable
 from bgdoor.ui.board import (
     BOTTOM_LABEL_ROW,
@@ -2776,9 +2776,9 @@ class GameScreen:
                 said = row + 1 if row < self.con.height else row - 1
                 if refused:
                     # In fewer words where the sentence does not fit: cut, it had read 'characte~'.
-                    why = f"A typed play has at most {PLAY_LENGTH} characters."
-                    if len(why) > self.con.width - 3:
-                        why = f"At most {PLAY_LENGTH} characters."
+                    words = (f"A typed play has at most {PLAY_LENGTH} characters.",
+                             f"At most {PLAY_LENGTH} characters.")
+                    why = first_fitting(words, self.con.width - 3, words[-1])
                     self.con.put(said, 2, " " * (self.con.width - 2))
                     self.con.put(said, 2, fit(why, self.con.width - 3), "error")
                 elif said > row:
